@@ -1,0 +1,69 @@
+import { useTranslation } from "react-i18next";
+import { Form, useLocation, useSubmit } from "react-router";
+import { CURRENCIES, type Currency } from "#db/schema";
+import type { Language } from "~/locales";
+
+function useReturnTo(): string {
+  const location = useLocation();
+  return `${location.pathname}${location.search}`;
+}
+
+/** A POST form (works without JavaScript) that switches to the other language and comes back. */
+export function LanguageToggle({ language, className = "" }: { language: Language; className?: string }) {
+  const { t } = useTranslation();
+  const returnTo = useReturnTo();
+  return (
+    <Form method="post" action="/resources/language" className={className}>
+      <input type="hidden" name="language" value={language === "en" ? "zh" : "en"} />
+      <input type="hidden" name="redirectTo" value={returnTo} />
+      <button
+        type="submit"
+        title={t("nav.switchLanguageTitle")}
+        lang={language === "en" ? "zh-Hant-HK" : "en"}
+        className="rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"
+      >
+        {t("nav.switchLanguage")}
+      </button>
+    </Form>
+  );
+}
+
+/** Currency picker: a select and a submit button; with JavaScript it submits on change. */
+export function CurrencyPicker({
+  currency,
+  id,
+  className = "",
+}: {
+  currency: Currency;
+  id: string;
+  className?: string;
+}) {
+  const { t } = useTranslation();
+  const returnTo = useReturnTo();
+  const submit = useSubmit();
+  return (
+    <Form method="post" action="/resources/currency" className={`flex items-center gap-1 ${className}`}>
+      <input type="hidden" name="redirectTo" value={returnTo} />
+      <label htmlFor={id} className="sr-only">
+        {t("nav.currencyLabel")}
+      </label>
+      <select
+        id={id}
+        name="currency"
+        defaultValue={currency}
+        key={currency}
+        onChange={(event) => submit(event.currentTarget.form)}
+        className="rounded-md border border-white/20 bg-transparent px-1 py-1 text-sm [&>option]:text-stone-900"
+      >
+        {CURRENCIES.map((code) => (
+          <option key={code} value={code}>
+            {t(`currency.${code}`)}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="rounded-md border border-white/20 px-2 py-1 text-xs hover:bg-white/10">
+        {t("nav.setCurrency")}
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,104 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { localized } from "~/lib/localize";
+import type { Language } from "~/locales";
+import type { NavCategory } from "./site-header";
+
+export function SiteFooter({
+  language,
+  categories,
+  year,
+}: {
+  language: Language;
+  categories: NavCategory[];
+  year: number;
+}) {
+  const { t } = useTranslation();
+  const linkClass = "text-stone-300 hover:text-white hover:underline";
+  return (
+    <footer className="mt-16 bg-stone-900 text-sm text-stone-300">
+      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
+        <section>
+          <h2 className="mb-3 text-base font-semibold text-white">{t("meta.siteName")}</h2>
+          <p className="leading-relaxed">{t("footer.blurb")}</p>
+        </section>
+        <section>
+          <h2 className="mb-3 text-base font-semibold text-white">{t("footer.quickLinks")}</h2>
+          <ul className="space-y-2">
+            {categories.slice(0, 5).map((category) => (
+              <li key={category.id}>
+                <Link to={`/category/${category.slug}`} className={linkClass}>
+                  {localized(category, "name", language)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section>
+          <h2 className="mb-3 text-base font-semibold text-white">{t("footer.customerService")}</h2>
+          <ul className="space-y-2">
+            <li>
+              <Link to="/shipping" className={linkClass}>
+                {t("footer.shipping")}
+              </Link>
+            </li>
+            <li>
+              <Link to="/returns" className={linkClass}>
+                {t("footer.returns")}
+              </Link>
+            </li>
+            <li>
+              <Link to="/faq" className={linkClass}>
+                {t("footer.faq")}
+              </Link>
+            </li>
+            <li>
+              <Link to="/contact" className={linkClass}>
+                {t("footer.contact")}
+              </Link>
+            </li>
+          </ul>
+        </section>
+        <section>
+          <h2 className="mb-3 text-base font-semibold text-white">{t("footer.contactInfo")}</h2>
+          <address className="space-y-2 not-italic">
+            <p>{t("footer.address")}</p>
+            <p>
+              <a href={`mailto:${t("footer.email")}`} className={linkClass}>
+                {t("footer.email")}
+              </a>
+            </p>
+          </address>
+          <div className="mt-4">
+            <p className="mb-1 text-xs uppercase tracking-wide text-stone-400">{t("footer.supportedBy")}</p>
+            <div className="flex items-center gap-2 text-stone-200" title={t("footer.supporterName")}>
+              <svg aria-hidden="true" viewBox="0 0 40 40" className="h-9 w-9">
+                <path
+                  d="M20 3 35 9v11c0 9-6.5 15-15 17C11.5 35 5 29 5 20V9z"
+                  fill="#435020"
+                  stroke="#a3b86c"
+                  strokeWidth="2"
+                />
+                <path d="M13 21l5 5 9-11" fill="none" stroke="#e7ecd6" strokeWidth="3" strokeLinecap="round" />
+              </svg>
+              <span className="text-xs font-medium">{t("footer.supporterName")}</span>
+            </div>
+          </div>
+        </section>
+      </div>
+      <div className="border-t border-white/10">
+        <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-4 sm:flex-row sm:items-center sm:justify-between">
+          <p>{t("footer.copyright", { year })}</p>
+          <p className="flex gap-4">
+            <Link to="/privacy" className={linkClass}>
+              {t("footer.privacy")}
+            </Link>
+            <Link to="/terms" className={linkClass}>
+              {t("footer.terms")}
+            </Link>
+          </p>
+        </div>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,140 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link, NavLink } from "react-router";
+import type { Currency } from "#db/schema";
+import { localized } from "~/lib/localize";
+import type { Language } from "~/locales";
+import { CurrencyPicker, LanguageToggle } from "./preference-forms";
+
+export interface NavCategory {
+  id: number;
+  slug: string;
+  name_en: string;
+  name_zh: string;
+}
+
+interface SiteHeaderProps {
+  language: Language;
+  currency: Currency;
+  categories: NavCategory[];
+}
+
+function SearchForm({ id }: { id: string }) {
+  const { t } = useTranslation();
+  return (
+    <Form method="get" action="/search" role="search" className="flex w-full items-center">
+      <label htmlFor={id} className="sr-only">
+        {t("nav.searchLabel")}
+      </label>
+      <input
+        id={id}
+        type="search"
+        name="q"
+        minLength={2}
+        maxLength={100}
+        placeholder={t("nav.searchPlaceholder")}
+        className="w-full rounded-l-md border border-white/20 bg-white/10 px-3 py-1.5 text-sm text-white placeholder:text-stone-300 focus:bg-white focus:text-stone-900 focus:outline-none"
+      />
+      <button type="submit" className="rounded-r-md bg-brand-600 px-3 py-1.5 text-sm font-medium hover:bg-brand-500">
+        {t("nav.search")}
+      </button>
+    </Form>
+  );
+}
+
+export function SiteHeader({ language, currency, categories }: SiteHeaderProps) {
+  const { t } = useTranslation();
+  const navClass = ({ isActive }: { isActive: boolean }) =>
+    `rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10 ${isActive ? "text-brand-100 underline underline-offset-4" : ""}`;
+  const categoryLinks = categories.map((category) => (
+    <NavLink key={category.id} to={`/category/${category.slug}`} className={navClass} prefetch="intent">
+      {localized(category, "name", language)}
+    </NavLink>
+  ));
+
+  return (
+    <header className="sticky top-0 z-40 bg-brand-900 text-white shadow">
+      <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-3">
+        <Link
+          to="/"
+          className="flex shrink-0 items-center gap-2 text-lg font-bold tracking-tight"
+          aria-label={t("meta.siteName")}
+        >
+          <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8">
+            <circle cx="16" cy="16" r="14" fill="none" stroke="currentColor" strokeWidth="2.5" />
+            <path d="M16 4v8M16 20v8M4 16h8M20 16h8" stroke="currentColor" strokeWidth="2.5" />
+            <circle cx="16" cy="16" r="2.5" fill="#a3b86c" />
+          </svg>
+          <span>{t("meta.siteName")}</span>
+        </Link>
+
+        <nav aria-label={t("nav.categories")} className="hidden flex-1 items-center gap-1 lg:flex">
+          {categoryLinks}
+          <NavLink to="/blog" className={navClass}>
+            {t("nav.blog")}
+          </NavLink>
+        </nav>
+
+        <div className="ml-auto hidden w-56 md:block">
+          <SearchForm id="search-desktop" />
+        </div>
+
+        <div className="flex items-center gap-1">
+          <LanguageToggle language={language} />
+          <CurrencyPicker currency={currency} id="currency-desktop" className="hidden md:flex" />
+          <Link
+            to="/cart"
+            className="relative rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"
+            aria-label={t("nav.cart")}
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="inline h-5 w-5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
+              <path d="M3 3h2l2.4 12.2a2 2 0 0 0 2 1.6h8.2a2 2 0 0 0 2-1.5L21 8H6" />
+              <circle cx="10" cy="20" r="1.5" />
+              <circle cx="18" cy="20" r="1.5" />
+            </svg>
+            <span className="ml-1 hidden sm:inline">{t("nav.cart")}</span>
+          </Link>
+          <Link to="/login" className="rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10">
+            {t("nav.login")}
+          </Link>
+
+          {/* The mobile menu is a <details> element: it opens and closes without JavaScript. */}
+          <details className="menu relative lg:hidden">
+            <summary
+              className="cursor-pointer rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"
+              aria-label={t("nav.openMenu")}
+            >
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="inline h-6 w-6"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
+                <path d="M4 6h16M4 12h16M4 18h16" />
+              </svg>
+              <span className="sr-only">{t("nav.menu")}</span>
+            </summary>
+            <div className="absolute right-0 mt-2 flex w-72 flex-col gap-3 rounded-md bg-brand-900 p-4 shadow-xl ring-1 ring-white/10">
+              <SearchForm id="search-mobile" />
+              <nav aria-label={t("nav.menu")} className="flex flex-col gap-1">
+                {categoryLinks}
+                <NavLink to="/blog" className={navClass}>
+                  {t("nav.blog")}
+                </NavLink>
+              </nav>
+              <CurrencyPicker currency={currency} id="currency-mobile" />
+            </div>
+          </details>
+        </div>
+      </div>
+    </header>
+  );
+}

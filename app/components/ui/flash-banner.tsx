@@ -1,0 +1,38 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Flash } from "~/lib/flash.server";
+
+const STYLES: Record<Flash["type"], string> = {
+  success: "border-green-300 bg-green-50 text-green-900",
+  error: "border-red-300 bg-red-50 text-red-900",
+  info: "border-sky-300 bg-sky-50 text-sky-900",
+};
+
+/** The flash message, rendered in the server HTML so it shows without JavaScript. */
+export function FlashBanner({ flash }: { flash: Flash | null | undefined }) {
+  const { t } = useTranslation();
+  const [dismissed, setDismissed] = useState<Flash | null>(null);
+  if (!flash || dismissed === flash) return null;
+  return (
+    <div
+      role={flash.type === "error" ? "alert" : "status"}
+      data-flash={flash.type}
+      className={`mx-auto mt-4 flex max-w-7xl items-start justify-between gap-4 rounded-md border px-4 py-3 ${STYLES[flash.type]}`}
+    >
+      <div>
+        {/* biome-ignore lint/suspicious/noExplicitAny: keys come from the server as strings */}
+        <p className="font-medium">{t(flash.key as any, flash.params)}</p>
+        {/* biome-ignore lint/suspicious/noExplicitAny: see above */}
+        {flash.detailKey ? <p className="text-sm">{t(flash.detailKey as any, flash.params)}</p> : null}
+      </div>
+      <button
+        type="button"
+        onClick={() => setDismissed(flash)}
+        className="text-sm underline opacity-70 hover:opacity-100"
+        aria-label={t("flash.dismiss")}
+      >
+        ×
+      </button>
+    </div>
+  );
+}

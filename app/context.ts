@@ -1,0 +1,33 @@
+import { createContext, type RouterContextProvider } from "react-router";
+import type { DB } from "#db/connect.server";
+import type { Config } from "./lib/config.server";
+import type { Mailer } from "./lib/mail.server";
+import type { Storage } from "./lib/storage.server";
+
+/**
+ * The request context. `getLoadContext` (server/app.ts) puts the long-lived services and what
+ * the web server learnt about the request into it; middleware adds the session, language and
+ * currency. Tests build their own with `createTestContext`.
+ */
+export interface Services {
+  db: DB;
+  storage: Storage;
+  config: Config;
+  mailer: Mailer;
+}
+
+export interface RequestInfo {
+  /** CSP nonce for this response's inline scripts. */
+  nonce: string;
+  /** Client address (through the proxy only when TRUST_PROXY is on). */
+  ip: string | null;
+  /** Trusted proxy's country header, when TRUST_PROXY is on. */
+  proxyCountry: string | null;
+}
+
+export const servicesContext = createContext<Services>();
+export const requestInfoContext = createContext<RequestInfo>({ nonce: "", ip: null, proxyCountry: null });
+
+export function services(context: Readonly<RouterContextProvider>): Services {
+  return context.get(servicesContext);
+}

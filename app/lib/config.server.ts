@@ -1,0 +1,60 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+/** Everything the server reads from the environment, with defaults that work out of the box. */
+export interface Config {
+  port: number;
+  databaseUrl: string;
+  dataDir: string;
+  uploadsDir: string;
+  sessionSecret: string;
+  shopOwnerEmail: string | null;
+  smtpUrl: string | null;
+  publicUrl: string;
+  trustProxy: boolean;
+  /** undefined: seed only when the database is empty. */
+  seedDemo: boolean | undefined;
+  secureCookies: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 3000);
+  const dataDir = path.resolve(env.DATA_DIR ?? "./data");
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  return {
+    port,
+    databaseUrl: env.DATABASE_URL ?? `file:${path.join(dataDir, "shop.db")}`,
+    dataDir,
+    uploadsDir: path.resolve(env.UPLOADS_DIR ?? "./uploads"),
+    sessionSecret: env.SESSION_SECRET || sessionSecretFromDataDir(dataDir),
+    shopOwnerEmail: env.SHOP_OWNER_EMAIL?.trim().toLowerCase() || null,
+    smtpUrl: env.SMTP_URL || null,
+    publicUrl,
+    trustProxy: isOn(env.TRUST_PROXY),
+    seedDemo: env.SEED_DEMO === undefined || env.SEED_DEMO === "" ? undefined : isOn(env.SEED_DEMO),
+    secureCookies: publicUrl.startsWith("https://"),
+  };
+}
+
+function isOn(value: string | undefined): boolean {
+  return ["1", "true", "on", "yes"].includes((value ?? "").trim().toLowerCase());
+}
+
+/**
+ * A secret generated on first start and kept in the data folder, so restarts keep sessions
+ * without the operator having to invent one.
+ */
+function sessionSecretFromDataDir(dataDir: string): string {
+  const file = path.join(dataDir, "session-secret");
+  try {
+    const existing = fs.readFileSync(file, "utf8").trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // first start
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secret = crypto.randomBytes(32).toString("base64url");
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,81 @@
+import { createRequire } from "node:module";
+import { createCookie } from "react-router";
+import { CURRENCIES, type Currency } from "#db/schema";
+
+const require = createRequire(import.meta.url);
+
+/** The spec's euro-zone list. */
+export const EURO_ZONE = new Set([
+  "DE",
+  "FR",
+  "IT",
+  "ES",
+  "NL",
+  "BE",
+  "AT",
+  "PT",
+  "IE",
+  "FI",
+  "GR",
+  "LU",
+  "MT",
+  "CY",
+  "SK",
+  "SI",
+  "EE",
+  "LV",
+  "LT",
+]);
+
+export const currencyCookie = createCookie("currency", {
+  path: "/",
+  sameSite: "lax",
+  httpOnly: true,
+  maxAge: 60 * 60 * 24 * 365,
+});
+
+export function isCurrency(value: unknown): value is Currency {
+  return typeof value === "string" && (CURRENCIES as readonly string[]).includes(value);
+}
+
+export function currencyForCountry(country: string | null | undefined): Currency {
+  const code = country?.toUpperCase();
+  if (code === "GB") return "GBP";
+  if (code && EURO_ZONE.has(code)) return "EUR";
+  return "HKD";
+}
+
+type GeoLookup = { lookup(ip: string): { country?: string } | null };
+let geo: GeoLookup | null | undefined;
+
+/** Offline GeoIP (the geoip-country package's bundled database); null when unavailable. */
+export function countryForIp(ip: string | null | undefined): string | null {
+  if (!ip) return null;
+  if (geo === undefined) {
+    try {
+      geo = require("geoip-country") as GeoLookup;
+    } catch (error) {
+      console.error("GeoIP database unavailable; currency falls back to HKD", error);
+      geo = null;
+    }
+  }
+  try {
+    return geo?.lookup(ip.replace(/^::ffff:/, ""))?.country ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export interface RequestOrigin {
+  /** The client's address as the server sees it (already resolved through a trusted proxy). */
+  ip: string | null;
+  /** A trusted proxy's country header; only set when TRUST_PROXY is on. */
+  proxyCountry: string | null;
+}
+
+/** The shopper's choice (cookie) first, else their country (proxy header, else GeoIP), else HKD. */
+export async function resolveCurrency(request: Request, origin: RequestOrigin): Promise<Currency> {
+  const chosen = await currencyCookie.parse(request.headers.get("Cookie"));
+  if (isCurrency(chosen)) return chosen;
+  return currencyForCountry(origin.proxyCountry ?? countryForIp(origin.ip));
+}

@@ -1,0 +1,175 @@
+import sharp from "sharp";
+import { generateKey, type Storage, type StorageArea } from "./storage.server";
+
+/**
+ * The one image pipeline every upload goes through. A file is judged by its bytes, never by
+ * its name or Content-Type: only JPEG, PNG and WebP are decoded; the pixel count is checked
+ * from the header before decoding; the result is auto-oriented, stripped of all metadata
+ * (EXIF, GPS), resized and re-encoded to WebP under a generated name.
+ */
+
+export type ImageErrorCode = "empty" | "tooLarge" | "unsupportedType" | "tooManyPixels" | "corrupt";
+
+export class ImageError extends Error {
+  constructor(
+    readonly code: ImageErrorCode,
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(`image rejected: ${code}`);
+    this.name = "ImageError";
+  }
+
+  /** Translation key of the message shown next to the field. */
+  get messageKey(): string {
+    return `errors.image.${this.code}`;
+  }
+}
+
+export interface ImagePreset {
+  /** Largest accepted upload in bytes (checked while the body streams in, and again here). */
+  maxBytes: number;
+  /** Largest accepted width x height, read from the header before any decoding. */
+  maxPixels: number;
+  /** The stored image fits inside this box. */
+  maxWidth: number;
+  maxHeight: number;
+  quality: number;
+}
+
+const MB = 1024 * 1024;
+
+export const IMAGE_PRESETS = {
+  product: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1600, maxHeight: 1600, quality: 82 },
+  category: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1200, maxHeight: 1200, quality: 80 },
+  hero: { maxBytes: 10 * MB, maxPixels: 60_000_000, maxWidth: 2400, maxHeight: 1600, quality: 80 },
+  blog: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1600, maxHeight: 1600, quality: 80 },
+  // Receipts stay legible: bank reference numbers are small print.
+  receipt: { maxBytes: 5 * MB, maxPixels: 40_000_000, maxWidth: 2400, maxHeight: 2400, quality: 88 },
+} satisfies Record<string, ImagePreset>;
+
+export type ImageKind = keyof typeof IMAGE_PRESETS;
+
+type Format = "jpeg" | "png" | "webp";
+
+/** The file's real type from its first bytes. */
+export function sniffImageType(bytes: Uint8Array): Format | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
+  if (
+    bytes.length >= 8 &&
+    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((value, index) => bytes[index] === value)
+  ) {
+    return "png";
+  }
+  if (
+    bytes.length >= 12 &&
+    String.fromCharCode(...bytes.subarray(0, 4)) === "RIFF" &&
+    String.fromCharCode(...bytes.subarray(8, 12)) === "WEBP"
+  ) {
+    return "webp";
+  }
+  return null;
+}
+
+export interface ProcessedImage {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+export async function processImage(input: Uint8Array, preset: ImagePreset): Promise<ProcessedImage> {
+  if (input.byteLength === 0) throw new ImageError("empty");
+  if (input.byteLength > preset.maxBytes) {
+    throw new ImageError("tooLarge", { maxMb: Math.round(preset.maxBytes / MB) });
+  }
+  const format = sniffImageType(input);
+  if (!format) throw new ImageError("unsupportedType");
+
+  const options = { limitInputPixels: preset.maxPixels, failOn: "error" as const, animated: false };
+  let metadata: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+  try {
+    // Only the header is read here, so no pixel limit yet: the size check below gives the right message.
+    metadata = await sharp(input, { ...options, limitInputPixels: false }).metadata();
+  } catch {
+    throw new ImageError("corrupt");
+  }
+  // The bytes and the decoder must agree (a PNG renamed and prefixed is not a JPEG).
+  if (metadata.format !== format) throw new ImageError("unsupportedType");
+  const { width = 0, height = 0 } = metadata;
+  if (width < 1 || height < 1) throw new ImageError("corrupt");
+  if (width * height > preset.maxPixels) {
+    throw new ImageError("tooManyPixels", { maxMegapixels: Math.round(preset.maxPixels / 1_000_000) });
+  }
+
+  try {
+    const { data, info } = await sharp(input, options)
+      .rotate() // apply EXIF orientation, then the orientation tag goes with the rest
+      .resize({ width: preset.maxWidth, height: preset.maxHeight, fit: "inside", withoutEnlargement: true })
+      .webp({ quality: preset.quality })
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height };
+  } catch (error) {
+    if (error instanceof Error && /pixel limit/i.test(error.message)) {
+      throw new ImageError("tooManyPixels", { maxMegapixels: Math.round(preset.maxPixels / 1_000_000) });
+    }
+    throw new ImageError("corrupt");
+  }
+}
+
+/**
+ * Validates, re-encodes and stores an uploaded image; returns its storage key. Nothing is
+ * stored when the image is refused.
+ */
+export async function storeImage(
+  storage: Storage,
+  file: File | Blob,
+  kind: ImageKind,
+  options: { area?: StorageArea; folder?: string } = {},
+): Promise<string> {
+  const preset = IMAGE_PRESETS[kind];
+  if (file.size > preset.maxBytes) {
+    throw new ImageError("tooLarge", { maxMb: Math.round(preset.maxBytes / MB) });
+  }
+  const image = await processImage(new Uint8Array(await file.arrayBuffer()), preset);
+  const key = generateKey(options.folder ?? `${kind}s`, "webp");
+  await storage.put(options.area ?? (kind === "receipt" ? "private" : "public"), key, image.data, "image/webp");
+  return key;
+}
+
+export class BodyTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`request body larger than ${maxBytes} bytes`);
+    this.name = "BodyTooLargeError";
+  }
+}
+
+/**
+ * Parses a multipart (or urlencoded) body while counting its bytes: a body over `maxBytes`
+ * is refused as it streams in, before it is buffered whole.
+ */
+export async function readFormData(request: Request, maxBytes: number): Promise<FormData> {
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
+  if (!request.body) return new FormData();
+  let seen = 0;
+  const limited = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) controller.error(new BodyTooLargeError(maxBytes));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  const counted = new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: limited,
+    duplex: "half",
+  } as RequestInit);
+  try {
+    return await counted.formData();
+  } catch (error) {
+    if (seen > maxBytes) throw new BodyTooLargeError(maxBytes);
+    throw error;
+  }
+}

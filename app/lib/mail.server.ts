@@ -1,0 +1,117 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import i18next, { type TFunction } from "i18next";
+import nodemailer from "nodemailer";
+import resources, { type Language } from "~/locales";
+import type { Config } from "./config.server";
+
+/**
+ * The one way the shop sends e-mail: in the recipient's language, as HTML and plain text.
+ * Through SMTP when SMTP_URL is set; otherwise each message is written as an .eml file under
+ * data/mail/ (and logged), so a fresh install needs no mail server.
+ */
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export function createMailer(
+  config: Pick<Config, "smtpUrl" | "dataDir">,
+  from = "Harbour Tactical <no-reply@harbourtactical.hk>",
+): Mailer {
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from, ...message });
+      },
+    };
+  }
+  const folder = path.join(config.dataDir, "mail");
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({ from, ...message });
+      await fs.mkdir(folder, { recursive: true });
+      const file = path.join(folder, `${Date.now()}-${crypto.randomUUID()}.eml`);
+      await fs.writeFile(file, info.message as Buffer);
+      console.info(`mail: "${message.subject}" to ${message.to} written to ${file}`);
+    },
+  };
+}
+
+/** Collects messages in memory, for tests. */
+export class MemoryMailer implements Mailer {
+  readonly sent: MailMessage[] = [];
+  async send(message: MailMessage): Promise<void> {
+    this.sent.push(message);
+  }
+}
+
+const translators = new Map<Language, TFunction>();
+
+/** A translator fixed to one language, independent of the current request's language. */
+export async function translatorFor(language: Language): Promise<TFunction> {
+  let t = translators.get(language);
+  if (!t) {
+    const instance = i18next.createInstance();
+    await instance.init({ resources, lng: language, fallbackLng: "en", interpolation: { escapeValue: false } });
+    t = instance.t;
+    translators.set(language, t);
+  }
+  return t;
+}
+
+export interface EmailContent {
+  subject: string;
+  /** Opening line. */
+  heading: string;
+  /** Paragraphs of plain text; escaped for the HTML part. */
+  paragraphs: string[];
+  /** Optional call to action. */
+  action?: { label: string; url: string };
+}
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+/** Renders and sends one message in `language`; `build` writes the content with `t`. */
+export async function sendLocalizedEmail(
+  mailer: Mailer,
+  to: string,
+  language: Language,
+  build: (t: TFunction) => EmailContent,
+): Promise<void> {
+  const t = await translatorFor(language);
+  const content = build(t);
+  const footer = t("email.footer");
+  const text = [
+    content.heading,
+    "",
+    ...content.paragraphs.flatMap((p) => [p, ""]),
+    ...(content.action ? [`${content.action.label}: ${content.action.url}`, ""] : []),
+    "--",
+    footer,
+  ].join("\n");
+  const html = `<!doctype html><html lang="${language === "zh" ? "zh-Hant-HK" : "en"}"><body style="font-family:Arial,sans-serif;color:#1c1917;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(content.heading)}</h1>
+${content.paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
+${content.action ? `<p><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:#4d7c0f;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(content.action.label)}</a></p>` : ""}
+<hr style="border:none;border-top:1px solid #e7e5e4"><p style="font-size:12px;color:#78716c">${escapeHtml(footer)}</p>
+</body></html>`;
+  await mailer.send({ to, subject: content.subject, text, html });
+}

@@ -1,0 +1,171 @@
+import crypto from "node:crypto";
+import { type Cookie, createContext, createCookie, type RouterContextProvider } from "react-router";
+import { type DB, now } from "#db/connect.server";
+
+/**
+ * Sessions live in the database so they can be revoked. The cookie carries a random 256-bit
+ * token (signed with SESSION_SECRET); the table stores only its SHA-256, so a leaked database
+ * holds no live session. A row is written only when there is something to keep (a signed-in
+ * user, a flash message...), so anonymous browsing and bots create nothing.
+ */
+
+export const SESSION_IDLE_MS = 14 * 24 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often, so reads stay reads. */
+const TOUCH_EVERY_MS = 5 * 60 * 1000;
+
+export type SessionData = Record<string, unknown>;
+
+export interface Session {
+  /** Token from the cookie; null until the session is first saved. */
+  token: string | null;
+  userId: string | null;
+  data: SessionData;
+  createdAt: string | null;
+  lastSeenAt: string | null;
+  dirty: boolean;
+  /** Set by `rotateSession`: the old row is deleted and a new token issued. */
+  rotate: boolean;
+}
+
+export const sessionContext = createContext<Session>();
+
+export function getSession(context: Readonly<RouterContextProvider>): Session {
+  return context.get(sessionContext);
+}
+
+const cookies = new Map<string, Cookie>();
+
+export function sessionCookie(secret: string, secure: boolean): Cookie {
+  const cacheKey = `${secure}:${secret}`;
+  let cookie = cookies.get(cacheKey);
+  if (!cookie) {
+    cookie = createCookie(secure ? "__Host-sid" : "sid", {
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      secure,
+      secrets: [secret],
+      maxAge: SESSION_ABSOLUTE_MS / 1000,
+    });
+    cookies.set(cacheKey, cookie);
+  }
+  return cookie;
+}
+
+export function hashToken(token: string): string {
+  return crypto.createHash("sha256").update(token).digest("hex");
+}
+
+export function emptySession(): Session {
+  return { token: null, userId: null, data: {}, createdAt: null, lastSeenAt: null, dirty: false, rotate: false };
+}
+
+export async function readSession(db: DB, cookie: Cookie, cookieHeader: string | null): Promise<Session> {
+  const token = await cookie.parse(cookieHeader);
+  if (typeof token !== "string" || token.length < 32) return emptySession();
+  const row = await db
+    .selectFrom("sessions")
+    .leftJoin("users", "users.id", "sessions.user_id")
+    .select([
+      "sessions.user_id",
+      "sessions.data",
+      "sessions.created_at",
+      "sessions.last_seen_at",
+      "sessions.expires_at",
+      "users.status as user_status",
+    ])
+    .where("sessions.id", "=", hashToken(token))
+    .executeTakeFirst();
+  if (!row) return emptySession();
+  const nowMs = Date.now();
+  const idleExpired = Date.parse(row.last_seen_at) + SESSION_IDLE_MS < nowMs;
+  const blocked = row.user_id !== null && row.user_status === "blocked";
+  if (Date.parse(row.expires_at) < nowMs || idleExpired || blocked) {
+    await db.deleteFrom("sessions").where("id", "=", hashToken(token)).execute();
+    return { ...emptySession(), dirty: true }; // clears the cookie
+  }
+  let data: SessionData = {};
+  try {
+    data = JSON.parse(row.data) as SessionData;
+  } catch {
+    data = {};
+  }
+  return {
+    token,
+    userId: row.user_id,
+    data,
+    createdAt: row.created_at,
+    lastSeenAt: row.last_seen_at,
+    dirty: nowMs - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS,
+    rotate: false,
+  };
+}
+
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/**
+ * Saves the session if it changed and returns the Set-Cookie header to send, or null.
+ * An empty anonymous session is deleted rather than stored.
+ */
+export async function commitSession(
+  db: DB,
+  cookie: Cookie,
+  session: Session,
+  client: ClientInfo,
+): Promise<string | null> {
+  if (!session.dirty && !session.rotate) return null;
+  const isEmpty = session.userId === null && Object.keys(session.data).length === 0;
+
+  if (session.token && (session.rotate || isEmpty)) {
+    await db.deleteFrom("sessions").where("id", "=", hashToken(session.token)).execute();
+    session.token = null;
+    session.createdAt = null;
+  }
+  if (isEmpty) {
+    return cookie.serialize("", { maxAge: 0, expires: new Date(0) });
+  }
+
+  const timestamp = now();
+  const data = JSON.stringify(session.data);
+  if (session.token) {
+    await db
+      .updateTable("sessions")
+      .set({ user_id: session.userId, data, last_seen_at: timestamp })
+      .where("id", "=", hashToken(session.token))
+      .execute();
+    return null;
+  }
+  const token = crypto.randomBytes(32).toString("base64url");
+  const expires = new Date(Date.now() + SESSION_ABSOLUTE_MS);
+  await db
+    .insertInto("sessions")
+    .values({
+      id: hashToken(token),
+      user_id: session.userId,
+      data,
+      ip: client.ip,
+      user_agent: client.userAgent?.slice(0, 500) ?? null,
+      created_at: timestamp,
+      last_seen_at: timestamp,
+      expires_at: now(expires),
+    })
+    .execute();
+  session.token = token;
+  return cookie.serialize(token, { expires });
+}
+
+/** Issue a new session id (at sign-in, sign-out): the old token stops working. */
+export function rotateSession(session: Session): void {
+  session.rotate = true;
+  session.dirty = true;
+}
+
+export function setSessionValue(session: Session, key: string, value: unknown): void {
+  if (value === undefined) delete session.data[key];
+  else session.data[key] = value;
+  session.dirty = true;
+}

@@ -1,0 +1,118 @@
+/**
+ * English interface text: the source of truth for keys. zh/translation.ts must satisfy this
+ * type, so a key missing in either language fails the type check (and tests/i18n.test.ts).
+ */
+export default {
+  meta: {
+    siteName: "Harbour Tactical",
+    defaultTitle: "Harbour Tactical | Airsoft Guns & Tactical Gear in Hong Kong",
+    defaultDescription:
+      "Airsoft rifles, pistols, shotguns, accessories and tactical gear from a Hong Kong shop. Pay by FPS bank transfer; delivery within 48 hours of payment verification.",
+  },
+  nav: {
+    home: "Home",
+    products: "Products",
+    cart: "Cart",
+    cartItems_one: "Cart, {{count}} item",
+    cartItems_other: "Cart, {{count}} items",
+    blog: "Blog",
+    admin: "Admin",
+    login: "Login",
+    logout: "Logout",
+    signup: "Sign Up",
+    search: "Search",
+    searchLabel: "Search products",
+    searchPlaceholder: "Search products...",
+    menu: "Menu",
+    openMenu: "Open menu",
+    closeMenu: "Close menu",
+    categories: "Categories",
+    account: "Account",
+    skipToContent: "Skip to content",
+    languageLabel: "Language",
+    switchLanguage: "中文",
+    switchLanguageTitle: "切換至中文",
+    currencyLabel: "Currency",
+    setCurrency: "Set currency",
+  },
+  currency: {
+    HKD: "HK$ HKD",
+    GBP: "£ GBP",
+    EUR: "€ EUR",
+    USD: "$ USD",
+  },
+  footer: {
+    blurb:
+      "Airsoft guns and tactical gear for players in Hong Kong: tested, legal under 2 joules, and shipped within 48 hours of payment verification.",
+    quickLinks: "Shop",
+    customerService: "Customer Service",
+    shipping: "Shipping Info",
+    returns: "Returns",
+    faq: "FAQ",
+    contact: "Contact Us",
+    contactInfo: "Contact",
+    address: "Unit 12, 8/F, Kwun Tong Industrial Centre, 472 Kwun Tong Road, Kwun Tong, Kowloon, Hong Kong",
+    email: "support@harbourtactical.hk",
+    copyright: "© {{year}} Harbour Tactical. All rights reserved.",
+    privacy: "Privacy Policy",
+    terms: "Terms of Service",
+    supportedBy: "Supported By",
+    supporterName: "Hong Kong Airsoft Players Network",
+  },
+  home: {
+    title: "Harbour Tactical | Airsoft Guns & Tactical Gear in Hong Kong",
+    heroTitle: "Gear Up for the Field",
+    heroBlurb:
+      "Rifles, pistols, shotguns and tactical gear chosen by players, for players. Every gun legal in Hong Kong, every order checked by hand.",
+    shopNow: "Shop Now",
+    newArrivals: "New Arrivals",
+    featuredTitle: "Featured Products",
+    featuredSubtitle: "Hand-picked by our team this month",
+    viewAll: "View all products",
+    details: "Details",
+    addToCart: "Add to Cart",
+    outOfStock: "Out of Stock",
+    featuredBadge: "Featured",
+    noFeatured: "No featured products yet. Add products in the admin panel and mark them as featured.",
+    shopByCategory: "Shop By Category",
+    shopByCategorySubtitle: "Find the right kit for your next game",
+    noImage: "No image",
+  },
+  notFound: {
+    title: "Oops! Page not found",
+    text: "The page you are looking for does not exist or has moved.",
+    returnHome: "Return to Home",
+    metaTitle: "Page not found | Harbour Tactical",
+  },
+  error: {
+    title: "Something went wrong",
+    text: "An unexpected error occurred. Please try again in a moment.",
+    returnHome: "Return to Home",
+    forbidden: "You do not have permission to do that.",
+    badRequest: "The request could not be understood.",
+  },
+  flash: {
+    languageChanged: "Language changed to English",
+    currencyChanged: "Prices now shown in {{currency}}",
+    dismiss: "Dismiss",
+  },
+  errors: {
+    image: {
+      empty: "The file is empty. Please choose an image.",
+      tooLarge: "File too large. Please upload an image smaller than {{maxMb}}MB.",
+      unsupportedType: "Invalid file type. Please upload a JPG, PNG or WebP image.",
+      tooManyPixels: "The image is too large in pixels (at most {{maxMegapixels}} megapixels).",
+      corrupt: "The image could not be read. It may be damaged; please try another file.",
+    },
+    bodyTooLarge: "The upload is too large.",
+    invalidCurrency: "Please choose one of the listed currencies.",
+    invalidLanguage: "Please choose English or Chinese.",
+  },
+  email: {
+    footer:
+      "Harbour Tactical · Unit 12, 8/F, Kwun Tong Industrial Centre, 472 Kwun Tong Road, Hong Kong · support@harbourtactical.hk",
+  },
+  content: {
+    lastUpdated: "Last updated {{date}}",
+  },
+};

@@ -1,0 +1,35 @@
+import { initReactI18next } from "react-i18next";
+import { createCookie } from "react-router";
+import { createI18nextMiddleware } from "remix-i18next";
+import resources, { LANGUAGES, type Language } from "~/locales";
+
+/** The shopper's language choice; set by the POST form of the language toggle. */
+export const languageCookie = createCookie("lng", {
+  path: "/",
+  sameSite: "lax",
+  httpOnly: true,
+  maxAge: 60 * 60 * 24 * 365,
+});
+
+// Cookie first, then the browser's Accept-Language, then English.
+export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
+  detection: {
+    supportedLanguages: [...LANGUAGES],
+    fallbackLanguage: "en",
+    cookie: languageCookie,
+    order: ["cookie", "header"],
+  },
+  i18next: { resources, interpolation: { escapeValue: false } },
+  plugins: [initReactI18next],
+});
+
+export function getLanguage(context: Parameters<typeof getLocale>[0]): Language {
+  return getLocale(context) === "zh" ? "zh" : "en";
+}
+
+declare module "i18next" {
+  interface CustomTypeOptions {
+    defaultNS: "translation";
+    resources: (typeof resources)["en"];
+  }
+}

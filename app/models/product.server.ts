@@ -1,0 +1,95 @@
+import type { DB } from "#db/connect.server";
+import type { Currency } from "#db/schema";
+import { priceIn } from "~/lib/money";
+import { publicUrl } from "~/lib/storage.server";
+
+/** What a product card shows, in the shopper's language-neutral form (both names kept). */
+export interface ProductCard {
+  id: number;
+  name_en: string;
+  name_zh: string;
+  description_en: string;
+  description_zh: string;
+  category_slug: string | null;
+  price_cents: number;
+  currency: Currency;
+  is_featured: boolean;
+  image_url: string | null;
+  total_stock: number;
+  colors: { color: string; stock: number }[];
+}
+
+/** Up to `limit` featured products, newest first, priced in `currency`. */
+export async function listFeaturedProducts(db: DB, currency: Currency, limit = 3): Promise<ProductCard[]> {
+  const rows = await db
+    .selectFrom("products")
+    .leftJoin("categories", "categories.id", "products.category_id")
+    .select([
+      "products.id",
+      "products.name_en",
+      "products.name_zh",
+      "products.description_en",
+      "products.description_zh",
+      "products.price_hkd_cents",
+      "products.price_gbp_cents",
+      "products.price_eur_cents",
+      "products.price_usd_cents",
+      "products.is_featured",
+      "categories.slug as category_slug",
+    ])
+    .where("products.is_featured", "=", 1)
+    .orderBy("products.created_at", "desc")
+    .orderBy("products.id", "desc")
+    .limit(limit)
+    .execute();
+  return toCards(db, rows, currency);
+}
+
+type CardRow = Omit<
+  ProductCard,
+  "price_cents" | "currency" | "image_url" | "total_stock" | "colors" | "is_featured"
+> & {
+  price_hkd_cents: number;
+  price_gbp_cents: number;
+  price_eur_cents: number;
+  price_usd_cents: number;
+  is_featured: number;
+};
+
+/** Adds the first image and the colour variants to product rows, with two queries in all. */
+async function toCards(db: DB, rows: CardRow[], currency: Currency): Promise<ProductCard[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const [variants, images] = await Promise.all([
+    db
+      .selectFrom("product_variants")
+      .select(["product_id", "color", "stock"])
+      .where("product_id", "in", ids)
+      .orderBy("sort_order")
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("product_images")
+      .select(["product_id", "path"])
+      .where("product_id", "in", ids)
+      .where("sort_order", "=", 0)
+      .execute(),
+  ]);
+  return rows.map((row) => {
+    const colors = variants.filter((v) => v.product_id === row.id).map(({ color, stock }) => ({ color, stock }));
+    return {
+      id: row.id,
+      name_en: row.name_en,
+      name_zh: row.name_zh,
+      description_en: row.description_en,
+      description_zh: row.description_zh,
+      category_slug: row.category_slug,
+      price_cents: priceIn(row, currency),
+      currency,
+      is_featured: row.is_featured === 1,
+      image_url: publicUrl(images.find((image) => image.product_id === row.id)?.path),
+      total_stock: colors.reduce((sum, v) => sum + v.stock, 0),
+      colors,
+    };
+  });
+}

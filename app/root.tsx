@@ -1,0 +1,89 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { services } from "./context";
+import { takeFlash } from "./lib/flash.server";
+import { useNonce } from "./lib/nonce";
+import { useRootData } from "./lib/root-data";
+import { HTML_LANG } from "./locales";
+import { currencyMiddleware, getCurrency } from "./middleware/currency";
+import { getLanguage, i18nextMiddleware } from "./middleware/i18next";
+import { sessionMiddleware } from "./middleware/session";
+import { listActiveCategories } from "./models/category.server";
+
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware, i18nextMiddleware, currencyMiddleware];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db } = services(context);
+  const categories = await listActiveCategories(db);
+  return data({
+    language: getLanguage(context),
+    currency: getCurrency(context),
+    // The root loader alone reads the flash message, so it shows in the server HTML.
+    flash: takeFlash(context),
+    year: new Date().getFullYear(),
+    categories: categories.map(({ id, slug, name_en, name_zh }) => ({ id, slug, name_en, name_zh })),
+  });
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRootData();
+  const { t } = useTranslation();
+  const nonce = useNonce();
+  const language = root?.language ?? "en";
+  return (
+    <html lang={HTML_LANG[language]}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#232a12" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
+          {t("nav.skipToContent")}
+        </a>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { i18n } = useTranslation();
+  const { language } = loaderData;
+  useEffect(() => {
+    if (i18n.language !== language) void i18n.changeLanguage(language);
+  }, [language, i18n]);
+  return <Outlet />;
+}
+
+/** Last resort: a page that leaks no stack trace, in the reader's language where known. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const notFound = status === 404;
+  return (
+    <main
+      id="main"
+      className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 p-8 text-center"
+    >
+      <title>{notFound ? t("notFound.metaTitle") : t("error.title")}</title>
+      <p className="text-5xl font-bold text-brand-700">{status}</p>
+      <h1 className="text-2xl font-semibold">{notFound ? t("notFound.title") : t("error.title")}</h1>
+      <p className="text-stone-600">{notFound ? t("notFound.text") : t("error.text")}</p>
+      <Link to="/" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
+        {t("error.returnHome")}
+      </Link>
+    </main>
+  );
+}

@@ -1,0 +1,159 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { ProductCard } from "~/components/product-card";
+import { services } from "~/context";
+import { localized } from "~/lib/localize";
+import { useNonce } from "~/lib/nonce";
+import { publicUrl } from "~/lib/storage.server";
+import { getCurrency } from "~/middleware/currency";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { listActiveCategories } from "~/models/category.server";
+import { listFeaturedProducts } from "~/models/product.server";
+import { getSetting, HERO_IMAGE_KEY } from "~/models/settings.server";
+import type { Route } from "./+types/home";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db, config } = services(context);
+  const currency = getCurrency(context);
+  const t = getInstance(context).t;
+  const [featured, featuredHkd, categories, heroKey] = await Promise.all([
+    listFeaturedProducts(db, currency, 3),
+    currency === "HKD" ? null : listFeaturedProducts(db, "HKD", 3),
+    listActiveCategories(db),
+    getSetting(db, HERO_IMAGE_KEY),
+  ]);
+  // Structured data always quotes HKD, the shop's own currency.
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "ItemList",
+    itemListElement: (featuredHkd ?? featured).map((product, index) => ({
+      "@type": "ListItem",
+      position: index + 1,
+      item: {
+        "@type": "Product",
+        name: product.name_en,
+        description: product.description_en,
+        url: `${config.publicUrl}/product/${product.id}`,
+        ...(product.image_url ? { image: `${config.publicUrl}${product.image_url}` } : {}),
+        offers: {
+          "@type": "Offer",
+          priceCurrency: "HKD",
+          price: (product.price_cents / 100).toFixed(2),
+          availability: product.total_stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+        },
+      },
+    })),
+  };
+  return {
+    title: t("home.title"),
+    description: t("meta.defaultDescription"),
+    language: getLanguage(context),
+    heroImage: publicUrl(heroKey),
+    featured,
+    categories: categories.map((c) => ({ ...c, image_url: publicUrl(c.image_path) })),
+    jsonLd,
+  };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const nonce = useNonce();
+  const { language, heroImage, featured, categories, jsonLd } = loaderData;
+  return (
+    <>
+      <script
+        type="application/ld+json"
+        nonce={nonce}
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON with "<" escaped cannot break out of the tag
+        dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
+      />
+      <section className="relative isolate overflow-hidden bg-brand-900 text-white">
+        {heroImage ? (
+          <img src={heroImage} alt="" className="absolute inset-0 -z-10 h-full w-full object-cover opacity-60" />
+        ) : (
+          <div className="absolute inset-0 -z-10 bg-gradient-to-br from-stone-900 via-brand-900 to-brand-700" />
+        )}
+        <div className="mx-auto max-w-7xl px-4 py-24 sm:py-32">
+          <h1 className="max-w-2xl text-4xl font-extrabold tracking-tight sm:text-5xl">{t("home.heroTitle")}</h1>
+          <p className="mt-4 max-w-xl text-lg text-stone-200">{t("home.heroBlurb")}</p>
+          <div className="mt-8 flex flex-wrap gap-3">
+            <Link to="/category/rifles" className="rounded-md bg-brand-500 px-5 py-3 font-semibold hover:bg-brand-600">
+              {t("home.shopNow")}
+            </Link>
+            <Link
+              to="/category/new-arrivals"
+              className="rounded-md border border-white/60 px-5 py-3 font-semibold hover:bg-white/10"
+            >
+              {t("home.newArrivals")}
+            </Link>
+          </div>
+        </div>
+      </section>
+
+      <section className="mx-auto max-w-7xl px-4 py-12" aria-labelledby="featured-heading">
+        <div className="mb-6 flex flex-wrap items-end justify-between gap-2">
+          <div>
+            <h2 id="featured-heading" className="text-2xl font-bold">
+              {t("home.featuredTitle")}
+            </h2>
+            <p className="text-stone-600">{t("home.featuredSubtitle")}</p>
+          </div>
+          <Link to="/category/all" className="font-medium text-brand-700 hover:underline">
+            {t("home.viewAll")} →
+          </Link>
+        </div>
+        {featured.length === 0 ? (
+          <p className="rounded-md border border-dashed border-stone-300 p-8 text-center text-stone-600">
+            {t("home.noFeatured")}
+          </p>
+        ) : (
+          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {featured.map((product) => (
+              <ProductCard key={product.id} product={product} language={language} />
+            ))}
+          </div>
+        )}
+      </section>
+
+      <section className="mx-auto max-w-7xl px-4 pb-4" aria-labelledby="categories-heading">
+        <h2 id="categories-heading" className="text-2xl font-bold">
+          {t("home.shopByCategory")}
+        </h2>
+        <p className="mb-6 text-stone-600">{t("home.shopByCategorySubtitle")}</p>
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {categories.map((category) => (
+            <Link
+              key={category.id}
+              to={`/category/${category.slug}`}
+              className="group relative isolate flex aspect-[3/2] flex-col justify-end overflow-hidden rounded-lg bg-brand-900 p-5 text-white"
+            >
+              {category.image_url ? (
+                <img
+                  src={category.image_url}
+                  alt=""
+                  loading="lazy"
+                  className="absolute inset-0 -z-10 h-full w-full object-cover opacity-70 transition group-hover:scale-105"
+                />
+              ) : null}
+              <span className="absolute inset-0 -z-10 bg-gradient-to-t from-black/80 to-transparent" />
+              <span className="text-xl font-bold">{localized(category, "name", language)}</span>
+              <span className="line-clamp-2 text-sm text-stone-200">
+                {localized(category, "description", language)}
+              </span>
+            </Link>
+          ))}
+        </div>
+      </section>
+    </>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  if (!loaderData) return [];
+  return [
+    { title: loaderData.title },
+    { name: "description", content: loaderData.description },
+    { property: "og:title", content: loaderData.title },
+    { property: "og:description", content: loaderData.description },
+  ];
+}

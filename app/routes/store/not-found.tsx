@@ -1,0 +1,27 @@
+import { useTranslation } from "react-i18next";
+import { data, Link } from "react-router";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/not-found";
+
+/** Any unknown path: the spec's not-found page, with HTTP 404. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return data({ title: getInstance(context).t("notFound.metaTitle") }, { status: 404 });
+}
+
+export default function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 px-4 py-16 text-center">
+      <p className="text-6xl font-extrabold text-brand-700">404</p>
+      <h1 className="text-2xl font-semibold">{t("notFound.title")}</h1>
+      <p className="text-stone-600">{t("notFound.text")}</p>
+      <Link to="/" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
+        {t("notFound.returnHome")}
+      </Link>
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "404" }, { name: "robots", content: "noindex" }];
+}

@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import { Migrator } from "kysely/migration";
+import { migrations } from "./migrations";
+import type { Database } from "./schema";
+
+export type DB = Kysely<Database>;
+
+/**
+ * Opens the database named by DATABASE_URL. All dialect-specific code lives here: SQLite now
+ * (WAL, synchronous=FULL so a confirmed order survives a power cut, foreign keys, busy
+ * timeout); PostgreSQL is the way to grow (see docs/decisions/003-database.md).
+ */
+export function openDatabase(url: string): DB {
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    throw new Error(
+      "DATABASE_URL points at PostgreSQL, which this release does not support yet. Use a SQLite file (file:./data/shop.db).",
+    );
+  }
+  const file = sqliteFile(url);
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export function sqliteFile(url: string): string {
+  if (url === ":memory:" || url === "file::memory:") return ":memory:";
+  return url.startsWith("file:") ? url.slice("file:".length) : url;
+}
+
+/** Runs every pending migration; throws (and changes nothing further) when one fails. */
+export async function migrateToLatest(db: DB): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** ISO-8601 UTC timestamp, the one format every table stores. */
+export function now(date: Date = new Date()): string {
+  return date.toISOString();
+}

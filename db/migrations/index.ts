@@ -1,0 +1,10 @@
+import type { Migration } from "kysely/migration";
+import * as m0001 from "./0001-initial";
+
+/**
+ * Every migration, registered explicitly so they run from the bundled server build.
+ * Add new ones at the end with the next number; never edit one that has shipped.
+ */
+export const migrations: Record<string, Migration> = {
+  "0001-initial": m0001,
+};

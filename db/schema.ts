@@ -1,0 +1,267 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/**
+ * One typed interface per table. Timestamps are ISO-8601 UTC text written by the application
+ * (portable between SQLite and PostgreSQL); booleans are integers 0/1; money is integer cents.
+ */
+
+type Timestamp = string;
+type Bool = number;
+type CreatedAt = ColumnType<Timestamp, Timestamp | undefined, never>;
+
+export const CURRENCIES = ["HKD", "GBP", "EUR", "USD"] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+export const ORDER_STATUSES = ["pending_payment", "paid", "processing", "shipped", "delivered", "cancelled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const USER_STATUSES = ["active", "inactive", "blocked"] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+export type Locale = "en" | "zh";
+
+export interface UsersTable {
+  id: string;
+  email: string; // stored lower-cased
+  password_hash: string;
+  status: ColumnType<UserStatus, UserStatus | undefined, UserStatus>;
+  locale: ColumnType<Locale, Locale | undefined, Locale>;
+  last_login_at: Timestamp | null;
+  last_login_ip: string | null;
+  country: string | null;
+  city: string | null;
+  password_changed_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  /** sha256 of the cookie token: a leaked database does not leak live sessions. */
+  id: string;
+  user_id: string | null;
+  data: string; // JSON
+  ip: string | null;
+  user_agent: string | null;
+  created_at: CreatedAt;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface AdminUsersTable {
+  id: Generated<number>;
+  user_id: string | null;
+  email: string | null;
+  created_at: CreatedAt;
+}
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  slug: string;
+  name_en: string;
+  name_zh: string;
+  description_en: string | null;
+  description_zh: string | null;
+  image_path: string | null;
+  is_active: ColumnType<Bool, Bool | undefined, Bool>;
+  sort_order: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  category_id: number | null;
+  name_en: string;
+  name_zh: string;
+  description_en: string;
+  description_zh: string;
+  price_hkd_cents: number;
+  price_gbp_cents: number;
+  price_eur_cents: number;
+  price_usd_cents: number;
+  is_featured: ColumnType<Bool, Bool | undefined, Bool>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ProductVariantsTable {
+  id: Generated<number>;
+  product_id: number;
+  color: string; // 'Default' when the product has no colours
+  stock: number; // CHECK (stock >= 0)
+  sort_order: ColumnType<number, number | undefined, number>;
+}
+
+export interface ProductImagesTable {
+  id: Generated<number>;
+  product_id: number;
+  path: string; // storage key in the public area
+  sort_order: number; // 0..4: at most five images a product
+}
+
+export interface CartsTable {
+  id: string;
+  user_id: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface CartLinesTable {
+  id: Generated<number>;
+  cart_id: string;
+  product_id: number;
+  color: string;
+  quantity: number;
+  created_at: CreatedAt;
+}
+
+export interface OrdersTable {
+  id: string;
+  order_number: string;
+  user_id: string | null;
+  status: OrderStatus;
+  currency: Currency;
+  locale: Locale;
+  subtotal_cents: number;
+  shipping_cents: number;
+  total_cents: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  address: string;
+  city: string;
+  postal_code: string | null;
+  country: string;
+  notes: string | null;
+  receipt_path: string | null; // storage key in the private area
+  receipt_uploaded_at: Timestamp | null;
+  receipt_rejected_reason: string | null;
+  tracking_number: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+  paid_at: Timestamp | null;
+  shipped_at: Timestamp | null;
+  delivered_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+}
+
+export interface OrderLinesTable {
+  id: Generated<number>;
+  order_id: string;
+  product_id: number | null;
+  name_en: string;
+  name_zh: string;
+  color: string;
+  image_path: string | null;
+  unit_price_cents: number;
+  quantity: number;
+  line_total_cents: number;
+}
+
+export interface BlogPostsTable {
+  id: Generated<number>;
+  title_en: string;
+  title_zh: string;
+  content_en: string; // Markdown
+  content_zh: string; // Markdown
+  author: string;
+  image_path: string | null;
+  published: ColumnType<Bool, Bool | undefined, Bool>;
+  published_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface BankAccountsTable {
+  id: Generated<number>;
+  bank_name: string;
+  account_holder: string;
+  account_number: string;
+  fps_id: string | null;
+  swift_code: string | null;
+  routing_number: string | null;
+  bank_address: string | null;
+  is_primary: ColumnType<Bool, Bool | undefined, Bool>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface SiteSettingsTable {
+  key: string;
+  value: string;
+  updated_at: Timestamp;
+}
+
+export interface PageViewsTable {
+  id: Generated<number>;
+  path: string;
+  session_id: string;
+  user_id: string | null;
+  user_agent: string | null;
+  referrer: string | null;
+  created_at: CreatedAt;
+}
+
+export interface SignInEventsTable {
+  id: Generated<number>;
+  user_id: string | null;
+  email: string;
+  success: Bool;
+  ip: string | null;
+  country: string | null;
+  city: string | null;
+  user_agent: string | null;
+  created_at: CreatedAt;
+}
+
+export interface PasswordResetTokensTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_user_id: string | null;
+  action: string;
+  entity_type: string;
+  entity_id: string | null;
+  details: string | null; // JSON
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  admin_users: AdminUsersTable;
+  categories: CategoriesTable;
+  products: ProductsTable;
+  product_variants: ProductVariantsTable;
+  product_images: ProductImagesTable;
+  carts: CartsTable;
+  cart_lines: CartLinesTable;
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  blog_posts: BlogPostsTable;
+  bank_accounts: BankAccountsTable;
+  site_settings: SiteSettingsTable;
+  page_views: PageViewsTable;
+  sign_in_events: SignInEventsTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  audit_log: AuditLogTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type CategoryRow = Selectable<CategoriesTable>;
+export type NewCategory = Insertable<CategoriesTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type NewProduct = Insertable<ProductsTable>;
+export type ProductUpdate = Updateable<ProductsTable>;
+export type ProductVariantRow = Selectable<ProductVariantsTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderLineRow = Selectable<OrderLinesTable>;
+export type BlogPostRow = Selectable<BlogPostsTable>;
+export type BankAccountRow = Selectable<BankAccountsTable>;

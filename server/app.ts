@@ -1,0 +1,266 @@
+import crypto from "node:crypto";
+import type { Server } from "node:http";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import { type DB, migrateToLatest, openDatabase } from "#db/connect.server";
+import { isDatabaseEmpty, seedDemo } from "#db/seed/index.server";
+import { requestInfoContext, type Services, servicesContext } from "~/context";
+import { type Config, loadConfig } from "~/lib/config.server";
+import { createMailer } from "~/lib/mail.server";
+import { DiskStorage } from "~/lib/storage.server";
+
+/**
+ * The production web server: Express 5 around the React Router request handler. Bundled by
+ * Vite together with the app (build/server/index.js), so the CLI commands below run from the
+ * build too.
+ */
+
+const HASHED_ASSET_MAX_AGE = "1y";
+
+export interface AppOptions {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  /** Folder of the browser build (build/client); absent in development. */
+  clientDir?: string;
+  vite?: ViteDevServer;
+}
+
+export function createApp(svc: Services, options: AppOptions): express.Express {
+  const { config } = svc;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+
+  app.use(requestLogger);
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await svc.db.selectFrom("categories").select("id").limit(1).execute();
+      res.status(200).type("text/plain").set("Cache-Control", "no-store").send("ok");
+    } catch {
+      res.status(503).type("text/plain").set("Cache-Control", "no-store").send("database unavailable");
+    }
+  });
+
+  app.use(compression());
+  app.use(securityHeaders(config, Boolean(options.vite)));
+
+  if (options.vite) {
+    app.use(options.vite.middlewares);
+  } else if (options.clientDir) {
+    // Vite puts a content hash in every asset name: they never change, so cache them forever.
+    app.use(
+      "/assets",
+      express.static(path.join(options.clientDir, "assets"), {
+        immutable: true,
+        maxAge: HASHED_ASSET_MAX_AGE,
+        index: false,
+      }),
+    );
+    app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
+  }
+  // Public uploads have generated, never reused names. Private files (receipts) are never served here.
+  if (svc.storage instanceof DiskStorage) {
+    app.use(
+      "/uploads",
+      express.static(svc.storage.publicRoot, {
+        immutable: true,
+        maxAge: HASHED_ASSET_MAX_AGE,
+        index: false,
+        dotfiles: "deny",
+      }),
+    );
+  }
+  app.use("/uploads", (_req, res) => {
+    res.status(404).type("text/plain").send("Not found");
+  });
+
+  app.use(refuseCrossOriginWrites(config));
+
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: options.build,
+      getLoadContext(req, res) {
+        const context = new RouterContextProvider();
+        context.set(servicesContext, svc);
+        context.set(requestInfoContext, {
+          nonce: res.locals.nonce as string,
+          ip: req.ip ?? null,
+          proxyCountry: config.trustProxy ? proxyCountry(req) : null,
+        });
+        return context;
+      },
+    }),
+  );
+  return app;
+}
+
+function proxyCountry(req: Request): string | null {
+  const value = req.get("CF-IPCountry") ?? req.get("X-Country-Code") ?? req.get("X-Vercel-IP-Country");
+  return value && /^[A-Za-z]{2}$/.test(value) ? value.toUpperCase() : null;
+}
+
+function requestLogger(req: Request, res: Response, next: NextFunction) {
+  const start = process.hrtime.bigint();
+  res.on("finish", () => {
+    if (req.path.startsWith("/assets/") || req.path === "/healthz") return;
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    console.info(`${req.method} ${req.originalUrl.slice(0, 300)} ${res.statusCode} ${ms.toFixed(1)}ms`);
+  });
+  next();
+}
+
+/** CSP with a per-response nonce, and the other headers every response carries. */
+function securityHeaders(config: Config, dev: boolean) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const nonce = crypto.randomBytes(16).toString("base64");
+    res.locals.nonce = nonce;
+    const scriptSrc = dev ? `'self' 'unsafe-inline'` : `'self' 'nonce-${nonce}'`;
+    res.setHeader(
+      "Content-Security-Policy",
+      [
+        "default-src 'self'",
+        `script-src ${scriptSrc}`,
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "font-src 'self'",
+        `connect-src 'self'${dev ? " ws: wss:" : ""}`,
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ].join("; "),
+    );
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
+    if (config.secureCookies) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    next();
+  };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Non-GET requests from another origin are refused before any action runs: a foreign
+ * Origin, `Origin: null`, or (older browsers) no Origin with Sec-Fetch-Site: cross-site.
+ */
+export function refuseCrossOriginWrites(config: Pick<Config, "trustProxy">) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const origin = req.get("Origin");
+    const host = (config.trustProxy ? req.get("X-Forwarded-Host") : undefined) ?? req.get("Host");
+    let allowed: boolean;
+    if (origin === undefined) {
+      allowed = req.get("Sec-Fetch-Site") !== "cross-site";
+    } else {
+      try {
+        allowed = origin !== "null" && new URL(origin).host === host;
+      } catch {
+        allowed = false;
+      }
+    }
+    if (allowed) return next();
+    res.status(403).type("text/plain").send("Cross-site request refused");
+  };
+}
+
+export interface Runtime {
+  config: Config;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** Opens the database, runs migrations, and seeds the demo catalogue into an empty database. */
+export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
+  const db: DB = openDatabase(config.databaseUrl);
+  const applied = await migrateToLatest(db);
+  if (applied.length > 0) console.info(`database: applied ${applied.join(", ")}`);
+  const storage = new DiskStorage(config.uploadsDir);
+  const svc: Services = { db, storage, config, mailer: createMailer(config) };
+  const shouldSeed = config.seedDemo ?? (await isDatabaseEmpty(db));
+  if (shouldSeed && (await isDatabaseEmpty(db))) {
+    const started = Date.now();
+    const result = await seedDemo(db, storage);
+    console.info(
+      `database: seeded the demo catalogue (${result.categories} categories, ${result.products} products) in ${Date.now() - started}ms`,
+    );
+  }
+  return { config, services: svc, close: () => db.destroy() };
+}
+
+/** `npm start`: prepare, then serve until SIGTERM/SIGINT, finishing requests in flight. */
+export async function startServer(options: { vite?: ViteDevServer } = {}): Promise<Server> {
+  const runtime = await prepare();
+  const { config } = runtime;
+  const build: AppOptions["build"] = options.vite
+    ? () => options.vite?.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
+    : ((await import("virtual:react-router/server-build")) as ServerBuild);
+  const app = createApp(runtime.services, {
+    build,
+    clientDir: options.vite ? undefined : path.resolve(import.meta.dirname, "../client"),
+    vite: options.vite,
+  });
+  const server = app.listen(config.port, process.env.HOST ?? "0.0.0.0", () => {
+    console.info(`Harbour Tactical is running at ${config.publicUrl} (port ${config.port})`);
+    console.info("Admin account: npm run admin:create -- --email you@example.com --password 'a long password'");
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.info(`${signal}: finishing requests in flight, then stopping`);
+    const force = setTimeout(() => {
+      console.error("shutdown: requests still open after 10s, closing them");
+      server.closeAllConnections();
+    }, 10_000);
+    force.unref();
+    server.close(async () => {
+      await runtime.close();
+      console.info("shutdown: done");
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  return server;
+}
+
+/** The command-line entry points (bin/shop.mjs), all run from the built server. */
+export const commands: Record<string, (args: string[]) => Promise<void>> = {
+  async start() {
+    await startServer();
+  },
+  async migrate() {
+    const config = loadConfig();
+    const db = openDatabase(config.databaseUrl);
+    try {
+      const applied = await migrateToLatest(db);
+      console.info(applied.length ? `Applied ${applied.join(", ")}` : "The database is up to date.");
+    } finally {
+      await db.destroy();
+    }
+  },
+  async seed() {
+    const config = loadConfig();
+    const db = openDatabase(config.databaseUrl);
+    try {
+      await migrateToLatest(db);
+      if (!(await isDatabaseEmpty(db))) {
+        console.info("The database already has a catalogue; nothing seeded.");
+        return;
+      }
+      const result = await seedDemo(db, new DiskStorage(config.uploadsDir));
+      console.info(`Seeded ${result.categories} categories and ${result.products} products.`);
+    } finally {
+      await db.destroy();
+    }
+  },
+};

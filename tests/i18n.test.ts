@@ -1,0 +1,81 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONTENT_PAGES, contentPage } from "~/content/pages";
+import resources from "~/locales";
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const full = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === "string") out.set(full, value);
+    else for (const [k, v] of flatten(value, full)) out.set(k, v);
+  }
+  return out;
+}
+
+const en = flatten(resources.en.translation as unknown as Tree);
+const zh = flatten(resources.zh.translation as unknown as Tree);
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "locales" ? [] : sourceFiles(full);
+    return /\.(tsx?|mjs)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+describe("translations", () => {
+  it("has every key in both languages", () => {
+    expect([...en.keys()].filter((key) => !zh.has(key))).toEqual([]);
+    expect([...zh.keys()].filter((key) => !en.has(key))).toEqual([]);
+  });
+
+  it("has no empty text and keeps the same interpolation variables", () => {
+    for (const [key, text] of en) {
+      const other = zh.get(key) ?? "";
+      expect(text.trim(), key).not.toBe("");
+      expect(other.trim(), key).not.toBe("");
+      const vars = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+      expect(vars(other), key).toEqual(vars(text));
+    }
+  });
+
+  it("has Chinese text in the Chinese interface (no English left behind)", () => {
+    const latinOnly = [...zh].filter(([key, text]) => {
+      // Proper nouns, e-mail addresses and currency codes may stay Latin.
+      if (/email$|\.supporterName$|^nav\.switchLanguage/.test(key)) return false;
+      return !/[\u3400-\u9fff]/.test(text);
+    });
+    expect(latinOnly.map(([key]) => key)).toEqual([]);
+  });
+
+  it("defines every key the code uses", () => {
+    const used = new Set<string>();
+    for (const file of sourceFiles(path.resolve("app")).concat(sourceFiles(path.resolve("server")))) {
+      const text = fs.readFileSync(file, "utf8");
+      for (const match of text.matchAll(/\bt\(\s*["'`]([a-zA-Z]+(?:\.[a-zA-Z]+)+)["'`]/g)) used.add(match[1] as string);
+      for (const match of text.matchAll(/\bkey:\s*["']([a-zA-Z]+(?:\.[a-zA-Z]+)+)["']/g)) used.add(match[1] as string);
+    }
+    expect(used.size).toBeGreaterThan(20);
+    const plural = (key: string) => en.has(`${key}_one`) && en.has(`${key}_other`);
+    expect([...used].filter((key) => !en.has(key) && !plural(key))).toEqual([]);
+  });
+
+  it("has every content page in both languages with the same structure", () => {
+    for (const slug of CONTENT_PAGES) {
+      const a = contentPage(slug, "en");
+      const b = contentPage(slug, "zh");
+      expect(b.sections.length, slug).toBe(a.sections.length);
+      expect(b.title).toMatch(/[\u3400-\u9fff]/);
+      a.sections.forEach((section, i) => {
+        const other = b.sections[i];
+        expect(other?.paragraphs?.length ?? 0, `${slug} ${i}`).toBe(section.paragraphs?.length ?? 0);
+        expect(other?.items?.length ?? 0, `${slug} ${i}`).toBe(section.items?.length ?? 0);
+        expect(other?.qa?.length ?? 0, `${slug} ${i}`).toBe(section.qa?.length ?? 0);
+      });
+    }
+  });
+});
