@@ -3,10 +3,10 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
 // The production server is our own Express app (server/app.ts). Vite bundles it together with
-// the React Router server build so migrations, the seed and the CLI run from `build/server`.
-export default defineConfig(({ isSsrBuild }) => ({
-  build: {
-    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : undefined,
+// the React Router server build, so migrations, the seed and the CLI run from `build/server`.
+export default defineConfig({
+  environments: {
+    ssr: { build: { rolldownOptions: { input: "./server/app.ts" } } },
   },
   resolve: { tsconfigPaths: true },
   ssr: {
@@ -14,4 +14,4 @@ export default defineConfig(({ isSsrBuild }) => ({
     external: ["better-sqlite3", "sharp", "geoip-country", "nodemailer"],
   },
   plugins: [tailwindcss(), reactRouter()],
-}));
+});

@@ -158,7 +158,7 @@ export const SEED_CATEGORIES: SeedCategory[] = [
     name_en: "Rifles",
     name_zh: "長槍",
     description_en:
-      "AEG, gas blowback and spring rifles, from short CQB carbines to bolt-action snipers, all under the 2-joule limit.",
+      "AEG, gas blowback and spring rifles, from short CQB carbines to bolt-action snipers, all under 2 joules.",
     description_zh: "由短身 CQB 卡賓槍到手拉狙擊槍，電動、氣動及彈簧長槍一應俱全，全部符合香港 2 焦耳上限。",
     is_active: 1,
     sort_order: 1,
@@ -167,7 +167,8 @@ export const SEED_CATEGORIES: SeedCategory[] = [
     slug: "pistols",
     name_en: "Pistols",
     name_zh: "手槍",
-    description_en: "Gas blowback, non-blowback and spring sidearms for skirmish back-ups, target practice and collectors.",
+    description_en:
+      "Gas blowback, non-blowback and spring sidearms for skirmish back-ups, target practice and collectors.",
     description_zh: "氣動回膛、非回膛及彈簧手槍，無論作副武器、練靶定收藏都啱用。",
     is_active: 1,
     sort_order: 2,
@@ -194,7 +195,8 @@ export const SEED_CATEGORIES: SeedCategory[] = [
     slug: "tactical-gear",
     name_en: "Tactical Gear",
     name_zh: "戰術裝備",
-    description_en: "Plate carriers, helmets, chest rigs, pouches and gloves built for long field days in Hong Kong heat.",
+    description_en:
+      "Plate carriers, helmets, chest rigs, pouches and gloves built for long field days in Hong Kong heat.",
     description_zh: "戰術背心、頭盔、胸掛、彈匣包及手套，專為香港炎熱天氣下嘅長時間野戰而設。",
     is_active: 1,
     sort_order: 5,
@@ -230,7 +232,8 @@ export const SEED_CATEGORIES: SeedCategory[] = [
     slug: "eyewear",
     name_en: "Eyewear",
     name_zh: "護目鏡",
-    description_en: "Impact-rated goggles and shooting glasses, because eye protection is non-negotiable on every field.",
+    description_en:
+      "Impact-rated goggles and shooting glasses, because eye protection is non-negotiable on every field.",
     description_zh: "通過防撞測試嘅護目鏡及射擊眼鏡，任何場地都必須配戴。",
     is_active: 0,
     sort_order: 9,
@@ -335,7 +338,10 @@ const PRODUCT_SOURCES: ProductSource[] = [
       "A lightweight bolt-cocked spring carbine in tough ABS, perfect for backyard targets and younger players.",
       "Around 250 FPS with 0.20 g BBs, no batteries or gas needed.",
     ],
-    descZh: ["輕巧耐用 ABS 彈簧卡賓槍，每發手動上膛，啱晒後花園練靶及初學者。", "0.20 克 BB 初速約 250 FPS，毋須電池或氣體。"],
+    descZh: [
+      "輕巧耐用 ABS 彈簧卡賓槍，每發手動上膛，啱晒後花園練靶及初學者。",
+      "0.20 克 BB 初速約 250 FPS，毋須電池或氣體。",
+    ],
   },
   {
     category: "rifles",
@@ -350,7 +356,10 @@ const PRODUCT_SOURCES: ProductSource[] = [
       "Stamped-steel receiver, polymer furniture and a smooth version-3 gearbox for a rugged, classic profile.",
       "Delivers about 370 FPS with 0.20 g BBs, within Hong Kong's 2-joule muzzle-energy rule.",
     ],
-    descZh: ["沖壓鋼機匣配聚合物槍身部件及順滑三代波箱，外型經典硬朗。", "0.20 克 BB 初速約 370 FPS，符合香港 2 焦耳槍口動能規定。"],
+    descZh: [
+      "沖壓鋼機匣配聚合物槍身部件及順滑三代波箱，外型經典硬朗。",
+      "0.20 克 BB 初速約 370 FPS，符合香港 2 焦耳槍口動能規定。",
+    ],
   },
   {
     category: "rifles",
@@ -365,7 +374,10 @@ const PRODUCT_SOURCES: ProductSource[] = [
       "A full-length inner barrel in a short bullpup body, so you get rifle range at SMG size.",
       "Shoots about 360 FPS, ambidextrous controls, quick-change spring system.",
     ],
-    descZh: ["無托設計，喺細小槍身內保留長內管，兼具長槍射程與衝鋒槍嘅靈活。", "初速約 360 FPS，左右手通用，快拆彈簧設計。"],
+    descZh: [
+      "無托設計，喺細小槍身內保留長內管，兼具長槍射程與衝鋒槍嘅靈活。",
+      "初速約 360 FPS，左右手通用，快拆彈簧設計。",
+    ],
   },
   {
     category: "rifles",
@@ -401,7 +413,10 @@ const PRODUCT_SOURCES: ProductSource[] = [
       "A long-barrel AEG with a fixed precision stock, semi-auto lock and a tight-bore inner barrel for accuracy.",
       "About 400 FPS with 0.20 g BBs, still inside Hong Kong's 2-joule limit.",
     ],
-    descZh: ["長槍管精準射手電動槍，固定式精準槍托、半自動鎖定及精密內管。", "0.20 克 BB 初速約 400 FPS，仍符合香港 2 焦耳上限。"],
+    descZh: [
+      "長槍管精準射手電動槍，固定式精準槍托、半自動鎖定及精密內管。",
+      "0.20 克 BB 初速約 400 FPS，仍符合香港 2 焦耳上限。",
+    ],
   },
   {
     category: "rifles",
@@ -416,7 +431,10 @@ const PRODUCT_SOURCES: ProductSource[] = [
       "A folding-stock SMG with a vertical foregrip and a top rail for red dots, built in reinforced polymer.",
       "Around 320 FPS, light enough for long CQB sessions.",
     ],
-    descZh: ["摺疊槍托衝鋒槍，附垂直前握把及上魚骨，可裝紅點鏡，強化聚合物槍身。", "初速約 320 FPS，輕巧適合長時間 CQB。"],
+    descZh: [
+      "摺疊槍托衝鋒槍，附垂直前握把及上魚骨，可裝紅點鏡，強化聚合物槍身。",
+      "初速約 320 FPS，輕巧適合長時間 CQB。",
+    ],
   },
   // Pistols
   {
@@ -483,7 +501,10 @@ const PRODUCT_SOURCES: ProductSource[] = [
       "A full-metal revolver with six individual shells and a swing-out cylinder for a satisfying reload.",
       "Powered by 12 g CO2 at about 330 FPS, kept under Hong Kong's 2-joule limit.",
     ],
-    descZh: ["全金屬左輪手槍，六發獨立彈殼配側擺彈巢，裝彈手感一流。", "使用 12 克 CO2，初速約 330 FPS，符合香港 2 焦耳上限。"],
+    descZh: [
+      "全金屬左輪手槍，六發獨立彈殼配側擺彈巢，裝彈手感一流。",
+      "使用 12 克 CO2，初速約 330 FPS，符合香港 2 焦耳上限。",
+    ],
   },
   {
     category: "pistols",
@@ -543,7 +564,10 @@ const PRODUCT_SOURCES: ProductSource[] = [
       "A double-stack race pistol with a compensator, slide-mounted red dot and flared magwell for fast reloads.",
       "Tuned to about 320 FPS for speed-shooting matches under Hong Kong's 2-joule limit.",
     ],
-    descZh: ["雙排競技手槍，配槍口制退器、滑套紅點鏡及擴大彈匣井，換彈更快。", "初速約 320 FPS，適合速射比賽，符合香港 2 焦耳上限。"],
+    descZh: [
+      "雙排競技手槍，配槍口制退器、滑套紅點鏡及擴大彈匣井，換彈更快。",
+      "初速約 320 FPS，適合速射比賽，符合香港 2 焦耳上限。",
+    ],
   },
   {
     category: "pistols",
@@ -575,7 +599,10 @@ const PRODUCT_SOURCES: ProductSource[] = [
       "Each pump fires three BBs at once from a full-length polymer stock and a metal outer barrel.",
       "Around 300 FPS per BB, safely below Hong Kong's 2-joule limit and great for room clearing.",
     ],
-    descZh: ["每泵動一次同時射出三粒 BB，全長聚合物槍托配金屬外管。", "每粒 BB 初速約 300 FPS，遠低於香港 2 焦耳上限，清房一流。"],
+    descZh: [
+      "每泵動一次同時射出三粒 BB，全長聚合物槍托配金屬外管。",
+      "每粒 BB 初速約 300 FPS，遠低於香港 2 焦耳上限，清房一流。",
+    ],
   },
   {
     category: "shotguns",
@@ -605,7 +632,10 @@ const PRODUCT_SOURCES: ProductSource[] = [
       "Load real-style shells, pump, and watch them eject: a gas-powered shotgun with a steel receiver.",
       "Six BBs per shot at about 280 FPS each, within Hong Kong's 2-joule limit.",
     ],
-    descZh: ["仿真彈殼裝填，泵動後自動拋殼，鋼製機匣氣動霰彈槍。", "每發射出六粒 BB，每粒約 280 FPS，符合香港 2 焦耳上限。"],
+    descZh: [
+      "仿真彈殼裝填，泵動後自動拋殼，鋼製機匣氣動霰彈槍。",
+      "每發射出六粒 BB，每粒約 280 FPS，符合香港 2 焦耳上限。",
+    ],
   },
   {
     category: "shotguns",
@@ -696,7 +726,10 @@ const PRODUCT_SOURCES: ProductSource[] = [
       "Three quiet, rattle-free 120-round mid-cap magazines in reinforced polymer for M-series AEGs.",
       "No winding needed, so they feed reliably from the first BB to the last.",
     ],
-    descZh: ["三個強化聚合物 120 發中容量彈匣，適用 M 系列電動槍，無雜聲。", "毋須上鏈，由第一粒到最後一粒都供彈穩定。"],
+    descZh: [
+      "三個強化聚合物 120 發中容量彈匣，適用 M 系列電動槍，無雜聲。",
+      "毋須上鏈，由第一粒到最後一粒都供彈穩定。",
+    ],
   },
   {
     category: "accessories",
@@ -833,7 +866,10 @@ const PRODUCT_SOURCES: ProductSource[] = [
       "A low-profile 500D Cordura-style carrier with laser-cut MOLLE, elastic cummerbund and foam dummy plates.",
       "Breathable mesh lining keeps you cooler in humid Hong Kong summers.",
     ],
-    descZh: ["低調 500D 尼龍板架背心，激光切割 MOLLE、彈性腰封，附泡棉模擬板。", "透氣網布內襯，香港潮濕夏天都較清爽。"],
+    descZh: [
+      "低調 500D 尼龍板架背心，激光切割 MOLLE、彈性腰封，附泡棉模擬板。",
+      "透氣網布內襯，香港潮濕夏天都較清爽。",
+    ],
   },
   {
     category: "tactical-gear",

@@ -53,18 +53,18 @@ export function SiteHeader({ language, currency, categories }: SiteHeaderProps) 
 
   return (
     <header className="sticky top-0 z-40 bg-brand-900 text-white shadow">
-      <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-3">
+      <div className="mx-auto flex max-w-7xl items-center gap-2 px-3 py-3 sm:gap-3 sm:px-4">
         <Link
           to="/"
-          className="flex shrink-0 items-center gap-2 text-lg font-bold tracking-tight"
+          className="flex min-w-0 items-center gap-2 text-base font-bold tracking-tight sm:text-lg"
           aria-label={t("meta.siteName")}
         >
-          <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8">
+          <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8 shrink-0">
             <circle cx="16" cy="16" r="14" fill="none" stroke="currentColor" strokeWidth="2.5" />
             <path d="M16 4v8M16 20v8M4 16h8M20 16h8" stroke="currentColor" strokeWidth="2.5" />
             <circle cx="16" cy="16" r="2.5" fill="#a3b86c" />
           </svg>
-          <span>{t("meta.siteName")}</span>
+          <span className="truncate">{t("meta.siteName")}</span>
         </Link>
 
         <nav aria-label={t("nav.categories")} className="hidden flex-1 items-center gap-1 lg:flex">
@@ -78,7 +78,7 @@ export function SiteHeader({ language, currency, categories }: SiteHeaderProps) 
           <SearchForm id="search-desktop" />
         </div>
 
-        <div className="flex items-center gap-1">
+        <div className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1 md:ml-0">
           <LanguageToggle language={language} />
           <CurrencyPicker currency={currency} id="currency-desktop" className="hidden md:flex" />
           <Link
@@ -105,7 +105,7 @@ export function SiteHeader({ language, currency, categories }: SiteHeaderProps) 
           </Link>
 
           {/* The mobile menu is a <details> element: it opens and closes without JavaScript. */}
-          <details className="menu relative lg:hidden">
+          <details className="menu lg:hidden">
             <summary
               className="cursor-pointer rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"
               aria-label={t("nav.openMenu")}
@@ -122,7 +122,7 @@ export function SiteHeader({ language, currency, categories }: SiteHeaderProps) 
               </svg>
               <span className="sr-only">{t("nav.menu")}</span>
             </summary>
-            <div className="absolute right-0 mt-2 flex w-72 flex-col gap-3 rounded-md bg-brand-900 p-4 shadow-xl ring-1 ring-white/10">
+            <div className="absolute inset-x-0 top-full flex flex-col gap-3 border-t border-white/10 bg-brand-900 p-4 shadow-xl">
               <SearchForm id="search-mobile" />
               <nav aria-label={t("nav.menu")} className="flex flex-col gap-1">
                 {categoryLinks}

@@ -6,7 +6,8 @@ import type { Route } from "./+types/content-page";
 
 /** /shipping, /returns, /faq, /contact, /privacy, /terms: one template, text in the reader's language. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const slug = new URL(request.url).pathname.split("/")[1] ?? "";
+  // One module serves six paths; the path names the page (".data" on client navigations).
+  const slug = new URL(request.url).pathname.replace(/\.data$/, "").split("/")[1] ?? "";
   if (!isContentPageSlug(slug)) throw data(null, { status: 404 });
   const language = getLanguage(context);
   const page = contentPage(slug, language);

@@ -1,0 +1,193 @@
+import { generateKey, type Storage } from "../../app/lib/storage.server";
+import { type DB, now } from "../connect.server";
+import { renderBlogImage, renderCategoryImage, renderHeroImage, renderProductImage } from "./artwork.server";
+import { SEED_BANK_ACCOUNT, SEED_BLOG_POSTS, SEED_CATEGORIES, SEED_PRODUCTS, type SeedProduct } from "./catalogue";
+
+/** The site setting holding the storage key of the home hero image. */
+export const HERO_SETTING_KEY = "hero_background_image";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MINUTE_MS = 60 * 1000;
+/** How many images are encoded at once (sharp runs them on the libuv thread pool). */
+const RENDER_CONCURRENCY = 6;
+
+/** True when there is no catalogue yet: no categories and no products. */
+export async function isDatabaseEmpty(db: DB): Promise<boolean> {
+  const [category, product] = await Promise.all([
+    db.selectFrom("categories").select("id").limit(1).executeTakeFirst(),
+    db.selectFrom("products").select("id").limit(1).executeTakeFirst(),
+  ]);
+  return !category && !product;
+}
+
+interface PendingFile {
+  key: string;
+  render: () => Promise<Buffer>;
+}
+
+interface ProductPlan {
+  product: SeedProduct;
+  createdAt: string;
+  imageKeys: string[];
+}
+
+/**
+ * Fills an empty database with the demo catalogue: categories with tiles, products with colour
+ * variants and studio shots, blog posts, the primary bank account and the hero image setting.
+ * Images are rendered and stored first, then every row is inserted in one transaction; if that
+ * fails, the stored images are removed again. Refuses to run on a database that has a catalogue.
+ */
+export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: number; products: number }> {
+  if (!(await isDatabaseEmpty(db))) {
+    throw new Error("seedDemo: the database already has categories or products; refusing to seed over them");
+  }
+  const clock = Date.now();
+  const at = (daysAgo: number, minutesEarlier = 0) =>
+    now(new Date(clock - daysAgo * DAY_MS - minutesEarlier * MINUTE_MS));
+  const files: PendingFile[] = [];
+  const plan = (folder: string, render: () => Promise<Buffer>): string => {
+    const key = generateKey(folder, "webp");
+    files.push({ key, render });
+    return key;
+  };
+
+  const categoryKeys = SEED_CATEGORIES.map((category) => plan("categories", () => renderCategoryImage(category.slug)));
+  const heroKey = plan("hero", () => renderHeroImage());
+  const blogKeys = SEED_BLOG_POSTS.map((post) => {
+    const scene = post.image;
+    return scene ? plan("blog", () => renderBlogImage(scene)) : null;
+  });
+  // Oldest first, so product ids grow with created_at as they would in a real shop. A few minutes
+  // apart within a day keeps "newest first" orderings stable.
+  const products: ProductPlan[] = SEED_PRODUCTS.map((product, index) => ({
+    product,
+    createdAt: at(product.daysAgo, (index * 97) % 600),
+    imageKeys: Array.from({ length: Math.min(5, Math.max(1, product.images)) }, (_, image) => {
+      const color = product.variants[image % product.variants.length]?.color ?? "Default";
+      return plan("products", () => renderProductImage(product.art, color, image));
+    }),
+  })).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+
+  const stored: string[] = [];
+  try {
+    await forEachLimit(files, RENDER_CONCURRENCY, async (file) => {
+      const data = await file.render();
+      await storage.put("public", file.key, data, "image/webp");
+      stored.push(file.key);
+    });
+
+    await db.transaction().execute(async (trx) => {
+      const categoryIds = new Map<string, number>();
+      const categoriesCreated = at(130);
+      for (const [index, category] of SEED_CATEGORIES.entries()) {
+        const row = await trx
+          .insertInto("categories")
+          .values({
+            slug: category.slug,
+            name_en: category.name_en,
+            name_zh: category.name_zh,
+            description_en: category.description_en,
+            description_zh: category.description_zh,
+            image_path: categoryKeys[index] ?? null,
+            is_active: category.is_active,
+            sort_order: category.sort_order,
+            created_at: categoriesCreated,
+            updated_at: categoriesCreated,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        categoryIds.set(category.slug, row.id);
+      }
+
+      const variants: { product_id: number; color: string; stock: number; sort_order: number }[] = [];
+      const images: { product_id: number; path: string; sort_order: number }[] = [];
+      for (const { product, createdAt, imageKeys } of products) {
+        const row = await trx
+          .insertInto("products")
+          .values({
+            category_id: categoryIds.get(product.category) ?? null,
+            name_en: product.name_en,
+            name_zh: product.name_zh,
+            description_en: product.description_en,
+            description_zh: product.description_zh,
+            price_hkd_cents: product.price_hkd_cents,
+            price_gbp_cents: product.price_gbp_cents,
+            price_eur_cents: product.price_eur_cents,
+            price_usd_cents: product.price_usd_cents,
+            is_featured: product.is_featured,
+            created_at: createdAt,
+            updated_at: createdAt,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        product.variants.forEach((variant, sort_order) => {
+          variants.push({ product_id: row.id, color: variant.color, stock: variant.stock, sort_order });
+        });
+        imageKeys.forEach((path, sort_order) => {
+          images.push({ product_id: row.id, path, sort_order });
+        });
+      }
+      await trx.insertInto("product_variants").values(variants).execute();
+      await trx.insertInto("product_images").values(images).execute();
+
+      for (const [index, post] of SEED_BLOG_POSTS.entries()) {
+        const publishedAt = post.published ? at(post.daysAgo, 9 * 60) : null;
+        const createdAt = at(post.daysAgo + 2);
+        await trx
+          .insertInto("blog_posts")
+          .values({
+            title_en: post.title_en,
+            title_zh: post.title_zh,
+            content_en: post.content_en,
+            content_zh: post.content_zh,
+            author: post.author,
+            image_path: blogKeys[index] ?? null,
+            published: post.published,
+            published_at: publishedAt,
+            created_at: createdAt,
+            updated_at: publishedAt ?? at(0, 30),
+          })
+          .execute();
+      }
+
+      const accountCreated = at(125);
+      await trx
+        .insertInto("bank_accounts")
+        .values({ ...SEED_BANK_ACCOUNT, created_at: accountCreated, updated_at: accountCreated })
+        .execute();
+
+      const settingTime = at(0);
+      await trx
+        .insertInto("site_settings")
+        .values({ key: HERO_SETTING_KEY, value: heroKey, updated_at: settingTime })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value: heroKey, updated_at: settingTime }))
+        .execute();
+    });
+  } catch (error) {
+    await Promise.allSettled(stored.map((key) => storage.delete("public", key)));
+    throw error;
+  }
+
+  return { categories: SEED_CATEGORIES.length, products: SEED_PRODUCTS.length };
+}
+
+/**
+ * Runs `task` over `items` with at most `limit` in flight. After a failure no new task starts, and
+ * it waits for the ones in flight before rejecting, so the caller can clean up everything stored.
+ */
+async function forEachLimit<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      const item = items[next++] as T;
+      try {
+        await task(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw (failure as { error: unknown }).error;
+}
