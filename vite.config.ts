@@ -11,7 +11,7 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   ssr: {
     // Native or data-file packages stay outside the bundle.
-    external: ["better-sqlite3", "sharp", "geoip-country", "nodemailer"],
+    external: ["better-sqlite3", "sharp", "geoip-country", "nodemailer", "@node-rs/argon2"],
   },
   plugins: [tailwindcss(), reactRouter()],
 });

@@ -9,9 +9,12 @@ import type { ViteDevServer } from "vite";
 import { type DB, migrateToLatest, openDatabase } from "#db/connect.server";
 import { isDatabaseEmpty, seedDemo } from "#db/seed/index.server";
 import { requestInfoContext, type Services, servicesContext } from "~/context";
+import { parseFlags } from "~/lib/cli-args";
 import { type Config, loadConfig } from "~/lib/config.server";
 import { createMailer } from "~/lib/mail.server";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server";
 import { DiskStorage } from "~/lib/storage.server";
+import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
 
 /**
  * The production web server: Express 5 around the React Router request handler. Bundled by
@@ -259,6 +262,32 @@ export const commands: Record<string, (args: string[]) => Promise<void>> = {
       }
       const result = await seedDemo(db, new DiskStorage(config.uploadsDir));
       console.info(`Seeded ${result.categories} categories and ${result.products} products.`);
+    } finally {
+      await db.destroy();
+    }
+  },
+  /** `admin:create --email E --password P`: creates the account if missing and makes it admin. */
+  async "admin:create"(args) {
+    const { email = "", password = "" } = parseFlags(args);
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+      throw new Error("Usage: npm run admin:create -- --email you@example.com --password 'a long password'");
+    }
+    const config = loadConfig();
+    const db = openDatabase(config.databaseUrl);
+    try {
+      await migrateToLatest(db);
+      let user = await findUserByEmail(db, email);
+      if (user) {
+        console.info(`The account ${user.email} exists already; its password is unchanged.`);
+      } else {
+        if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+          throw new Error(`The password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`);
+        }
+        user = await createUser(db, { email, password });
+        console.info(`Created the account ${user.email}.`);
+      }
+      const granted = await grantAdmin(db, user);
+      console.info(granted ? `${user.email} is now an admin.` : `${user.email} was an admin already.`);
     } finally {
       await db.destroy();
     }

@@ -1404,7 +1404,7 @@ function placeItem(pl: Placement): { defs: string; svg: string } {
   }
   const use = (paint: string, extra = "") => `<use href="#${id}-b" fill="${paint}" stroke="${paint}"${attrs(extra)}/>`;
   // A soft drop shadow from stacked, widening outlines: far cheaper to render than a blur filter.
-  const layers = [30, 21, 13, 6, 1];
+  const layers = [28, 18, 9, 2];
   const dropShadow = layers
     .map(
       (width) =>
@@ -1445,7 +1445,6 @@ async function toWebp(svg: string): Promise<Buffer> {
 
 interface Shot {
   backdrop: [string, string];
-  floorTint: string;
   rotate: number;
   zoom: number;
   mirror: boolean;
@@ -1453,11 +1452,11 @@ interface Shot {
 }
 
 const SHOTS: Shot[] = [
-  { backdrop: ["#f7f8f9", "#d2d6da"], floorTint: "#b9bec4", rotate: 0, zoom: 1, mirror: false, dark: false },
-  { backdrop: ["#f8f3ea", "#d8cbb4"], floorTint: "#c2b397", rotate: -9, zoom: 0.92, mirror: false, dark: false },
-  { backdrop: ["#eef2f5", "#c4ced7"], floorTint: "#aab6c1", rotate: 0, zoom: 1.75, mirror: false, dark: false },
-  { backdrop: ["#3d434a", "#14171a"], floorTint: "#0b0d0f", rotate: 6, zoom: 0.95, mirror: false, dark: true },
-  { backdrop: ["#eff2ea", "#cbd4c2"], floorTint: "#b0bba4", rotate: 4, zoom: 0.9, mirror: true, dark: false },
+  { backdrop: ["#f7f8f9", "#d2d6da"], rotate: 0, zoom: 1, mirror: false, dark: false },
+  { backdrop: ["#f8f3ea", "#d8cbb4"], rotate: -9, zoom: 0.92, mirror: false, dark: false },
+  { backdrop: ["#eef2f5", "#c4ced7"], rotate: 0, zoom: 1.75, mirror: false, dark: false },
+  { backdrop: ["#3d434a", "#14171a"], rotate: 6, zoom: 0.95, mirror: false, dark: true },
+  { backdrop: ["#eff2ea", "#cbd4c2"], rotate: 4, zoom: 0.9, mirror: true, dark: false },
 ];
 
 function productSvg(art: ArtKind, color: string, index: number): string {
@@ -1484,14 +1483,10 @@ function productSvg(art: ArtKind, color: string, index: number): string {
     `<stop offset=".75" stop-color="${bottom}"/>`,
     `<stop offset="1" stop-color="${shade(bottom, shot.dark ? -0.5 : -0.08)}"/>`,
     `</radialGradient>`,
-    `<linearGradient id="floor" x1="0" y1="0" x2="0" y2="1">`,
-    `<stop offset="0" stop-color="${shot.floorTint}" stop-opacity="0"/>`,
-    `<stop offset="1" stop-color="${shot.floorTint}" stop-opacity=".55"/></linearGradient>`,
     item.defs,
   ].join("");
   const content = [
     `<rect width="1000" height="1000" fill="url(#bg)"/>`,
-    `<rect y="620" width="1000" height="380" fill="url(#floor)"/>`,
     item.svg,
   ].join("");
   return svgDocument(1000, 1000, defs, content, PRODUCT_IMAGE_SIZE);

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { parseFlags } from "~/lib/cli-args";
+import { verifyPassword } from "~/lib/password.server";
+import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
+import { createTestDb } from "./setup/db";
+
+const { db } = await createTestDb();
+
+describe("accounts for admin:create", () => {
+  it("creates an account with a lower-cased e-mail and an argon2id hash", async () => {
+    const user = await createUser(db, { email: "  Owner@Example.COM ", password: "correct horse" });
+    expect(user.email).toBe("owner@example.com");
+    expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await verifyPassword(user.password_hash, "correct horse")).toBe(true);
+    expect(await verifyPassword(user.password_hash, "wrong horse")).toBe(false);
+    expect((await findUserByEmail(db, "OWNER@example.com"))?.id).toBe(user.id);
+  });
+
+  it("refuses a second account with the same e-mail in another case", async () => {
+    await expect(createUser(db, { email: "owner@EXAMPLE.com", password: "another one" })).rejects.toThrow();
+  });
+
+  it("grants admin once", async () => {
+    const user = await findUserByEmail(db, "owner@example.com");
+    if (!user) throw new Error("missing user");
+    expect(await grantAdmin(db, user)).toBe(true);
+    expect(await grantAdmin(db, user)).toBe(false);
+    const rows = await db.selectFrom("admin_users").selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ user_id: user.id, email: "owner@example.com" });
+  });
+
+  it("reads --flag value and --flag=value", () => {
+    expect(parseFlags(["--email", "a@b.c", "--password=x y", "--dry-run"])).toEqual({
+      email: "a@b.c",
+      password: "x y",
+      "dry-run": "",
+    });
+  });
+});
