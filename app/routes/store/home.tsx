@@ -48,7 +48,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     title: t("home.title"),
     description: t("meta.defaultDescription"),
     language: getLanguage(context),
-    heroImage: publicUrl(heroKey),
+    // The operator's hero image (Settings), else the default one that ships with the shop.
+    heroImage: publicUrl(heroKey) ?? "/images/hero-default.webp",
     featured,
     categories: categories.map((c) => ({ ...c, image_url: publicUrl(c.image_path) })),
     jsonLd,
@@ -68,11 +69,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
       />
       <section className="relative isolate overflow-hidden bg-brand-900 text-white">
-        {heroImage ? (
-          <img src={heroImage} alt="" className="absolute inset-0 -z-10 h-full w-full object-cover opacity-60" />
-        ) : (
-          <div className="absolute inset-0 -z-10 bg-gradient-to-br from-stone-900 via-brand-900 to-brand-700" />
-        )}
+        <img src={heroImage} alt="" className="absolute inset-0 -z-10 h-full w-full object-cover opacity-60" />
         <div className="mx-auto max-w-7xl px-4 py-24 sm:py-32">
           <h1 className="max-w-2xl text-4xl font-extrabold tracking-tight sm:text-5xl">{t("home.heroTitle")}</h1>
           <p className="mt-4 max-w-xl text-lg text-stone-200">{t("home.heroBlurb")}</p>
