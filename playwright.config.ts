@@ -24,10 +24,37 @@ async function freePort(): Promise<number> {
 
 // Chosen once in the runner; workers inherit the environment and reuse the same values.
 process.env.E2E_PORT ??= String(await freePort());
+process.env.E2E_SETUP_PORTS ??= `${await freePort()},${await freePort()}`;
 process.env.E2E_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "shop-e2e-"));
+/** Fixed first-admin setup token of the test servers (see tests/e2e/admin/first-admin.spec.ts). */
+process.env.E2E_SETUP_TOKEN ??= "e2e-setup-token-0123456789";
 const port = Number(process.env.E2E_PORT);
+const [setupJsPort, setupNoJsPort] = process.env.E2E_SETUP_PORTS.split(",").map(Number) as [number, number];
 const dir = process.env.E2E_DIR;
 const baseURL = `http://127.0.0.1:${port}`;
+
+/** The production server, on its own port, database and uploads folder under `name`. */
+function shopServer(name: string, serverPort: number) {
+  const url = `http://127.0.0.1:${serverPort}`;
+  return {
+    command: "node bin/shop.mjs start",
+    url: `${url}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: {
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(serverPort),
+      PUBLIC_URL: url,
+      DATA_DIR: path.join(dir, name, "data"),
+      DATABASE_URL: `file:${path.join(dir, name, "data", "shop.db")}`,
+      UPLOADS_DIR: path.join(dir, name, "uploads"),
+      ADMIN_SETUP_TOKEN: process.env.E2E_SETUP_TOKEN ?? "",
+    },
+  };
+}
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -55,24 +82,19 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false } },
-  ],
-  webServer: {
-    command: "node bin/shop.mjs start",
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: baseURL,
-      DATA_DIR: path.join(dir, "data"),
-      DATABASE_URL: `file:${path.join(dir, "data", "shop.db")}`,
-      UPLOADS_DIR: path.join(dir, "uploads"),
+    // The first-admin setup works once per shop: each of its two runs gets a fresh server.
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /first-admin/ },
+    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /first-admin/ },
+    {
+      name: "setup-js",
+      use: { javaScriptEnabled: true, baseURL: `http://127.0.0.1:${setupJsPort}` },
+      testMatch: /first-admin/,
     },
-  },
+    {
+      name: "setup-no-js",
+      use: { javaScriptEnabled: false, baseURL: `http://127.0.0.1:${setupNoJsPort}` },
+      testMatch: /first-admin/,
+    },
+  ],
+  webServer: [shopServer("main", port), shopServer("setup-js", setupJsPort), shopServer("setup-no-js", setupNoJsPort)],
 });

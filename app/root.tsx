@@ -4,6 +4,7 @@ import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollR
 import type { Route } from "./+types/root";
 import "./app.css";
 import { services } from "./context";
+import { getUser } from "./lib/auth.server";
 import { takeFlash } from "./lib/flash.server";
 import { useNonce } from "./lib/nonce";
 import { useRootData } from "./lib/root-data";
@@ -11,19 +12,27 @@ import { HTML_LANG } from "./locales";
 import { currencyMiddleware, getCurrency } from "./middleware/currency";
 import { getLanguage, i18nextMiddleware } from "./middleware/i18next";
 import { sessionMiddleware } from "./middleware/session";
+import { userMiddleware } from "./middleware/user";
 import { listActiveCategories } from "./models/category.server";
 
-export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware, i18nextMiddleware, currencyMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [
+  sessionMiddleware,
+  userMiddleware,
+  i18nextMiddleware,
+  currencyMiddleware,
+];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = services(context);
   const categories = await listActiveCategories(db);
+  const user = getUser(context);
   return data({
     language: getLanguage(context),
     currency: getCurrency(context),
     // The root loader alone reads the flash message, so it shows in the server HTML.
     flash: takeFlash(context),
     year: new Date().getFullYear(),
+    user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
     categories: categories.map(({ id, slug, name_en, name_zh }) => ({ id, slug, name_en, name_zh })),
   });
 }

@@ -6,7 +6,17 @@ export default [
     ...["shipping", "returns", "faq", "contact", "privacy", "terms"].map((page) =>
       route(page, "routes/store/content-page.tsx", { id: `content-${page}` }),
     ),
+    route("login", "routes/store/login.tsx"),
+    route("forgot-password", "routes/store/forgot-password.tsx"),
+    route("reset-password", "routes/store/reset-password.tsx"),
+    route("verify-email", "routes/store/verify-email.tsx"),
+    route("account", "routes/store/account.tsx"),
     route("*", "routes/store/not-found.tsx"),
+  ]),
+  route("logout", "routes/store/logout.ts"),
+  route("admin/login", "routes/admin/login.tsx"),
+  ...prefix("admin", [
+    layout("routes/admin/layout.tsx", [index("routes/admin/dashboard.tsx"), route("*", "routes/admin/not-found.tsx")]),
   ]),
   ...prefix("resources", [
     route("language", "routes/resources/language.ts"),

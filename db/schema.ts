@@ -31,6 +31,7 @@ export interface UsersTable {
   country: string | null;
   city: string | null;
   password_changed_at: Timestamp | null;
+  email_verified_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -215,9 +216,13 @@ export interface SignInEventsTable {
   created_at: CreatedAt;
 }
 
+export type AccountTokenPurpose = "reset" | "verify";
+
+/** Single-use account tokens (password reset, e-mail verification); only the hash is stored. */
 export interface PasswordResetTokensTable {
   token_hash: string;
   user_id: string;
+  purpose: ColumnType<AccountTokenPurpose, AccountTokenPurpose | undefined, AccountTokenPurpose>;
   expires_at: Timestamp;
   used_at: Timestamp | null;
   created_at: CreatedAt;

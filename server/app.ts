@@ -14,7 +14,7 @@ import { type Config, loadConfig } from "~/lib/config.server";
 import { createMailer } from "~/lib/mail.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server";
 import { DiskStorage } from "~/lib/storage.server";
-import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
+import { adminExists, createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
 
 /**
  * The production web server: Express 5 around the React Router request handler. Bundled by
@@ -185,7 +185,11 @@ export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
   const applied = await migrateToLatest(db);
   if (applied.length > 0) console.info(`database: applied ${applied.join(", ")}`);
   const storage = new DiskStorage(config.uploadsDir);
-  const svc: Services = { db, storage, config, mailer: createMailer(config) };
+  const svc: Services = { db, storage, config, mailer: createMailer(config), adminSetup: { token: null } };
+  if (!(await adminExists(db, config.shopOwnerEmail))) {
+    // One-time token for "Add Me As Admin" on /admin/login; it works only while no admin exists.
+    svc.adminSetup.token = config.adminSetupToken ?? crypto.randomBytes(12).toString("base64url");
+  }
   const shouldSeed = config.seedDemo ?? (await isDatabaseEmpty(db));
   if (shouldSeed && (await isDatabaseEmpty(db))) {
     const started = Date.now();
@@ -212,6 +216,11 @@ export async function startServer(options: { vite?: ViteDevServer } = {}): Promi
   const server = app.listen(config.port, process.env.HOST ?? "0.0.0.0", () => {
     console.info(`Harbour Tactical is running at ${config.publicUrl} (port ${config.port})`);
     console.info("Admin account: npm run admin:create -- --email you@example.com --password 'a long password'");
+    if (runtime.services.adminSetup.token) {
+      console.info(
+        `No admin yet. Or sign up on the shop, open ${config.publicUrl}/admin/login and use "Add Me As Admin" with the one-time setup token: ${runtime.services.adminSetup.token}`,
+      );
+    }
   });
 
   let stopping = false;

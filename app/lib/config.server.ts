@@ -16,6 +16,10 @@ export interface Config {
   /** undefined: seed only when the database is empty. */
   seedDemo: boolean | undefined;
   secureCookies: boolean;
+  /** New accounts must confirm their e-mail before signing in (needs working e-mail). */
+  emailVerification: boolean;
+  /** Fixed first-admin setup token (tests, scripted installs); otherwise one is generated at start. */
+  adminSetupToken: string | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -34,6 +38,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: isOn(env.TRUST_PROXY),
     seedDemo: env.SEED_DEMO === undefined || env.SEED_DEMO === "" ? undefined : isOn(env.SEED_DEMO),
     secureCookies: publicUrl.startsWith("https://"),
+    emailVerification: isOn(env.EMAIL_VERIFICATION),
+    adminSetupToken: env.ADMIN_SETUP_TOKEN?.trim() || null,
   };
 }
 

@@ -36,3 +36,70 @@ export async function grantAdmin(db: DB, user: Pick<UserRow, "id" | "email">): P
   await db.insertInto("admin_users").values({ user_id: user.id, email: user.email, created_at: now() }).execute();
   return true;
 }
+
+export async function findUserById(db: DB, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/**
+ * The admin rule: the account named by SHOP_OWNER_EMAIL is always admin; otherwise a
+ * case-insensitive e-mail match in the admin users table; otherwise a user-id match.
+ * A failure to read means not admin.
+ */
+export async function isAdmin(
+  db: DB,
+  ownerEmail: string | null,
+  user: Pick<UserRow, "id" | "email">,
+): Promise<boolean> {
+  if (ownerEmail && normalizeEmail(user.email) === normalizeEmail(ownerEmail)) return true;
+  try {
+    const row = await db
+      .selectFrom("admin_users")
+      .select("id")
+      .where((eb) =>
+        eb.or([eb(eb.fn("lower", ["email"]), "=", normalizeEmail(user.email)), eb("user_id", "=", user.id)]),
+      )
+      .executeTakeFirst();
+    return row !== undefined;
+  } catch (error) {
+    console.error("admin check failed; treating as not admin", error);
+    return false;
+  }
+}
+
+/** Whether any admin exists at all (the first-admin setup is open only while none does). */
+export async function adminExists(db: DB, ownerEmail: string | null): Promise<boolean> {
+  const listed = await db.selectFrom("admin_users").select("id").limit(1).executeTakeFirst();
+  if (listed) return true;
+  if (!ownerEmail) return false;
+  return (await findUserByEmail(db, ownerEmail)) !== undefined;
+}
+
+/**
+ * Sets a new password and ends every other session of the user (`keepSessionHash`, the
+ * current one, survives when given).
+ */
+export async function setPassword(db: DB, userId: string, password: string, keepSessionHash?: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  await db.transaction().execute(async (trx) => {
+    const timestamp = now();
+    await trx
+      .updateTable("users")
+      .set({ password_hash: passwordHash, password_changed_at: timestamp, updated_at: timestamp })
+      .where("id", "=", userId)
+      .execute();
+    let sessions = trx.deleteFrom("sessions").where("user_id", "=", userId);
+    if (keepSessionHash) sessions = sessions.where("id", "!=", keepSessionHash);
+    await sessions.execute();
+  });
+}
+
+export async function markEmailVerified(db: DB, userId: string): Promise<void> {
+  const timestamp = now();
+  await db
+    .updateTable("users")
+    .set({ email_verified_at: timestamp, updated_at: timestamp })
+    .where("id", "=", userId)
+    .where("email_verified_at", "is", null)
+    .execute();
+}

@@ -1,5 +1,6 @@
 import type { Migration } from "kysely/migration";
 import * as m0001 from "./0001-initial";
+import * as m0002 from "./0002-account-tokens";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -7,4 +8,5 @@ import * as m0001 from "./0001-initial";
  */
 export const migrations: Record<string, Migration> = {
   "0001-initial": m0001,
+  "0002-account-tokens": m0002,
 };

@@ -39,7 +39,7 @@ export async function createTestServices(overrides: Partial<Config> = {}): Promi
     }),
     ...overrides,
   };
-  return { db, config, storage: new MemoryStorage(), mailer: new MemoryMailer() };
+  return { db, config, storage: new MemoryStorage(), mailer: new MemoryMailer(), adminSetup: { token: null } };
 }
 
 /** The request context a loader or action gets, built from test services. */

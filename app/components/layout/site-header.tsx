@@ -16,6 +16,55 @@ interface SiteHeaderProps {
   language: Language;
   currency: Currency;
   categories: NavCategory[];
+  user: { email: string; isAdmin: boolean } | null;
+}
+
+/** Signed out: a Login link. Signed in: the e-mail opening a menu (a <details>, no JS needed). */
+function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
+  const { t } = useTranslation();
+  if (!user) {
+    return (
+      <Link to="/login" className="rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10">
+        {t("nav.login")}
+      </Link>
+    );
+  }
+  return (
+    <details className="menu relative" data-testid="user-menu">
+      <summary className="flex max-w-[9rem] cursor-pointer items-center gap-1 rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10 sm:max-w-[14rem]">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="h-5 w-5 shrink-0"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
+          <circle cx="12" cy="8" r="4" />
+          <path d="M4 21c0-4 4-6 8-6s8 2 8 6" />
+        </svg>
+        <span className="truncate">{user.email}</span>
+      </summary>
+      <div className="absolute right-0 z-50 mt-2 flex w-56 flex-col gap-1 rounded-md bg-white p-2 text-stone-900 shadow-xl ring-1 ring-black/10">
+        <p className="truncate px-2 py-1 text-xs text-stone-500">
+          {t("userMenu.signedInAs")} {user.email}
+        </p>
+        <Link to="/account" className="rounded px-2 py-1.5 text-sm hover:bg-stone-100">
+          {t("userMenu.account")}
+        </Link>
+        {user.isAdmin ? (
+          <Link to="/admin" className="rounded px-2 py-1.5 text-sm hover:bg-stone-100">
+            {t("userMenu.admin")}
+          </Link>
+        ) : null}
+        <Form method="post" action="/logout">
+          <button type="submit" className="w-full rounded px-2 py-1.5 text-left text-sm hover:bg-stone-100">
+            {t("userMenu.logout")}
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
 }
 
 function SearchForm({ id }: { id: string }) {
@@ -41,7 +90,7 @@ function SearchForm({ id }: { id: string }) {
   );
 }
 
-export function SiteHeader({ language, currency, categories }: SiteHeaderProps) {
+export function SiteHeader({ language, currency, categories, user }: SiteHeaderProps) {
   const { t } = useTranslation();
   const navClass = ({ isActive }: { isActive: boolean }) =>
     `rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10 ${isActive ? "text-brand-100 underline underline-offset-4" : ""}`;
@@ -100,9 +149,7 @@ export function SiteHeader({ language, currency, categories }: SiteHeaderProps) 
             </svg>
             <span className="ml-1 hidden sm:inline">{t("nav.cart")}</span>
           </Link>
-          <Link to="/login" className="rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10">
-            {t("nav.login")}
-          </Link>
+          <UserMenu user={user} />
 
           {/* The mobile menu is a <details> element: it opens and closes without JavaScript. */}
           <details className="menu lg:hidden">

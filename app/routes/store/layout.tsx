@@ -10,7 +10,7 @@ export default function StoreLayout() {
   if (!root) return <Outlet />;
   return (
     <>
-      <SiteHeader language={root.language} currency={root.currency} categories={root.categories} />
+      <SiteHeader language={root.language} currency={root.currency} categories={root.categories} user={root.user} />
       <div className="px-4">
         <FlashBanner flash={root.flash} />
       </div>

@@ -1,0 +1,81 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigation } from "react-router";
+
+/** Error messages are translation keys (from the shared Zod schemas); shown next to the field. */
+export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="mt-1 space-y-0.5 text-sm text-red-700">
+      {errors.map((error) => (
+        // biome-ignore lint/suspicious/noExplicitAny: keys come from the schema as strings
+        <li key={error}>{t(error as any)}</li>
+      ))}
+    </ul>
+  );
+}
+
+interface FieldProps {
+  label: string;
+  hint?: string;
+  errors?: string[] | null;
+  errorId?: string;
+  children: ReactNode;
+  htmlFor: string;
+}
+
+export function Field({ label, hint, errors, errorId, children, htmlFor }: FieldProps) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={htmlFor} className="text-sm font-medium text-stone-800">
+        {label}
+      </label>
+      {children}
+      {hint ? <p className="text-xs text-stone-500">{hint}</p> : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+export const inputClass =
+  "w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-stone-900 shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-[invalid=true]:border-red-500";
+
+/** A submit button that says it is working while its form is being sent. */
+export function StatusButton({
+  children,
+  pendingText,
+  name,
+  value,
+  className = "",
+}: {
+  children: ReactNode;
+  pendingText?: string;
+  name?: string;
+  value?: string;
+  className?: string;
+}) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && (!name || navigation.formData?.get(name) === value);
+  return (
+    <button
+      type="submit"
+      name={name}
+      value={value}
+      disabled={pending}
+      className={`rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:opacity-60 ${className}`}
+    >
+      {pending && pendingText ? pendingText : children}
+    </button>
+  );
+}
+
+/** A form-level message (e.g. 'Login failed') rendered with the form, so it shows without JavaScript. */
+export function FormAlert({ title, detail }: { title: string; detail?: string }) {
+  return (
+    <div role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-red-900">
+      <p className="font-medium">{title}</p>
+      {detail ? <p className="text-sm">{detail}</p> : null}
+    </div>
+  );
+}

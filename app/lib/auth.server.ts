@@ -1,0 +1,161 @@
+import { createContext, type RouterContextProvider, redirect } from "react-router";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { type DB, now } from "#db/connect.server";
+import type { UserRow } from "#db/schema";
+import { services } from "~/context";
+import { countryForIp } from "~/lib/currency.server";
+import { findUserByEmail, isAdmin } from "~/models/user.server";
+import { hashPassword, verifyPassword } from "./password.server";
+import { getSession, rotateSession, type Session } from "./session.server";
+
+/** The signed-in user of this request, or null. Set by `userMiddleware`. */
+export interface CurrentUser {
+  id: string;
+  email: string;
+  isAdmin: boolean;
+}
+
+export const userContext = createContext<CurrentUser | null>(null);
+
+export function getUser(context: Readonly<RouterContextProvider>): CurrentUser | null {
+  return context.get(userContext);
+}
+
+export class LoginError extends Error {
+  constructor(readonly reason: "invalid" | "unverified") {
+    super(`login failed: ${reason}`);
+    this.name = "LoginError";
+  }
+}
+
+/**
+ * A hash to verify against when the e-mail is unknown, so an unknown account and a wrong
+ * password take the same time and get the same answer.
+ */
+let dummyHash: Promise<string> | undefined;
+function timingDummy(): Promise<string> {
+  dummyHash ??= hashPassword("timing-equaliser-not-a-password");
+  return dummyHash;
+}
+
+/** remix-auth with the form strategy: e-mail and password checked against the argon2id hash. */
+export function createAuthenticator(db: DB, options: { requireVerifiedEmail: boolean }): Authenticator<UserRow> {
+  const authenticator = new Authenticator<UserRow>();
+  authenticator.use(
+    new FormStrategy(async ({ form }) => {
+      const email = String(form.get("email") ?? "");
+      const password = String(form.get("password") ?? "");
+      const user = await findUserByEmail(db, email);
+      const ok = await verifyPassword(user?.password_hash ?? (await timingDummy()), password);
+      if (!user || !ok || user.status === "blocked") throw new LoginError("invalid");
+      if (options.requireVerifiedEmail && !user.email_verified_at) throw new LoginError("unverified");
+      return user;
+    }),
+    "password",
+  );
+  return authenticator;
+}
+
+/** Checks e-mail and password; throws LoginError. */
+export async function authenticate(
+  context: Readonly<RouterContextProvider>,
+  fields: { email: string; password: string },
+): Promise<UserRow> {
+  const { db, config } = services(context);
+  const body = new URLSearchParams({ email: fields.email, password: fields.password });
+  const request = new Request("http://localhost/login", { method: "POST", body });
+  try {
+    return await createAuthenticator(db, { requireVerifiedEmail: config.emailVerification }).authenticate(
+      "password",
+      request,
+    );
+  } catch (error) {
+    if (error instanceof LoginError) throw error;
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof LoginError) throw cause;
+    throw error;
+  }
+}
+
+/** Starts a signed-in session under a new id (the pre-login id stops working) and records it. */
+export async function signIn(
+  context: Readonly<RouterContextProvider>,
+  user: Pick<UserRow, "id" | "email">,
+  client: { ip: string | null; userAgent: string | null },
+): Promise<void> {
+  const { db } = services(context);
+  const session = getSession(context);
+  rotateSession(session);
+  session.userId = user.id;
+  const country = countryForIp(client.ip);
+  const timestamp = now();
+  await db
+    .insertInto("sign_in_events")
+    .values({
+      user_id: user.id,
+      email: user.email,
+      success: 1,
+      ip: client.ip,
+      country,
+      city: null,
+      user_agent: client.userAgent?.slice(0, 500) ?? null,
+      created_at: timestamp,
+    })
+    .execute();
+  await db
+    .updateTable("users")
+    .set({ last_login_at: timestamp, last_login_ip: client.ip, country, updated_at: timestamp })
+    .where("id", "=", user.id)
+    .execute();
+}
+
+/** Ends the session: its row is deleted, so a replayed cookie is anonymous afterwards. */
+export function signOut(session: Session): void {
+  session.userId = null;
+  session.data = {};
+  rotateSession(session);
+}
+
+/** Loads the signed-in user (and the admin right) once per request. */
+export async function loadCurrentUser(
+  context: Readonly<RouterContextProvider>,
+  session: Session,
+): Promise<CurrentUser | null> {
+  if (!session.userId) return null;
+  const { db, config } = services(context);
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "email", "status"])
+    .where("id", "=", session.userId)
+    .executeTakeFirst();
+  if (!user || user.status === "blocked") {
+    signOut(session);
+    return null;
+  }
+  return { id: user.id, email: user.email, isAdmin: await isAdmin(db, config.shopOwnerEmail, user) };
+}
+
+/** A path to come back to after signing in. */
+export function returnPath(request: Request): string {
+  const url = new URL(request.url);
+  return `${url.pathname.replace(/\.data$/, "")}${url.search}`;
+}
+
+/** The signed-in user, or a redirect to /login that comes back here afterwards. */
+export function requireUser(context: Readonly<RouterContextProvider>, request: Request): CurrentUser {
+  const user = getUser(context);
+  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(returnPath(request))}`);
+  return user;
+}
+
+/**
+ * The admin right, checked in every /admin loader and action: a page request without it goes
+ * to /admin/login; any other request gets 403 and changes nothing.
+ */
+export function requireAdmin(context: Readonly<RouterContextProvider>, request: Request): CurrentUser {
+  const user = getUser(context);
+  if (user?.isAdmin) return user;
+  if (request.method === "GET" || request.method === "HEAD") throw redirect("/admin/login");
+  throw new Response("Forbidden", { status: 403 });
+}

@@ -1,0 +1,215 @@
+import crypto from "node:crypto";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { Field, FormAlert, inputClass, StatusButton } from "~/components/ui/field";
+import { FlashBanner } from "~/components/ui/flash-banner";
+import { requestInfoContext, services } from "~/context";
+import { authenticate, getUser, LoginError, signIn, signOut } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
+import { signInAttemptsPerAddress, signInFailuresPerAccount } from "~/lib/rate-limit.server";
+import { useRootData } from "~/lib/root-data";
+import { getSession } from "~/lib/session.server";
+import { getInstance } from "~/middleware/i18next";
+import { adminExists, grantAdmin, isAdmin, normalizeEmail } from "~/models/user.server";
+import { adminLoginSchema, adminSetupSchema } from "~/schemas/auth";
+import type { Route } from "./+types/login";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  if (getUser(context)?.isAdmin) throw redirect("/admin");
+  const t = getInstance(context).t;
+  return { title: `${t("adminLogin.title")} | ${t("meta.siteName")}` };
+}
+
+function sameToken(a: string, b: string): boolean {
+  const x = crypto.createHash("sha256").update(a).digest();
+  const y = crypto.createHash("sha256").update(b).digest();
+  return crypto.timingSafeEqual(x, y);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db, config, adminSetup } = services(context);
+  const submission = parseWithZod(await request.formData(), { schema: adminLoginSchema });
+  const hide = { hideFields: ["password", "token"] };
+  if (submission.status !== "success") {
+    return data({ result: submission.reply(hide), notAdmin: false, setupOpen: false, minutes: 0 }, { status: 400 });
+  }
+  const value = submission.value;
+  const ip = context.get(requestInfoContext).ip ?? "unknown";
+  const account = normalizeEmail(value.email);
+  const setupOpen = adminSetup.token !== null && !(await adminExists(db, config.shopOwnerEmail));
+  const refuse = (keys: string[], status: number, extra: { notAdmin?: boolean; minutes?: number } = {}) =>
+    data(
+      {
+        result: submission.reply({ formErrors: keys, ...hide }),
+        notAdmin: extra.notAdmin ?? false,
+        setupOpen,
+        minutes: extra.minutes ?? 0,
+      },
+      { status },
+    );
+
+  const wait = Math.max(signInAttemptsPerAddress.retryAfter(ip), signInFailuresPerAccount.retryAfter(account));
+  if (wait > 0)
+    return refuse(["flash.tooManyAttempts", "flash.tooManyAttemptsDetail"], 429, { minutes: Math.ceil(wait / 60) });
+  signInAttemptsPerAddress.hit(ip);
+
+  if (value.intent === "setup" && !setupOpen) return refuse(["flash.setupClosed", "flash.setupClosedDetail"], 403);
+  if (value.intent === "setup" && !sameToken(value.token, adminSetup.token ?? "")) {
+    return refuse(["flash.setupTokenWrong"], 403, { notAdmin: true });
+  }
+
+  let user: Awaited<ReturnType<typeof authenticate>>;
+  try {
+    user = await authenticate(context, value);
+  } catch (error) {
+    if (!(error instanceof LoginError)) throw error;
+    signInFailuresPerAccount.hit(account);
+    return refuse(["flash.loginFailed", "flash.loginFailedDetail"], 400);
+  }
+  signInFailuresPerAccount.reset(account);
+  const session = getSession(context);
+
+  if (value.intent === "setup") {
+    // Only while no admin exists at all, and only with the token from the server log.
+    await grantAdmin(db, user);
+    adminSetup.token = null;
+    signOut(session);
+    setFlash(context, { type: "success", key: "flash.adminGranted", detailKey: "flash.adminGrantedDetail" });
+    return redirect("/admin/login");
+  }
+  if (!(await isAdmin(db, config.shopOwnerEmail, user))) {
+    signOut(session);
+    return refuse(["flash.notAdmin"], 403, { notAdmin: true });
+  }
+  await signIn(context, user, { ip: context.get(requestInfoContext).ip, userAgent: request.headers.get("User-Agent") });
+  setFlash(context, { type: "success", key: "flash.loginSuccess", detailKey: "flash.loginSuccessDetail" });
+  return redirect("/admin");
+}
+
+export default function AdminLogin({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const root = useRootData();
+  const [form, fields] = useForm({
+    id: "admin-login",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(adminLoginSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminLoginSchema }),
+  });
+  const [setupForm, setupFields] = useForm({
+    id: "admin-setup",
+    constraint: getZodConstraint(adminSetupSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminSetupSchema }),
+  });
+  const [title, ...details] = form.errors ?? [];
+  return (
+    <main id="main" className="min-h-screen bg-stone-100 px-4 py-12">
+      <div className="mx-auto max-w-md">
+        <FlashBanner flash={root?.flash} />
+        <h1 className="mt-4 text-3xl font-bold">{t("adminLogin.title")}</h1>
+        <p className="mt-2 text-stone-600">{t("adminLogin.intro")}</p>
+        <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4 rounded-lg bg-white p-6 shadow">
+          {title ? (
+            <FormAlert
+              // biome-ignore lint/suspicious/noExplicitAny: keys from the server
+              title={t(title as any)}
+              // biome-ignore lint/suspicious/noExplicitAny: keys from the server
+              detail={details.map((key) => t(key as any, { minutes: actionData?.minutes ?? 0 })).join(" ")}
+            />
+          ) : null}
+          <input type="hidden" name="intent" value="login" />
+          <Field
+            label={t("auth.email")}
+            htmlFor={fields.email.id}
+            errors={fields.email.errors}
+            errorId={fields.email.errorId}
+          >
+            <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className={inputClass} />
+          </Field>
+          <Field
+            label={t("auth.password")}
+            htmlFor={fields.password.id}
+            errors={fields.password.errors}
+            errorId={fields.password.errorId}
+          >
+            <input
+              {...getInputProps(fields.password, { type: "password" })}
+              autoComplete="current-password"
+              className={inputClass}
+            />
+          </Field>
+          <StatusButton name="intent" value="login" pendingText={t("adminLogin.attempting")}>
+            {t("adminLogin.submit")}
+          </StatusButton>
+        </Form>
+
+        {actionData?.notAdmin ? (
+          <section aria-labelledby="setup-heading" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-6">
+            <h2 id="setup-heading" className="text-lg font-semibold text-amber-900">
+              {t("adminLogin.setupRequired")}
+            </h2>
+            <p className="mt-2 text-sm text-amber-900">{t("adminLogin.setupText")}</p>
+            <pre className="mt-2 overflow-x-auto rounded bg-stone-900 p-3 text-xs text-stone-100">
+              <code>{t("adminLogin.setupCommand")}</code>
+            </pre>
+            {actionData.setupOpen ? (
+              <Form
+                method="post"
+                {...getFormProps(setupForm)}
+                className="mt-6 flex flex-col gap-3 border-t border-amber-200 pt-4"
+              >
+                <h3 className="font-semibold">{t("adminLogin.firstAdminTitle")}</h3>
+                <p className="text-sm text-stone-700">{t("adminLogin.firstAdminText")}</p>
+                <input type="hidden" name="intent" value="setup" />
+                <Field label={t("auth.email")} htmlFor={setupFields.email.id} errors={setupFields.email.errors}>
+                  <input
+                    {...getInputProps(setupFields.email, { type: "email" })}
+                    autoComplete="email"
+                    className={inputClass}
+                  />
+                </Field>
+                <Field
+                  label={t("auth.password")}
+                  htmlFor={setupFields.password.id}
+                  errors={setupFields.password.errors}
+                >
+                  <input
+                    {...getInputProps(setupFields.password, { type: "password" })}
+                    autoComplete="current-password"
+                    className={inputClass}
+                  />
+                </Field>
+                <Field
+                  label={t("adminLogin.setupToken")}
+                  htmlFor={setupFields.token.id}
+                  errors={setupFields.token.errors}
+                >
+                  <input
+                    {...getInputProps(setupFields.token, { type: "text" })}
+                    autoComplete="off"
+                    className={inputClass}
+                  />
+                </Field>
+                <StatusButton name="intent" value="setup" pendingText={t("auth.pending")}>
+                  {t("adminLogin.firstAdminSubmit")}
+                </StatusButton>
+              </Form>
+            ) : null}
+          </section>
+        ) : null}
+        <p className="mt-6 text-center text-sm">
+          <Link to="/" className="text-brand-700 hover:underline">
+            {t("adminLogin.backToStore")}
+          </Link>
+        </p>
+      </div>
+    </main>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Admin Login" }, { name: "robots", content: "noindex" }];
+}

@@ -1,0 +1,138 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { Field, inputClass, StatusButton } from "~/components/ui/field";
+import { services } from "~/context";
+import { requireUser } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
+import { verifyPassword } from "~/lib/password.server";
+import { getSession, hashToken, rotateSession } from "~/lib/session.server";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { findUserById, setPassword } from "~/models/user.server";
+import { changePasswordSchema } from "~/schemas/auth";
+import type { Route } from "./+types/account";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const current = requireUser(context, request);
+  const user = await findUserById(services(context).db, current.id);
+  if (!user) throw redirect("/login");
+  const t = getInstance(context).t;
+  return {
+    email: user.email,
+    memberSince: user.created_at,
+    language: getLanguage(context),
+    title: `${t("account.title")} | ${t("meta.siteName")}`,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const current = requireUser(context, request);
+  const { db } = services(context);
+  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
+  if (submission.status !== "success") {
+    return data(submission.reply({ hideFields: ["current", "password", "confirm"] }), { status: 400 });
+  }
+  const user = await findUserById(db, current.id);
+  if (!user || !(await verifyPassword(user.password_hash, submission.value.current))) {
+    return data(
+      submission.reply({
+        fieldErrors: { current: ["errors.currentPasswordWrong"] },
+        hideFields: ["current", "password", "confirm"],
+      }),
+      { status: 400 },
+    );
+  }
+  const session = getSession(context);
+  await setPassword(db, user.id, submission.value.password, session.token ? hashToken(session.token) : undefined);
+  rotateSession(session);
+  setFlash(context, { type: "success", key: "flash.passwordChanged", detailKey: "flash.passwordChangedDetail" });
+  return redirect("/account");
+}
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm({
+    lastResult: actionData,
+    constraint: getZodConstraint(changePasswordSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
+  });
+  const since = new Intl.DateTimeFormat(loaderData.language === "zh" ? "zh-HK" : "en-GB", { dateStyle: "long" }).format(
+    new Date(loaderData.memberSince),
+  );
+  return (
+    <div className="mx-auto grid max-w-4xl gap-8 px-4 py-12 md:grid-cols-2">
+      <section>
+        <h1 className="text-3xl font-bold">{t("account.title")}</h1>
+        <dl className="mt-6 space-y-3">
+          <div>
+            <dt className="text-sm text-stone-500">{t("account.email")}</dt>
+            <dd className="font-medium break-all">{loaderData.email}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-stone-500">{t("account.memberSince")}</dt>
+            <dd>{since}</dd>
+          </div>
+        </dl>
+        <div className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
+          <h2 className="font-semibold">
+            <Link to="/account/orders" className="text-brand-700 hover:underline">
+              {t("account.orders")}
+            </Link>
+          </h2>
+          <p className="text-sm text-stone-600">{t("account.ordersText")}</p>
+        </div>
+      </section>
+      <section className="rounded-lg border border-stone-200 bg-white p-6 shadow-sm">
+        <h2 className="text-xl font-semibold">{t("account.changePassword")}</h2>
+        <p className="mb-4 text-sm text-stone-600">{t("account.otherSessionsNote")}</p>
+        <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+          <Field
+            label={t("account.currentPassword")}
+            htmlFor={fields.current.id}
+            errors={fields.current.errors}
+            errorId={fields.current.errorId}
+          >
+            <input
+              {...getInputProps(fields.current, { type: "password" })}
+              autoComplete="current-password"
+              className={inputClass}
+            />
+          </Field>
+          <Field
+            label={t("account.newPassword")}
+            htmlFor={fields.password.id}
+            hint={t("auth.passwordHint")}
+            errors={fields.password.errors}
+            errorId={fields.password.errorId}
+          >
+            <input
+              {...getInputProps(fields.password, { type: "password" })}
+              autoComplete="new-password"
+              className={inputClass}
+            />
+          </Field>
+          <Field
+            label={t("account.confirmPassword")}
+            htmlFor={fields.confirm.id}
+            errors={fields.confirm.errors}
+            errorId={fields.confirm.errorId}
+          >
+            <input
+              {...getInputProps(fields.confirm, { type: "password" })}
+              autoComplete="new-password"
+              className={inputClass}
+            />
+          </Field>
+          <StatusButton pendingText={t("auth.pending")}>{t("account.savePassword")}</StatusButton>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Account" }, { name: "robots", content: "noindex" }];
+}

@@ -1,0 +1,96 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { Field, FormAlert, inputClass, StatusButton } from "~/components/ui/field";
+import { requestInfoContext, services } from "~/context";
+import { setFlash } from "~/lib/flash.server";
+import { passwordResetsPerAddress } from "~/lib/rate-limit.server";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { sendPasswordResetEmail } from "~/models/account-token.server";
+import { findUserByEmail } from "~/models/user.server";
+import { forgotPasswordSchema } from "~/schemas/auth";
+import type { Route } from "./+types/forgot-password";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const t = getInstance(context).t;
+  return { title: `${t("forgot.title")} | ${t("meta.siteName")}` };
+}
+
+/** The same answer whether or not the address has an account. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db, mailer, config } = services(context);
+  const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), minutes: 0 }, { status: 400 });
+  const ip = context.get(requestInfoContext).ip ?? "unknown";
+  const wait = passwordResetsPerAddress.retryAfter(ip);
+  if (wait > 0) {
+    return data(
+      {
+        result: submission.reply({ formErrors: ["flash.tooManyAttempts", "flash.tooManyAttemptsDetail"] }),
+        minutes: Math.ceil(wait / 60),
+      },
+      { status: 429 },
+    );
+  }
+  passwordResetsPerAddress.hit(ip);
+  const user = await findUserByEmail(db, submission.value.email);
+  if (user && user.status !== "blocked") {
+    try {
+      await sendPasswordResetEmail(db, mailer, config, user, user.locale === "zh" ? "zh" : getLanguage(context));
+    } catch (error) {
+      console.error("password reset e-mail failed", error);
+    }
+  }
+  setFlash(context, { type: "info", key: "flash.resetSent", detailKey: "flash.resetSentDetail" });
+  return redirect("/login");
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(forgotPasswordSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
+  });
+  const [title, ...details] = form.errors ?? [];
+  return (
+    <div className="mx-auto max-w-md px-4 py-12">
+      <h1 className="text-3xl font-bold">{t("forgot.title")}</h1>
+      <p className="mt-2 text-stone-600">{t("forgot.intro")}</p>
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
+      >
+        {title ? (
+          <FormAlert
+            // biome-ignore lint/suspicious/noExplicitAny: keys from the server
+            title={t(title as any)}
+            // biome-ignore lint/suspicious/noExplicitAny: keys from the server
+            detail={details.map((key) => t(key as any, { minutes: actionData?.minutes ?? 0 })).join(" ")}
+          />
+        ) : null}
+        <Field
+          label={t("auth.email")}
+          htmlFor={fields.email.id}
+          errors={fields.email.errors}
+          errorId={fields.email.errorId}
+        >
+          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className={inputClass} />
+        </Field>
+        <StatusButton pendingText={t("auth.pending")}>{t("forgot.submit")}</StatusButton>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        <Link to="/login" className="text-brand-700 hover:underline">
+          {t("forgot.backToLogin")}
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Forgot password" }, { name: "robots", content: "noindex" }];
+}

@@ -1,0 +1,102 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { Field, inputClass, StatusButton } from "~/components/ui/field";
+import { services } from "~/context";
+import { setFlash } from "~/lib/flash.server";
+import { getInstance } from "~/middleware/i18next";
+import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
+import { setPassword } from "~/models/user.server";
+import { resetPasswordSchema } from "~/schemas/auth";
+import type { Route } from "./+types/reset-password";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const valid = token.length > 10 && (await peekAccountToken(services(context).db, token, "reset")) !== null;
+  const t = getInstance(context).t;
+  return data({ token, valid, title: `${t("reset.title")} | ${t("meta.siteName")}` }, { status: valid ? 200 : 400 });
+}
+
+/** Uses the link once, sets the password and ends every session of the account. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db } = services(context);
+  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), invalid: false }, { status: 400 });
+  }
+  const userId = await consumeAccountToken(db, submission.value.token, "reset");
+  if (!userId)
+    return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), invalid: true }, { status: 400 });
+  await setPassword(db, userId, submission.value.password);
+  setFlash(context, { type: "success", key: "flash.passwordReset", detailKey: "flash.passwordResetDetail" });
+  return redirect("/login");
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(resetPasswordSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+  });
+  if (!loaderData.valid || actionData?.invalid) {
+    return (
+      <div className="mx-auto max-w-md px-4 py-12">
+        <h1 className="text-2xl font-bold">{t("reset.invalidTitle")}</h1>
+        <p className="mt-2 text-stone-600">{t("reset.invalidText")}</p>
+        <Link to="/forgot-password" className="mt-6 inline-block font-semibold text-brand-700 hover:underline">
+          {t("reset.requestNew")}
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="mx-auto max-w-md px-4 py-12">
+      <h1 className="text-3xl font-bold">{t("reset.title")}</h1>
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
+      >
+        <input type="hidden" name="token" value={loaderData.token} />
+        <Field
+          label={t("account.newPassword")}
+          htmlFor={fields.password.id}
+          hint={t("auth.passwordHint")}
+          errors={fields.password.errors}
+          errorId={fields.password.errorId}
+        >
+          <input
+            {...getInputProps(fields.password, { type: "password" })}
+            autoComplete="new-password"
+            className={inputClass}
+          />
+        </Field>
+        <Field
+          label={t("account.confirmPassword")}
+          htmlFor={fields.confirm.id}
+          errors={fields.confirm.errors}
+          errorId={fields.confirm.errorId}
+        >
+          <input
+            {...getInputProps(fields.confirm, { type: "password" })}
+            autoComplete="new-password"
+            className={inputClass}
+          />
+        </Field>
+        <StatusButton pendingText={t("auth.pending")}>{t("reset.submit")}</StatusButton>
+      </Form>
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [
+    { title: loaderData?.title ?? "Reset password" },
+    { name: "robots", content: "noindex" },
+    { name: "referrer", content: "no-referrer" },
+  ];
+}
