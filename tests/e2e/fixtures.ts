@@ -1,4 +1,10 @@
-import { type BrowserContext, test as base, expect } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
 
 /**
  * Shared helpers for the end-to-end specs. `jsEnabled` tells a spec which project it runs in,
@@ -22,3 +28,260 @@ export async function setLanguage(context: BrowserContext, baseURL: string, lang
 export { expect };
 
 export const CJK = /[\u3400-\u9fff]/;
+
+/* ------------------------------------------------------------------------------------------
+ * Accounts: unique shoppers, each behind its own loopback address.
+ *
+ * The shop throttles sign-ins (30 per 15 minutes), sign-ups (10 per hour) and reset e-mails
+ * (5 per 15 minutes) per client address. Every browser would otherwise reach it from
+ * 127.0.0.1, so the whole suite would share one allowance. `shopperTest` gives each test's
+ * browser context (and each extra context from `newShopper`) a small forwarding proxy that
+ * connects to the shop from its own random 127.x.y.z address: one shopper, one address,
+ * exactly like real customers. The throttles themselves stay on and are tested.
+ * ------------------------------------------------------------------------------------------ */
+
+/** A unique, lower-case e-mail address for one test's account. */
+export function uniqueEmail(prefix = "user"): string {
+  return `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
+}
+
+/** A password no other test uses. */
+export function uniquePassword(): string {
+  return `pw-${Math.random().toString(36).slice(2, 12)}-secret`;
+}
+
+export interface ClientProxy {
+  /** For Playwright's `proxy` option. */
+  server: string;
+  /** The loopback address the shop sees as the client's. */
+  address: string;
+  close(): Promise<void>;
+}
+
+function randomLoopbackAddress(): string {
+  const byte = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
+  return `127.${byte(1, 254)}.${byte(0, 255)}.${byte(1, 254)}`;
+}
+
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authorization", "upgrade", "te"]);
+
+function withoutHopByHop(raw: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? "";
+    if (!HOP_BY_HOP.has(name.toLowerCase())) kept.push(name, raw[i + 1] ?? "");
+  }
+  return kept;
+}
+
+/** A plain-HTTP forwarding proxy on 127.0.0.1 whose upstream connections come from `address`. */
+export async function startClientProxy(address = randomLoopbackAddress()): Promise<ClientProxy> {
+  const agent = new http.Agent({ keepAlive: true, localAddress: address });
+  const server = http.createServer((req, res) => {
+    let target: URL;
+    try {
+      target = new URL(req.url ?? "");
+    } catch {
+      res.writeHead(400).end("absolute URL expected");
+      return;
+    }
+    const upstream = http.request(
+      {
+        host: target.hostname,
+        port: target.port || 80,
+        path: `${target.pathname}${target.search}`,
+        method: req.method,
+        headers: withoutHopByHop(req.rawHeaders),
+        agent,
+      },
+      (response) => {
+        res.writeHead(response.statusCode ?? 502, response.statusMessage, withoutHopByHop(response.rawHeaders));
+        response.pipe(res);
+      },
+    );
+    upstream.on("error", () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    server: `http://127.0.0.1:${port}`,
+    address,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      agent.destroy();
+    },
+  };
+}
+
+export interface Shopper {
+  context: BrowserContext;
+  page: Page;
+  /** The client address the shop sees. */
+  address: string;
+}
+
+/**
+ * `test` plus: the default context reaches the shop from its own address (`clientAddress`),
+ * and `newShopper()` opens another browser (own cookies, own address) with the same settings.
+ */
+export const shopperTest = test.extend<{
+  clientProxy: ClientProxy;
+  clientAddress: string;
+  newShopper: () => Promise<Shopper>;
+}>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures name their dependencies this way
+  clientProxy: async ({}, use) => {
+    const proxy = await startClientProxy();
+    await use(proxy);
+    await proxy.close();
+  },
+  proxy: async ({ clientProxy }, use) => {
+    await use({ server: clientProxy.server });
+  },
+  clientAddress: async ({ clientProxy }, use) => {
+    await use(clientProxy.address);
+  },
+  newShopper: async ({ browser, baseURL, javaScriptEnabled, locale }, use) => {
+    const opened: { context: BrowserContext; proxy: ClientProxy }[] = [];
+    await use(async () => {
+      const proxy = await startClientProxy();
+      const context = await browser.newContext({ baseURL, javaScriptEnabled, locale, proxy: { server: proxy.server } });
+      opened.push({ context, proxy });
+      return { context, page: await context.newPage(), address: proxy.address };
+    });
+    for (const { context, proxy } of opened) {
+      await context.close();
+      await proxy.close();
+    }
+  },
+});
+
+/** Signs up on the real form (/login?mode=signup) and waits for the success message. */
+export async function signUp(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/login?mode=signup");
+  await expect(page.getByRole("heading", { level: 1, name: "Sign Up" })).toBeVisible();
+  await submitAuthForm(page, email, password, "Sign Up");
+  await expect(page.getByRole("status").filter({ hasText: "Sign up successful" })).toBeVisible();
+}
+
+/** Signs in on the real form (/login) and waits for the success message. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/login");
+  await expect(page.getByRole("heading", { level: 1, name: "Login" })).toBeVisible();
+  await submitAuthForm(page, email, password, "Login");
+  await expect(page.getByRole("status").filter({ hasText: "Login successful" })).toBeVisible();
+}
+
+/** Fills E-mail and Password of the form on the page and presses its `button`. */
+export async function submitAuthForm(page: Page, email: string, password: string, button: string): Promise<void> {
+  const form = page.locator("main form").filter({ has: page.getByRole("button", { name: button, exact: true }) });
+  await form.getByLabel("E-mail", { exact: true }).fill(email);
+  await form.getByLabel("Password", { exact: true }).fill(password);
+  await form.getByRole("button", { name: button, exact: true }).click();
+}
+
+/** Opens the header's user menu (a <details>, so it works without JavaScript) and logs out. */
+export async function logOut(page: Page, email: string): Promise<void> {
+  await userMenu(page, email).locator("summary").click();
+  await userMenu(page, email).getByRole("button", { name: "Logout" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "You have been logged out" })).toBeVisible();
+}
+
+/** The header's user menu: the <details> whose summary is the signed-in e-mail. */
+export function userMenu(page: Page, email: string) {
+  return page.locator("header details").filter({ has: page.locator("summary", { hasText: email }) });
+}
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Folders of the main test server (see playwright.config.ts). */
+export function mainServerPaths() {
+  const dir = process.env.E2E_DIR;
+  if (!dir) throw new Error("E2E_DIR is not set: run through playwright.config.ts");
+  const data = path.join(dir, "main", "data");
+  return { data, mail: path.join(data, "mail"), uploads: path.join(dir, "main", "uploads") };
+}
+
+/**
+ * Makes `email` an admin of the main test server with the real CLI (creating the account
+ * with `password` if it does not exist yet).
+ */
+export function createAdmin(email: string, password: string): void {
+  const { data, uploads } = mainServerPaths();
+  execFileSync(process.execPath, ["bin/shop.mjs", "admin:create", "--email", email, "--password", password], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: data,
+      DATABASE_URL: `file:${path.join(data, "shop.db")}`,
+      UPLOADS_DIR: uploads,
+      NODE_ENV: "production",
+    },
+    stdio: "pipe",
+    timeout: 60_000,
+  });
+}
+
+/** Decodes a quoted-printable body: soft line breaks and =XX escapes. */
+export function decodeQuotedPrintable(text: string): string {
+  const bytes = text
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return Buffer.from(bytes, "latin1").toString("utf8");
+}
+
+/** The .eml files of the main server addressed to `email`, oldest first. */
+export function mailsTo(email: string): { file: string; raw: string }[] {
+  const { mail } = mainServerPaths();
+  if (!fs.existsSync(mail)) return [];
+  const wanted = email.toLowerCase();
+  return fs
+    .readdirSync(mail)
+    .filter((name) => name.endsWith(".eml"))
+    .sort()
+    .map((name) => ({ file: path.join(mail, name), raw: fs.readFileSync(path.join(mail, name), "utf8") }))
+    .filter(({ raw }) => {
+      const to = /^To:[ \t]*(.*(?:\r?\n[ \t].*)*)/im.exec(raw)?.[1] ?? "";
+      return to.toLowerCase().includes(wanted);
+    });
+}
+
+/** The text of an e-mail with quoted-printable and base64 parts decoded. */
+export function readableMail(raw: string): string {
+  const base64Parts = [
+    ...raw.matchAll(/Content-Transfer-Encoding:\s*base64\s*\r?\n(?:[^\r\n]+\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/gi),
+  ]
+    .map((match) => Buffer.from((match[1] ?? "").replace(/\s+/g, ""), "base64").toString("utf8"))
+    .join("\n");
+  return `${decodeQuotedPrintable(raw)}\n${base64Parts}`;
+}
+
+/**
+ * Waits for the newest e-mail to `email` (written after `since` ms, if given) that holds a
+ * password-reset link, and returns the link (absolute, as in the e-mail).
+ */
+export async function waitForResetLink(email: string, options: { since?: number; timeout?: number } = {}) {
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        const mails = mailsTo(email).filter(({ file }) => {
+          const written = Number(path.basename(file).split("-")[0]);
+          return options.since === undefined || written >= options.since;
+        });
+        const newest = mails.at(-1);
+        link = newest
+          ? /(?:https?:\/\/[^\s"'<>]+)?\/reset-password\?token=[A-Za-z0-9_\-.~%]+/.exec(readableMail(newest.raw))?.[0]
+          : undefined;
+        return link;
+      },
+      { message: `a password-reset e-mail to ${email}`, timeout: options.timeout ?? 10_000 },
+    )
+    .toBeTruthy();
+  return link as string;
+}

@@ -43,7 +43,8 @@ function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
           <circle cx="12" cy="8" r="4" />
           <path d="M4 21c0-4 4-6 8-6s8 2 8 6" />
         </svg>
-        <span className="truncate">{user.email}</span>
+        <span className="hidden truncate sm:inline">{user.email}</span>
+        <span className="sr-only sm:hidden">{user.email}</span>
       </summary>
       <div className="absolute right-0 z-50 mt-2 flex w-56 flex-col gap-1 rounded-md bg-white p-2 text-stone-900 shadow-xl ring-1 ring-black/10">
         <p className="truncate px-2 py-1 text-xs text-stone-500">

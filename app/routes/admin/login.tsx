@@ -141,9 +141,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
               className={inputClass}
             />
           </Field>
-          <StatusButton name="intent" value="login" pendingText={t("adminLogin.attempting")}>
-            {t("adminLogin.submit")}
-          </StatusButton>
+          <StatusButton pendingText={t("adminLogin.attempting")}>{t("adminLogin.submit")}</StatusButton>
         </Form>
 
         {actionData?.notAdmin ? (
@@ -193,9 +191,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
                     className={inputClass}
                   />
                 </Field>
-                <StatusButton name="intent" value="setup" pendingText={t("auth.pending")}>
-                  {t("adminLogin.firstAdminSubmit")}
-                </StatusButton>
+                <StatusButton pendingText={t("auth.pending")}>{t("adminLogin.firstAdminSubmit")}</StatusButton>
               </Form>
             ) : null}
           </section>
