@@ -22,8 +22,34 @@ export const middleware: Route.MiddlewareFunction[] = [
   currencyMiddleware,
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = services(context);
+/** Canonical URL and hreflang alternates: both languages live at the same path, told apart by ?lng=. */
+function seoLinks(request: Request, publicUrl: string) {
+  const url = new URL(request.url);
+  const path = url.pathname.replace(/\.data$/, "") || "/";
+  const keep = new URLSearchParams();
+  for (const key of ["q", "page"]) {
+    const value = url.searchParams.get(key);
+    if (value) keep.set(key, value);
+  }
+  const at = (lng?: string) => {
+    const params = new URLSearchParams(keep);
+    if (lng) params.set("lng", lng);
+    const query = params.toString();
+    return `${publicUrl}${path}${query ? `?${query}` : ""}`;
+  };
+  const lng = url.searchParams.get("lng");
+  return {
+    canonical: at(lng === "en" || lng === "zh" ? lng : undefined),
+    alternates: [
+      { hrefLang: "en", href: at("en") },
+      { hrefLang: "zh-Hant-HK", href: at("zh") },
+      { hrefLang: "x-default", href: at() },
+    ],
+  };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db, config } = services(context);
   const categories = await listActiveCategories(db);
   const user = getUser(context);
   return data({
@@ -33,6 +59,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     flash: takeFlash(context),
     year: new Date().getFullYear(),
     user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
+    seo: seoLinks(request, config.publicUrl),
     categories: categories.map(({ id, slug, name_en, name_zh }) => ({ id, slug, name_en, name_zh })),
   });
 }
@@ -50,6 +77,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#232a12" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
+        {root ? <link rel="canonical" href={root.seo.canonical} /> : null}
+        {root?.seo.alternates.map((alt) => (
+          <link key={alt.hrefLang} rel="alternate" hrefLang={alt.hrefLang} href={alt.href} />
+        ))}
         <Links />
       </head>
       <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">

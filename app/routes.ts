@@ -6,6 +6,11 @@ export default [
     ...["shipping", "returns", "faq", "contact", "privacy", "terms"].map((page) =>
       route(page, "routes/store/content-page.tsx", { id: `content-${page}` }),
     ),
+    route("category/:slug", "routes/store/category.tsx"),
+    route("product/:id", "routes/store/product.tsx"),
+    route("search", "routes/store/search.tsx"),
+    route("blog", "routes/store/blog.tsx"),
+    route("blog/:id", "routes/store/blog-post.tsx"),
     route("login", "routes/store/login.tsx"),
     route("forgot-password", "routes/store/forgot-password.tsx"),
     route("reset-password", "routes/store/reset-password.tsx"),
@@ -14,6 +19,9 @@ export default [
     route("*", "routes/store/not-found.tsx"),
   ]),
   route("logout", "routes/store/logout.ts"),
+  route("sitemap.xml", "routes/resources/sitemap.ts"),
+  route("robots.txt", "routes/resources/robots.ts"),
+  route("resources/search", "routes/resources/search.ts"),
   route("admin/login", "routes/admin/login.tsx"),
   ...prefix("admin", [
     layout("routes/admin/layout.tsx", [index("routes/admin/dashboard.tsx"), route("*", "routes/admin/not-found.tsx")]),

@@ -238,6 +238,14 @@ export interface AuditLogTable {
   created_at: CreatedAt;
 }
 
+/** FTS5 table (trigram tokenizer) mirrored from products by triggers; rowid is the product id. */
+export interface ProductSearchTable {
+  rowid: number;
+  name_en: string;
+  name_zh: string;
+  category: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -257,6 +265,7 @@ export interface Database {
   sign_in_events: SignInEventsTable;
   password_reset_tokens: PasswordResetTokensTable;
   audit_log: AuditLogTable;
+  product_search: ProductSearchTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

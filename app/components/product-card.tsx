@@ -1,11 +1,25 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import type { ProductCard as ProductCardData } from "~/models/product.server";
 
-export function ProductImage({ src, alt, className = "" }: { src: string | null; alt: string; className?: string }) {
+export function ProductImage({
+  src,
+  alt,
+  className = "",
+  eager = false,
+  width = 800,
+  height = 800,
+}: {
+  src: string | null;
+  alt: string;
+  className?: string;
+  eager?: boolean;
+  width?: number;
+  height?: number;
+}) {
   const { t } = useTranslation();
   if (!src) {
     return (
@@ -14,16 +28,85 @@ export function ProductImage({ src, alt, className = "" }: { src: string | null;
       </div>
     );
   }
-  return <img src={src} alt={alt} loading="lazy" decoding="async" className={`object-cover ${className}`} />;
+  return (
+    <img
+      src={src}
+      alt={alt}
+      width={width}
+      height={height}
+      loading={eager ? "eager" : "lazy"}
+      decoding="async"
+      className={`object-cover ${className}`}
+    />
+  );
 }
 
-export function ProductCard({ product, language }: { product: ProductCardData; language: Language }) {
+/** Colour badges: at most three, then '+N more'. */
+export function ColorBadges({ colors }: { colors: { color: string; stock: number }[] }) {
+  const { t } = useTranslation();
+  const named = colors.filter((c) => c.color !== "Default");
+  if (named.length === 0) return null;
+  return (
+    <ul className="flex flex-wrap gap-1" aria-label={t("product.color")}>
+      {named.slice(0, 3).map((c) => (
+        <li
+          key={c.color}
+          className={`rounded-full border px-2 py-0.5 text-xs ${c.stock > 0 ? "border-stone-300 text-stone-700" : "border-stone-200 text-stone-400 line-through"}`}
+        >
+          {c.color}
+        </li>
+      ))}
+      {named.length > 3 ? (
+        <li className="rounded-full bg-stone-100 px-2 py-0.5 text-xs text-stone-600">
+          {t("catalog.moreColors", { count: named.length - 3 })}
+        </li>
+      ) : null}
+    </ul>
+  );
+}
+
+/**
+ * Add to Cart from a card: the first in-stock colour, quantity 1. A plain POST form, so it
+ * works without JavaScript; disabled when nothing is in stock.
+ */
+export function AddToCartButton({ product }: { product: ProductCardData }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const color = product.colors.find((c) => c.stock > 0)?.color ?? "Default";
+  const soldOut = product.total_stock === 0;
+  return (
+    <Form method="post" action="/cart" className="flex-1">
+      <input type="hidden" name="intent" value="add" />
+      <input type="hidden" name="productId" value={product.id} />
+      <input type="hidden" name="color" value={color} />
+      <input type="hidden" name="quantity" value="1" />
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      <button
+        type="submit"
+        disabled={soldOut}
+        className="w-full rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-stone-300 disabled:text-stone-600"
+      >
+        {soldOut ? t("product.outOfStock") : t("home.addToCart")}
+      </button>
+    </Form>
+  );
+}
+
+export function ProductCard({
+  product,
+  language,
+  eager = false,
+}: {
+  product: ProductCardData;
+  language: Language;
+  eager?: boolean;
+}) {
   const { t } = useTranslation();
   const name = localized(product, "name", language);
   return (
     <article className="flex flex-col overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm">
-      <Link to={`/product/${product.id}`} className="relative block aspect-[4/3]" tabIndex={-1} aria-hidden="true">
-        <ProductImage src={product.image_url} alt="" className="h-full w-full" />
+      <Link to={`/product/${product.id}`} className="relative block aspect-square" tabIndex={-1} aria-hidden="true">
+        <ProductImage src={product.image_url} alt="" className="h-full w-full" eager={eager} />
         {product.is_featured ? (
           <span className="absolute left-2 top-2 rounded bg-brand-600 px-2 py-0.5 text-xs font-semibold text-white">
             {t("home.featuredBadge")}
@@ -31,25 +114,36 @@ export function ProductCard({ product, language }: { product: ProductCardData; l
         ) : null}
       </Link>
       <div className="flex flex-1 flex-col gap-2 p-4">
+        {product.category_name_en ? (
+          <p className="text-xs uppercase tracking-wide text-stone-500">
+            {language === "zh" ? product.category_name_zh : product.category_name_en}
+          </p>
+        ) : null}
         <h3 className="font-semibold leading-snug">
           <Link to={`/product/${product.id}`} className="hover:underline">
             {name}
           </Link>
         </h3>
         <p className="line-clamp-2 text-sm text-stone-600">{localized(product, "description", language)}</p>
+        <ColorBadges colors={product.colors} />
         <div className="mt-auto flex items-center justify-between pt-2">
-          <p className="text-lg font-bold text-brand-700">{formatMoney(product.price_cents, product.currency)}</p>
+          <p className="text-lg font-bold text-brand-700" data-price>
+            {formatMoney(product.price_cents, product.currency)}
+          </p>
           {product.total_stock === 0 ? (
             <p className="text-sm font-medium text-red-700">{t("home.outOfStock")}</p>
           ) : null}
         </div>
-        <Link
-          to={`/product/${product.id}`}
-          className="rounded-md border border-stone-300 px-3 py-2 text-center text-sm font-medium hover:bg-stone-100"
-          aria-label={`${t("home.details")}: ${name}`}
-        >
-          {t("home.details")}
-        </Link>
+        <div className="flex gap-2">
+          <Link
+            to={`/product/${product.id}`}
+            className="flex-1 rounded-md border border-stone-300 px-3 py-2 text-center text-sm font-medium hover:bg-stone-100"
+            aria-label={`${t("home.details")}: ${name}`}
+          >
+            {t("home.details")}
+          </Link>
+          <AddToCartButton product={product} />
+        </div>
       </div>
     </article>
   );

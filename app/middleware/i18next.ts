@@ -11,13 +11,15 @@ export const languageCookie = createCookie("lng", {
   maxAge: 60 * 60 * 24 * 365,
 });
 
-// Cookie first, then the browser's Accept-Language, then English.
+// ?lng=, then the cookie, then the browser's Accept-Language, then English.
 export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
   detection: {
     supportedLanguages: [...LANGUAGES],
     fallbackLanguage: "en",
     cookie: languageCookie,
-    order: ["cookie", "header"],
+    // ?lng= first: the hreflang alternates of every page point at it, so crawlers see both languages.
+    searchParamKey: "lng",
+    order: ["searchParams", "cookie", "header"],
   },
   i18next: { resources, interpolation: { escapeValue: false } },
   plugins: [initReactI18next],

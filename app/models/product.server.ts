@@ -11,6 +11,8 @@ export interface ProductCard {
   description_en: string;
   description_zh: string;
   category_slug: string | null;
+  category_name_en: string | null;
+  category_name_zh: string | null;
   price_cents: number;
   currency: Currency;
   is_featured: boolean;
@@ -36,6 +38,8 @@ export async function listFeaturedProducts(db: DB, currency: Currency, limit = 3
       "products.price_usd_cents",
       "products.is_featured",
       "categories.slug as category_slug",
+      "categories.name_en as category_name_en",
+      "categories.name_zh as category_name_zh",
     ])
     .where("products.is_featured", "=", 1)
     .orderBy("products.created_at", "desc")
@@ -45,7 +49,7 @@ export async function listFeaturedProducts(db: DB, currency: Currency, limit = 3
   return toCards(db, rows, currency);
 }
 
-type CardRow = Omit<
+export type CardRow = Omit<
   ProductCard,
   "price_cents" | "currency" | "image_url" | "total_stock" | "colors" | "is_featured"
 > & {
@@ -57,7 +61,7 @@ type CardRow = Omit<
 };
 
 /** Adds the first image and the colour variants to product rows, with two queries in all. */
-async function toCards(db: DB, rows: CardRow[], currency: Currency): Promise<ProductCard[]> {
+export async function toCards(db: DB, rows: CardRow[], currency: Currency): Promise<ProductCard[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const [variants, images] = await Promise.all([
@@ -84,6 +88,8 @@ async function toCards(db: DB, rows: CardRow[], currency: Currency): Promise<Pro
       description_en: row.description_en,
       description_zh: row.description_zh,
       category_slug: row.category_slug,
+      category_name_en: row.category_name_en,
+      category_name_zh: row.category_name_zh,
       price_cents: priceIn(row, currency),
       currency,
       is_featured: row.is_featured === 1,

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
@@ -105,6 +105,23 @@ export async function startClientProxy(address = randomLoopbackAddress()): Promi
     });
     req.pipe(upstream);
   });
+  // Playwright's own HTTP client (page.request) tunnels through CONNECT instead.
+  const tunnels = new Set<net.Socket>();
+  server.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    const [host = "", port = "80"] = (req.url ?? "").split(/:(?=\d+$)/);
+    const upstream = net.connect({ host, port: Number(port), localAddress: address }, () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    for (const socket of [client, upstream]) {
+      tunnels.add(socket);
+      socket.on("close", () => tunnels.delete(socket));
+    }
+    upstream.on("error", () => client.destroy());
+    client.on("error", () => upstream.destroy());
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -112,6 +129,7 @@ export async function startClientProxy(address = randomLoopbackAddress()): Promi
     address,
     async close() {
       server.closeAllConnections();
+      for (const socket of tunnels) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       agent.destroy();
     },

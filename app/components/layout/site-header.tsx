@@ -4,6 +4,7 @@ import type { Currency } from "#db/schema";
 import { localized } from "~/lib/localize";
 import type { Language } from "~/locales";
 import { CurrencyPicker, LanguageToggle } from "./preference-forms";
+import { SearchBox } from "./search-box";
 
 export interface NavCategory {
   id: number;
@@ -68,29 +69,6 @@ function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
   );
 }
 
-function SearchForm({ id }: { id: string }) {
-  const { t } = useTranslation();
-  return (
-    <Form method="get" action="/search" role="search" className="flex w-full items-center">
-      <label htmlFor={id} className="sr-only">
-        {t("nav.searchLabel")}
-      </label>
-      <input
-        id={id}
-        type="search"
-        name="q"
-        minLength={2}
-        maxLength={100}
-        placeholder={t("nav.searchPlaceholder")}
-        className="w-full rounded-l-md border border-white/20 bg-white/10 px-3 py-1.5 text-sm text-white placeholder:text-stone-300 focus:bg-white focus:text-stone-900 focus:outline-none"
-      />
-      <button type="submit" className="rounded-r-md bg-brand-600 px-3 py-1.5 text-sm font-medium hover:bg-brand-500">
-        {t("nav.search")}
-      </button>
-    </Form>
-  );
-}
-
 export function SiteHeader({ language, currency, categories, user }: SiteHeaderProps) {
   const { t } = useTranslation();
   const navClass = ({ isActive }: { isActive: boolean }) =>
@@ -125,7 +103,7 @@ export function SiteHeader({ language, currency, categories, user }: SiteHeaderP
         </nav>
 
         <div className="ml-auto hidden w-56 md:block">
-          <SearchForm id="search-desktop" />
+          <SearchBox id="search-desktop" language={language} />
         </div>
 
         <div className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1 md:ml-0">
@@ -171,7 +149,7 @@ export function SiteHeader({ language, currency, categories, user }: SiteHeaderP
               <span className="sr-only">{t("nav.menu")}</span>
             </summary>
             <div className="absolute inset-x-0 top-full flex flex-col gap-3 border-t border-white/10 bg-brand-900 p-4 shadow-xl">
-              <SearchForm id="search-mobile" />
+              <SearchBox id="search-mobile" language={language} />
               <nav aria-label={t("nav.menu")} className="flex flex-col gap-1">
                 {categoryLinks}
                 <NavLink to="/blog" className={navClass}>

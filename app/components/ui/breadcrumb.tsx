@@ -1,0 +1,31 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+
+export function Breadcrumb({ items }: { items: { label: string; to?: string }[] }) {
+  const { t } = useTranslation();
+  return (
+    <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
+      <ol className="flex flex-wrap items-center gap-1">
+        <li>
+          <Link to="/" className="hover:text-brand-700 hover:underline">
+            {t("catalog.home")}
+          </Link>
+        </li>
+        {items.map((item) => (
+          <li key={item.label} className="flex items-center gap-1">
+            <span aria-hidden="true">›</span>
+            {item.to ? (
+              <Link to={item.to} className="hover:text-brand-700 hover:underline">
+                {item.label}
+              </Link>
+            ) : (
+              <span aria-current="page" className="text-stone-800">
+                {item.label}
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}

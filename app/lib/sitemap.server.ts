@@ -1,0 +1,62 @@
+import type { DB } from "#db/connect.server";
+import { listPublishedPostIds } from "~/models/blog.server";
+import { listActiveCategories } from "~/models/category.server";
+
+/** Pages that exist whatever the catalogue holds. */
+export const STATIC_PATHS = [
+  "/",
+  "/shipping",
+  "/returns",
+  "/faq",
+  "/contact",
+  "/privacy",
+  "/terms",
+  "/blog",
+  "/category/all",
+  "/category/new-arrivals",
+] as const;
+
+const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
+
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char] as string);
+}
+
+/** The date part of a stored ISO timestamp: what <lastmod> needs. */
+function day(timestamp: string | null | undefined): string | null {
+  return timestamp && /^\d{4}-\d{2}-\d{2}/.test(timestamp) ? timestamp.slice(0, 10) : null;
+}
+
+/**
+ * The sitemap: the fixed pages, every active category, every product and every published post,
+ * as absolute URLs under `publicUrl`. One query a table, so a catalogue of thousands of products
+ * stays one cheap request.
+ */
+export async function buildSitemap(db: DB, publicUrl: string): Promise<string> {
+  const base = publicUrl.replace(/\/+$/, "");
+  const [categories, products, posts] = await Promise.all([
+    listActiveCategories(db),
+    db.selectFrom("products").select(["id", "updated_at"]).orderBy("id").execute(),
+    listPublishedPostIds(db),
+  ]);
+
+  const parts: string[] = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n',
+  ];
+  const url = (path: string, lastmod: string | null = null) => {
+    const mod = lastmod ? `<lastmod>${lastmod}</lastmod>` : "";
+    parts.push(`<url><loc>${escapeXml(base + path)}</loc>${mod}</url>\n`);
+  };
+
+  for (const path of STATIC_PATHS) url(path);
+  for (const category of categories) {
+    // The fixed listings above already cover these two.
+    if (category.slug === "all" || category.slug === "new-arrivals") continue;
+    url(`/category/${encodeURIComponent(category.slug)}`);
+  }
+  for (const product of products) url(`/product/${product.id}`, day(product.updated_at));
+  for (const post of posts) url(`/blog/${post.id}`, day(post.updated_at));
+  parts.push("</urlset>\n");
+  return parts.join("");
+}

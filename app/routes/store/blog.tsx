@@ -1,0 +1,156 @@
+import { useTranslation } from "react-i18next";
+import { data, Link } from "react-router";
+import { services } from "~/context";
+import { localized } from "~/lib/localize";
+import { markdownToText } from "~/lib/markdown.server";
+import { publicUrl } from "~/lib/storage.server";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { listPublishedPosts } from "~/models/blog.server";
+import type { Route } from "./+types/blog";
+
+const PAGE_SIZE = 10;
+const EXCERPT_LENGTH = 220;
+
+/** ?page=N with N a whole number from 1; no parameter is page 1, anything else is no page at all. */
+function parsePage(value: string | null): number | null {
+  if (value === null) return 1;
+  return /^[1-9]\d{0,5}$/.test(value) ? Number(value) : null;
+}
+
+/** /blog: published posts in the reader's language, newest first, ten a page. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const page = parsePage(new URL(request.url).searchParams.get("page"));
+  if (page === null) throw data(null, { status: 404 });
+  const { posts, total, pages } = await listPublishedPosts(services(context).db, { page, pageSize: PAGE_SIZE });
+  if (page > pages) throw data(null, { status: 404 });
+
+  const language = getLanguage(context);
+  const t = getInstance(context).t;
+  // Dates in the shop's own time zone, so server and browser render the same day.
+  const dateFormat = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
+    dateStyle: "long",
+    timeZone: "Asia/Hong_Kong",
+  });
+  const title = page > 1 ? t("blog.titlePage", { page }) : t("blog.title");
+  return {
+    title: `${title} | ${t("meta.siteName")}`,
+    description: t("blog.metaDescription"),
+    page,
+    pages,
+    total,
+    posts: posts.map((post) => ({
+      id: post.id,
+      title: localized(post, "title", language),
+      author: post.author,
+      publishedAt: post.published_at,
+      publishedOn: post.published_at ? dateFormat.format(new Date(post.published_at)) : null,
+      imageUrl: publicUrl(post.image_path),
+      excerpt: markdownToText(localized(post, "content", language), EXCERPT_LENGTH),
+    })),
+  };
+}
+
+export default function Blog({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { posts, page, pages } = loaderData;
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-12">
+      <header className="mb-8">
+        <h1 className="text-3xl font-bold">{t("blog.title")}</h1>
+        <p className="mt-2 text-lg text-stone-600">{t("blog.intro")}</p>
+      </header>
+
+      {posts.length === 0 ? (
+        <div className="rounded-lg border border-dashed border-stone-300 p-8 text-center">
+          <p className="text-lg font-semibold">{t("blog.emptyTitle")}</p>
+          <p className="mt-1 text-stone-600">{t("blog.emptyText")}</p>
+        </div>
+      ) : (
+        <ul className="space-y-8">
+          {posts.map((post) => (
+            <li key={post.id}>
+              <article className="overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm">
+                {post.imageUrl ? (
+                  <Link to={`/blog/${post.id}`} tabIndex={-1} aria-hidden="true">
+                    <img
+                      src={post.imageUrl}
+                      alt=""
+                      width={1600}
+                      height={900}
+                      loading="lazy"
+                      className="aspect-video h-auto w-full object-cover"
+                    />
+                  </Link>
+                ) : null}
+                <div className="p-6">
+                  <h2 className="text-2xl font-bold">
+                    <Link to={`/blog/${post.id}`} className="hover:text-brand-700 hover:underline">
+                      {post.title}
+                    </Link>
+                  </h2>
+                  <p className="mt-1 text-sm text-stone-500">
+                    {t("blog.by", { author: post.author })}
+                    {post.publishedAt && post.publishedOn ? (
+                      <>
+                        {" · "}
+                        <time dateTime={post.publishedAt}>{t("blog.publishedOn", { date: post.publishedOn })}</time>
+                      </>
+                    ) : null}
+                  </p>
+                  <p className="mt-3 leading-relaxed text-stone-700">{post.excerpt}</p>
+                  <Link
+                    to={`/blog/${post.id}`}
+                    className="mt-4 inline-block font-medium text-brand-700 hover:underline"
+                    aria-label={t("blog.readMoreAbout", { title: post.title })}
+                  >
+                    {t("blog.readMore")} →
+                  </Link>
+                </div>
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {pages > 1 ? (
+        <nav aria-label={t("blog.pagination")} className="mt-10 flex items-center justify-between gap-4 text-sm">
+          {page > 1 ? (
+            <Link
+              to={page === 2 ? "/blog" : `/blog?page=${page - 1}`}
+              rel="prev"
+              className="rounded-md border border-stone-300 px-4 py-2 font-medium text-brand-700 hover:bg-stone-50"
+            >
+              ← {t("blog.previous")}
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span className="text-stone-600" aria-current="page">
+            {t("blog.pageOf", { page, pages })}
+          </span>
+          {page < pages ? (
+            <Link
+              to={`/blog?page=${page + 1}`}
+              rel="next"
+              className="rounded-md border border-stone-300 px-4 py-2 font-medium text-brand-700 hover:bg-stone-50"
+            >
+              {t("blog.next")} →
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  if (!loaderData) return [];
+  return [
+    { title: loaderData.title },
+    { name: "description", content: loaderData.description },
+    { property: "og:title", content: loaderData.title },
+    { property: "og:description", content: loaderData.description },
+  ];
+}

@@ -1,0 +1,189 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useLocation, useSubmit } from "react-router";
+import { ProductCard } from "~/components/product-card";
+import { Breadcrumb } from "~/components/ui/breadcrumb";
+import { Pagination } from "~/components/ui/pagination";
+import { services } from "~/context";
+import { getCurrency } from "~/middleware/currency";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import {
+  countProducts,
+  findActiveCategory,
+  isPriceBand,
+  isSort,
+  listProducts,
+  normalizeSlug,
+  type PRICE_BANDS,
+  type Sort,
+  titleFromSlug,
+} from "~/models/catalog.server";
+import type { Route } from "./+types/category";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { db } = services(context);
+  const url = new URL(request.url);
+  const language = getLanguage(context);
+  const t = getInstance(context).t;
+  const special = normalizeSlug(params.slug);
+  const price = isPriceBand(url.searchParams.get("price"))
+    ? (url.searchParams.get("price") as keyof typeof PRICE_BANDS)
+    : null;
+  const newArrivals = special === "new-arrivals";
+  const sortParam = url.searchParams.get("sort");
+  const sort: Sort = isSort(sortParam) ? sortParam : newArrivals ? "newest" : "featured";
+  const page = Number(url.searchParams.get("page") ?? 1);
+
+  const category = special === "all" || newArrivals ? undefined : await findActiveCategory(db, params.slug);
+  const known = special === "all" || newArrivals || category !== undefined;
+  const listing = known
+    ? await listProducts(db, {
+        categoryId: category?.id ?? null,
+        newArrivals,
+        price,
+        sort,
+        page,
+        currency: getCurrency(context),
+      })
+    : { products: [], total: 0, page: 1, pages: 1 };
+
+  let empty: "unknown" | "shopEmpty" | "noMatch" | "categoryEmpty" | null = null;
+  if (!known) empty = "unknown";
+  else if (listing.total === 0) {
+    if ((await countProducts(db)) === 0) empty = "shopEmpty";
+    else if (price) empty = "noMatch";
+    else empty = "categoryEmpty";
+  }
+
+  const title =
+    language === "zh"
+      ? (category?.name_zh ??
+        (special === "all"
+          ? t("catalog.allProducts")
+          : newArrivals
+            ? t("catalog.newArrivals")
+            : titleFromSlug(params.slug)))
+      : titleFromSlug(params.slug);
+  return data(
+    {
+      title,
+      metaTitle: `${title} | ${t("meta.siteName")}`,
+      description: t("catalog.metaDescription", { title }),
+      language,
+      price,
+      sort,
+      empty,
+      ...listing,
+    },
+    { status: known ? 200 : 404 },
+  );
+}
+
+const PRICE_OPTIONS = [
+  ["", "catalog.priceAll"],
+  ["under-400", "catalog.priceUnder400"],
+  ["400-800", "catalog.price400to800"],
+  ["800-1600", "catalog.price800to1600"],
+  ["over-1600", "catalog.priceOver1600"],
+] as const;
+
+const SORT_OPTIONS = [
+  ["featured", "catalog.sortFeatured"],
+  ["newest", "catalog.sortNewest"],
+  ["price-low-high", "catalog.sortPriceLowHigh"],
+  ["price-high-low", "catalog.sortPriceHighLow"],
+] as const;
+
+export default function Category({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const submit = useSubmit();
+  const location = useLocation();
+  const { title, language, price, sort, empty, products, total, page, pages } = loaderData;
+  const selectClass = "rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm";
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8">
+      <Breadcrumb items={[{ label: title }]} />
+      <div className="mt-4 flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
+        <div>
+          <h1 className="text-3xl font-bold">{title}</h1>
+          <p className="mt-1 text-stone-600" data-testid="product-count">
+            {t("catalog.showing", { count: total })}
+          </p>
+        </div>
+        {/* Filters and sort are a GET form: plain links to shareable URLs, no JavaScript needed. */}
+        <Form method="get" className="flex flex-wrap items-end gap-3" aria-label={t("catalog.filters")}>
+          <label className="flex flex-col text-sm">
+            <span className="mb-1 font-medium">{t("catalog.priceLabel")}</span>
+            <select
+              name="price"
+              defaultValue={price ?? ""}
+              key={`p-${price}`}
+              className={selectClass}
+              onChange={(e) => submit(e.currentTarget.form)}
+            >
+              {PRICE_OPTIONS.map(([value, key]) => (
+                <option key={value} value={value}>
+                  {t(key)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col text-sm">
+            <span className="mb-1 font-medium">{t("catalog.sortLabel")}</span>
+            <select
+              name="sort"
+              defaultValue={sort}
+              key={`s-${sort}`}
+              className={selectClass}
+              onChange={(e) => submit(e.currentTarget.form)}
+            >
+              {SORT_OPTIONS.map(([value, key]) => (
+                <option key={value} value={value}>
+                  {t(key)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="submit"
+            className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-stone-100"
+          >
+            {t("catalog.apply")}
+          </button>
+        </Form>
+      </div>
+
+      {empty ? (
+        <div className="mt-10 rounded-lg border border-dashed border-stone-300 p-10 text-center">
+          <p className="text-lg font-semibold">
+            {empty === "shopEmpty"
+              ? t("catalog.noProductsYet")
+              : empty === "noMatch"
+                ? t("catalog.noMatch")
+                : t("catalog.noProducts")}
+          </p>
+          {empty === "unknown" ? <p className="mt-2 text-stone-600">{t("catalog.noProductsText")}</p> : null}
+          {empty === "noMatch" ? (
+            <Link
+              to={location.pathname}
+              className="mt-4 inline-block rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+            >
+              {t("catalog.resetFilters")}
+            </Link>
+          ) : null}
+        </div>
+      ) : (
+        <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {products.map((product, index) => (
+            <ProductCard key={product.id} product={product} language={language} eager={index < 3} />
+          ))}
+        </div>
+      )}
+      <Pagination page={page} pages={pages} />
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  if (!loaderData) return [];
+  return [{ title: loaderData.metaTitle }, { name: "description", content: loaderData.description }];
+}
