@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
+import { colorLabel } from "~/lib/color";
 import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
@@ -53,7 +54,7 @@ export function ColorBadges({ colors }: { colors: { color: string; stock: number
           key={c.color}
           className={`rounded-full border px-2 py-0.5 text-xs ${c.stock > 0 ? "border-stone-300 text-stone-700" : "border-stone-200 text-stone-400 line-through"}`}
         >
-          {c.color}
+          {colorLabel(c.color, t)}
         </li>
       ))}
       {named.length > 3 ? (

@@ -76,13 +76,16 @@ export function SearchBox({ id, language }: { id: string; language: Language }) 
           }}
           className="w-full rounded-l-md border border-white/20 bg-white/10 px-3 py-1.5 text-sm text-white placeholder:text-stone-300 focus:bg-white focus:text-stone-900 focus:outline-none"
         />
-        <button type="submit" className="rounded-r-md bg-brand-600 px-3 py-1.5 text-sm font-medium hover:bg-brand-500">
+        <button
+          type="submit"
+          className="whitespace-nowrap rounded-r-md bg-brand-600 px-3 py-1.5 text-sm font-medium hover:bg-brand-500"
+        >
           {t("nav.search")}
         </button>
       </Form>
       {open ? (
         <div
-          className="absolute right-0 z-50 mt-2 w-full min-w-72 rounded-md bg-white p-2 text-stone-900 shadow-xl ring-1 ring-black/10"
+          className="absolute right-0 z-50 mt-2 w-[min(26rem,calc(100vw-1.5rem))] rounded-md bg-white p-2 text-stone-900 shadow-xl ring-1 ring-black/10"
           data-testid="search-panel"
         >
           <div className="flex items-center justify-between px-2 pb-1">

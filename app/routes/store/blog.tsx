@@ -125,9 +125,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
           ) : (
             <span />
           )}
-          <span className="text-stone-600" aria-current="page">
-            {t("blog.pageOf", { page, pages })}
-          </span>
+          <span className="text-stone-600">{t("blog.pageOf", { page, pages })}</span>
           {page < pages ? (
             <Link
               to={`/blog?page=${page + 1}`}

@@ -4,6 +4,7 @@ import { data, Form, Link, useLocation } from "react-router";
 import { ProductCard, ProductImage } from "~/components/product-card";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
+import { colorLabel } from "~/lib/color";
 import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import { useNonce } from "~/lib/nonce";
@@ -234,7 +235,7 @@ function ProductView({ data: { product, related, image, language, jsonLd } }: { 
                         }}
                         className="sr-only"
                       />
-                      {variant.color}
+                      {colorLabel(variant.color, t)}
                       {variant.stock === 0 ? ` · ${t("product.soldOut")}` : ""}
                     </label>
                   ))}
