@@ -5,6 +5,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { services } from "./context";
 import { getUser } from "./lib/auth.server";
+import { currentCartId } from "./lib/cart-session.server";
 import { takeFlash } from "./lib/flash.server";
 import { useNonce } from "./lib/nonce";
 import { useRootData } from "./lib/root-data";
@@ -13,6 +14,7 @@ import { currencyMiddleware, getCurrency } from "./middleware/currency";
 import { getLanguage, i18nextMiddleware } from "./middleware/i18next";
 import { sessionMiddleware } from "./middleware/session";
 import { userMiddleware } from "./middleware/user";
+import { countCartLines } from "./models/cart.server";
 import { listActiveCategories } from "./models/category.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
@@ -50,7 +52,10 @@ function seoLinks(request: Request, publicUrl: string) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, config } = services(context);
-  const categories = await listActiveCategories(db);
+  const [categories, cartCount] = await Promise.all([
+    listActiveCategories(db),
+    currentCartId(context).then((id) => countCartLines(db, id)),
+  ]);
   const user = getUser(context);
   return data({
     language: getLanguage(context),
@@ -59,6 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     flash: takeFlash(context),
     year: new Date().getFullYear(),
     user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
+    cartCount,
     seo: seoLinks(request, config.publicUrl),
     categories: categories.map(({ id, slug, name_en, name_zh }) => ({ id, slug, name_en, name_zh })),
   });

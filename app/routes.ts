@@ -9,6 +9,7 @@ export default [
     route("category/:slug", "routes/store/category.tsx"),
     route("product/:id", "routes/store/product.tsx"),
     route("search", "routes/store/search.tsx"),
+    route("cart", "routes/store/cart.tsx"),
     route("blog", "routes/store/blog.tsx"),
     route("blog/:id", "routes/store/blog-post.tsx"),
     route("login", "routes/store/login.tsx"),

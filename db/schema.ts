@@ -139,6 +139,8 @@ export interface OrdersTable {
   receipt_uploaded_at: Timestamp | null;
   receipt_rejected_reason: string | null;
   tracking_number: string | null;
+  /** One-time key of the payment form: a resubmission finds this order instead of making another. */
+  submission_key: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
   paid_at: Timestamp | null;

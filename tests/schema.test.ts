@@ -85,6 +85,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "receipt_uploaded_at",
     "receipt_rejected_reason",
     "tracking_number",
+    "submission_key",
     "created_at",
     "updated_at",
     "paid_at",

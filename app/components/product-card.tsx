@@ -1,8 +1,11 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link, useLocation } from "react-router";
+import { Link, useFetcher, useLocation } from "react-router";
+import { CartMessage } from "~/components/cart-message";
 import { colorLabel } from "~/lib/color";
+import type { Flash } from "~/lib/flash.server";
 import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
+import { useHydrated } from "~/lib/use-hydrated";
 import type { Language } from "~/locales";
 import type { ProductCard as ProductCardData } from "~/models/product.server";
 
@@ -75,8 +78,12 @@ export function AddToCartButton({ product }: { product: ProductCardData }) {
   const location = useLocation();
   const color = product.colors.find((c) => c.stock > 0)?.color ?? "Default";
   const soldOut = product.total_stock === 0;
+  const fetcher = useFetcher<{ ok: boolean; flash: Flash | null }>();
+  const hydrated = useHydrated();
   return (
-    <Form method="post" action="/cart" className="flex-1">
+    <fetcher.Form method="post" action="/cart" className="flex-1">
+      {/* With JavaScript the cart answers with data (no reload); without, with a redirect back here. */}
+      {hydrated ? <input type="hidden" name="_fetcher" value="1" /> : null}
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={product.id} />
       <input type="hidden" name="color" value={color} />
@@ -84,12 +91,13 @@ export function AddToCartButton({ product }: { product: ProductCardData }) {
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       <button
         type="submit"
-        disabled={soldOut}
+        disabled={soldOut || fetcher.state !== "idle"}
         className="w-full rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-stone-300 disabled:text-stone-600"
       >
         {soldOut ? t("product.outOfStock") : t("home.addToCart")}
       </button>
-    </Form>
+      <CartMessage flash={fetcher.state === "idle" ? fetcher.data?.flash : null} />
+    </fetcher.Form>
   );
 }
 

@@ -2,6 +2,7 @@ import type { Migration } from "kysely/migration";
 import * as m0001 from "./0001-initial";
 import * as m0002 from "./0002-account-tokens";
 import * as m0003 from "./0003-catalogue-search";
+import * as m0004 from "./0004-order-submission-key";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   "0001-initial": m0001,
   "0002-account-tokens": m0002,
   "0003-catalogue-search": m0003,
+  "0004-order-submission-key": m0004,
 };

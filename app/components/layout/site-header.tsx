@@ -18,6 +18,7 @@ interface SiteHeaderProps {
   currency: Currency;
   categories: NavCategory[];
   user: { email: string; isAdmin: boolean } | null;
+  cartCount: number;
 }
 
 /** Signed out: a Login link. Signed in: the e-mail opening a menu (a <details>, no JS needed). */
@@ -69,7 +70,7 @@ function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
   );
 }
 
-export function SiteHeader({ language, currency, categories, user }: SiteHeaderProps) {
+export function SiteHeader({ language, currency, categories, user, cartCount }: SiteHeaderProps) {
   const { t } = useTranslation();
   const navClass = ({ isActive }: { isActive: boolean }) =>
     `rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10 ${isActive ? "text-brand-100 underline underline-offset-4" : ""}`;
@@ -112,7 +113,7 @@ export function SiteHeader({ language, currency, categories, user }: SiteHeaderP
           <Link
             to="/cart"
             className="relative rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"
-            aria-label={t("nav.cart")}
+            aria-label={cartCount > 0 ? t("nav.cartItems", { count: cartCount }) : t("nav.cart")}
           >
             <svg
               aria-hidden="true"
@@ -127,6 +128,14 @@ export function SiteHeader({ language, currency, categories, user }: SiteHeaderP
               <circle cx="18" cy="20" r="1.5" />
             </svg>
             <span className="ml-1 hidden sm:inline">{t("nav.cart")}</span>
+            {cartCount > 0 ? (
+              <span
+                data-testid="cart-count"
+                className="absolute -right-1 -top-1 min-w-5 rounded-full bg-amber-500 px-1.5 text-center text-xs font-bold leading-5 text-stone-900"
+              >
+                {cartCount}
+              </span>
+            ) : null}
           </Link>
           <UserMenu user={user} />
 

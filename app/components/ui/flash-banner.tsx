@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { colorLabel } from "~/lib/color";
 import type { Flash } from "~/lib/flash.server";
 
 const STYLES: Record<Flash["type"], string> = {
@@ -13,6 +14,9 @@ export function FlashBanner({ flash }: { flash: Flash | null | undefined }) {
   const { t } = useTranslation();
   const [dismissed, setDismissed] = useState<Flash | null>(null);
   if (!flash || dismissed === flash) return null;
+  const params = flash.params?.color
+    ? { ...flash.params, color: colorLabel(String(flash.params.color), t) }
+    : flash.params;
   return (
     <div
       role={flash.type === "error" ? "alert" : "status"}
@@ -21,9 +25,9 @@ export function FlashBanner({ flash }: { flash: Flash | null | undefined }) {
     >
       <div>
         {/* biome-ignore lint/suspicious/noExplicitAny: keys come from the server as strings */}
-        <p className="font-medium">{t(flash.key as any, flash.params)}</p>
+        <p className="font-medium">{t(flash.key as any, params)}</p>
         {/* biome-ignore lint/suspicious/noExplicitAny: see above */}
-        {flash.detailKey ? <p className="text-sm">{t(flash.detailKey as any, flash.params)}</p> : null}
+        {flash.detailKey ? <p className="text-sm">{t(flash.detailKey as any, params)}</p> : null}
       </div>
       <button
         type="button"

@@ -10,7 +10,13 @@ export default function StoreLayout() {
   if (!root) return <Outlet />;
   return (
     <>
-      <SiteHeader language={root.language} currency={root.currency} categories={root.categories} user={root.user} />
+      <SiteHeader
+        language={root.language}
+        currency={root.currency}
+        categories={root.categories}
+        user={root.user}
+        cartCount={root.cartCount}
+      />
       <div className="px-4">
         <FlashBanner flash={root.flash} />
       </div>

@@ -5,6 +5,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { Field, FormAlert, inputClass, StatusButton } from "~/components/ui/field";
 import { requestInfoContext, services } from "~/context";
 import { authenticate, getUser, LoginError, signIn } from "~/lib/auth.server";
+import { mergeCartAtSignIn } from "~/lib/cart-session.server";
 import { setFlash } from "~/lib/flash.server";
 import { signInAttemptsPerAddress, signInFailuresPerAccount, signUpsPerAddress } from "~/lib/rate-limit.server";
 import { safeRedirect } from "~/lib/redirect";
@@ -51,7 +52,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       const user = await authenticate(context, { email, password });
       signInFailuresPerAccount.reset(account);
       await signIn(context, user, client);
-      setFlash(context, { type: "success", key: "flash.loginSuccess", detailKey: "flash.loginSuccessDetail" });
+      const capped = await mergeCartAtSignIn(context, user.id);
+      setFlash(context, {
+        type: "success",
+        key: "flash.loginSuccess",
+        detailKey: capped > 0 ? "cart.mergedCapped" : "flash.loginSuccessDetail",
+      });
       return redirect(redirectTo);
     } catch (error) {
       if (!(error instanceof LoginError)) throw error;
@@ -79,6 +85,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(`/login?redirectTo=${encodeURIComponent(redirectTo)}`);
   }
   await signIn(context, user, client);
+  await mergeCartAtSignIn(context, user.id);
   setFlash(context, { type: "success", key: "flash.signupSuccess", detailKey: "flash.signupSuccessDetail" });
   return redirect(redirectTo);
 }

@@ -1,13 +1,16 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useLocation } from "react-router";
+import { data, Link, useFetcher, useLocation } from "react-router";
+import { CartMessage } from "~/components/cart-message";
 import { ProductCard, ProductImage } from "~/components/product-card";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
 import { colorLabel } from "~/lib/color";
+import type { Flash } from "~/lib/flash.server";
 import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import { useNonce } from "~/lib/nonce";
+import { useHydrated } from "~/lib/use-hydrated";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { findProduct, listRelatedProducts } from "~/models/catalog.server";
@@ -165,6 +168,8 @@ function ProductView({ data: { product, related, image, language, jsonLd } }: { 
   const initial = product.variants.find((v) => v.stock > 0) ?? product.variants[0];
   const [color, setColor] = useState(initial?.color ?? "Default");
   const [quantity, setQuantity] = useState(1);
+  const fetcher = useFetcher<{ ok: boolean; flash: Flash | null }>();
+  const hydrated = useHydrated();
   const chosen = product.variants.find((v) => v.color === color) ?? initial;
   const stock = chosen?.stock ?? 0;
   const maxStock = Math.max(0, ...product.variants.map((v) => v.stock));
@@ -207,11 +212,13 @@ function ProductView({ data: { product, related, image, language, jsonLd } }: { 
           </div>
           <p className="leading-relaxed text-stone-700">{localized(product, "description", language)}</p>
 
-          <Form
+          <fetcher.Form
             method="post"
             action="/cart"
             className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-5"
           >
+            {/* With JavaScript the cart answers with data (no reload); without, with a redirect back here. */}
+            {hydrated ? <input type="hidden" name="_fetcher" value="1" /> : null}
             <input type="hidden" name="intent" value="add" />
             <input type="hidden" name="productId" value={product.id} />
             <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
@@ -284,7 +291,7 @@ function ProductView({ data: { product, related, image, language, jsonLd } }: { 
             <div className="flex gap-2">
               <button
                 type="submit"
-                disabled={stock === 0}
+                disabled={stock === 0 || fetcher.state !== "idle"}
                 className="flex-1 rounded-md bg-brand-600 px-4 py-3 font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-stone-300 disabled:text-stone-600"
               >
                 {stock === 0 ? t("product.outOfStock") : t("product.addToCart")}
@@ -298,7 +305,8 @@ function ProductView({ data: { product, related, image, language, jsonLd } }: { 
                 ♡
               </button>
             </div>
-          </Form>
+            <CartMessage flash={fetcher.state === "idle" ? fetcher.data?.flash : null} />
+          </fetcher.Form>
 
           <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
             <dt className="text-stone-500">{t("product.stock")}</dt>

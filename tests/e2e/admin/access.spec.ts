@@ -172,7 +172,7 @@ test.describe("cross-site posts", () => {
       // /logout: a signed-in shopper stays signed in.
       const email = uniqueEmail("victim");
       await signUp(page, email, uniquePassword());
-      const logout = await page.request.post("/logout", { headers, maxRedirects: 0 });
+      const logout = await page.request.post("/logout", { form: {}, headers, maxRedirects: 0 });
       expect(logout.status()).toBe(403);
       await page.goto("/account");
       await expect(page.getByRole("heading", { level: 1, name: "My Account" })).toBeVisible();
@@ -193,7 +193,7 @@ test.describe("cross-site posts", () => {
       await expectNoAdminAccess(page);
 
       // The same posts from the shop itself work, so it was the origin that was refused.
-      const sameSiteLogout = await page.request.post("/logout", { maxRedirects: 0 });
+      const sameSiteLogout = await page.request.post("/logout", { form: {}, maxRedirects: 0 });
       expect(sameSiteLogout.status()).toBeLessThan(400);
       await page.goto("/account");
       await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount$/);

@@ -1,0 +1,351 @@
+import crypto from "node:crypto";
+import { type DB, now } from "#db/connect.server";
+import type { Currency } from "#db/schema";
+import { priceIn } from "~/lib/money";
+import { publicUrl } from "~/lib/storage.server";
+
+/**
+ * The cart lives on the server: a cookie (or the signed-in user) names it; lines are product +
+ * colour + quantity. Prices are never stored in the cart: they are read from the products in
+ * the shopper's currency every time.
+ */
+
+export const DEFAULT_COLOR = "Default";
+export const MAX_LINE_QUANTITY = 999;
+/** Shipping is free above this subtotal (in the order's currency), otherwise a flat fee. */
+export const FREE_SHIPPING_ABOVE_CENTS = 100_00;
+export const SHIPPING_FEE_CENTS = 10_00;
+
+export function shippingFor(subtotalCents: number): number {
+  if (subtotalCents <= 0) return 0;
+  return subtotalCents > FREE_SHIPPING_ABOVE_CENTS ? 0 : SHIPPING_FEE_CENTS;
+}
+
+/** A refusal the shopper sees: a translation key with its parameters. */
+export class CartError extends Error {
+  constructor(
+    readonly key: string,
+    readonly params: Record<string, string | number> = {},
+    readonly detailKey?: string,
+  ) {
+    super(key);
+    this.name = "CartError";
+  }
+}
+
+export interface CartLine {
+  id: number;
+  productId: number;
+  name_en: string;
+  name_zh: string;
+  category_slug: string | null;
+  category_name_en: string | null;
+  category_name_zh: string | null;
+  color: string;
+  quantity: number;
+  stock: number;
+  unitPriceCents: number;
+  lineTotalCents: number;
+  imageUrl: string | null;
+}
+
+export interface Cart {
+  id: string | null;
+  lines: CartLine[];
+  currency: Currency;
+  subtotalCents: number;
+  shippingCents: number;
+  totalCents: number;
+  /** Lines asking for more than is in stock now (the page highlights them). */
+  overStock: boolean;
+}
+
+export function newCartId(): string {
+  return crypto.randomBytes(18).toString("base64url");
+}
+
+/** The cart of a user (created when missing). */
+export async function cartIdForUser(db: DB, userId: string): Promise<string> {
+  const existing = await db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirst();
+  if (existing) return existing.id;
+  const id = newCartId();
+  const timestamp = now();
+  await db
+    .insertInto("carts")
+    .values({ id, user_id: userId, created_at: timestamp, updated_at: timestamp })
+    .onConflict((oc) => oc.column("user_id").doNothing())
+    .execute();
+  const row = await db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** An anonymous cart by its cookie id; null when it does not exist (or belongs to a user). */
+export async function findAnonymousCart(db: DB, cartId: string | null): Promise<string | null> {
+  if (!cartId) return null;
+  const row = await db
+    .selectFrom("carts")
+    .select("id")
+    .where("id", "=", cartId)
+    .where("user_id", "is", null)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export async function createAnonymousCart(db: DB): Promise<string> {
+  const id = newCartId();
+  const timestamp = now();
+  await db.insertInto("carts").values({ id, user_id: null, created_at: timestamp, updated_at: timestamp }).execute();
+  return id;
+}
+
+export async function countCartLines(db: DB, cartId: string | null): Promise<number> {
+  if (!cartId) return 0;
+  const { n } = await db
+    .selectFrom("cart_lines")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("cart_id", "=", cartId)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+export async function loadCart(db: DB, cartId: string | null, currency: Currency): Promise<Cart> {
+  const empty: Cart = {
+    id: cartId,
+    lines: [],
+    currency,
+    subtotalCents: 0,
+    shippingCents: 0,
+    totalCents: 0,
+    overStock: false,
+  };
+  if (!cartId) return empty;
+  const rows = await db
+    .selectFrom("cart_lines")
+    .innerJoin("products", "products.id", "cart_lines.product_id")
+    .leftJoin("categories", "categories.id", "products.category_id")
+    .leftJoin("product_variants", (join) =>
+      join
+        .onRef("product_variants.product_id", "=", "cart_lines.product_id")
+        .onRef("product_variants.color", "=", "cart_lines.color"),
+    )
+    .leftJoin("product_images", (join) =>
+      join.onRef("product_images.product_id", "=", "products.id").on("product_images.sort_order", "=", 0),
+    )
+    .select([
+      "cart_lines.id",
+      "cart_lines.product_id",
+      "cart_lines.color",
+      "cart_lines.quantity",
+      "products.name_en",
+      "products.name_zh",
+      "products.price_hkd_cents",
+      "products.price_gbp_cents",
+      "products.price_eur_cents",
+      "products.price_usd_cents",
+      "categories.slug as category_slug",
+      "categories.name_en as category_name_en",
+      "categories.name_zh as category_name_zh",
+      "product_variants.stock",
+      "product_images.path as image_path",
+    ])
+    .where("cart_lines.cart_id", "=", cartId)
+    .orderBy("cart_lines.id")
+    .execute();
+  const lines = rows.map((row): CartLine => {
+    const unit = priceIn(row, currency);
+    return {
+      id: row.id,
+      productId: row.product_id,
+      name_en: row.name_en,
+      name_zh: row.name_zh,
+      category_slug: row.category_slug,
+      category_name_en: row.category_name_en,
+      category_name_zh: row.category_name_zh,
+      color: row.color,
+      quantity: row.quantity,
+      stock: row.stock ?? 0,
+      unitPriceCents: unit,
+      lineTotalCents: unit * row.quantity,
+      imageUrl: publicUrl(row.image_path),
+    };
+  });
+  const subtotal = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  const shipping = shippingFor(subtotal);
+  return {
+    id: cartId,
+    lines,
+    currency,
+    subtotalCents: subtotal,
+    shippingCents: shipping,
+    totalCents: subtotal + shipping,
+    overStock: lines.some((line) => line.quantity > line.stock),
+  };
+}
+
+function parseQuantity(value: unknown): number | null {
+  const text = String(value ?? "").trim();
+  if (!/^\d{1,4}$/.test(text)) return null;
+  return Number(text);
+}
+
+async function variantFor(db: DB, productId: number, color: string) {
+  return db
+    .selectFrom("product_variants")
+    .innerJoin("products", "products.id", "product_variants.product_id")
+    .select(["product_variants.stock", "product_variants.color", "products.name_en", "products.name_zh"])
+    .where("product_variants.product_id", "=", productId)
+    .where("product_variants.color", "=", color)
+    .executeTakeFirst();
+}
+
+/**
+ * Adds `quantity` of a product's colour. The same product and colour add to their line; the
+ * total may not exceed the colour's stock.
+ */
+export async function addToCart(
+  db: DB,
+  cartId: string,
+  input: { productId: unknown; color: unknown; quantity: unknown },
+): Promise<{ name_en: string; name_zh: string; color: string; quantity: number }> {
+  const productId = Number(String(input.productId ?? ""));
+  const color =
+    typeof input.color === "string" && input.color.trim() ? input.color.trim().slice(0, 100) : DEFAULT_COLOR;
+  const quantity = parseQuantity(input.quantity ?? "1");
+  if (!Number.isSafeInteger(productId) || productId < 1) throw new CartError("cart.errors.noProduct");
+  if (quantity === null || quantity < 1 || quantity > MAX_LINE_QUANTITY) throw new CartError("cart.errors.badQuantity");
+  const variant = await variantFor(db, productId, color);
+  if (!variant) throw new CartError("cart.errors.noProduct");
+
+  return db.transaction().execute(async (trx) => {
+    const line = await trx
+      .selectFrom("cart_lines")
+      .select(["id", "quantity"])
+      .where("cart_id", "=", cartId)
+      .where("product_id", "=", productId)
+      .where("color", "=", color)
+      .executeTakeFirst();
+    const inCart = line?.quantity ?? 0;
+    if (quantity > variant.stock) {
+      throw new CartError(
+        "cart.errors.insufficientStock",
+        { count: variant.stock, color },
+        "cart.errors.insufficientStockDetail",
+      );
+    }
+    if (inCart + quantity > variant.stock) {
+      throw new CartError(
+        "cart.errors.insufficientStock",
+        { count: quantity, inCart, stock: variant.stock },
+        "cart.errors.alreadyInCart",
+      );
+    }
+    if (line) {
+      await trx
+        .updateTable("cart_lines")
+        .set({ quantity: inCart + quantity })
+        .where("id", "=", line.id)
+        .execute();
+    } else {
+      await trx
+        .insertInto("cart_lines")
+        .values({ cart_id: cartId, product_id: productId, color, quantity, created_at: now() })
+        .execute();
+    }
+    await trx.updateTable("carts").set({ updated_at: now() }).where("id", "=", cartId).execute();
+    return { name_en: variant.name_en, name_zh: variant.name_zh, color, quantity };
+  });
+}
+
+/** Sets a line's quantity: below 1 is ignored; above the colour's stock is refused. */
+export async function setLineQuantity(db: DB, cartId: string, lineId: unknown, quantity: unknown): Promise<boolean> {
+  const id = Number(String(lineId ?? ""));
+  const wanted = parseQuantity(quantity);
+  if (!Number.isSafeInteger(id)) throw new CartError("cart.errors.noLine");
+  if (wanted === null || wanted < 1) return false;
+  const line = await db
+    .selectFrom("cart_lines")
+    .leftJoin("product_variants", (join) =>
+      join
+        .onRef("product_variants.product_id", "=", "cart_lines.product_id")
+        .onRef("product_variants.color", "=", "cart_lines.color"),
+    )
+    .select(["cart_lines.id", "product_variants.stock"])
+    .where("cart_lines.id", "=", id)
+    .where("cart_lines.cart_id", "=", cartId)
+    .executeTakeFirst();
+  if (!line) throw new CartError("cart.errors.noLine");
+  const stock = line.stock ?? 0;
+  if (wanted > stock) throw new CartError("cart.errors.quantityOverStock", { count: stock });
+  await db.updateTable("cart_lines").set({ quantity: wanted }).where("id", "=", id).execute();
+  return true;
+}
+
+export async function removeLine(db: DB, cartId: string, lineId: unknown) {
+  const id = Number(String(lineId ?? ""));
+  if (!Number.isSafeInteger(id)) throw new CartError("cart.errors.noLine");
+  const line = await db
+    .selectFrom("cart_lines")
+    .innerJoin("products", "products.id", "cart_lines.product_id")
+    .select(["cart_lines.id", "cart_lines.color", "products.name_en", "products.name_zh"])
+    .where("cart_lines.id", "=", id)
+    .where("cart_lines.cart_id", "=", cartId)
+    .executeTakeFirst();
+  if (!line) throw new CartError("cart.errors.noLine");
+  await db.deleteFrom("cart_lines").where("id", "=", id).execute();
+  return line;
+}
+
+export async function clearCart(db: DB, cartId: string): Promise<void> {
+  await db.deleteFrom("cart_lines").where("cart_id", "=", cartId).execute();
+}
+
+/**
+ * At sign-in the anonymous cart joins the user's: quantities summed and capped at stock.
+ * Returns how many lines were capped.
+ */
+export async function mergeCarts(
+  db: DB,
+  anonymousCartId: string,
+  userId: string,
+): Promise<{ merged: number; capped: number }> {
+  const target = await cartIdForUser(db, userId);
+  if (target === anonymousCartId) return { merged: 0, capped: 0 };
+  return db.transaction().execute(async (trx) => {
+    const lines = await trx
+      .selectFrom("cart_lines")
+      .leftJoin("product_variants", (join) =>
+        join
+          .onRef("product_variants.product_id", "=", "cart_lines.product_id")
+          .onRef("product_variants.color", "=", "cart_lines.color"),
+      )
+      .select(["cart_lines.product_id", "cart_lines.color", "cart_lines.quantity", "product_variants.stock"])
+      .where("cart_lines.cart_id", "=", anonymousCartId)
+      .execute();
+    let capped = 0;
+    for (const line of lines) {
+      const existing = await trx
+        .selectFrom("cart_lines")
+        .select(["id", "quantity"])
+        .where("cart_id", "=", target)
+        .where("product_id", "=", line.product_id)
+        .where("color", "=", line.color)
+        .executeTakeFirst();
+      const stock = line.stock ?? 0;
+      const sum = (existing?.quantity ?? 0) + line.quantity;
+      const quantity = Math.min(sum, stock);
+      if (quantity < sum) capped++;
+      if (quantity < 1) {
+        if (existing) await trx.deleteFrom("cart_lines").where("id", "=", existing.id).execute();
+        continue;
+      }
+      if (existing) await trx.updateTable("cart_lines").set({ quantity }).where("id", "=", existing.id).execute();
+      else
+        await trx
+          .insertInto("cart_lines")
+          .values({ cart_id: target, product_id: line.product_id, color: line.color, quantity, created_at: now() })
+          .execute();
+    }
+    await trx.deleteFrom("carts").where("id", "=", anonymousCartId).execute();
+    return { merged: lines.length, capped };
+  });
+}
