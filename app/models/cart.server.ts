@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { type DB, now } from "#db/connect.server";
 import type { Currency } from "#db/schema";
 import { priceIn } from "~/lib/money";
+import { shippingFor } from "~/lib/shipping";
 import { publicUrl } from "~/lib/storage.server";
 
 /**
@@ -12,14 +13,6 @@ import { publicUrl } from "~/lib/storage.server";
 
 export const DEFAULT_COLOR = "Default";
 export const MAX_LINE_QUANTITY = 999;
-/** Shipping is free above this subtotal (in the order's currency), otherwise a flat fee. */
-export const FREE_SHIPPING_ABOVE_CENTS = 100_00;
-export const SHIPPING_FEE_CENTS = 10_00;
-
-export function shippingFor(subtotalCents: number): number {
-  if (subtotalCents <= 0) return 0;
-  return subtotalCents > FREE_SHIPPING_ABOVE_CENTS ? 0 : SHIPPING_FEE_CENTS;
-}
 
 /** A refusal the shopper sees: a translation key with its parameters. */
 export class CartError extends Error {

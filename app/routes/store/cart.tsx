@@ -7,17 +7,10 @@ import { colorLabel } from "~/lib/color";
 import { setFlash } from "~/lib/flash.server";
 import { formatMoney } from "~/lib/money";
 import { safeRedirect } from "~/lib/redirect";
+import { FREE_SHIPPING_ABOVE_CENTS } from "~/lib/shipping";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import {
-  addToCart,
-  CartError,
-  clearCart,
-  FREE_SHIPPING_ABOVE_CENTS,
-  loadCart,
-  removeLine,
-  setLineQuantity,
-} from "~/models/cart.server";
+import { addToCart, CartError, clearCart, loadCart, removeLine, setLineQuantity } from "~/models/cart.server";
 import type { Route } from "./+types/cart";
 
 export async function loader({ context }: Route.LoaderArgs) {
