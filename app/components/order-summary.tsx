@@ -1,0 +1,63 @@
+import { useTranslation } from "react-i18next";
+import type { Currency } from "#db/schema";
+import { colorLabel } from "~/lib/color";
+import { formatMoney } from "~/lib/money";
+
+export interface SummaryLine {
+  key: string | number;
+  name: string;
+  color: string;
+  quantity: number;
+  lineTotalCents: number;
+}
+
+/** Lines, subtotal, shipping ('Free' at zero) and total: checkout, payment and order pages. */
+export function OrderSummary({
+  lines,
+  currency,
+  subtotalCents,
+  shippingCents,
+  totalCents,
+}: {
+  lines: SummaryLine[];
+  currency: Currency;
+  subtotalCents: number;
+  shippingCents: number;
+  totalCents: number;
+}) {
+  const { t } = useTranslation();
+  const money = (cents: number) => formatMoney(cents, currency);
+  return (
+    <aside className="h-fit rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="order-summary-heading">
+      <h2 id="order-summary-heading" className="text-lg font-semibold">
+        {t("cart.summary")}
+      </h2>
+      <ul className="mt-3 divide-y divide-stone-100 text-sm">
+        {lines.map((line) => (
+          <li key={line.key} className="flex justify-between gap-3 py-2">
+            <span>
+              {line.name}
+              {line.color !== "Default" ? <span className="text-stone-500"> · {colorLabel(line.color, t)}</span> : null}
+              <span className="text-stone-500"> × {line.quantity}</span>
+            </span>
+            <span className="whitespace-nowrap">{money(line.lineTotalCents)}</span>
+          </li>
+        ))}
+      </ul>
+      <dl className="mt-3 space-y-1 border-t border-stone-200 pt-3 text-sm">
+        <div className="flex justify-between">
+          <dt>{t("cart.subtotal")}</dt>
+          <dd>{money(subtotalCents)}</dd>
+        </div>
+        <div className="flex justify-between">
+          <dt>{t("cart.shipping")}</dt>
+          <dd>{shippingCents === 0 ? t("cart.free") : money(shippingCents)}</dd>
+        </div>
+        <div className="flex justify-between pt-1 text-base font-bold">
+          <dt>{t("cart.orderTotal")}</dt>
+          <dd data-testid="order-total">{money(totalCents)}</dd>
+        </div>
+      </dl>
+    </aside>
+  );
+}

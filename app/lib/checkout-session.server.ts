@@ -1,0 +1,42 @@
+import crypto from "node:crypto";
+import type { RouterContextProvider } from "react-router";
+import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
+import { getSession, setSessionValue } from "./session.server";
+
+/**
+ * What checkout hands to payment, kept in the session: the customer's details and the
+ * payment form's one-time key. `draft` holds what a signed-out shopper typed, to refill the
+ * form after they sign in.
+ */
+export interface CheckoutState {
+  customer: CheckoutInput;
+  submissionKey: string;
+}
+
+export function getCheckout(context: Readonly<RouterContextProvider>): CheckoutState | null {
+  const value = getSession(context).data.checkout as CheckoutState | undefined;
+  if (!value || typeof value.submissionKey !== "string") return null;
+  const parsed = checkoutSchema.safeParse(value.customer);
+  return parsed.success ? { customer: parsed.data, submissionKey: value.submissionKey } : null;
+}
+
+export function saveCheckout(context: Readonly<RouterContextProvider>, customer: CheckoutInput): CheckoutState {
+  const state = { customer, submissionKey: crypto.randomUUID() };
+  const session = getSession(context);
+  setSessionValue(session, "checkout", state);
+  setSessionValue(session, "checkoutDraft", undefined);
+  return state;
+}
+
+export function clearCheckout(context: Readonly<RouterContextProvider>): void {
+  setSessionValue(getSession(context), "checkout", undefined);
+}
+
+export function getCheckoutDraft(context: Readonly<RouterContextProvider>): Record<string, string> | null {
+  const draft = getSession(context).data.checkoutDraft;
+  return draft && typeof draft === "object" ? (draft as Record<string, string>) : null;
+}
+
+export function saveCheckoutDraft(context: Readonly<RouterContextProvider>, values: Record<string, string>): void {
+  setSessionValue(getSession(context), "checkoutDraft", values);
+}

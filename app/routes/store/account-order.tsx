@@ -1,0 +1,209 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { now } from "#db/connect.server";
+import { OrderSummary } from "~/components/order-summary";
+import { FormAlert } from "~/components/ui/field";
+import { services } from "~/context";
+import { requireUser } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
+import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
+import { translateKey } from "~/lib/translate-key";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { findOrder } from "~/models/order.server";
+import type { Route } from "./+types/account-order";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  // Another customer's order is "not found", whatever its id.
+  const found = await findOrder(services(context).db, params.id, user.id);
+  const t = getInstance(context).t;
+  if (!found) throw data(null, { status: 404 });
+  return {
+    ...found,
+    language: getLanguage(context),
+    title: `${t("orders.orderTitle", { number: found.order.order_number })} | ${t("meta.siteName")}`,
+  };
+}
+
+/** After an admin rejects a receipt, the owner uploads a new one here (pending payment only). */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const { db, storage } = services(context);
+  const found = await findOrder(db, params.id, user.id);
+  if (!found) throw data(null, { status: 404 });
+  const { order } = found;
+  if (order.status !== "pending_payment" || !order.receipt_rejected_reason) {
+    return data({ problem: { key: "error.badRequest", detailKey: undefined } }, { status: 409 });
+  }
+  let form: FormData;
+  try {
+    form = await readFormData(request, IMAGE_PRESETS.receipt.maxBytes + 256 * 1024);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError)
+      return data({ problem: { key: "payment.tooLarge", detailKey: "payment.tooLargeDetail" } }, { status: 413 });
+    throw error;
+  }
+  const file = form.get("receipt");
+  if (!(file instanceof File) || file.size === 0) {
+    return data({ problem: { key: "payment.required", detailKey: "payment.requiredDetail" } }, { status: 400 });
+  }
+  let path: string;
+  try {
+    path = await storeImage(storage, file, "receipt", { area: "private", folder: `receipts/${user.id}` });
+  } catch (error) {
+    if (!(error instanceof ImageError)) throw error;
+    return data(
+      error.code === "tooLarge"
+        ? { problem: { key: "payment.tooLarge", detailKey: "payment.tooLargeDetail" } }
+        : { problem: { key: "payment.invalidType", detailKey: "payment.invalidTypeDetail" } },
+      { status: 400 },
+    );
+  }
+  const timestamp = now();
+  const updated = await db
+    .updateTable("orders")
+    .set({ receipt_path: path, receipt_uploaded_at: timestamp, receipt_rejected_reason: null, updated_at: timestamp })
+    .where("id", "=", order.id)
+    .where("status", "=", "pending_payment")
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) {
+    await storage.delete("private", path);
+    return data({ problem: { key: "error.badRequest", detailKey: undefined } }, { status: 409 });
+  }
+  if (order.receipt_path) await storage.delete("private", order.receipt_path);
+  setFlash(context, { type: "success", key: "orders.receiptReplaced", detailKey: "orders.receiptReplacedDetail" });
+  return redirect(`/account/orders/${order.id}`);
+}
+
+export default function AccountOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { order, lines, language } = loaderData;
+  const date = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Asia/Hong_Kong",
+  });
+  const history = [
+    ["orders.placed", order.created_at],
+    ["orders.paidAt", order.paid_at],
+    ["orders.shippedAt", order.shipped_at],
+    ["orders.deliveredAt", order.delivered_at],
+    ["orders.cancelledAt", order.cancelled_at],
+  ] as const;
+  const problem = actionData?.problem;
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10">
+      <p className="text-sm">
+        <Link to="/account/orders" className="text-brand-700 hover:underline">
+          ← {t("orders.backToOrders")}
+        </Link>
+      </p>
+      <h1 className="mt-2 font-mono text-2xl font-bold">{t("orders.orderTitle", { number: order.order_number })}</h1>
+      <p className="mt-1">
+        <span className="rounded bg-stone-200 px-2 py-0.5 text-sm font-medium" data-testid="order-status">
+          {t(`orders.statuses.${order.status}`)}
+        </span>
+      </p>
+      <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
+        <div className="flex flex-col gap-6">
+          <section className="rounded-lg border border-stone-200 bg-white p-5">
+            <h2 className="text-lg font-semibold">{t("orders.history")}</h2>
+            <ul className="mt-2 space-y-1 text-sm">
+              {history
+                .filter(([, at]) => at)
+                .map(([key, at]) => (
+                  <li key={key}>
+                    {t(key)}: {date.format(new Date(at as string))}
+                  </li>
+                ))}
+              {order.tracking_number ? (
+                <li>
+                  {t("orders.tracking")}: <span className="font-mono">{order.tracking_number}</span>
+                </li>
+              ) : null}
+            </ul>
+          </section>
+          <section className="rounded-lg border border-stone-200 bg-white p-5 text-sm">
+            <h2 className="text-lg font-semibold">{t("orders.shipTo")}</h2>
+            <p className="mt-2">
+              {order.first_name} {order.last_name} · {order.email}
+              {order.phone ? ` · ${order.phone}` : ""}
+            </p>
+            <p>
+              {order.address}, {order.city}
+              {order.postal_code ? ` ${order.postal_code}` : ""}, {order.country}
+            </p>
+            {order.notes ? <p className="mt-2 text-stone-600">{order.notes}</p> : null}
+          </section>
+          <section className="rounded-lg border border-stone-200 bg-white p-5">
+            <h2 className="text-lg font-semibold">{t("orders.receipt")}</h2>
+            {order.receipt_rejected_reason ? (
+              <p className="mt-2 text-sm font-medium text-red-700" role="alert">
+                {t("orders.receiptRejected", { reason: order.receipt_rejected_reason })}
+              </p>
+            ) : null}
+            {order.receipt_path ? (
+              <a href={`/account/orders/${order.id}/receipt`} className="mt-3 block" target="_blank" rel="noreferrer">
+                <img
+                  src={`/account/orders/${order.id}/receipt`}
+                  alt={t("orders.receipt")}
+                  className="max-h-80 rounded border border-stone-200"
+                  loading="lazy"
+                />
+                <span className="mt-1 inline-block text-sm text-brand-700 hover:underline">
+                  {t("orders.downloadReceipt")}
+                </span>
+              </a>
+            ) : (
+              <p className="mt-2 text-sm text-stone-500">{t("orders.noReceipt")}</p>
+            )}
+            {order.receipt_rejected_reason && order.status === "pending_payment" ? (
+              <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-col gap-3">
+                {problem ? (
+                  <FormAlert
+                    title={translateKey(t, problem.key)}
+                    detail={problem.detailKey ? translateKey(t, problem.detailKey) : undefined}
+                  />
+                ) : null}
+                <label htmlFor="receipt" className="text-sm font-medium">
+                  {t("orders.uploadNew")}
+                </label>
+                <input
+                  id="receipt"
+                  name="receipt"
+                  type="file"
+                  accept="image/jpeg,image/png,image/webp"
+                  required
+                  className="text-sm"
+                />
+                <button
+                  type="submit"
+                  className="w-fit rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+                >
+                  {t("orders.uploadNew")}
+                </button>
+              </Form>
+            ) : null}
+          </section>
+        </div>
+        <OrderSummary
+          lines={lines.map((line) => ({
+            key: line.id,
+            name: language === "zh" ? line.name_zh : line.name_en,
+            color: line.color,
+            quantity: line.quantity,
+            lineTotalCents: line.line_total_cents,
+          }))}
+          currency={order.currency}
+          subtotalCents={order.subtotal_cents}
+          shippingCents={order.shipping_cents}
+          totalCents={order.total_cents}
+        />
+      </div>
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Order" }, { name: "robots", content: "noindex" }];
+}

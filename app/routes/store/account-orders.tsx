@@ -1,0 +1,75 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { services } from "~/context";
+import { requireUser } from "~/lib/auth.server";
+import { formatMoney } from "~/lib/money";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { listOrdersForUser } from "~/models/order.server";
+import type { Route } from "./+types/account-orders";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  const t = getInstance(context).t;
+  return {
+    orders: await listOrdersForUser(services(context).db, user.id),
+    language: getLanguage(context),
+    title: `${t("orders.title")} | ${t("meta.siteName")}`,
+  };
+}
+
+export default function AccountOrders({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { orders, language } = loaderData;
+  const date = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
+    dateStyle: "medium",
+    timeZone: "Asia/Hong_Kong",
+  });
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-10">
+      <p className="text-sm">
+        <Link to="/account" className="text-brand-700 hover:underline">
+          ← {t("account.title")}
+        </Link>
+      </p>
+      <h1 className="mt-2 text-3xl font-bold">{t("orders.title")}</h1>
+      {orders.length === 0 ? (
+        <p className="mt-6 text-stone-600">{t("orders.empty")}</p>
+      ) : (
+        <div className="mt-6 overflow-x-auto rounded-lg border border-stone-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-stone-50 text-stone-600">
+              <tr>
+                <th className="px-4 py-2">{t("orders.number")}</th>
+                <th className="px-4 py-2">{t("orders.date")}</th>
+                <th className="px-4 py-2">{t("orders.status")}</th>
+                <th className="px-4 py-2">{t("orders.items")}</th>
+                <th className="px-4 py-2 text-right">{t("orders.total")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-stone-100">
+              {orders.map((order) => (
+                <tr key={order.id} data-testid="order-row">
+                  <td className="px-4 py-2 font-mono">
+                    <Link to={`/account/orders/${order.id}`} className="text-brand-700 hover:underline">
+                      {order.order_number}
+                    </Link>
+                  </td>
+                  <td className="px-4 py-2">{date.format(new Date(order.created_at))}</td>
+                  <td className="px-4 py-2">{t(`orders.statuses.${order.status}`)}</td>
+                  <td className="px-4 py-2">{Number(order.items)}</td>
+                  <td className="px-4 py-2 text-right font-semibold">
+                    {formatMoney(order.total_cents, order.currency)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Orders" }, { name: "robots", content: "noindex" }];
+}

@@ -1,0 +1,177 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import type { z } from "zod";
+import { OrderSummary } from "~/components/order-summary";
+import { Field, inputClass, StatusButton } from "~/components/ui/field";
+import { services } from "~/context";
+import { getUser } from "~/lib/auth.server";
+import { currentCartId } from "~/lib/cart-session.server";
+import { getCheckout, getCheckoutDraft, saveCheckout, saveCheckoutDraft } from "~/lib/checkout-session.server";
+import { setFlash } from "~/lib/flash.server";
+import { getCurrency } from "~/middleware/currency";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { loadCart } from "~/models/cart.server";
+import { checkoutSchema } from "~/schemas/checkout";
+import type { Route } from "./+types/checkout";
+
+const FIELDS = [
+  "firstName",
+  "lastName",
+  "email",
+  "phone",
+  "address",
+  "city",
+  "postalCode",
+  "country",
+  "notes",
+] as const;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db } = services(context);
+  const language = getLanguage(context);
+  const cart = await loadCart(db, await currentCartId(context), getCurrency(context));
+  const user = getUser(context);
+  // What the shopper typed before (signed out, or on the way back from payment) comes back.
+  const saved = getCheckout(context)?.customer;
+  const draft = getCheckoutDraft(context);
+  const defaults: Record<string, string> = {
+    country: language === "zh" ? "香港" : "Hong Kong",
+    email: user?.email ?? "",
+  };
+  for (const field of FIELDS) {
+    const value = draft?.[field] ?? saved?.[field];
+    if (typeof value === "string" && value) defaults[field] = value;
+  }
+  const t = getInstance(context).t;
+  return {
+    cart,
+    language,
+    defaults,
+    signedIn: user !== null,
+    title: `${t("checkout.title")} | ${t("meta.siteName")}`,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: checkoutSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (!getUser(context)) {
+    // Keep what they typed; after signing in they come back to a filled form.
+    const values: Record<string, string> = {};
+    for (const field of FIELDS) {
+      const value = formData.get(field);
+      if (typeof value === "string") values[field] = value.slice(0, 1000);
+    }
+    saveCheckoutDraft(context, values);
+    setFlash(context, { type: "info", key: "checkout.authRequired", detailKey: "checkout.authRequiredDetail" });
+    return redirect(`/login?redirectTo=${encodeURIComponent("/checkout")}`);
+  }
+  saveCheckout(context, submission.value);
+  return redirect("/payment");
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { cart, language, defaults } = loaderData;
+  const [form, fields] = useForm<z.input<typeof checkoutSchema>>({
+    id: "checkout",
+    lastResult: actionData,
+    defaultValue: defaults,
+    constraint: getZodConstraint(checkoutSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: checkoutSchema }),
+  });
+  if (cart.lines.length === 0) {
+    return (
+      <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-20 text-center">
+        <h1 className="text-2xl font-bold">{t("checkout.emptyTitle")}</h1>
+        <p className="text-stone-600">{t("checkout.emptyText")}</p>
+        <Link to="/" className="rounded-md bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700">
+          {t("checkout.backHome")}
+        </Link>
+      </div>
+    );
+  }
+  const text = (
+    name: (typeof FIELDS)[number],
+    label: string,
+    options: { type?: string; autoComplete?: string; hint?: string } = {},
+  ) => {
+    const field = fields[name];
+    return (
+      <Field label={label} htmlFor={field.id} hint={options.hint} errors={field.errors} errorId={field.errorId}>
+        <input
+          {...getInputProps(field, { type: (options.type ?? "text") as "text" })}
+          autoComplete={options.autoComplete}
+          className={inputClass}
+        />
+      </Field>
+    );
+  };
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8">
+      <p className="text-sm text-stone-500">{t("checkout.steps")}</p>
+      <h1 className="mt-1 text-3xl font-bold">{t("checkout.title")}</h1>
+      <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
+        <Form
+          method="post"
+          {...getFormProps(form)}
+          className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6"
+        >
+          <h2 className="text-lg font-semibold">{t("checkout.customerInfo")}</h2>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {text("firstName", t("checkout.firstName"), { autoComplete: "given-name" })}
+            {text("lastName", t("checkout.lastName"), { autoComplete: "family-name" })}
+            {text("email", t("checkout.email"), { type: "email", autoComplete: "email" })}
+            {text("phone", t("checkout.phone"), { type: "tel", autoComplete: "tel" })}
+          </div>
+          {text("address", t("checkout.address"), { autoComplete: "street-address" })}
+          <div className="grid gap-4 sm:grid-cols-3">
+            {text("city", t("checkout.city"), { autoComplete: "address-level2" })}
+            {text("postalCode", t("checkout.postalCode"), {
+              autoComplete: "postal-code",
+              hint: t("checkout.postalCodeHint"),
+            })}
+            {text("country", t("checkout.country"), { autoComplete: "country-name" })}
+          </div>
+          <Field
+            label={t("checkout.notes")}
+            htmlFor={fields.notes.id}
+            hint={t("checkout.notesHint")}
+            errors={fields.notes.errors}
+            errorId={fields.notes.errorId}
+          >
+            <textarea {...getTextareaProps(fields.notes)} rows={3} className={inputClass} />
+          </Field>
+          <div className="flex flex-wrap items-center justify-between gap-3 pt-2">
+            <Link to="/cart" className="text-brand-700 hover:underline">
+              ← {t("checkout.backToCart")}
+            </Link>
+            <StatusButton pendingText={t("auth.pending")}>{t("checkout.continue")}</StatusButton>
+          </div>
+        </Form>
+        <OrderSummary
+          lines={cart.lines.map((line) => ({
+            key: line.id,
+            name: language === "zh" ? line.name_zh : line.name_en,
+            color: line.color,
+            quantity: line.quantity,
+            lineTotalCents: line.lineTotalCents,
+          }))}
+          currency={cart.currency}
+          subtotalCents={cart.subtotalCents}
+          shippingCents={cart.shippingCents}
+          totalCents={cart.totalCents}
+        />
+      </div>
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Checkout" }, { name: "robots", content: "noindex" }];
+}

@@ -1,0 +1,66 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { services } from "~/context";
+import { requireUser } from "~/lib/auth.server";
+import { getInstance } from "~/middleware/i18next";
+import { findOrderByNumber } from "~/models/order.server";
+import type { Route } from "./+types/payment-success";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  const number = new URL(request.url).searchParams.get("order") ?? "";
+  // Only the shopper's own order number is shown.
+  const order = number ? await findOrderByNumber(services(context).db, number, user.id) : undefined;
+  const t = getInstance(context).t;
+  return {
+    orderNumber: order?.order_number ?? null,
+    orderId: order?.id ?? null,
+    title: `${t("success.title")} | ${t("meta.siteName")}`,
+  };
+}
+
+export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-16 text-center">
+      <p className="text-5xl text-brand-600" aria-hidden="true">
+        ✓
+      </p>
+      <h1 className="mt-2 text-3xl font-bold">{t("success.title")}</h1>
+      {loaderData.orderNumber ? (
+        <p className="mt-2 text-lg font-semibold" data-testid="order-number">
+          {t("success.orderNumber", { number: loaderData.orderNumber })}
+        </p>
+      ) : null}
+      <p className="mt-4 text-stone-700">{t("success.promise")}</p>
+      <section className="mt-8 rounded-lg border border-stone-200 bg-white p-6 text-left">
+        <h2 className="text-lg font-semibold">{t("success.nextTitle")}</h2>
+        <ol className="mt-3 list-decimal space-y-2 pl-6 text-stone-700">
+          <li>{t("success.step1")}</li>
+          <li>{t("success.step2")}</li>
+          <li>{t("success.step3")}</li>
+        </ol>
+      </section>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        {loaderData.orderId ? (
+          <Link
+            to={`/account/orders/${loaderData.orderId}`}
+            className="rounded-md border border-stone-300 px-4 py-2 font-medium hover:bg-stone-100"
+          >
+            {t("success.viewOrders")}
+          </Link>
+        ) : null}
+        <Link to="/" className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+          {t("success.continueShopping")}
+        </Link>
+        <Link to="/contact" className="rounded-md border border-stone-300 px-4 py-2 font-medium hover:bg-stone-100">
+          {t("success.contact")}
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Thank you" }, { name: "robots", content: "noindex" }];
+}

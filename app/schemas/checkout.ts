@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { emailField } from "./auth";
+
+const required = (max: number) =>
+  z
+    .string({ error: "checkout.errors.required" })
+    .trim()
+    .min(1, { error: "checkout.errors.required" })
+    .max(max, { error: "checkout.errors.tooLong" });
+
+const optional = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: "checkout.errors.tooLong" })
+    .optional()
+    .transform((value) => (value ? value : undefined));
+
+/** The customer information of checkout; the same schema runs in the browser and on the server. */
+export const checkoutSchema = z.object({
+  firstName: required(100),
+  lastName: required(100),
+  email: emailField,
+  phone: optional(40).refine((value) => value === undefined || /^[+\d][\d\s()-]{5,}$/.test(value), {
+    error: "checkout.errors.phone",
+  }),
+  address: required(300),
+  city: required(100),
+  // Hong Kong has no postal codes.
+  postalCode: optional(20),
+  country: required(100),
+  notes: optional(1000),
+});
+
+export type CheckoutInput = z.infer<typeof checkoutSchema>;

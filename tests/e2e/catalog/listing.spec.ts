@@ -1,0 +1,278 @@
+import { CJK, expect, test } from "../fixtures";
+import {
+  amount,
+  cardNamed,
+  cardPrices,
+  cardProductLinks,
+  cards,
+  shownCount,
+  switchCurrency,
+  waitForHydration,
+} from "./helpers";
+
+/**
+ * Category listings (/category/:slug): the demo catalogue seeded from db/seed/catalogue.ts.
+ * Read only: the database is shared with the other specs.
+ */
+
+const PAGE_SIZE = 24;
+/** Seeded rifle with no stock in any colour. */
+const SOLD_OUT_RIFLE = "Marksman DMR AEG 20-inch";
+/** Seeded with four colours: Black, Tan, Olive Drab, Multi-Terrain Camo. */
+const FOUR_COLOUR_GEAR = "Plate Carrier Lite";
+
+test.describe("category listing", () => {
+  test("rifles: breadcrumb, heading, count, prices and colour badges", async ({ page }) => {
+    const response = await page.goto("/category/rifles");
+    expect(response?.status()).toBe(200);
+
+    const breadcrumb = page.getByRole("navigation", { name: "Breadcrumb" });
+    await expect(breadcrumb).toHaveText(/^\s*Home\s*›\s*Rifles\s*$/);
+    await expect(breadcrumb.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
+    await expect(breadcrumb.locator("[aria-current=page]")).toHaveText("Rifles");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rifles");
+
+    const shown = await shownCount(page);
+    await expect(page.getByTestId("product-count")).toHaveText(`Showing ${shown} products`);
+    expect(shown).toBeGreaterThan(1);
+    expect(shown).toBeLessThanOrEqual(PAGE_SIZE);
+    await expect(cards(page)).toHaveCount(shown);
+    // Every card is a rifle (its category line) with a whole-dollar HKD price.
+    for (const label of await cards(page).locator("p.uppercase").allTextContents()) expect(label).toBe("Rifles");
+    const prices = await cardPrices(page);
+    expect(prices).toHaveLength(shown);
+    for (const price of prices) expect(price).toMatch(/^HK\$\d{1,3}(,\d{3})*\.00$/);
+
+    // Colour badges: at most three colours, then "+N more".
+    const badgeLists = cards(page).getByRole("list", { name: "Colour" });
+    expect(await badgeLists.count()).toBeGreaterThan(0);
+    for (const list of await badgeLists.all()) {
+      const items = (await list.getByRole("listitem").allTextContents()).map((t) => t.trim());
+      const colours = items.filter((t) => !/^\+\d+ more$/.test(t));
+      expect(colours.length, items.join(", ")).toBeGreaterThan(0);
+      expect(colours.length, items.join(", ")).toBeLessThanOrEqual(3);
+    }
+    await expect(cardNamed(page, "M4 CQB Carbine AEG").getByRole("listitem")).toHaveText([
+      "Black",
+      "Tan",
+      "Olive Drab",
+    ]);
+  });
+
+  test("a product with four colours shows three badges and '+1 more'", async ({ page }) => {
+    await page.goto("/category/tactical-gear");
+    const card = cardNamed(page, FOUR_COLOUR_GEAR);
+    await expect(card).toHaveCount(1);
+    await expect(card.getByRole("list", { name: "Colour" }).getByRole("listitem")).toHaveText([
+      "Black",
+      "Tan",
+      "Olive Drab",
+      "+1 more",
+    ]);
+  });
+
+  test("sold-out cards say Out of Stock and their button is disabled", async ({ page }) => {
+    await page.goto("/category/rifles");
+    const soldOut = cardNamed(page, SOLD_OUT_RIFLE);
+    await expect(soldOut).toHaveCount(1);
+    await expect(soldOut.getByRole("button", { name: "Out of Stock" })).toBeDisabled();
+    await expect(soldOut.getByText("Out of Stock", { exact: true }).first()).toBeVisible();
+
+    // Every card agrees: sold out means a disabled "Out of Stock", otherwise an enabled "Add to Cart".
+    let soldOutCards = 0;
+    for (const card of await cards(page).all()) {
+      const button = card.getByRole("button", { name: /^(Add to Cart|Out of Stock)$/ });
+      await expect(button).toHaveCount(1);
+      if ((await button.textContent())?.trim() === "Out of Stock") {
+        soldOutCards += 1;
+        await expect(button).toBeDisabled();
+      } else {
+        await expect(button).toBeEnabled();
+      }
+    }
+    expect(soldOutCards).toBeGreaterThanOrEqual(1);
+  });
+
+  test("filters by price and sorts with the form", async ({ page, jsEnabled }) => {
+    await page.goto("/category/accessories");
+    const all = await shownCount(page);
+    const form = page.getByRole("form", { name: "Filters" });
+    // Each select sits in its <label> (whose text also holds the options, so find the select inside).
+    const price = form.locator("label", { hasText: /^Price/ }).getByRole("combobox");
+    const sort = form.locator("label", { hasText: /^Sort by/ }).getByRole("combobox");
+    await expect(price).toHaveAttribute("name", "price");
+    await expect(sort).toHaveAttribute("name", "sort");
+    await expect(price).toHaveValue("");
+    await expect(sort).toHaveValue("featured");
+
+    if (jsEnabled) {
+      // The selects submit themselves: no button pressed.
+      await waitForHydration(page);
+      await price.selectOption({ label: "Under HK$400" });
+      await expect(page).toHaveURL(/\/category\/accessories\?price=under-400&sort=featured$/);
+      await sort.selectOption({ label: "Price: Low to High" });
+    } else {
+      await price.selectOption({ label: "Under HK$400" });
+      await sort.selectOption({ label: "Price: Low to High" });
+      await form.getByRole("button", { name: "Apply" }).click();
+    }
+    await expect(page).toHaveURL(/\/category\/accessories\?price=under-400&sort=price-low-high$/);
+    await expect(price).toHaveValue("under-400");
+    await expect(sort).toHaveValue("price-low-high");
+
+    const shown = await shownCount(page);
+    expect(shown).toBeGreaterThan(1);
+    expect(shown).toBeLessThan(all);
+    await expect(cards(page)).toHaveCount(shown);
+    const prices = (await cardPrices(page)).map(amount);
+    expect(prices).toHaveLength(shown);
+    for (const value of prices) expect(value).toBeLessThan(400);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+  });
+
+  test("the Apply button also works with JavaScript", async ({ page, jsEnabled }) => {
+    test.skip(!jsEnabled, "without JavaScript Apply is the only way, covered above");
+    await page.goto("/category/accessories?price=under-400&sort=price-low-high");
+    await waitForHydration(page);
+    const form = page.getByRole("form", { name: "Filters" });
+    await form.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/\/category\/accessories\?price=under-400&sort=price-low-high$/);
+    const prices = (await cardPrices(page)).map(amount);
+    expect(prices.length).toBeGreaterThan(1);
+    for (const value of prices) expect(value).toBeLessThan(400);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+  });
+
+  test("a filter without results offers Reset Filters", async ({ page }) => {
+    // Seeded shotguns cost HK$458 and more: none is under HK$400.
+    const response = await page.goto("/category/shotguns?price=under-400");
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shotguns");
+    await expect(page.getByText("No products match your current filter criteria.")).toBeVisible();
+    await expect(cards(page)).toHaveCount(0);
+    const reset = page.getByRole("link", { name: "Reset Filters" });
+    await expect(reset).toHaveAttribute("href", "/category/shotguns");
+    await reset.click();
+    await expect(page).toHaveURL(/\/category\/shotguns$/);
+    await expect(page.getByText("No products match your current filter criteria.")).toHaveCount(0);
+    const shown = await shownCount(page);
+    expect(shown).toBeGreaterThan(0);
+    await expect(cards(page)).toHaveCount(shown);
+  });
+
+  test("all products are paginated", async ({ page }) => {
+    await page.goto("/category/all");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("All Products");
+    const total = await shownCount(page);
+    expect(total).toBeGreaterThan(PAGE_SIZE);
+    const pages = Math.ceil(total / PAGE_SIZE);
+    await expect(cards(page)).toHaveCount(PAGE_SIZE);
+    const firstPage = await cardProductLinks(page);
+
+    const pagination = page.getByRole("navigation", { name: "Pages" });
+    await expect(pagination.locator("[aria-current=page]")).toHaveText("1");
+    await expect(pagination.getByRole("link", { name: `Page 2 of ${pages}` })).toHaveAttribute(
+      "href",
+      "/category/all?page=2",
+    );
+    await expect(pagination.getByRole("link", { name: "Previous" })).toHaveCount(0);
+    await pagination.getByRole("link", { name: "Next" }).click();
+
+    await expect(page).toHaveURL(/\/category\/all\?page=2$/);
+    await expect(pagination.locator("[aria-current=page]")).toHaveText("2");
+    await expect(pagination.getByRole("link", { name: "Previous" })).toHaveAttribute("href", "/category/all");
+    await expect(cards(page)).toHaveCount(Math.min(PAGE_SIZE, total - PAGE_SIZE));
+    const secondPage = await cardProductLinks(page);
+    expect(secondPage.filter((href) => firstPage.includes(href))).toEqual([]);
+    for (const href of secondPage) expect(href).toMatch(/^\/product\/\d+$/);
+  });
+
+  test("a category's name in the URL finds the same products as its slug", async ({ page }) => {
+    const byName = await page.goto("/category/Tactical%20Gear");
+    expect(byName?.status()).toBe(200);
+    const named = await cardProductLinks(page);
+    const namedCount = await shownCount(page);
+
+    await page.goto("/category/tactical-gear");
+    const bySlug = await cardProductLinks(page);
+    expect(bySlug.length).toBeGreaterThan(0);
+    expect(named).toEqual(bySlug);
+    expect(namedCount).toBe(await shownCount(page));
+    await expect(cards(page).locator("p.uppercase").first()).toHaveText("Tactical Gear");
+  });
+
+  test("new arrivals lists recent products", async ({ page }) => {
+    await page.goto("/category/all");
+    const all = await shownCount(page);
+    const response = await page.goto("/category/new-arrivals");
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("New Arrivals");
+    const shown = await shownCount(page);
+    expect(shown).toBeGreaterThan(0);
+    // Seeded products go back 120 days; new arrivals are the last 90.
+    expect(shown).toBeLessThan(all);
+    await expect(page.getByRole("form", { name: "Filters" }).locator("select[name=sort]")).toHaveValue("newest");
+  });
+
+  test("an unknown category answers 404", async ({ page }) => {
+    const response = await page.goto("/category/does-not-exist");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByText("No products found", { exact: true })).toBeVisible();
+    await expect(cards(page)).toHaveCount(0);
+  });
+
+  test("prices follow the chosen currency (GBP)", async ({ page, jsEnabled }) => {
+    await page.goto("/category/rifles");
+    const m4 = cardNamed(page, "M4 CQB Carbine AEG");
+    await expect(m4.locator("[data-price]")).toHaveText("HK$1,880.00");
+
+    await switchCurrency(page, "GBP", jsEnabled);
+    await expect(page).toHaveURL(/\/category\/rifles$/);
+    // The shop's own GBP price of the seeded HK$1,880 carbine.
+    await expect(m4.locator("[data-price]")).toHaveText("£187.99");
+    for (const price of await cardPrices(page)) expect(price).toMatch(/^£\d[\d,]*\.\d{2}$/);
+
+    await m4.getByRole("link", { name: "Details: M4 CQB Carbine AEG" }).click();
+    await expect(page).toHaveURL(/\/product\/\d+$/);
+    await expect(page.locator("main h1 + [data-price]")).toHaveText("£187.99");
+    // Structured data keeps quoting the shop's HKD price.
+    const jsonLd = JSON.parse((await page.locator('main script[type="application/ld+json"]').textContent()) ?? "{}");
+    expect(jsonLd.offers.priceCurrency).toBe("HKD");
+    expect(jsonLd.offers.price).toBe("1880.00");
+  });
+
+  test("reads in Chinese", async ({ page, inChinese }) => {
+    await inChinese();
+    await page.goto("/category/rifles");
+    await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hant-HK");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("長槍");
+    const names = await cards(page).locator("h3").allTextContents();
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(name).toMatch(CJK);
+    const badges = await cards(page).locator("ul li").allTextContents();
+    expect(badges).toContain("黑色");
+    expect(badges).not.toContain("Black");
+    const body = await page.locator("body").innerText();
+    for (const english of ["Add to Cart", "Details", "Showing", "Out of Stock", "Sort by"]) {
+      expect(body, english).not.toContain(english);
+    }
+  });
+
+  test("is a single column without sideways overflow on a phone", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto("/category/rifles");
+    const boxes = await cards(page).evaluateAll((articles) =>
+      articles.map((a) => {
+        const r = a.getBoundingClientRect();
+        return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width) };
+      }),
+    );
+    expect(boxes.length).toBeGreaterThan(1);
+    for (const box of boxes) expect(box.x).toBe(boxes[0]?.x);
+    // Stacked: each card below the previous one.
+    for (let i = 1; i < boxes.length; i++) expect(boxes[i]?.y ?? 0).toBeGreaterThan(boxes[i - 1]?.y ?? 0);
+    expect(boxes[0]?.width ?? 0).toBeGreaterThan(300);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
