@@ -73,7 +73,7 @@ export function ColorBadges({ colors }: { colors: { color: string; stock: number
  * Add to Cart from a card: the first in-stock colour, quantity 1. A plain POST form, so it
  * works without JavaScript; disabled when nothing is in stock.
  */
-export function AddToCartButton({ product }: { product: ProductCardData }) {
+export function AddToCartButton({ product, name }: { product: ProductCardData; name: string }) {
   const { t } = useTranslation();
   const location = useLocation();
   const color = product.colors.find((c) => c.stock > 0)?.color ?? "Default";
@@ -92,6 +92,7 @@ export function AddToCartButton({ product }: { product: ProductCardData }) {
       <button
         type="submit"
         disabled={soldOut || fetcher.state !== "idle"}
+        aria-label={`${soldOut ? t("product.outOfStock") : t("home.addToCart")}: ${name}`}
         className="w-full rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-stone-300 disabled:text-stone-600"
       >
         {soldOut ? t("product.outOfStock") : t("home.addToCart")}
@@ -151,7 +152,7 @@ export function ProductCard({
           >
             {t("home.details")}
           </Link>
-          <AddToCartButton product={product} />
+          <AddToCartButton product={product} name={name} />
         </div>
       </div>
     </article>
