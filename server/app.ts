@@ -13,6 +13,7 @@ import { parseFlags } from "~/lib/cli-args";
 import { type Config, loadConfig } from "~/lib/config.server";
 import { createMailer } from "~/lib/mail.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server";
+import { scaleAddressLimits } from "~/lib/rate-limit.server";
 import { DiskStorage } from "~/lib/storage.server";
 import { adminExists, createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
 
@@ -181,6 +182,7 @@ export interface Runtime {
 
 /** Opens the database, runs migrations, and seeds the demo catalogue into an empty database. */
 export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
+  scaleAddressLimits(config.rateLimitAddressFactor);
   const db: DB = openDatabase(config.databaseUrl);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) console.info(`database: applied ${applied.join(", ")}`);

@@ -20,6 +20,8 @@ export interface Config {
   emailVerification: boolean;
   /** Fixed first-admin setup token (tests, scripted installs); otherwise one is generated at start. */
   adminSetupToken: string | null;
+  /** Multiplies the per-address sign-in, sign-up and reset limits. */
+  rateLimitAddressFactor: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -40,6 +42,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secureCookies: publicUrl.startsWith("https://"),
     emailVerification: isOn(env.EMAIL_VERIFICATION),
     adminSetupToken: env.ADMIN_SETUP_TOKEN?.trim() || null,
+    rateLimitAddressFactor: Math.max(1, Number(env.RATE_LIMIT_ADDRESS_FACTOR) || 1),
   };
 }
 

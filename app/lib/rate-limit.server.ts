@@ -6,7 +6,7 @@ export class RateLimiter {
   private readonly hits = new Map<string, { count: number; resetAt: number }>();
 
   constructor(
-    readonly limit: number,
+    public limit: number,
     readonly windowMs: number,
   ) {}
 
@@ -46,3 +46,15 @@ export const signInAttemptsPerAddress = new RateLimiter(30, FIFTEEN_MINUTES);
 export const signUpsPerAddress = new RateLimiter(10, 60 * 60 * 1000);
 /** Password-reset e-mails per client address. */
 export const passwordResetsPerAddress = new RateLimiter(5, FIFTEEN_MINUTES);
+
+/**
+ * Scales the per-address limits (RATE_LIMIT_ADDRESS_FACTOR): a shop whose visitors share one
+ * address (a school, an office) may raise them, and the browser tests, whose every request
+ * comes from 127.0.0.1, do. The per-account limit never changes.
+ */
+export function scaleAddressLimits(factor: number): void {
+  if (!Number.isFinite(factor) || factor < 1) return;
+  signInAttemptsPerAddress.limit = Math.round(30 * factor);
+  signUpsPerAddress.limit = Math.round(10 * factor);
+  passwordResetsPerAddress.limit = Math.round(5 * factor);
+}

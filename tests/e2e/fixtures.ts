@@ -303,3 +303,210 @@ export async function waitForResetLink(email: string, options: { since?: number;
     .toBeTruthy();
   return link as string;
 }
+
+/* ------------------------------------------------------------------------------------------
+ * Purchases (tests/e2e/purchase): receipt files, product look-ups, the stock the product page
+ * shows per colour, and shoppers driven by plain HTTP requests, each signed up from its own
+ * loopback address (see `startClientProxy`).
+ * ------------------------------------------------------------------------------------------ */
+
+type APIRequestContext = import("@playwright/test").APIRequestContext;
+type Browser = import("@playwright/test").Browser;
+type PlaywrightApi = import("@playwright/test").PlaywrightWorkerArgs["playwright"];
+
+/** A file for `setInputFiles` or a multipart field. */
+export interface UploadFile {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/** Customer details the checkout form accepts (the e-mail is the shopper's own). */
+export const CHECKOUT_DETAILS = {
+  firstName: "Chan",
+  lastName: "Tai Man",
+  phone: "+852 9123 4567",
+  address: "Flat A, 12/F, 1 Nathan Road",
+  city: "Tsim Sha Tsui",
+  country: "Hong Kong",
+} as const;
+
+/** A small, real JPEG made with sharp: what a phone screenshot of a transfer would be. */
+export async function receiptJpeg(name = "receipt.jpg"): Promise<UploadFile> {
+  const { default: sharp } = await import("sharp");
+  const buffer = await sharp({
+    create: { width: 480, height: 320, channels: 3, background: { r: 24, g: 110, b: 190 } },
+  })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  return { name, mimeType: "image/jpeg", buffer };
+}
+
+/** Plain text named receipt.png (and claiming to be a PNG). */
+export function receiptTextAsPng(): UploadFile {
+  return { name: "receipt.png", mimeType: "image/png", buffer: Buffer.from("This is not an image, only text.\n") };
+}
+
+/** A real JPEG padded to 6 MB: over the 5 MB receipt limit. */
+export async function receiptOversized(): Promise<UploadFile> {
+  const { buffer } = await receiptJpeg();
+  return {
+    name: "big-receipt.jpg",
+    mimeType: "image/jpeg",
+    buffer: Buffer.concat([buffer, Buffer.alloc(6 * 1024 * 1024 - buffer.length, 0x20)]),
+  };
+}
+
+/** A product's id by its exact English name, from the header search's resource route. */
+export async function productIdByName(request: APIRequestContext, name: string): Promise<number> {
+  const response = await request.get(`/resources/search?q=${encodeURIComponent(name)}`);
+  expect(response.status(), `search for ${name}`).toBe(200);
+  const { results } = (await response.json()) as { results: { id: number; name_en: string }[] };
+  const found = results.find((result) => result.name_en === name);
+  if (!found) throw new Error(`no product named ${JSON.stringify(name)}`);
+  return found.id;
+}
+
+/** Waits until React has hydrated the page, so its event handlers are attached. */
+export async function waitForReact(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const key = Object.keys(document).find((k) => k.startsWith("__reactContainer$"));
+    // biome-ignore lint/suspicious/noExplicitAny: React internals, read only
+    const state = key ? (document as any)[key]?.stateNode?.current?.memoizedState : undefined;
+    return state !== undefined && state !== null && state.isDehydrated === false;
+  });
+}
+
+/**
+ * The stock of every colour of a product as its page shows it ("N in stock" / "Sold out"),
+ * read in a fresh English browser with JavaScript (the shown stock follows the chosen colour).
+ */
+export async function colourStocks(browser: Browser, baseURL: string, productId: number) {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: true, locale: "en-GB" });
+  try {
+    const page = await context.newPage();
+    await page.goto(`/product/${productId}`);
+    await waitForReact(page);
+    const form = page.locator("main form").filter({ has: page.locator("input[name=productId]") });
+    const stock = page.getByTestId("stock");
+    const read = async () => {
+      const text = ((await stock.textContent()) ?? "").trim();
+      if (text === "Sold out") return 0;
+      const match = /^(\d+) in stock$/.exec(text);
+      if (!match) throw new Error(`unexpected stock text ${JSON.stringify(text)}`);
+      return Number(match[1]);
+    };
+    const stocks: Record<string, number> = {};
+    const radios = form.locator("input[type=radio][name=color]");
+    const colours = await radios.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    if (colours.length === 0) {
+      stocks[(await form.locator("input[name=color]").getAttribute("value")) ?? "Default"] = await read();
+    }
+    for (const colour of colours) {
+      const radio = form.locator(`input[type=radio][name=color][value="${colour}"]`);
+      await form.locator("label").filter({ has: radio }).click();
+      await expect(radio).toBeChecked();
+      stocks[colour] = await read();
+    }
+    return stocks;
+  } finally {
+    await context.close();
+  }
+}
+
+/** A shopper made of HTTP requests: own cookies, own client address, already signed up. */
+export interface ApiShopper {
+  request: APIRequestContext;
+  email: string;
+  password: string;
+  address: string;
+  dispose(): Promise<void>;
+}
+
+export async function newApiShopper(playwright: PlaywrightApi, baseURL: string, prefix = "api-buyer") {
+  const proxy = await startClientProxy();
+  const request = await playwright.request.newContext({ baseURL, proxy: { server: proxy.server } });
+  const shopper: ApiShopper = {
+    request,
+    email: uniqueEmail(prefix),
+    password: uniquePassword(),
+    address: proxy.address,
+    async dispose() {
+      await request.dispose();
+      await proxy.close();
+    },
+  };
+  try {
+    await apiSignUp(request, shopper.email, shopper.password);
+  } catch (error) {
+    await shopper.dispose();
+    throw error;
+  }
+  return shopper;
+}
+
+/** Posts the sign-up form as a browser without JavaScript would. */
+export async function apiSignUp(request: APIRequestContext, email: string, password: string): Promise<void> {
+  const response = await request.post("/login", {
+    form: { intent: "signup", email, password, redirectTo: "/" },
+    maxRedirects: 0,
+  });
+  expect(response.status(), `sign-up of ${email}`).toBe(302);
+  expect(response.headers().location).toMatch(/^(https?:\/\/[^/]+)?\/$/);
+}
+
+/** Posts the product page's Add to Cart form (no JavaScript): the cart answers with a redirect. */
+export async function apiAddToCart(
+  request: APIRequestContext,
+  productId: number,
+  color: string,
+  quantity = 1,
+): Promise<void> {
+  const response = await request.post("/cart", {
+    form: { intent: "add", productId: String(productId), color, quantity: String(quantity), redirectTo: "/cart" },
+    maxRedirects: 0,
+  });
+  // Success is a 302 back; a refusal a 303 back with an error flash.
+  expect(response.status(), `add ${quantity} × ${productId} ${color}`).toBe(302);
+}
+
+/** Posts the checkout form; a signed-in shopper is sent on to /payment. */
+export async function apiCheckout(request: APIRequestContext, email: string): Promise<void> {
+  const response = await request.post("/checkout", { form: { ...CHECKOUT_DETAILS, email }, maxRedirects: 0 });
+  expect(response.status(), "checkout").toBe(302);
+  expect(response.headers().location).toMatch(/\/payment$/);
+}
+
+/** The payment page's one-time submission key (its hidden field). */
+export async function apiPaymentKey(request: APIRequestContext): Promise<string> {
+  const response = await request.get("/payment");
+  expect(response.status()).toBe(200);
+  const key = /name="submissionKey" value="([^"]+)"/.exec(await response.text())?.[1];
+  if (!key) throw new Error("the payment page has no submission key (no checkout or an empty cart?)");
+  return key;
+}
+
+/** Posts the payment form (multipart) without following the redirect. */
+export async function apiSubmitPayment(
+  request: APIRequestContext,
+  submissionKey: string,
+  receipt: UploadFile,
+  extra: Record<string, string> = {},
+) {
+  return request.post("/payment", { multipart: { ...extra, submissionKey, receipt }, maxRedirects: 0 });
+}
+
+/** The shopper's orders as /account/orders lists them: ids and numbers, newest first. */
+export async function apiOrders(request: APIRequestContext): Promise<{ id: string; number: string }[]> {
+  const response = await request.get("/account/orders", { maxRedirects: 0 });
+  expect(response.status(), "/account/orders").toBe(200);
+  const html = await response.text();
+  return [...html.matchAll(/href="\/account\/orders\/([0-9a-f-]{36})"[^>]*>(ORD-\d{13}-[0-9A-F]{6})</g)].map(
+    (match) => ({ id: match[1] ?? "", number: match[2] ?? "" }),
+  );
+}
+
+/** The text of an element with `data-testid` in server HTML ("HK$78.00"). */
+export function testIdText(html: string, testId: string): string | undefined {
+  return new RegExp(`data-testid="${testId}"[^>]*>([^<]*)<`).exec(html)?.[1]?.trim();
+}
