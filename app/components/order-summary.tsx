@@ -2,6 +2,8 @@ import { useTranslation } from "react-i18next";
 import type { Currency } from "#db/schema";
 import { colorLabel } from "~/lib/color";
 import { formatMoney } from "~/lib/money";
+import type { Language } from "~/locales";
+import type { Cart } from "~/models/cart.server";
 
 export interface SummaryLine {
   key: string | number;
@@ -59,5 +61,24 @@ export function OrderSummary({
         </div>
       </dl>
     </aside>
+  );
+}
+
+/** The summary of a cart, in the reader's language (checkout and payment). */
+export function CartSummary({ cart, language }: { cart: Cart; language: Language }) {
+  return (
+    <OrderSummary
+      lines={cart.lines.map((line) => ({
+        key: line.id,
+        name: language === "zh" ? line.name_zh : line.name_en,
+        color: line.color,
+        quantity: line.quantity,
+        lineTotalCents: line.lineTotalCents,
+      }))}
+      currency={cart.currency}
+      subtotalCents={cart.subtotalCents}
+      shippingCents={cart.shippingCents}
+      totalCents={cart.totalCents}
+    />
   );
 }

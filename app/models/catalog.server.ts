@@ -3,7 +3,7 @@ import type { DB } from "#db/connect.server";
 import type { CategoryRow, Currency, Database } from "#db/schema";
 import { priceIn } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
-import { type CardRow, type ProductCard, toCards } from "./product.server";
+import { CARD_COLUMNS, type CardRow, type ProductCard, toCards } from "./product.server";
 
 /**
  * The catalogue rules: listing (category, price band, sort, page), search and the product
@@ -163,23 +163,7 @@ export async function listProducts(db: DB, query: ListingQuery): Promise<Listing
   const page = Math.min(Math.max(1, Math.trunc(query.page) || 1), pages);
 
   const price = PRICE_COLUMN[query.currency];
-  let rows = base
-    .leftJoin("categories", "categories.id", "products.category_id")
-    .select([
-      "products.id",
-      "products.name_en",
-      "products.name_zh",
-      "products.description_en",
-      "products.description_zh",
-      "products.price_hkd_cents",
-      "products.price_gbp_cents",
-      "products.price_eur_cents",
-      "products.price_usd_cents",
-      "products.is_featured",
-      "categories.slug as category_slug",
-      "categories.name_en as category_name_en",
-      "categories.name_zh as category_name_zh",
-    ]);
+  let rows = base.leftJoin("categories", "categories.id", "products.category_id").select(CARD_COLUMNS);
   switch (query.sort) {
     case "featured":
       rows = rows.orderBy("products.is_featured", "desc").orderBy("products.created_at", "desc");
@@ -290,21 +274,7 @@ export async function listRelatedProducts(
   const rows = await db
     .selectFrom("products")
     .leftJoin("categories", "categories.id", "products.category_id")
-    .select([
-      "products.id",
-      "products.name_en",
-      "products.name_zh",
-      "products.description_en",
-      "products.description_zh",
-      "products.price_hkd_cents",
-      "products.price_gbp_cents",
-      "products.price_eur_cents",
-      "products.price_usd_cents",
-      "products.is_featured",
-      "categories.slug as category_slug",
-      "categories.name_en as category_name_en",
-      "categories.name_zh as category_name_zh",
-    ])
+    .select(CARD_COLUMNS)
     .where("products.category_id", "=", product.category.id)
     .where("products.id", "!=", product.id)
     .orderBy("products.created_at", "desc")

@@ -21,26 +21,29 @@ export interface ProductCard {
   colors: { color: string; stock: number }[];
 }
 
+/** The columns a product card needs (products joined with categories). */
+export const CARD_COLUMNS = [
+  "products.id",
+  "products.name_en",
+  "products.name_zh",
+  "products.description_en",
+  "products.description_zh",
+  "products.price_hkd_cents",
+  "products.price_gbp_cents",
+  "products.price_eur_cents",
+  "products.price_usd_cents",
+  "products.is_featured",
+  "categories.slug as category_slug",
+  "categories.name_en as category_name_en",
+  "categories.name_zh as category_name_zh",
+] as const;
+
 /** Up to `limit` featured products, newest first, priced in `currency`. */
 export async function listFeaturedProducts(db: DB, currency: Currency, limit = 3): Promise<ProductCard[]> {
   const rows = await db
     .selectFrom("products")
     .leftJoin("categories", "categories.id", "products.category_id")
-    .select([
-      "products.id",
-      "products.name_en",
-      "products.name_zh",
-      "products.description_en",
-      "products.description_zh",
-      "products.price_hkd_cents",
-      "products.price_gbp_cents",
-      "products.price_eur_cents",
-      "products.price_usd_cents",
-      "products.is_featured",
-      "categories.slug as category_slug",
-      "categories.name_en as category_name_en",
-      "categories.name_zh as category_name_zh",
-    ])
+    .select(CARD_COLUMNS)
     .where("products.is_featured", "=", 1)
     .orderBy("products.created_at", "desc")
     .orderBy("products.id", "desc")

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "react-router";
+import { translateKey } from "~/lib/translate-key";
 
 /** Error messages are translation keys (from the shared Zod schemas); shown next to the field. */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
@@ -77,5 +78,21 @@ export function FormAlert({ title, detail }: { title: string; detail?: string })
       <p className="font-medium">{title}</p>
       {detail ? <p className="text-sm">{detail}</p> : null}
     </div>
+  );
+}
+
+/**
+ * Form-level errors from the server (Conform's form errors): the first key is the title, the
+ * rest the detail, e.g. ['flash.loginFailed', 'flash.loginFailedDetail'].
+ */
+export function FormErrors({ errors, params }: { errors?: string[] | null; params?: Record<string, unknown> }) {
+  const { t } = useTranslation();
+  const [title, ...details] = errors ?? [];
+  if (!title) return null;
+  return (
+    <FormAlert
+      title={translateKey(t, title, params)}
+      detail={details.map((key) => translateKey(t, key, params)).join(" ") || undefined}
+    />
   );
 }

@@ -3,7 +3,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { Field, FormAlert, inputClass, StatusButton } from "~/components/ui/field";
+import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { FlashBanner } from "~/components/ui/flash-banner";
 import { requestInfoContext, services } from "~/context";
 import { authenticate, getUser, LoginError, signIn, signOut } from "~/lib/auth.server";
@@ -104,7 +104,6 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: adminSetupSchema }),
   });
-  const [title, ...details] = form.errors ?? [];
   return (
     <main id="main" className="min-h-screen bg-stone-100 px-4 py-12">
       <div className="mx-auto max-w-md">
@@ -112,14 +111,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
         <h1 className="mt-4 text-3xl font-bold">{t("adminLogin.title")}</h1>
         <p className="mt-2 text-stone-600">{t("adminLogin.intro")}</p>
         <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4 rounded-lg bg-white p-6 shadow">
-          {title ? (
-            <FormAlert
-              // biome-ignore lint/suspicious/noExplicitAny: keys from the server
-              title={t(title as any)}
-              // biome-ignore lint/suspicious/noExplicitAny: keys from the server
-              detail={details.map((key) => t(key as any, { minutes: actionData?.minutes ?? 0 })).join(" ")}
-            />
-          ) : null}
+          <FormErrors errors={form.errors} params={{ minutes: actionData?.minutes ?? 0 }} />
           <input type="hidden" name="intent" value="login" />
           <Field
             label={t("auth.email")}

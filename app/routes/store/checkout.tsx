@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import type { z } from "zod";
-import { OrderSummary } from "~/components/order-summary";
+import { CartSummary } from "~/components/order-summary";
 import { Field, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
@@ -154,19 +154,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             <StatusButton pendingText={t("auth.pending")}>{t("checkout.continue")}</StatusButton>
           </div>
         </Form>
-        <OrderSummary
-          lines={cart.lines.map((line) => ({
-            key: line.id,
-            name: language === "zh" ? line.name_zh : line.name_en,
-            color: line.color,
-            quantity: line.quantity,
-            lineTotalCents: line.lineTotalCents,
-          }))}
-          currency={cart.currency}
-          subtotalCents={cart.subtotalCents}
-          shippingCents={cart.shippingCents}
-          totalCents={cart.totalCents}
-        />
+        <CartSummary cart={cart} language={language} />
       </div>
     </div>
   );

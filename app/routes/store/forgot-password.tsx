@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { Field, FormAlert, inputClass, StatusButton } from "~/components/ui/field";
+import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { requestInfoContext, services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { passwordResetsPerAddress } from "~/lib/rate-limit.server";
@@ -54,7 +54,6 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
   });
-  const [title, ...details] = form.errors ?? [];
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="text-3xl font-bold">{t("forgot.title")}</h1>
@@ -64,14 +63,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         {...getFormProps(form)}
         className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
       >
-        {title ? (
-          <FormAlert
-            // biome-ignore lint/suspicious/noExplicitAny: keys from the server
-            title={t(title as any)}
-            // biome-ignore lint/suspicious/noExplicitAny: keys from the server
-            detail={details.map((key) => t(key as any, { minutes: actionData?.minutes ?? 0 })).join(" ")}
-          />
-        ) : null}
+        <FormErrors errors={form.errors} params={{ minutes: actionData?.minutes ?? 0 }} />
         <Field
           label={t("auth.email")}
           htmlFor={fields.email.id}

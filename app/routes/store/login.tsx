@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { Field, FormAlert, inputClass, StatusButton } from "~/components/ui/field";
+import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { requestInfoContext, services } from "~/context";
 import { authenticate, getUser, LoginError, signIn } from "~/lib/auth.server";
 import { mergeCartAtSignIn } from "~/lib/cart-session.server";
@@ -102,7 +102,6 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
-  const [title, ...details] = form.errors ?? [];
   const otherMode = `/login?${new URLSearchParams({ ...(mode === "login" ? { mode: "signup" } : {}), ...(redirectTo !== "/" ? { redirectTo } : {}) })}`;
 
   return (
@@ -117,14 +116,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         key={mode}
         className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
       >
-        {title ? (
-          <FormAlert
-            // biome-ignore lint/suspicious/noExplicitAny: keys from the server
-            title={t(title as any)}
-            // biome-ignore lint/suspicious/noExplicitAny: keys from the server
-            detail={details.map((key) => t(key as any, { minutes: actionData?.minutes ?? 0 })).join(" ")}
-          />
-        ) : null}
+        <FormErrors errors={form.errors} params={{ minutes: actionData?.minutes ?? 0 }} />
         <input type="hidden" name="intent" value={mode} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Field

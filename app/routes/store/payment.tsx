@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigate, useNavigation } from "react-router";
-import { OrderSummary } from "~/components/order-summary";
+import { CartSummary } from "~/components/order-summary";
 import { FormAlert } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
@@ -273,19 +273,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
             </button>
           </Form>
         </div>
-        <OrderSummary
-          lines={cart.lines.map((line) => ({
-            key: line.id,
-            name: language === "zh" ? line.name_zh : line.name_en,
-            color: line.color,
-            quantity: line.quantity,
-            lineTotalCents: line.lineTotalCents,
-          }))}
-          currency={cart.currency}
-          subtotalCents={cart.subtotalCents}
-          shippingCents={cart.shippingCents}
-          totalCents={cart.totalCents}
-        />
+        <CartSummary cart={cart} language={language} />
       </div>
     </div>
   );
