@@ -141,7 +141,12 @@ describe("addToCart", () => {
   });
 
   it("adds the same product and colour to its line; another colour gets its own line", async () => {
-    const product = await makeProduct({ variants: [["Black", 5], ["Tan", 5]] });
+    const product = await makeProduct({
+      variants: [
+        ["Black", 5],
+        ["Tan", 5],
+      ],
+    });
     await addToCart(db, cart, { productId: String(product), color: "Black", quantity: "1" });
     await addToCart(db, cart, { productId: String(product), color: "Black", quantity: "3" });
     await addToCart(db, cart, { productId: String(product), color: "Tan", quantity: "1" });
@@ -172,7 +177,12 @@ describe("addToCart", () => {
   });
 
   it("refuses more than the colour's stock", async () => {
-    const product = await makeProduct({ variants: [["Black", 3], ["Tan", 10]] });
+    const product = await makeProduct({
+      variants: [
+        ["Black", 3],
+        ["Tan", 10],
+      ],
+    });
     const error = await cartError(() => addToCart(db, cart, { productId: product, color: "Black", quantity: "4" }));
     expect(error.key).toBe("cart.errors.insufficientStock");
     expect(error.detailKey).toBe("cart.errors.insufficientStockDetail");
@@ -273,7 +283,12 @@ describe("setLineQuantity", () => {
 
 describe("removeLine and clearCart", () => {
   it("removes one line and reports what it was", async () => {
-    const product = await makeProduct({ variants: [["Black", 4], ["Tan", 4]] });
+    const product = await makeProduct({
+      variants: [
+        ["Black", 4],
+        ["Tan", 4],
+      ],
+    });
     await addToCart(db, cart, { productId: product, color: "Black", quantity: "1" });
     await addToCart(db, cart, { productId: product, color: "Tan", quantity: "1" });
     const [black] = await lines(cart);
@@ -292,7 +307,12 @@ describe("removeLine and clearCart", () => {
   });
 
   it("clears only this cart", async () => {
-    const product = await makeProduct({ variants: [["Black", 4], ["Tan", 4]] });
+    const product = await makeProduct({
+      variants: [
+        ["Black", 4],
+        ["Tan", 4],
+      ],
+    });
     const other = await createAnonymousCart(db);
     await addToCart(db, cart, { productId: product, color: "Black", quantity: "1" });
     await addToCart(db, cart, { productId: product, color: "Tan", quantity: "1" });
@@ -354,7 +374,12 @@ describe("loadCart", () => {
   });
 
   it("flags lines asking for more than is in stock now", async () => {
-    const product = await makeProduct({ variants: [["Black", 5], ["Tan", 5]] });
+    const product = await makeProduct({
+      variants: [
+        ["Black", 5],
+        ["Tan", 5],
+      ],
+    });
     await addToCart(db, cart, { productId: product, color: "Black", quantity: "4" });
     await addToCart(db, cart, { productId: product, color: "Tan", quantity: "1" });
     expect((await loadCart(db, cart, "HKD")).overStock).toBe(false);
@@ -372,7 +397,12 @@ describe("loadCart", () => {
 
 describe("mergeCarts", () => {
   it("sums quantities, adds new lines and deletes the anonymous cart", async () => {
-    const product = await makeProduct({ variants: [["Black", 10], ["Tan", 10]] });
+    const product = await makeProduct({
+      variants: [
+        ["Black", 10],
+        ["Tan", 10],
+      ],
+    });
     const user = await makeUser();
     const userCart = await cartIdForUser(db, user);
     await addToCart(db, userCart, { productId: product, color: "Black", quantity: "2" });
@@ -390,7 +420,13 @@ describe("mergeCarts", () => {
   });
 
   it("caps summed quantities at the stock and reports how many lines were capped", async () => {
-    const product = await makeProduct({ variants: [["Black", 4], ["Tan", 3], ["Grey", 9]] });
+    const product = await makeProduct({
+      variants: [
+        ["Black", 4],
+        ["Tan", 3],
+        ["Grey", 9],
+      ],
+    });
     const user = await makeUser();
     const userCart = await cartIdForUser(db, user);
     await addToCart(db, userCart, { productId: product, color: "Black", quantity: "3" });

@@ -102,10 +102,7 @@ async function ordersOf(userId: string) {
   return db.selectFrom("orders").selectAll().where("user_id", "=", userId).execute();
 }
 
-function input(
-  shopper: { userId: string; cartId: string },
-  overrides: Partial<PlaceOrderInput> = {},
-): PlaceOrderInput {
+function input(shopper: { userId: string; cartId: string }, overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput {
   return {
     ...shopper,
     currency: "HKD",
@@ -129,7 +126,14 @@ async function orderError(action: () => Promise<unknown>): Promise<OrderError> {
 
 describe("placeOrder", () => {
   it("takes exactly the bought quantities, snapshots the lines and empties the cart", async () => {
-    const product = await makeProduct({ hkd: 45_00, variants: [["Black", 10], ["Tan", 4], ["Grey", 7]] });
+    const product = await makeProduct({
+      hkd: 45_00,
+      variants: [
+        ["Black", 10],
+        ["Tan", 4],
+        ["Grey", 7],
+      ],
+    });
     const other = await makeProduct({ hkd: 8_00, variants: [["Default", 30]] });
     const shopper = await makeShopper();
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity: "3" });
@@ -160,8 +164,15 @@ describe("placeOrder", () => {
     expect(await stockOf(product.id, "Grey")).toBe(7);
     expect(await stockOf(other.id, "Default")).toBe(28);
 
-    const lines = await db.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("id").execute();
-    expect(lines.map((l) => [l.product_id, l.name_en, l.color, l.unit_price_cents, l.quantity, l.line_total_cents])).toEqual([
+    const lines = await db
+      .selectFrom("order_lines")
+      .selectAll()
+      .where("order_id", "=", order.id)
+      .orderBy("id")
+      .execute();
+    expect(
+      lines.map((l) => [l.product_id, l.name_en, l.color, l.unit_price_cents, l.quantity, l.line_total_cents]),
+    ).toEqual([
       [product.id, product.name_en, "Black", 45_00, 3, 135_00],
       [product.id, product.name_en, "Tan", 45_00, 4, 180_00],
       [other.id, other.name_en, "Default", 8_00, 2, 16_00],
@@ -180,7 +191,12 @@ describe("placeOrder", () => {
       .set({ name_en: "Renamed", name_zh: "改名", price_hkd_cents: 1_00 })
       .where("id", "=", product.id)
       .execute();
-    const after = await db.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("id").execute();
+    const after = await db
+      .selectFrom("order_lines")
+      .selectAll()
+      .where("order_id", "=", order.id)
+      .orderBy("id")
+      .execute();
     expect(after.map((l) => [l.name_en, l.unit_price_cents])).toEqual([
       [product.name_en, 45_00],
       [product.name_en, 45_00],
@@ -247,7 +263,12 @@ describe("placeOrder", () => {
   });
 
   it("refuses an out-of-stock line and leaves stock, orders and the cart unchanged", async () => {
-    const product = await makeProduct({ variants: [["Black", 5], ["Tan", 3]] });
+    const product = await makeProduct({
+      variants: [
+        ["Black", 5],
+        ["Tan", 3],
+      ],
+    });
     const shopper = await makeShopper();
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity: "2" });
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Tan", quantity: "3" });
@@ -343,7 +364,7 @@ describe("checkoutSchema", () => {
     const byField: Record<string, string[]> = {};
     for (const issue of result.error.issues) {
       const field = String(issue.path[0] ?? "");
-      (byField[field] ??= []).push(issue.message);
+      byField[field] = [...(byField[field] ?? []), issue.message];
     }
     return byField;
   }
@@ -376,7 +397,12 @@ describe("checkoutSchema", () => {
   });
 
   it("keeps filled optional fields", () => {
-    const result = checkoutSchema.parse({ ...valid, phone: "+852 9123-4567", postalCode: "SW1A 1AA", notes: "Ring twice" });
+    const result = checkoutSchema.parse({
+      ...valid,
+      phone: "+852 9123-4567",
+      postalCode: "SW1A 1AA",
+      notes: "Ring twice",
+    });
     expect(result).toMatchObject({ phone: "+852 9123-4567", postalCode: "SW1A 1AA", notes: "Ring twice" });
   });
 

@@ -135,6 +135,17 @@ export async function storeImage(
   return key;
 }
 
+async function discard(body: ReadableStream<Uint8Array> | null): Promise<void> {
+  if (!body) return;
+  try {
+    for await (const _chunk of body) {
+      // drop it
+    }
+  } catch {
+    // the client went away
+  }
+}
+
 export class BodyTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`request body larger than ${maxBytes} bytes`);
@@ -148,7 +159,12 @@ export class BodyTooLargeError extends Error {
  */
 export async function readFormData(request: Request, maxBytes: number): Promise<FormData> {
   const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
+  if (declared > maxBytes) {
+    // Read a moderately too-large body to its end before answering, so the client gets the
+    // 413 instead of a reset connection; a huge one is cut off.
+    if (declared <= maxBytes * 4) await discard(request.body);
+    throw new BodyTooLargeError(maxBytes);
+  }
   if (!request.body) return new FormData();
   let seen = 0;
   const limited = request.body.pipeThrough(

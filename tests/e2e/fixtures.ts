@@ -32,12 +32,12 @@ export const CJK = /[\u3400-\u9fff]/;
 /* ------------------------------------------------------------------------------------------
  * Accounts: unique shoppers, each behind its own loopback address.
  *
- * The shop throttles sign-ins (30 per 15 minutes), sign-ups (10 per hour) and reset e-mails
- * (5 per 15 minutes) per client address. Every browser would otherwise reach it from
- * 127.0.0.1, so the whole suite would share one allowance. `shopperTest` gives each test's
- * browser context (and each extra context from `newShopper`) a small forwarding proxy that
- * connects to the shop from its own random 127.x.y.z address: one shopper, one address,
- * exactly like real customers. The throttles themselves stay on and are tested.
+ * The shop counts sign-ins, sign-ups and reset e-mails per client address as well as per
+ * account. Every browser would otherwise reach it from 127.0.0.1 and share one allowance
+ * (playwright.config.ts also raises the per-address limits with RATE_LIMIT_ADDRESS_FACTOR).
+ * `shopperTest` gives each test's browser context (and each extra context from `newShopper`)
+ * a small forwarding proxy that connects to the shop from its own random 127.x.y.z address:
+ * one shopper, one address, like real customers, so no test spends another's allowance.
  * ------------------------------------------------------------------------------------------ */
 
 /** A unique, lower-case e-mail address for one test's account. */
@@ -187,6 +187,22 @@ export async function signUp(page: Page, email: string, password: string): Promi
   await expect(page.getByRole("status").filter({ hasText: "Sign up successful" })).toBeVisible();
 }
 
+/**
+ * Creates an account by posting the sign-up form straight to /login (for tests about something
+ * else); `request` keeps the signed-in session cookie, like the browser would.
+ */
+export async function signUpWithRequest(
+  request: import("@playwright/test").APIRequestContext,
+  email: string,
+  password: string,
+): Promise<void> {
+  const response = await request.post("/login", {
+    form: { intent: "signup", email, password, redirectTo: "/" },
+    maxRedirects: 0,
+  });
+  expect([302, 303], `sign-up of ${email}`).toContain(response.status());
+}
+
 /** Signs in on the real form (/login) and waits for the success message. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto("/login");
@@ -310,9 +326,9 @@ export async function waitForResetLink(email: string, options: { since?: number;
  * loopback address (see `startClientProxy`).
  * ------------------------------------------------------------------------------------------ */
 
-type APIRequestContext = import("@playwright/test").APIRequestContext;
-type Browser = import("@playwright/test").Browser;
-type PlaywrightApi = import("@playwright/test").PlaywrightWorkerArgs["playwright"];
+type PurchaseRequest = import("@playwright/test").APIRequestContext;
+type PurchaseBrowser = import("@playwright/test").Browser;
+type PurchasePlaywright = import("@playwright/test").PlaywrightWorkerArgs["playwright"];
 
 /** A file for `setInputFiles` or a multipart field. */
 export interface UploadFile {
@@ -358,7 +374,7 @@ export async function receiptOversized(): Promise<UploadFile> {
 }
 
 /** A product's id by its exact English name, from the header search's resource route. */
-export async function productIdByName(request: APIRequestContext, name: string): Promise<number> {
+export async function productIdByName(request: PurchaseRequest, name: string): Promise<number> {
   const response = await request.get(`/resources/search?q=${encodeURIComponent(name)}`);
   expect(response.status(), `search for ${name}`).toBe(200);
   const { results } = (await response.json()) as { results: { id: number; name_en: string }[] };
@@ -381,7 +397,7 @@ export async function waitForReact(page: Page): Promise<void> {
  * The stock of every colour of a product as its page shows it ("N in stock" / "Sold out"),
  * read in a fresh English browser with JavaScript (the shown stock follows the chosen colour).
  */
-export async function colourStocks(browser: Browser, baseURL: string, productId: number) {
+export async function colourStocks(browser: PurchaseBrowser, baseURL: string, productId: number) {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: true, locale: "en-GB" });
   try {
     const page = await context.newPage();
@@ -403,8 +419,12 @@ export async function colourStocks(browser: Browser, baseURL: string, productId:
       stocks[(await form.locator("input[name=color]").getAttribute("value")) ?? "Default"] = await read();
     }
     for (const colour of colours) {
-      const radio = form.locator(`input[type=radio][name=color][value="${colour}"]`);
-      await form.locator("label").filter({ has: radio }).click();
+      const selector = `input[type=radio][name=color][value="${colour}"]`;
+      const radio = form.locator(selector);
+      await form
+        .locator("label")
+        .filter({ has: page.locator(selector) })
+        .click();
       await expect(radio).toBeChecked();
       stocks[colour] = await read();
     }
@@ -416,14 +436,14 @@ export async function colourStocks(browser: Browser, baseURL: string, productId:
 
 /** A shopper made of HTTP requests: own cookies, own client address, already signed up. */
 export interface ApiShopper {
-  request: APIRequestContext;
+  request: PurchaseRequest;
   email: string;
   password: string;
   address: string;
   dispose(): Promise<void>;
 }
 
-export async function newApiShopper(playwright: PlaywrightApi, baseURL: string, prefix = "api-buyer") {
+export async function newApiShopper(playwright: PurchasePlaywright, baseURL: string, prefix = "api-buyer") {
   const proxy = await startClientProxy();
   const request = await playwright.request.newContext({ baseURL, proxy: { server: proxy.server } });
   const shopper: ApiShopper = {
@@ -446,7 +466,7 @@ export async function newApiShopper(playwright: PlaywrightApi, baseURL: string, 
 }
 
 /** Posts the sign-up form as a browser without JavaScript would. */
-export async function apiSignUp(request: APIRequestContext, email: string, password: string): Promise<void> {
+export async function apiSignUp(request: PurchaseRequest, email: string, password: string): Promise<void> {
   const response = await request.post("/login", {
     form: { intent: "signup", email, password, redirectTo: "/" },
     maxRedirects: 0,
@@ -457,7 +477,7 @@ export async function apiSignUp(request: APIRequestContext, email: string, passw
 
 /** Posts the product page's Add to Cart form (no JavaScript): the cart answers with a redirect. */
 export async function apiAddToCart(
-  request: APIRequestContext,
+  request: PurchaseRequest,
   productId: number,
   color: string,
   quantity = 1,
@@ -471,14 +491,14 @@ export async function apiAddToCart(
 }
 
 /** Posts the checkout form; a signed-in shopper is sent on to /payment. */
-export async function apiCheckout(request: APIRequestContext, email: string): Promise<void> {
+export async function apiCheckout(request: PurchaseRequest, email: string): Promise<void> {
   const response = await request.post("/checkout", { form: { ...CHECKOUT_DETAILS, email }, maxRedirects: 0 });
   expect(response.status(), "checkout").toBe(302);
   expect(response.headers().location).toMatch(/\/payment$/);
 }
 
 /** The payment page's one-time submission key (its hidden field). */
-export async function apiPaymentKey(request: APIRequestContext): Promise<string> {
+export async function apiPaymentKey(request: PurchaseRequest): Promise<string> {
   const response = await request.get("/payment");
   expect(response.status()).toBe(200);
   const key = /name="submissionKey" value="([^"]+)"/.exec(await response.text())?.[1];
@@ -488,7 +508,7 @@ export async function apiPaymentKey(request: APIRequestContext): Promise<string>
 
 /** Posts the payment form (multipart) without following the redirect. */
 export async function apiSubmitPayment(
-  request: APIRequestContext,
+  request: PurchaseRequest,
   submissionKey: string,
   receipt: UploadFile,
   extra: Record<string, string> = {},
@@ -497,7 +517,7 @@ export async function apiSubmitPayment(
 }
 
 /** The shopper's orders as /account/orders lists them: ids and numbers, newest first. */
-export async function apiOrders(request: APIRequestContext): Promise<{ id: string; number: string }[]> {
+export async function apiOrders(request: PurchaseRequest): Promise<{ id: string; number: string }[]> {
   const response = await request.get("/account/orders", { maxRedirects: 0 });
   expect(response.status(), "/account/orders").toBe(200);
   const html = await response.text();

@@ -5,7 +5,7 @@ import { findOrder } from "~/models/order.server";
 import type { Route } from "./+types/receipt";
 
 /**
- * A payment receipt: private. Only the order's owner and admins get it, as an image that
+ * A payment receipt: private. (nosniff comes with every response from the web server.) Only the order's owner and admins get it, as an image that
  * cannot be sniffed into anything else, never cached by shared caches.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -21,7 +21,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       "Content-Type": file.contentType.startsWith("image/") ? file.contentType : "application/octet-stream",
       "Content-Length": String(file.data.byteLength),
       "Content-Disposition": `inline; filename="receipt-${found.order.order_number}.webp"`,
-      "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; img-src 'self'; sandbox",
       "Cache-Control": "private, no-store",
     },

@@ -94,9 +94,5 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [
-    { title: loaderData?.title ?? "Reset password" },
-    { name: "robots", content: "noindex" },
-    { name: "referrer", content: "no-referrer" },
-  ];
+  return [{ title: loaderData?.title ?? "Reset password" }, { name: "robots", content: "noindex" }];
 }

@@ -4,6 +4,7 @@ import {
   logOut,
   signIn,
   signUp,
+  signUpWithRequest,
   submitAuthForm,
   shopperTest as test,
   uniqueEmail,
@@ -48,19 +49,22 @@ test.describe("session cookie", () => {
   test("is httpOnly and SameSite=Lax, and gets a new value at sign-in", async ({ page, newShopper, baseURL }) => {
     const email = uniqueEmail();
     const password = uniquePassword();
-    const other = await newShopper();
-    await signUp(other.page, email, password);
+    await signUpWithRequest(page.request, email, password);
+    await page.context().clearCookies();
 
-    // Something worth keeping (a flash message) gives the anonymous visitor a session first.
+    // The visitor has an anonymous session before logging in: something worth keeping (here a
+    // flash message, not shown yet) arrives while the login form is open.
+    await page.goto("/login");
     const currency = await page.request.post("/resources/currency", {
       form: { currency: "HKD", redirectTo: "/" },
       maxRedirects: 0,
     });
     expect(currency.status()).toBe(302);
     const before = await sessionCookie(page.context());
-    expect(before, "an anonymous session with a flash message").toBeDefined();
+    expect(before, "an anonymous session").toBeDefined();
 
-    await signIn(page, email, password);
+    await submitAuthForm(page, email, password, "Login");
+    await expect(page.getByRole("status")).toContainText("Login successful");
     const after = await sessionCookie(page.context());
     expect(after).toMatchObject({ name: "sid", path: "/", httpOnly: true, sameSite: "Lax", secure: false });
     expect(after?.value).not.toBe(before?.value);
@@ -74,6 +78,7 @@ test.describe("session cookie", () => {
   });
 
   test("a cookie replayed after logout is anonymous", async ({ page, newShopper, baseURL }) => {
+    test.slow(); // three browsers
     const email = uniqueEmail();
     const password = uniquePassword();
     await signUp(page, email, password);
@@ -100,11 +105,11 @@ test.describe("session cookie", () => {
 });
 
 test.describe("my account", () => {
-  test("signed out, /account goes to login and comes back after it", async ({ page, newShopper }) => {
+  test("signed out, /account goes to login and comes back after it", async ({ page }) => {
     const email = uniqueEmail();
     const password = uniquePassword();
-    const other = await newShopper();
-    await signUp(other.page, email, password);
+    await signUpWithRequest(page.request, email, password);
+    await page.context().clearCookies();
 
     await page.goto("/account");
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount$/);
@@ -121,6 +126,7 @@ test.describe("my account", () => {
   });
 
   test("changing the password needs the current one and signs out the other sessions", async ({ page, newShopper }) => {
+    test.slow(); // two browsers, a dozen pages
     const email = uniqueEmail();
     const password = uniquePassword();
     const newPassword = uniquePassword();
@@ -154,12 +160,12 @@ test.describe("my account", () => {
 });
 
 test.describe("forgotten password", () => {
-  test("a reset link sets a new password once", async ({ page, newShopper }) => {
+  test("a reset link sets a new password once", async ({ page }) => {
     const email = uniqueEmail("reset");
     const password = uniquePassword();
     const newPassword = uniquePassword();
-    const phone = await newShopper();
-    await signUp(phone.page, email, password);
+    await signUpWithRequest(page.request, email, password);
+    await page.context().clearCookies();
 
     await page.goto("/login");
     await page.locator("main").getByRole("link", { name: "Forgot password?" }).click();

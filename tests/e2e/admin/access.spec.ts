@@ -1,8 +1,9 @@
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import {
   createAdmin,
   expect,
   signUp,
+  signUpWithRequest,
   submitAuthForm,
   shopperTest as test,
   uniqueEmail,
@@ -36,15 +37,6 @@ async function expectNoAdminAccess(page: Page) {
   expect(response?.status()).toBe(200);
   await expect(page.getByRole("heading", { level: 1, name: "Admin Login" })).toBeVisible();
   await expect(page.getByText(/^Welcome, /)).toHaveCount(0);
-}
-
-/** A customer account (signed up on the shop by another browser). */
-async function customer(newShopper: () => Promise<{ page: Page }>) {
-  const email = uniqueEmail("customer");
-  const password = uniquePassword();
-  const { page } = await newShopper();
-  await signUp(page, email, password);
-  return { email, password };
 }
 
 test.describe("admin access", () => {
@@ -127,7 +119,7 @@ test.describe("admin access", () => {
 
   test("a customer cannot make themselves admin; an admin can", async ({ page, newShopper }) => {
     const email = uniqueEmail("customer");
-    await signUp(page, email, uniquePassword());
+    await signUpWithRequest(page.request, email, uniquePassword());
 
     const refused = await page.request.post("/admin", { form: { intent: "grant", email }, maxRedirects: 0 });
     expect(refused.status()).toBe(403);
@@ -149,54 +141,76 @@ test.describe("admin access", () => {
 });
 
 test.describe("cross-site posts", () => {
+  // Each is refused before any action runs; the same post from the shop itself is the control.
   const CROSS_SITE: { name: string; headers: Record<string, string> }[] = [
     { name: "a foreign Origin", headers: { Origin: "https://evil.example" } },
     { name: "Origin: null", headers: { Origin: "null" } },
     { name: "no Origin but Sec-Fetch-Site: cross-site", headers: { "Sec-Fetch-Site": "cross-site" } },
   ];
 
-  for (const { name, headers } of CROSS_SITE) {
-    test(`are refused with ${name}`, async ({ page, newShopper }) => {
-      // /login: the right password from another site signs nobody in.
-      const shopper = await customer(newShopper);
-      const login = await page.request.post("/login", {
-        form: { intent: "login", email: shopper.email, password: shopper.password, redirectTo: "/" },
-        headers,
-        maxRedirects: 0,
-      });
-      expect(login.status()).toBe(403);
-      expect(login.headers()["set-cookie"]).toBeUndefined();
-      await page.goto("/account");
-      await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount$/);
+  /** Where GET `path` sends this client (its Location), or null when it is served. */
+  async function redirectOf(request: APIRequestContext, path: string) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    return response.status() >= 300 && response.status() < 400 ? (response.headers().location ?? "") : null;
+  }
 
-      // /logout: a signed-in shopper stays signed in.
-      const email = uniqueEmail("victim");
-      await signUp(page, email, uniquePassword());
-      const logout = await page.request.post("/logout", { form: {}, headers, maxRedirects: 0 });
-      expect(logout.status()).toBe(403);
-      await page.goto("/account");
-      await expect(page.getByRole("heading", { level: 1, name: "My Account" })).toBeVisible();
+  test("to /login sign nobody in", async ({ page, newShopper }) => {
+    const email = uniqueEmail("customer");
+    const password = uniquePassword();
+    await signUpWithRequest((await newShopper()).page.request, email, password);
+    const form = { intent: "login", email, password, redirectTo: "/" };
+    for (const { name, headers } of CROSS_SITE) {
+      const response = await page.request.post("/login", { form, headers, maxRedirects: 0 });
+      expect(response.status(), name).toBe(403);
+      expect(response.headers()["set-cookie"], name).toBeUndefined();
+      expect(await redirectOf(page.request, "/account"), name).toBe("/login?redirectTo=%2Faccount");
+    }
+    const sameSite = await page.request.post("/login", { form, maxRedirects: 0 });
+    expect([302, 303]).toContain(sameSite.status());
+    expect(await redirectOf(page.request, "/account")).toBeNull();
+  });
 
-      // /admin: an admin's browser cannot be made to grant admin rights.
-      const adminEmail = uniqueEmail("admin");
-      const adminPassword = uniquePassword();
-      createAdmin(adminEmail, adminPassword);
-      const admin = await newShopper();
-      await adminLogin(admin.page, adminEmail, adminPassword);
-      await expectDashboard(admin.page, adminEmail);
-      const grant = await admin.page.request.post("/admin", {
+  test("to /logout sign nobody out", async ({ page }) => {
+    const email = uniqueEmail("customer");
+    await signUpWithRequest(page.request, email, uniquePassword());
+    expect(await redirectOf(page.request, "/account")).toBeNull();
+    for (const { name, headers } of CROSS_SITE) {
+      const response = await page.request.post("/logout", { form: {}, headers, maxRedirects: 0 });
+      expect(response.status(), name).toBe(403);
+      expect(response.headers()["set-cookie"], name).toBeUndefined();
+      expect(await redirectOf(page.request, "/account"), name).toBeNull();
+    }
+    // In the browser too, the shopper is still signed in.
+    await page.goto("/account");
+    await expect(page.getByRole("heading", { level: 1, name: "My Account" })).toBeVisible();
+    await expect(page.locator("main")).toContainText(email);
+
+    const sameSite = await page.request.post("/logout", { form: {}, maxRedirects: 0 });
+    expect([302, 303]).toContain(sameSite.status());
+    expect(await redirectOf(page.request, "/account")).toBe("/login?redirectTo=%2Faccount");
+  });
+
+  test("to /admin grant nothing, even from an admin's browser", async ({ page, newShopper }) => {
+    const email = uniqueEmail("customer");
+    await signUpWithRequest(page.request, email, uniquePassword());
+    const adminEmail = uniqueEmail("admin");
+    const adminPassword = uniquePassword();
+    createAdmin(adminEmail, adminPassword);
+    const admin = await newShopper();
+    await adminLogin(admin.page, adminEmail, adminPassword);
+    await expectDashboard(admin.page, adminEmail);
+
+    for (const { name, headers } of CROSS_SITE) {
+      const response = await admin.page.request.post("/admin", {
         form: { intent: "grant", email },
         headers,
         maxRedirects: 0,
       });
-      expect(grant.status()).toBe(403);
-      await expectNoAdminAccess(page);
-
-      // The same posts from the shop itself work, so it was the origin that was refused.
-      const sameSiteLogout = await page.request.post("/logout", { form: {}, maxRedirects: 0 });
-      expect(sameSiteLogout.status()).toBeLessThan(400);
-      await page.goto("/account");
-      await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount$/);
-    });
-  }
+      expect(response.status(), name).toBe(403);
+      expect(await redirectOf(page.request, "/admin"), name).toBe("/admin/login");
+    }
+    const sameSite = await admin.page.request.post("/admin", { form: { intent: "grant", email }, maxRedirects: 0 });
+    expect(sameSite.status()).toBeLessThan(400);
+    expect(await redirectOf(page.request, "/admin")).toBeNull();
+  });
 });

@@ -1,6 +1,5 @@
 import { CJK, expect, test } from "../fixtures";
 
-
 test.describe("layout", () => {
   test("header and footer links resolve", async ({ page, request }) => {
     await page.goto("/");
