@@ -6,6 +6,7 @@ import { ErrorList, Field, inputClass, StatusButton } from "~/components/ui/fiel
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { readForm } from "~/lib/read-form";
 import { getInstance } from "~/middleware/i18next";
 import { findUserByEmail, grantAdmin } from "~/models/user.server";
 import { emailField } from "~/schemas/auth";
@@ -34,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = requireAdmin(context, request);
   const { db } = services(context);
-  const submission = parseWithZod(await request.formData(), { schema: grantSchema });
+  const submission = parseWithZod(await readForm(request), { schema: grantSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const user = await findUserByEmail(db, submission.value.email);
   if (!user) return data(submission.reply({ fieldErrors: { email: ["adminHome.noSuchAccount"] } }), { status: 400 });

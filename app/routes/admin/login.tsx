@@ -9,6 +9,7 @@ import { requestInfoContext, services } from "~/context";
 import { authenticate, getUser, LoginError, signIn, signOut } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { signInAttemptsPerAddress, signInFailuresPerAccount } from "~/lib/rate-limit.server";
+import { readForm } from "~/lib/read-form";
 import { useRootData } from "~/lib/root-data";
 import { getSession } from "~/lib/session.server";
 import { getInstance } from "~/middleware/i18next";
@@ -30,7 +31,7 @@ function sameToken(a: string, b: string): boolean {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { db, config, adminSetup } = services(context);
-  const submission = parseWithZod(await request.formData(), { schema: adminLoginSchema });
+  const submission = parseWithZod(await readForm(request), { schema: adminLoginSchema });
   const hide = { hideFields: ["password", "token"] };
   if (submission.status !== "success") {
     return data({ result: submission.reply(hide), notAdmin: false, setupOpen: false, minutes: 0 }, { status: 400 });

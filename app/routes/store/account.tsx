@@ -7,6 +7,7 @@ import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { verifyPassword } from "~/lib/password.server";
+import { readForm } from "~/lib/read-form";
 import { getSession, hashToken, rotateSession } from "~/lib/session.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { findUserById, setPassword } from "~/models/user.server";
@@ -29,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const current = requireUser(context, request);
   const { db } = services(context);
-  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
+  const submission = parseWithZod(await readForm(request), { schema: changePasswordSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["current", "password", "confirm"] }), { status: 400 });
   }

@@ -6,6 +6,7 @@ import { currentCartId } from "~/lib/cart-session.server";
 import { colorLabel } from "~/lib/color";
 import { setFlash } from "~/lib/flash.server";
 import { formatMoney } from "~/lib/money";
+import { readForm } from "~/lib/read-form";
 import { safeRedirect } from "~/lib/redirect";
 import { FREE_SHIPPING_ABOVE_CENTS } from "~/lib/shipping";
 import { getCurrency } from "~/middleware/currency";
@@ -26,7 +27,7 @@ export async function loader({ context }: Route.LoaderArgs) {
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const { db } = services(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const viaFetcher = form.get("_fetcher") === "1";
   const back = intent === "add" ? safeRedirect(form.get("redirectTo"), "/cart") : "/cart";

@@ -10,6 +10,7 @@ import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { getCheckout, getCheckoutDraft, saveCheckout, saveCheckoutDraft } from "~/lib/checkout-session.server";
 import { setFlash } from "~/lib/flash.server";
+import { readForm } from "~/lib/read-form";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
@@ -55,7 +56,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: checkoutSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   if (!getUser(context)) {

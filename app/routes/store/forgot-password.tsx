@@ -6,6 +6,7 @@ import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/fie
 import { requestInfoContext, services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { passwordResetsPerAddress } from "~/lib/rate-limit.server";
+import { readForm } from "~/lib/read-form";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { sendPasswordResetEmail } from "~/models/account-token.server";
 import { findUserByEmail } from "~/models/user.server";
@@ -20,7 +21,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 /** The same answer whether or not the address has an account. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { db, mailer, config } = services(context);
-  const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema });
+  const submission = parseWithZod(await readForm(request), { schema: forgotPasswordSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), minutes: 0 }, { status: 400 });
   const ip = context.get(requestInfoContext).ip ?? "unknown";
   const wait = passwordResetsPerAddress.retryAfter(ip);

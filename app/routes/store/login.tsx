@@ -8,6 +8,7 @@ import { authenticate, getUser, LoginError, signIn } from "~/lib/auth.server";
 import { mergeCartAtSignIn } from "~/lib/cart-session.server";
 import { setFlash } from "~/lib/flash.server";
 import { signInAttemptsPerAddress, signInFailuresPerAccount, signUpsPerAddress } from "~/lib/rate-limit.server";
+import { readForm } from "~/lib/read-form";
 import { safeRedirect } from "~/lib/redirect";
 import { getInstance } from "~/middleware/i18next";
 import { sendVerificationEmail } from "~/models/account-token.server";
@@ -31,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { db, config, mailer } = services(context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: authSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }), minutes: 0 }, { status: 400 });

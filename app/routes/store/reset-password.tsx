@@ -5,6 +5,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { Field, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
+import { readForm } from "~/lib/read-form";
 import { getInstance } from "~/middleware/i18next";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
 import { setPassword } from "~/models/user.server";
@@ -21,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** Uses the link once, sets the password and ends every session of the account. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { db } = services(context);
-  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
+  const submission = parseWithZod(await readForm(request), { schema: resetPasswordSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), invalid: false }, { status: 400 });
   }

@@ -3,6 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
+import { readForm } from "~/lib/read-form";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
 import { markEmailVerified } from "~/models/user.server";
 import type { Route } from "./+types/verify-email";
@@ -18,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const token = String((await request.formData()).get("token") ?? "");
+  const token = String((await readForm(request)).get("token") ?? "");
   const { db } = services(context);
   const userId = token.length > 10 ? await consumeAccountToken(db, token, "verify") : null;
   if (!userId) return data({ valid: false }, { status: 400 });
