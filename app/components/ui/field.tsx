@@ -1,3 +1,4 @@
+import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "react-router";
@@ -94,5 +95,24 @@ export function FormErrors({ errors, params }: { errors?: string[] | null; param
       title={translateKey(t, title, params)}
       detail={details.map((key) => translateKey(t, key, params)).join(" ") || undefined}
     />
+  );
+}
+
+/** A password input with its label, hint and errors (sign-in, account, reset). */
+export function PasswordField({
+  field,
+  label,
+  hint,
+  autoComplete,
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  hint?: string;
+  autoComplete: "current-password" | "new-password";
+}) {
+  return (
+    <Field label={label} htmlFor={field.id} hint={hint} errors={field.errors} errorId={field.errorId}>
+      <input {...getInputProps(field, { type: "password" })} autoComplete={autoComplete} className={inputClass} />
+    </Field>
   );
 }

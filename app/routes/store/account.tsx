@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { Field, inputClass, StatusButton } from "~/components/ui/field";
+import { PasswordField, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
@@ -90,43 +90,14 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <h2 className="text-xl font-semibold">{t("account.changePassword")}</h2>
         <p className="mb-4 text-sm text-stone-600">{t("account.otherSessionsNote")}</p>
         <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-          <Field
-            label={t("account.currentPassword")}
-            htmlFor={fields.current.id}
-            errors={fields.current.errors}
-            errorId={fields.current.errorId}
-          >
-            <input
-              {...getInputProps(fields.current, { type: "password" })}
-              autoComplete="current-password"
-              className={inputClass}
-            />
-          </Field>
-          <Field
+          <PasswordField field={fields.current} label={t("account.currentPassword")} autoComplete="current-password" />
+          <PasswordField
+            field={fields.password}
             label={t("account.newPassword")}
-            htmlFor={fields.password.id}
             hint={t("auth.passwordHint")}
-            errors={fields.password.errors}
-            errorId={fields.password.errorId}
-          >
-            <input
-              {...getInputProps(fields.password, { type: "password" })}
-              autoComplete="new-password"
-              className={inputClass}
-            />
-          </Field>
-          <Field
-            label={t("account.confirmPassword")}
-            htmlFor={fields.confirm.id}
-            errors={fields.confirm.errors}
-            errorId={fields.confirm.errorId}
-          >
-            <input
-              {...getInputProps(fields.confirm, { type: "password" })}
-              autoComplete="new-password"
-              className={inputClass}
-            />
-          </Field>
+            autoComplete="new-password"
+          />
+          <PasswordField field={fields.confirm} label={t("account.confirmPassword")} autoComplete="new-password" />
           <StatusButton pendingText={t("auth.pending")}>{t("account.savePassword")}</StatusButton>
         </Form>
       </section>

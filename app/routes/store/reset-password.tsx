@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { Field, inputClass, StatusButton } from "~/components/ui/field";
+import { PasswordField, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { readForm } from "~/lib/read-form";
@@ -63,31 +63,13 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
       >
         <input type="hidden" name="token" value={loaderData.token} />
-        <Field
+        <PasswordField
+          field={fields.password}
           label={t("account.newPassword")}
-          htmlFor={fields.password.id}
           hint={t("auth.passwordHint")}
-          errors={fields.password.errors}
-          errorId={fields.password.errorId}
-        >
-          <input
-            {...getInputProps(fields.password, { type: "password" })}
-            autoComplete="new-password"
-            className={inputClass}
-          />
-        </Field>
-        <Field
-          label={t("account.confirmPassword")}
-          htmlFor={fields.confirm.id}
-          errors={fields.confirm.errors}
-          errorId={fields.confirm.errorId}
-        >
-          <input
-            {...getInputProps(fields.confirm, { type: "password" })}
-            autoComplete="new-password"
-            className={inputClass}
-          />
-        </Field>
+          autoComplete="new-password"
+        />
+        <PasswordField field={fields.confirm} label={t("account.confirmPassword")} autoComplete="new-password" />
         <StatusButton pendingText={t("auth.pending")}>{t("reset.submit")}</StatusButton>
       </Form>
     </div>
