@@ -1,3 +1,7 @@
+import adminCategories from "./admin-categories";
+import adminProductForm from "./admin-product-form";
+import adminProducts from "./admin-products";
+import dashboard from "./dashboard";
 /**
  * English interface text: the source of truth for keys. zh/translation.ts must satisfy this
  * type, so a key missing in either language fails the type check (and tests/i18n.test.ts).
@@ -512,6 +516,10 @@ export default {
     bankDetails: "Paid to: {{bank}}, {{holder}}, account {{account}}, FPS ID {{fps}}.",
     viewOrder: "View your order",
   },
+  adminCategories,
+  adminProducts,
+  adminProductForm,
+  dashboard,
   content: {
     lastUpdated: "Last updated {{date}}",
   },

@@ -1,4 +1,8 @@
 import type en from "../en/translation";
+import adminCategories from "./admin-categories";
+import adminProductForm from "./admin-product-form";
+import adminProducts from "./admin-products";
+import dashboard from "./dashboard";
 
 /** 繁體中文（香港）介面文字：結構必須與英文版完全一致。 */
 export default {
@@ -502,6 +506,10 @@ export default {
     bankDetails: "付款帳戶：{{bank}}，{{holder}}，帳戶號碼 {{account}}，轉數快識別碼 {{fps}}。",
     viewOrder: "查看你的訂單",
   },
+  adminCategories,
+  adminProducts,
+  adminProductForm,
+  dashboard,
   content: {
     lastUpdated: "最後更新：{{date}}",
   },

@@ -1,0 +1,3 @@
+import type en from "../en/admin-categories";
+
+export default {} satisfies typeof en;

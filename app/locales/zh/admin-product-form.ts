@@ -1,0 +1,3 @@
+import type en from "../en/admin-product-form";
+
+export default {} satisfies typeof en;
