@@ -12,6 +12,7 @@ import { useRootData } from "./lib/root-data";
 import { HTML_LANG } from "./locales";
 import { currencyMiddleware, getCurrency } from "./middleware/currency";
 import { getLanguage, i18nextMiddleware } from "./middleware/i18next";
+import { pageViewMiddleware } from "./middleware/page-views";
 import { sessionMiddleware } from "./middleware/session";
 import { userMiddleware } from "./middleware/user";
 import { countCartLines } from "./models/cart.server";
@@ -22,6 +23,7 @@ export const middleware: Route.MiddlewareFunction[] = [
   userMiddleware,
   i18nextMiddleware,
   currencyMiddleware,
+  pageViewMiddleware,
 ];
 
 /** Canonical URL and hreflang alternates: both languages live at the same path, told apart by ?lng=. */

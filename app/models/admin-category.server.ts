@@ -1,0 +1,256 @@
+import { type DB, now } from "#db/connect.server";
+import type { CategoryRow } from "#db/schema";
+import type { Storage } from "~/lib/storage.server";
+import { publicUrl } from "~/lib/storage.server";
+import { type CategoryInput, slugify } from "~/schemas/category";
+import { recordAudit } from "./audit.server";
+
+/** A category as the Category Manager lists it. */
+export interface AdminCategory {
+  id: number;
+  slug: string;
+  name_en: string;
+  name_zh: string;
+  description_en: string | null;
+  description_zh: string | null;
+  image_path: string | null;
+  image_url: string | null;
+  is_active: boolean;
+  sort_order: number;
+  product_count: number;
+}
+
+function toAdminCategory(row: CategoryRow, productCount: number): AdminCategory {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name_en: row.name_en,
+    name_zh: row.name_zh,
+    description_en: row.description_en,
+    description_zh: row.description_zh,
+    image_path: row.image_path,
+    image_url: publicUrl(row.image_path),
+    is_active: row.is_active === 1,
+    sort_order: row.sort_order,
+    product_count: productCount,
+  };
+}
+
+/** Every category, active or not, in the operator's order, with how many products use each. */
+export async function listAllCategories(db: DB): Promise<AdminCategory[]> {
+  const rows = await db
+    .selectFrom("categories")
+    .selectAll("categories")
+    .select((eb) =>
+      eb
+        .selectFrom("products")
+        .select(eb.fn.countAll<number>().as("n"))
+        .whereRef("products.category_id", "=", "categories.id")
+        .as("product_count"),
+    )
+    .orderBy("categories.sort_order")
+    .orderBy("categories.id")
+    .execute();
+  return rows.map(({ product_count, ...row }) => toAdminCategory(row, Number(product_count ?? 0)));
+}
+
+export async function findAdminCategory(db: DB, id: number): Promise<AdminCategory | null> {
+  const row = await db.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) return null;
+  const count = await countProducts(db, id);
+  return toAdminCategory(row, count);
+}
+
+async function countProducts(db: DB, categoryId: number): Promise<number> {
+  const result = await db
+    .selectFrom("products")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("category_id", "=", categoryId)
+    .executeTakeFirstOrThrow();
+  return Number(result.n);
+}
+
+/** A refusal the form shows: next to a field, or (field null) above the form. */
+export interface CategoryProblem {
+  field: "slug" | null;
+  key: string;
+  params?: Record<string, string | number>;
+}
+
+export type CategoryResult = { ok: true; category: CategoryRow } | { ok: false; problem: CategoryProblem };
+
+const SLUG_TAKEN: CategoryProblem = { field: "slug", key: "adminCategories.errors.slugTaken" };
+const NOT_FOUND: CategoryProblem = { field: null, key: "adminCategories.errors.notFound" };
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed/i.test(error.message);
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  return error instanceof Error && /FOREIGN KEY constraint failed/i.test(error.message);
+}
+
+async function slugTaken(db: DB, slug: string, exceptId?: number): Promise<boolean> {
+  let query = db.selectFrom("categories").select("id").where("slug", "=", slug);
+  if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+async function deleteFile(storage: Storage, key: string | null): Promise<void> {
+  if (!key) return;
+  try {
+    await storage.delete("public", key);
+  } catch {
+    // A file left behind is harmless; the row no longer points at it.
+  }
+}
+
+/**
+ * Creates a category. `imageKey` is an image already stored through the pipeline; it is
+ * deleted again when the category cannot be saved.
+ */
+export async function createCategory(
+  db: DB,
+  storage: Storage,
+  input: CategoryInput,
+  options: { imageKey?: string | null; actorUserId: string | null },
+): Promise<CategoryResult> {
+  const imageKey = options.imageKey ?? null;
+  const slug = input.slug ?? (slugify(input.name_en) || "category");
+  if (await slugTaken(db, slug)) {
+    await deleteFile(storage, imageKey);
+    return { ok: false, problem: SLUG_TAKEN };
+  }
+  const timestamp = now();
+  try {
+    const category = await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto("categories")
+        .values({
+          slug,
+          name_en: input.name_en,
+          name_zh: input.name_zh,
+          description_en: input.description_en,
+          description_zh: input.description_zh,
+          image_path: imageKey,
+          is_active: input.is_active ? 1 : 0,
+          sort_order: input.sort_order,
+          created_at: timestamp,
+          updated_at: timestamp,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        actorUserId: options.actorUserId,
+        action: "category.created",
+        entityType: "category",
+        entityId: row.id,
+        before: null,
+        after: row,
+      });
+      return row;
+    });
+    return { ok: true, category };
+  } catch (error) {
+    await deleteFile(storage, imageKey);
+    if (isUniqueViolation(error)) return { ok: false, problem: SLUG_TAKEN };
+    throw error;
+  }
+}
+
+/**
+ * Updates a category. The slug stays as it is unless a new one is given (products point at the
+ * id, so a rename keeps them attached). The image stays unless a new one is uploaded or
+ * `removeImage` is set; the old file is deleted once the row no longer uses it.
+ */
+export async function updateCategory(
+  db: DB,
+  storage: Storage,
+  id: number,
+  input: CategoryInput,
+  options: { imageKey?: string | null; removeImage?: boolean; actorUserId: string | null },
+): Promise<CategoryResult> {
+  const newImage = options.imageKey ?? null;
+  const before = await db.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!before) {
+    await deleteFile(storage, newImage);
+    return { ok: false, problem: NOT_FOUND };
+  }
+  const slug = input.slug ?? before.slug;
+  if (slug !== before.slug && (await slugTaken(db, slug, id))) {
+    await deleteFile(storage, newImage);
+    return { ok: false, problem: SLUG_TAKEN };
+  }
+  const imagePath = newImage ?? (options.removeImage ? null : before.image_path);
+  let category: CategoryRow;
+  try {
+    category = await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable("categories")
+        .set({
+          slug,
+          name_en: input.name_en,
+          name_zh: input.name_zh,
+          description_en: input.description_en,
+          description_zh: input.description_zh,
+          image_path: imagePath,
+          is_active: input.is_active ? 1 : 0,
+          sort_order: input.sort_order,
+          updated_at: now(),
+        })
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        actorUserId: options.actorUserId,
+        action: "category.updated",
+        entityType: "category",
+        entityId: id,
+        before,
+        after: row,
+      });
+      return row;
+    });
+  } catch (error) {
+    await deleteFile(storage, newImage);
+    if (isUniqueViolation(error)) return { ok: false, problem: SLUG_TAKEN };
+    throw error;
+  }
+  if (before.image_path && before.image_path !== imagePath) await deleteFile(storage, before.image_path);
+  return { ok: true, category };
+}
+
+/** Deletes a category no product uses, and its image. */
+export async function deleteCategory(
+  db: DB,
+  storage: Storage,
+  id: number,
+  options: { actorUserId: string | null },
+): Promise<CategoryResult> {
+  const before = await db.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!before) return { ok: false, problem: NOT_FOUND };
+  const inUse = (count: number): CategoryResult => ({
+    ok: false,
+    problem: { field: null, key: "adminCategories.errors.inUse", params: { count, name: before.name_en } },
+  });
+  const count = await countProducts(db, id);
+  if (count > 0) return inUse(count);
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("categories").where("id", "=", id).executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        actorUserId: options.actorUserId,
+        action: "category.deleted",
+        entityType: "category",
+        entityId: id,
+        before,
+        after: null,
+      });
+    });
+  } catch (error) {
+    if (isForeignKeyViolation(error)) return inUse(await countProducts(db, id));
+    throw error;
+  }
+  await deleteFile(storage, before.image_path);
+  return { ok: true, category: before };
+}

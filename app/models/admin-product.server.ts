@@ -1,0 +1,227 @@
+import type { Transaction } from "kysely";
+import { type DB, now } from "#db/connect.server";
+import type { Database, ProductRow } from "#db/schema";
+import { storeImage } from "~/lib/images.server";
+import type { Storage } from "~/lib/storage.server";
+import { DEFAULT_COLOR, MAX_PRODUCT_IMAGES } from "~/schemas/product";
+import { recordAudit } from "./audit.server";
+
+export interface ProductForEdit {
+  product: ProductRow;
+  variants: { color: string; stock: number }[];
+  /** Storage keys in display order. */
+  images: string[];
+}
+
+/** What the form saves, prices already in integer cents. */
+export interface ProductInput {
+  name_en: string;
+  name_zh: string;
+  description_en: string;
+  description_zh: string;
+  price_hkd_cents: number;
+  price_gbp_cents: number;
+  price_eur_cents: number;
+  price_usd_cents: number;
+  category_id: number | null;
+  is_featured: boolean;
+  /** Stock of a product without colours: it goes into one 'Default' variant. */
+  stock: number;
+  variants: { color: string; stock: number }[];
+}
+
+export interface ImageChanges {
+  /** Existing image keys to keep, in order (unknown keys are ignored). */
+  keep: string[];
+  /** New uploads, stored after the kept ones. */
+  newFiles: (File | Blob)[];
+}
+
+type Executor = DB | Transaction<Database>;
+
+export async function findProductForEdit(db: Executor, id: number): Promise<ProductForEdit | null> {
+  const product = await db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!product) return null;
+  const variants = await db
+    .selectFrom("product_variants")
+    .select(["color", "stock"])
+    .where("product_id", "=", id)
+    .orderBy("sort_order")
+    .orderBy("id")
+    .execute();
+  const images = await db
+    .selectFrom("product_images")
+    .select("path")
+    .where("product_id", "=", id)
+    .orderBy("sort_order")
+    .execute();
+  return { product, variants, images: images.map((row) => row.path) };
+}
+
+function variantsOf(input: ProductInput): { color: string; stock: number }[] {
+  return input.variants.length > 0 ? input.variants : [{ color: DEFAULT_COLOR, stock: input.stock }];
+}
+
+function productColumns(input: ProductInput) {
+  return {
+    category_id: input.category_id,
+    name_en: input.name_en,
+    name_zh: input.name_zh,
+    description_en: input.description_en,
+    description_zh: input.description_zh,
+    price_hkd_cents: input.price_hkd_cents,
+    price_gbp_cents: input.price_gbp_cents,
+    price_eur_cents: input.price_eur_cents,
+    price_usd_cents: input.price_usd_cents,
+    is_featured: input.is_featured ? 1 : 0,
+  };
+}
+
+/** Stores the new files (before any transaction); on a failure the ones already written are removed. */
+async function storeNewImages(storage: Storage, files: (File | Blob)[]): Promise<string[]> {
+  const stored: string[] = [];
+  try {
+    for (const file of files) stored.push(await storeImage(storage, file, "product"));
+  } catch (error) {
+    await deleteFiles(storage, stored);
+    throw error;
+  }
+  return stored;
+}
+
+async function deleteFiles(storage: Storage, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    try {
+      await storage.delete("public", key);
+    } catch (error) {
+      console.error("could not delete image", key, error);
+    }
+  }
+}
+
+async function writeImages(trx: Transaction<Database>, productId: number, keys: string[]): Promise<void> {
+  await trx.deleteFrom("product_images").where("product_id", "=", productId).execute();
+  if (keys.length === 0) return;
+  await trx
+    .insertInto("product_images")
+    .values(keys.map((path, index) => ({ product_id: productId, path, sort_order: index })))
+    .execute();
+}
+
+/**
+ * A new product with its colours (or one 'Default' variant holding its stock) and images.
+ * Image files are written first and removed again if the transaction fails.
+ */
+export async function createProduct(
+  db: DB,
+  storage: Storage,
+  input: ProductInput,
+  newFiles: (File | Blob)[],
+  actorUserId: string | null,
+): Promise<number> {
+  const files = newFiles.slice(0, MAX_PRODUCT_IMAGES);
+  const keys = await storeNewImages(storage, files);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const timestamp = now();
+      const { id } = await trx
+        .insertInto("products")
+        .values({ ...productColumns(input), created_at: timestamp, updated_at: timestamp })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto("product_variants")
+        .values(variantsOf(input).map((variant, index) => ({ product_id: id, ...variant, sort_order: index })))
+        .execute();
+      await writeImages(trx, id, keys);
+      await recordAudit(trx, {
+        actorUserId,
+        action: "product.created",
+        entityType: "product",
+        entityId: id,
+        after: await findProductForEdit(trx, id),
+      });
+      return id;
+    });
+  } catch (error) {
+    await deleteFiles(storage, keys);
+    throw error;
+  }
+}
+
+/**
+ * Saves the product fields, replaces its colours (stock updated by colour, new ones added,
+ * removed ones deleted; cart lines of a removed colour stay and show as unavailable) and its
+ * images (kept in the given order, new ones after, dropped ones deleted after the commit),
+ * all in one transaction. Returns null when the product does not exist.
+ */
+export async function updateProduct(
+  db: DB,
+  storage: Storage,
+  id: number,
+  input: ProductInput,
+  images: ImageChanges,
+  actorUserId: string | null,
+): Promise<{ removedImages: string[] } | null> {
+  const current = await findProductForEdit(db, id);
+  if (!current) return null;
+  const known = new Set(current.images);
+  const keep = [...new Set(images.keep)].filter((key) => known.has(key)).slice(0, MAX_PRODUCT_IMAGES);
+  const files = images.newFiles.slice(0, MAX_PRODUCT_IMAGES - keep.length);
+  const added = await storeNewImages(storage, files);
+  let removedImages: string[];
+  try {
+    removedImages = await db.transaction().execute(async (trx) => {
+      const before = await findProductForEdit(trx, id);
+      if (!before) throw new Error(`product ${id} disappeared`);
+      await trx
+        .updateTable("products")
+        .set({ ...productColumns(input), updated_at: now() })
+        .where("id", "=", id)
+        .execute();
+
+      const wanted = variantsOf(input);
+      const existing = await trx
+        .selectFrom("product_variants")
+        .select(["id", "color"])
+        .where("product_id", "=", id)
+        .execute();
+      const byColor = new Map(existing.map((row) => [row.color, row.id]));
+      const wantedColors = new Set(wanted.map((variant) => variant.color));
+      const removedIds = existing.filter((row) => !wantedColors.has(row.color)).map((row) => row.id);
+      if (removedIds.length > 0) await trx.deleteFrom("product_variants").where("id", "in", removedIds).execute();
+      for (const [index, variant] of wanted.entries()) {
+        const variantId = byColor.get(variant.color);
+        if (variantId === undefined) {
+          await trx
+            .insertInto("product_variants")
+            .values({ product_id: id, color: variant.color, stock: variant.stock, sort_order: index })
+            .execute();
+        } else {
+          await trx
+            .updateTable("product_variants")
+            .set({ stock: variant.stock, sort_order: index })
+            .where("id", "=", variantId)
+            .execute();
+        }
+      }
+
+      const finalKeys = [...keep.filter((key) => before.images.includes(key)), ...added];
+      await writeImages(trx, id, finalKeys);
+      await recordAudit(trx, {
+        actorUserId,
+        action: "product.updated",
+        entityType: "product",
+        entityId: id,
+        before,
+        after: await findProductForEdit(trx, id),
+      });
+      return before.images.filter((key) => !finalKeys.includes(key));
+    });
+  } catch (error) {
+    await deleteFiles(storage, added);
+    throw error;
+  }
+  await deleteFiles(storage, removedImages);
+  return { removedImages };
+}

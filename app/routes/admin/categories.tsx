@@ -1,0 +1,530 @@
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { type ChangeEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  type ActionFunctionArgs,
+  data,
+  Form,
+  Link,
+  type LoaderFunctionArgs,
+  type MetaArgs,
+  redirect,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "react-router";
+import { z } from "zod";
+import { ErrorList, Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { services } from "~/context";
+import { requireAdmin } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
+import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
+import { translateKey } from "~/lib/translate-key";
+import { useHydrated } from "~/lib/use-hydrated";
+import { getInstance } from "~/middleware/i18next";
+import {
+  type AdminCategory,
+  createCategory,
+  deleteCategory,
+  findAdminCategory,
+  listAllCategories,
+  updateCategory,
+} from "~/models/admin-category.server";
+import { categoryActionSchema, createCategorySchema, updateCategorySchema } from "~/schemas/category";
+
+const PATH = "/admin/categories";
+/** The image limit plus room for the text fields and the multipart framing. */
+const BODY_LIMIT = IMAGE_PRESETS.category.maxBytes + 256 * 1024;
+
+function positiveId(value: string | null): number | null {
+  if (!value || !/^\d{1,12}$/.test(value)) return null;
+  const id = Number(value);
+  return id > 0 ? id : null;
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requireAdmin(context, request);
+  const { db } = services(context);
+  const url = new URL(request.url);
+  const editId = positiveId(url.searchParams.get("edit"));
+  const deleteId = positiveId(url.searchParams.get("delete"));
+  const [categories, editing, deleting] = await Promise.all([
+    listAllCategories(db),
+    editId ? findAdminCategory(db, editId) : null,
+    deleteId ? findAdminCategory(db, deleteId) : null,
+  ]);
+  const t = getInstance(context).t;
+  return {
+    categories,
+    editing,
+    creating: !editing && url.searchParams.get("new") === "1",
+    deleting,
+    title: `${t("adminCategories.title")} | ${t("admin.title")}`,
+  };
+}
+
+type Problem = { key: string; params?: Record<string, string | number> };
+
+/** Create, update and delete. The admin right is checked before the body is read. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = requireAdmin(context, request);
+  const { db, storage } = services(context);
+  let form: FormData;
+  try {
+    form = await readFormData(request, BODY_LIMIT);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    const empty = parseWithZod(new FormData(), { schema: z.object({}) });
+    return data(
+      {
+        intent: null,
+        result: empty.reply({ formErrors: ["adminCategories.errors.uploadTooLarge"] }),
+        imageProblem: null as Problem | null,
+        deleteProblem: null as Problem | null,
+      },
+      { status: 413 },
+    );
+  }
+  const submission = parseWithZod(form, { schema: categoryActionSchema });
+  const intent = String(form.get("intent") ?? "");
+  const reply = (
+    options: Parameters<typeof submission.reply>[0],
+    extra: { imageProblem?: Problem; deleteProblem?: Problem } = {},
+    status = 400,
+  ) =>
+    data(
+      {
+        intent,
+        result: submission.reply(options),
+        imageProblem: extra.imageProblem ?? null,
+        deleteProblem: extra.deleteProblem ?? null,
+      },
+      { status },
+    );
+  if (submission.status !== "success") return reply({});
+  const value = submission.value;
+  const actor = { actorUserId: admin.id };
+
+  if (value.intent === "delete") {
+    // Without JavaScript there is no confirm(): the confirmation is a second page.
+    if (value.confirmed !== "1") return redirect(`${PATH}?delete=${value.id}`);
+    const result = await deleteCategory(db, storage, value.id, actor);
+    if (!result.ok) {
+      return reply(
+        { formErrors: ["adminCategories.errors.deleteFailed", result.problem.key] },
+        { deleteProblem: { key: result.problem.key, params: result.problem.params } },
+      );
+    }
+    setFlash(context, { type: "success", key: "adminCategories.deleted" });
+    return redirect(PATH);
+  }
+
+  // An image is optional; a chosen one goes through the pipeline before anything is saved.
+  let imageKey: string | null = null;
+  const file = form.get("image");
+  if (file instanceof File && (file.size > 0 || file.name !== "")) {
+    try {
+      imageKey = await storeImage(storage, file, "category", { folder: "categories" });
+    } catch (error) {
+      if (!(error instanceof ImageError)) throw error;
+      return reply(
+        { fieldErrors: { image: [error.messageKey] } },
+        { imageProblem: { key: error.messageKey, params: error.params } },
+      );
+    }
+  }
+
+  const result =
+    value.intent === "create"
+      ? await createCategory(db, storage, value, { ...actor, imageKey })
+      : await updateCategory(db, storage, value.id, value, { ...actor, imageKey, removeImage: value.remove_image });
+  if (!result.ok) {
+    const { field, key } = result.problem;
+    return reply(field ? { fieldErrors: { [field]: [key] } } : { formErrors: [key] });
+  }
+  setFlash(context, {
+    type: "success",
+    key: value.intent === "create" ? "adminCategories.created" : "adminCategories.updated",
+  });
+  return redirect(PATH);
+}
+
+export default function CategoryManager() {
+  const { t } = useTranslation();
+  const { categories, editing, creating, deleting } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const formOpen = creating || editing !== null;
+  const deleteErrors = actionData?.intent === "delete" ? actionData.result.error?.[""] : undefined;
+  const uploadErrors = actionData?.intent === null ? actionData.result.error?.[""] : undefined;
+  return (
+    <div className="max-w-5xl">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">{t("adminCategories.title")}</h1>
+          <p className="mt-1 text-sm text-stone-600">{t("adminCategories.intro")}</p>
+        </div>
+        {formOpen ? null : (
+          <Link
+            to={`${PATH}?new=1`}
+            className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+          >
+            {t("adminCategories.add")}
+          </Link>
+        )}
+      </div>
+
+      {deleteErrors ? (
+        <div className="mt-4">
+          <FormErrors errors={deleteErrors} params={actionData?.deleteProblem?.params} />
+        </div>
+      ) : null}
+      {uploadErrors && !formOpen ? (
+        <div className="mt-4">
+          <FormErrors errors={uploadErrors} />
+        </div>
+      ) : null}
+
+      {deleting ? <DeleteConfirmation category={deleting} /> : null}
+
+      {formOpen ? (
+        <CategoryForm
+          key={editing ? `edit-${editing.id}` : "new"}
+          category={editing}
+          lastResult={actionData && actionData.intent !== "delete" ? actionData.result : undefined}
+          imageProblem={actionData?.imageProblem ?? null}
+        />
+      ) : null}
+
+      <section aria-labelledby="category-list-heading" className="mt-8">
+        <h2 id="category-list-heading" className="sr-only">
+          {t("adminCategories.title")}
+        </h2>
+        {categories.length === 0 ? (
+          <p className="rounded-lg bg-white p-6 text-stone-600 shadow-sm">{t("adminCategories.empty")}</p>
+        ) : (
+          <ul className="flex flex-col gap-3">
+            {categories.map((category) => (
+              <CategoryRow key={category.id} category={category} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function CategoryRow({ category }: { category: AdminCategory }) {
+  const { t } = useTranslation();
+  return (
+    <li
+      className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm sm:flex-row sm:items-start"
+      data-testid="category-row"
+      aria-label={category.name_en}
+    >
+      {category.image_url ? (
+        <img
+          src={category.image_url}
+          alt={category.name_en}
+          width={80}
+          height={80}
+          className="h-20 w-20 shrink-0 rounded-md object-cover"
+        />
+      ) : (
+        <div className="flex h-20 w-20 shrink-0 items-center justify-center rounded-md bg-stone-100 text-xs text-stone-500">
+          {t("adminCategories.noImage")}
+        </div>
+      )}
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <h3 className="font-semibold">{category.name_en}</h3>
+          <span lang="zh-HK" className="text-stone-700">
+            {category.name_zh}
+          </span>
+          <span
+            className={`rounded-full px-2 py-0.5 text-xs font-medium ${category.is_active ? "bg-green-100 text-green-800" : "bg-stone-200 text-stone-700"}`}
+          >
+            {category.is_active ? t("adminCategories.statusActive") : t("adminCategories.statusInactive")}
+          </span>
+        </div>
+        <p className="mt-1 text-xs text-stone-500">
+          {t("adminCategories.sortLabel", { order: category.sort_order })} ·{" "}
+          {t("adminCategories.products", { count: category.product_count })} · /category/{category.slug}
+        </p>
+        {category.description_en ? <p className="mt-2 text-sm text-stone-700">{category.description_en}</p> : null}
+        <p className="mt-1 truncate text-xs text-stone-500">
+          {category.image_url ?? t("adminCategories.noImageUploaded")}
+        </p>
+      </div>
+      <div className="flex shrink-0 items-center gap-2">
+        <Link
+          to={`${PATH}?edit=${category.id}`}
+          aria-label={t("adminCategories.editNamed", { name: category.name_en })}
+          className="rounded-md border border-stone-300 px-3 py-1.5 text-sm hover:bg-stone-50"
+        >
+          {t("adminCategories.editLink")}
+        </Link>
+        <DeleteForm category={category} />
+      </div>
+    </li>
+  );
+}
+
+/** With JavaScript: confirm() and post. Without: the post leads to the confirmation step. */
+function DeleteForm({ category }: { category: AdminCategory }) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  return (
+    <Form
+      method="post"
+      action={PATH}
+      onSubmit={(event) => {
+        if (!window.confirm(t("adminCategories.confirmDelete"))) event.preventDefault();
+      }}
+    >
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="id" value={category.id} />
+      {hydrated ? <input type="hidden" name="confirmed" value="1" /> : null}
+      <button
+        type="submit"
+        aria-label={t("adminCategories.deleteNamed", { name: category.name_en })}
+        className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50"
+      >
+        {t("adminCategories.delete")}
+      </button>
+    </Form>
+  );
+}
+
+function DeleteConfirmation({ category }: { category: AdminCategory }) {
+  const { t } = useTranslation();
+  return (
+    <section
+      aria-labelledby="delete-heading"
+      role="alertdialog"
+      className="mt-6 rounded-lg border border-red-300 bg-red-50 p-6"
+    >
+      <h2 id="delete-heading" className="font-semibold text-red-900">
+        {t("adminCategories.confirmDelete")}
+      </h2>
+      <p className="mt-1 text-sm text-red-900">
+        {category.name_en} · <span lang="zh-HK">{category.name_zh}</span>
+      </p>
+      <Form method="post" action={PATH} className="mt-4 flex gap-3">
+        <input type="hidden" name="intent" value="delete" />
+        <input type="hidden" name="id" value={category.id} />
+        <input type="hidden" name="confirmed" value="1" />
+        <button type="submit" className="rounded-md bg-red-600 px-4 py-2 font-semibold text-white hover:bg-red-700">
+          {t("adminCategories.confirmDeleteButton")}
+        </button>
+        <Link to={PATH} className="rounded-md border border-stone-300 bg-white px-4 py-2 hover:bg-stone-50">
+          {t("adminCategories.cancel")}
+        </Link>
+      </Form>
+    </section>
+  );
+}
+
+/** The fields the form posts (all text, as the browser sends them), plus the image file. */
+interface CategoryFields {
+  intent: string;
+  id?: string;
+  name_en: string;
+  name_zh: string;
+  description_en?: string;
+  description_zh?: string;
+  slug?: string;
+  sort_order?: string;
+  is_active?: string;
+  remove_image?: string;
+  image?: File;
+}
+
+function CategoryForm({
+  category,
+  lastResult,
+  imageProblem,
+}: {
+  category: AdminCategory | null;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+  imageProblem: Problem | null;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const schema = category ? updateCategorySchema : createCategorySchema;
+  const [form, fields] = useForm<CategoryFields>({
+    id: category ? `category-${category.id}` : "category-new",
+    lastResult,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: category
+      ? {
+          name_en: category.name_en,
+          name_zh: category.name_zh,
+          description_en: category.description_en ?? "",
+          description_zh: category.description_zh ?? "",
+          sort_order: String(category.sort_order),
+          is_active: category.is_active ? "on" : undefined,
+          slug: category.slug,
+        }
+      : { sort_order: "0", is_active: "on" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const [preview, setPreview] = useState<string | null>(null);
+  useEffect(() => {
+    return () => {
+      if (preview) URL.revokeObjectURL(preview);
+    };
+  }, [preview]);
+  const onImageChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.currentTarget.files?.[0];
+    setPreview(file ? URL.createObjectURL(file) : null);
+  };
+  const clearImage = () => {
+    const input = document.getElementById(fields.image.id) as HTMLInputElement | null;
+    if (input) input.value = "";
+    setPreview(null);
+  };
+  const uploading =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("image") instanceof File &&
+    ((navigation.formData.get("image") as File).size ?? 0) > 0;
+  const action = category ? `${PATH}?edit=${category.id}` : `${PATH}?new=1`;
+  const imageErrors = fields.image.errors?.map((key) =>
+    imageProblem && imageProblem.key === key ? translateKey(t, key, imageProblem.params) : translateKey(t, key),
+  );
+  return (
+    <section aria-labelledby="category-form-heading" className="mt-6 rounded-lg bg-white p-6 shadow-sm">
+      <h2 id="category-form-heading" className="text-lg font-semibold">
+        {category ? t("adminCategories.edit") : t("adminCategories.addNew")}
+      </h2>
+      <Form
+        method="post"
+        action={action}
+        encType="multipart/form-data"
+        {...getFormProps(form)}
+        className="mt-4 grid gap-4 sm:grid-cols-2"
+      >
+        <div className="sm:col-span-2">
+          <FormErrors errors={form.errors} />
+        </div>
+        <input type="hidden" name="intent" value={category ? "update" : "create"} />
+        {category ? <input type="hidden" name="id" value={category.id} /> : null}
+        <Field
+          label={t("adminCategories.nameEn")}
+          htmlFor={fields.name_en.id}
+          errors={fields.name_en.errors}
+          errorId={fields.name_en.errorId}
+        >
+          <input {...getInputProps(fields.name_en, { type: "text" })} className={inputClass} />
+        </Field>
+        <Field
+          label={t("adminCategories.nameZh")}
+          htmlFor={fields.name_zh.id}
+          errors={fields.name_zh.errors}
+          errorId={fields.name_zh.errorId}
+        >
+          <input {...getInputProps(fields.name_zh, { type: "text" })} lang="zh-HK" className={inputClass} />
+        </Field>
+        <Field
+          label={t("adminCategories.descriptionEn")}
+          htmlFor={fields.description_en.id}
+          errors={fields.description_en.errors}
+          errorId={fields.description_en.errorId}
+        >
+          <textarea {...getTextareaProps(fields.description_en)} rows={3} className={inputClass} />
+        </Field>
+        <Field
+          label={t("adminCategories.descriptionZh")}
+          htmlFor={fields.description_zh.id}
+          errors={fields.description_zh.errors}
+          errorId={fields.description_zh.errorId}
+        >
+          <textarea {...getTextareaProps(fields.description_zh)} rows={3} lang="zh-HK" className={inputClass} />
+        </Field>
+        <Field
+          label={t("adminCategories.slug")}
+          htmlFor={fields.slug.id}
+          hint={t("adminCategories.slugHint")}
+          errors={fields.slug.errors}
+          errorId={fields.slug.errorId}
+        >
+          <input {...getInputProps(fields.slug, { type: "text" })} className={inputClass} />
+        </Field>
+        <Field
+          label={t("adminCategories.sortOrder")}
+          htmlFor={fields.sort_order.id}
+          hint={t("adminCategories.sortOrderHint")}
+          errors={fields.sort_order.errors}
+          errorId={fields.sort_order.errorId}
+        >
+          <input {...getInputProps(fields.sort_order, { type: "number" })} step={1} className={inputClass} />
+        </Field>
+        <div className="flex flex-col gap-2 sm:col-span-2">
+          <label htmlFor={fields.image.id} className="text-sm font-medium text-stone-800">
+            {t("adminCategories.image")}
+          </label>
+          {preview ? (
+            <div className="flex items-center gap-3">
+              <img src={preview} alt="" className="h-20 w-20 rounded-md object-cover" />
+              <button type="button" onClick={clearImage} className="text-sm text-red-700 underline">
+                {t("adminCategories.removeImage")}
+              </button>
+            </div>
+          ) : null}
+          <input
+            id={fields.image.id}
+            name={fields.image.name}
+            type="file"
+            accept="image/jpeg,image/png,image/webp"
+            aria-invalid={imageErrors?.length ? true : undefined}
+            aria-describedby={imageErrors?.length ? fields.image.errorId : undefined}
+            onChange={onImageChange}
+            className="text-sm"
+          />
+          <p className="text-xs text-stone-500">{t("adminCategories.imageHint")}</p>
+          {imageErrors?.length ? (
+            <ul id={fields.image.errorId} className="space-y-0.5 text-sm text-red-700">
+              {imageErrors.map((message) => (
+                <li key={message}>{message}</li>
+              ))}
+            </ul>
+          ) : null}
+          {category?.image_url ? (
+            <div className="flex items-center gap-3 text-sm">
+              <img
+                src={category.image_url}
+                alt={t("adminCategories.currentImage")}
+                className="h-16 w-16 rounded-md object-cover"
+              />
+              <label className="flex items-center gap-2">
+                <input {...getInputProps(fields.remove_image, { type: "checkbox" })} />
+                {t("adminCategories.removeImage")}
+              </label>
+            </div>
+          ) : null}
+        </div>
+        <div className="flex flex-col gap-1 sm:col-span-2">
+          <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
+            <input {...getInputProps(fields.is_active, { type: "checkbox" })} />
+            {t("adminCategories.active")}
+          </label>
+          <p className="text-xs text-stone-500">{t("adminCategories.activeHelp")}</p>
+        </div>
+        <div className="flex gap-3 sm:col-span-2">
+          <StatusButton pendingText={uploading ? t("adminCategories.uploading") : undefined}>
+            {category ? t("adminCategories.update") : t("adminCategories.create")}
+          </StatusButton>
+          <Link to={PATH} className="rounded-md border border-stone-300 px-4 py-2 hover:bg-stone-50">
+            {t("adminCategories.cancel")}
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export function meta({ loaderData }: MetaArgs<typeof loader>) {
+  return [{ title: loaderData?.title ?? "Admin" }, { name: "robots", content: "noindex" }];
+}

@@ -1,0 +1,132 @@
+import { z } from "zod";
+
+/**
+ * The admin product form, shared by the server (action) and the browser: messages are
+ * translation keys. Money is typed as text ("12.34") and parsed digit by digit into integer
+ * cents, never through floating point.
+ */
+
+export const MAX_PRODUCT_IMAGES = 5;
+export const MAX_VARIANTS = 50;
+export const DEFAULT_COLOR = "Default";
+
+/**
+ * GBP, EUR and USD per 1 HKD, used when a price in that currency is left empty. Fixed here
+ * for now; an environment variable (e.g. EXCHANGE_RATES_JSON) can override them later.
+ */
+export const EXCHANGE_RATES = { GBP: 0.1, EUR: 0.118, USD: 0.128 } as const;
+
+const MONEY_PATTERN = /^\d{1,7}(?:\.\d{1,2})?$/;
+
+/** "12.3" → 1230; "12.345", "-1", "1e3" → null. */
+export function parseCents(text: string): number | null {
+  const value = text.trim();
+  if (!MONEY_PATTERN.test(value)) return null;
+  const [whole = "0", fraction = ""] = value.split(".");
+  return Number.parseInt(whole, 10) * 100 + Number.parseInt(fraction.padEnd(2, "0"), 10);
+}
+
+/** Integer cents as the text the form shows: 1230 → "12.30". */
+export function centsToText(cents: number): string {
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+}
+
+/** HKD cents converted with a rate, rounded to whole cents (integer arithmetic on the result). */
+export function convertFromHkd(hkdCents: number, currency: keyof typeof EXCHANGE_RATES): number {
+  return Math.round(hkdCents * EXCHANGE_RATES[currency]);
+}
+
+const PRICE_INVALID = "adminProductForm.errors.priceInvalid";
+
+const requiredPrice = z
+  .string({ error: "adminProductForm.errors.priceRequired" })
+  .trim()
+  .regex(MONEY_PATTERN, { error: PRICE_INVALID })
+  .transform((value) => parseCents(value) ?? 0);
+
+const optionalPrice = z
+  .string()
+  .trim()
+  .regex(MONEY_PATTERN, { error: PRICE_INVALID })
+  .transform((value) => parseCents(value) ?? 0)
+  .optional();
+
+const stockField = z
+  .string({ error: "adminProductForm.errors.stockInvalid" })
+  .trim()
+  .regex(/^\d{1,6}$/, { error: "adminProductForm.errors.stockInvalid" })
+  .transform((value) => Number.parseInt(value, 10));
+
+export const variantSchema = z.object({
+  color: z
+    .string({ error: "adminProductForm.errors.colorRequired" })
+    .trim()
+    .min(1, { error: "adminProductForm.errors.colorRequired" })
+    .max(60, { error: "adminProductForm.errors.colorTooLong" }),
+  stock: stockField,
+});
+
+export const productSchema = z
+  .object({
+    name_en: z
+      .string({ error: "adminProductForm.errors.nameEnRequired" })
+      .trim()
+      .min(1, { error: "adminProductForm.errors.nameEnRequired" })
+      .max(200, { error: "adminProductForm.errors.nameTooLong" }),
+    name_zh: z
+      .string({ error: "adminProductForm.errors.nameZhRequired" })
+      .trim()
+      .min(1, { error: "adminProductForm.errors.nameZhRequired" })
+      .max(200, { error: "adminProductForm.errors.nameTooLong" }),
+    description_en: z.string().trim().max(10_000, { error: "adminProductForm.errors.descriptionTooLong" }).optional(),
+    description_zh: z.string().trim().max(10_000, { error: "adminProductForm.errors.descriptionTooLong" }).optional(),
+    price_hkd: requiredPrice,
+    price_gbp: optionalPrice,
+    price_eur: optionalPrice,
+    price_usd: optionalPrice,
+    category_id: z
+      .string()
+      .regex(/^\d{1,9}$/, { error: "adminProductForm.errors.categoryInvalid" })
+      .transform((value) => Number.parseInt(value, 10))
+      .optional(),
+    is_featured: z.boolean().optional(),
+    /** Stock of a product without colours (kept in its 'Default' variant). */
+    stock: stockField.optional(),
+    variants: z.array(variantSchema).max(MAX_VARIANTS, { error: "adminProductForm.errors.tooManyVariants" }).optional(),
+    /** Storage keys of the existing images, in the order they should be shown. */
+    images: z
+      .array(z.string().max(200))
+      .max(MAX_PRODUCT_IMAGES, { error: "adminProductForm.errors.tooManyImages" })
+      .optional(),
+  })
+  .superRefine((value, ctx) => {
+    const seen = new Set<string>();
+    (value.variants ?? []).forEach((variant, index) => {
+      const key = variant.color.toLowerCase();
+      if (seen.has(key)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["variants", index, "color"],
+          message: "adminProductForm.errors.colorDuplicate",
+        });
+      }
+      seen.add(key);
+    });
+  })
+  .transform((value) => ({
+    name_en: value.name_en,
+    name_zh: value.name_zh,
+    description_en: value.description_en ?? "",
+    description_zh: value.description_zh ?? "",
+    price_hkd_cents: value.price_hkd,
+    price_gbp_cents: value.price_gbp ?? convertFromHkd(value.price_hkd, "GBP"),
+    price_eur_cents: value.price_eur ?? convertFromHkd(value.price_hkd, "EUR"),
+    price_usd_cents: value.price_usd ?? convertFromHkd(value.price_hkd, "USD"),
+    category_id: value.category_id ?? null,
+    is_featured: value.is_featured ?? false,
+    stock: value.stock ?? 0,
+    variants: value.variants ?? [],
+    images: value.images ?? [],
+  }));
+
+export type ProductFormValue = z.output<typeof productSchema>;
