@@ -12,7 +12,7 @@ import { searchProducts } from "~/models/search.server";
  * Database time of the catalogue's hot paths with 10,000 extra products (npm run bench:catalog).
  * Each case is everything one page asks the database: count + page + images + colours.
  */
-async function measure(label: string, run: () => Promise<unknown>, iterations = 200) {
+export async function measure(label: string, run: () => Promise<unknown>, iterations = 200) {
   for (let i = 0; i < 20; i++) await run();
   const times: number[] = [];
   for (let i = 0; i < iterations; i++) {

@@ -1,0 +1,53 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { migrateToLatest, openDatabase } from "#db/connect.server";
+import { seedBulkProducts } from "#db/seed/bulk.server";
+import { seedDemo } from "#db/seed/index.server";
+import { MemoryStorage } from "~/lib/storage.server";
+import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } from "~/models/analytics.server";
+import { measure } from "./catalog";
+
+/** Database time of the admin dashboard with 10,000 products and 100,000 page views (npm run bench:dashboard). */
+export async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
+  const db = openDatabase(`file:${path.join(dir, "bench.db")}`);
+  try {
+    await migrateToLatest(db);
+    await seedDemo(db, new MemoryStorage());
+    await seedBulkProducts(db, 10_000);
+    const paths = ["/", "/category/rifles", "/category/pistols", "/product/1", "/product/2", "/faq", "/cart", "/blog"];
+    const started = Date.now();
+    for (let batch = 0; batch < 100; batch++) {
+      await db.transaction().execute(async (trx) => {
+        const rows = Array.from({ length: 1000 }, (_, i) => {
+          const n = batch * 1000 + i;
+          return {
+            path: paths[n % paths.length] ?? "/",
+            session_id: `s${n % 20_000}`,
+            user_id: null,
+            user_agent: "bench",
+            referrer: null,
+            created_at: new Date(Date.now() - (n % 60) * 86_400_000 - (n % 86_400) * 1000).toISOString(),
+          };
+        });
+        for (let i = 0; i < rows.length; i += 100)
+          await trx
+            .insertInto("page_views")
+            .values(rows.slice(i, i + 100))
+            .execute();
+      });
+    }
+    console.info(`seeded 100,000 page views in ${Date.now() - started} ms`);
+    const rows = [
+      await measure("analytics cards + popular pages", () => getAnalytics(db), 50),
+      await measure("30-day views and orders series", () => getDailySeries(db, 30), 50),
+      await measure("business metrics (inventory value over 30,000 variants)", () => getBusinessMetrics(db), 50),
+      await measure("recent orders", () => listRecentOrders(db, 5), 50),
+    ];
+    console.table(rows);
+  } finally {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
