@@ -126,6 +126,6 @@ describe("analytics", () => {
     const recent = await listRecentOrders(db, 5);
     expect(recent).toHaveLength(5);
     expect(recent.every((o) => o.shortId.length === 8)).toBe(true);
-    expect(recent[0]?.createdAt >= (recent[4]?.createdAt ?? "")).toBe(true);
+    expect((recent[0]?.createdAt ?? "") >= (recent[4]?.createdAt ?? "")).toBe(true);
   });
 });
