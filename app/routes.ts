@@ -31,7 +31,14 @@ export default [
   route("account/orders/:id/receipt", "routes/resources/receipt.ts"),
   route("admin/login", "routes/admin/login.tsx"),
   ...prefix("admin", [
-    layout("routes/admin/layout.tsx", [index("routes/admin/dashboard.tsx"), route("*", "routes/admin/not-found.tsx")]),
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/dashboard.tsx"),
+      route("products", "routes/admin/products.tsx"),
+      route("categories", "routes/admin/categories.tsx"),
+      route("products/new", "routes/admin/product-form.tsx", { id: "admin-product-new" }),
+      route("products/edit/:id", "routes/admin/product-form.tsx", { id: "admin-product-edit" }),
+      route("*", "routes/admin/not-found.tsx"),
+    ]),
   ]),
   ...prefix("resources", [
     route("language", "routes/resources/language.ts"),

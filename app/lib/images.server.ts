@@ -167,12 +167,16 @@ export async function readFormData(request: Request, maxBytes: number): Promise<
   }
   if (!request.body) return new FormData();
   let seen = 0;
+  let failed = false;
   const limited = request.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
+        if (failed) return;
         seen += chunk.byteLength;
-        if (seen > maxBytes) controller.error(new BodyTooLargeError(maxBytes));
-        else controller.enqueue(chunk);
+        if (seen > maxBytes) {
+          failed = true;
+          controller.error(new BodyTooLargeError(maxBytes));
+        } else controller.enqueue(chunk);
       },
     }),
   );

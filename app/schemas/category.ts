@@ -23,8 +23,8 @@ const optionalText = z
   .transform((value) => (value ? value : null));
 
 /**
- * The category form, shared by the server and the browser. The image file is read by the
- * action itself (it goes through the image pipeline), so it is not part of this schema.
+ * The category form, shared by the server and the browser. The image file is judged by the
+ * action itself (it goes through the image pipeline), so the schema only names it.
  */
 export const categorySchema = z.object({
   name_en: requiredName("adminCategories.errors.nameEnRequired"),
@@ -56,6 +56,8 @@ export const categorySchema = z.object({
     .string()
     .optional()
     .transform((value) => value !== undefined && value !== ""),
+  // The chosen file: only named here so the form knows the field; the action checks the bytes.
+  image: z.unknown().optional(),
 });
 
 export type CategoryInput = z.infer<typeof categorySchema>;

@@ -50,6 +50,7 @@ export default {
     tooManyVariants: "Too many colours",
     tooManyImages: "At most 5 images",
     categoryInvalid: "Please choose a category from the list",
+    uploadFailed: "The form could not be read. Please try again.",
     fixErrors: "Please correct the errors below",
   },
 };

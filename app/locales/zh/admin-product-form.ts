@@ -51,6 +51,7 @@ export default {
     tooManyVariants: "顏色太多",
     tooManyImages: "最多 5 張圖片",
     categoryInvalid: "請從清單選擇分類",
+    uploadFailed: "無法讀取表格，請再試一次。",
     fixErrors: "請修正以下錯誤",
   },
 } satisfies typeof en;

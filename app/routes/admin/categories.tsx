@@ -15,7 +15,7 @@ import {
   useNavigation,
 } from "react-router";
 import { z } from "zod";
-import { ErrorList, Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
@@ -325,21 +325,6 @@ function DeleteConfirmation({ category }: { category: AdminCategory }) {
   );
 }
 
-/** The fields the form posts (all text, as the browser sends them), plus the image file. */
-interface CategoryFields {
-  intent: string;
-  id?: string;
-  name_en: string;
-  name_zh: string;
-  description_en?: string;
-  description_zh?: string;
-  slug?: string;
-  sort_order?: string;
-  is_active?: string;
-  remove_image?: string;
-  image?: File;
-}
-
 function CategoryForm({
   category,
   lastResult,
@@ -352,7 +337,7 @@ function CategoryForm({
   const { t } = useTranslation();
   const navigation = useNavigation();
   const schema = category ? updateCategorySchema : createCategorySchema;
-  const [form, fields] = useForm<CategoryFields>({
+  const [form, fields] = useForm({
     id: category ? `category-${category.id}` : "category-new",
     lastResult,
     constraint: getZodConstraint(schema),
@@ -391,9 +376,10 @@ function CategoryForm({
     navigation.formData?.get("image") instanceof File &&
     ((navigation.formData.get("image") as File).size ?? 0) > 0;
   const action = category ? `${PATH}?edit=${category.id}` : `${PATH}?new=1`;
-  const imageErrors = fields.image.errors?.map((key) =>
-    imageProblem && imageProblem.key === key ? translateKey(t, key, imageProblem.params) : translateKey(t, key),
-  );
+  // The pipeline's refusal comes with its parameters (e.g. the size limit), so it is shown from the reply.
+  const imageErrors = imageProblem
+    ? [translateKey(t, imageProblem.key, imageProblem.params)]
+    : fields.image.errors?.map((key) => translateKey(t, key));
   return (
     <section aria-labelledby="category-form-heading" className="mt-6 rounded-lg bg-white p-6 shadow-sm">
       <h2 id="category-form-heading" className="text-lg font-semibold">

@@ -60,13 +60,28 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = getInstance(context).t;
   return {
     ...listing,
+    // The colour summary and the stock badge level are worked out here, on the server.
+    products: listing.products.map((product) => ({
+      ...product,
+      colourSummary: colourSummary(product.colors),
+      stockLevel: stockLevel(product.total_stock),
+    })),
     q,
     categoryId,
     language,
     toDelete,
-    returnTo: adminListPath(`${url.pathname}${url.search}`),
+    returnTo: listUrl(q, categoryId, listing.page),
     title: `${t("adminProducts.title")} | ${t("admin.title")}`,
   };
+}
+
+/** The list URL with its cleaned parameters: where list actions and "Cancel" lead back to. */
+function listUrl(q: string, categoryId: number | null, page: number): string {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (categoryId !== null) params.set("category", String(categoryId));
+  if (page > 1) params.set("page", String(page));
+  return adminListPath(`/admin/products?${params.toString()}`);
 }
 
 function badRequest(message: string) {
@@ -160,15 +175,14 @@ function CategoryForm({
   );
 }
 
-function ColoursCell({ colors }: { colors: AdminProductRow["colors"] }) {
+function ColoursCell({ summary }: { summary: ReturnType<typeof colourSummary> }) {
   const { t } = useTranslation();
-  const summary = colourSummary(colors);
   if (summary.kind === "none") return <span className="text-stone-500">{t("adminProducts.noColors")}</span>;
   if (summary.kind === "out") return <span className="text-red-700">{t("adminProducts.outOfStock")}</span>;
   return (
     <ul className="flex flex-col gap-0.5">
       {summary.shown.map((c) => (
-        <li key={c.color}>
+        <li key={c.color} className="whitespace-nowrap">
           {colorLabel(c.color, t)} ({c.stock})
         </li>
       ))}
@@ -340,7 +354,7 @@ export default function AdminProducts() {
               </thead>
               <tbody className="divide-y divide-stone-100">
                 {products.map((product) => {
-                  const level = stockLevel(product.total_stock);
+                  const level = product.stockLevel;
                   return (
                     <tr key={product.id} data-product-id={product.id}>
                       <td className="px-3 py-2">
@@ -370,7 +384,7 @@ export default function AdminProducts() {
                         {formatMoney(product.price_cents, product.currency)}
                       </td>
                       <td className="px-3 py-2" data-testid="colours">
-                        <ColoursCell colors={product.colors} />
+                        <ColoursCell summary={product.colourSummary} />
                       </td>
                       <td className="px-3 py-2">
                         <span
@@ -383,7 +397,7 @@ export default function AdminProducts() {
                       </td>
                       <td className="px-3 py-2">
                         {product.is_featured ? (
-                          <span className="inline-block rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-800">
+                          <span className="inline-block rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-900">
                             {t("adminProducts.featured")}
                           </span>
                         ) : null}

@@ -1,0 +1,377 @@
+import { createInstance } from "i18next";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { createRoutesStub } from "react-router";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { now } from "#db/connect.server";
+import { type CurrentUser, userContext } from "~/lib/auth.server";
+import { emptySession, sessionContext } from "~/lib/session.server";
+import resources from "~/locales";
+import { i18nextMiddleware, languageCookie } from "~/middleware/i18next";
+import { createCategory, deleteCategory, listAllCategories, updateCategory } from "~/models/admin-category.server";
+import { listActiveCategories } from "~/models/category.server";
+import { createUser } from "~/models/user.server";
+import CategoryManager, { action, loader } from "~/routes/admin/categories";
+import { type CategoryInput, categorySchema, slugify } from "~/schemas/category";
+import { createTestContext, createTestServices } from "./setup/db";
+
+const svc = await createTestServices();
+const { db, storage } = svc;
+
+const adminRow = await createUser(db, { email: "cat-boss@shop.hk", password: "secret12" });
+const customerRow = await createUser(db, { email: "cat-buyer@shop.hk", password: "secret12" });
+const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
+const CUSTOMER: CurrentUser = { id: customerRow.id, email: customerRow.email, isAdmin: false };
+const actor = { actorUserId: ADMIN.id };
+
+let counter = 0;
+function input(overrides: Partial<CategoryInput> = {}): CategoryInput {
+  counter += 1;
+  return {
+    name_en: `Test Category ${counter}`,
+    name_zh: `測試分類${counter}`,
+    description_en: null,
+    description_zh: null,
+    sort_order: 0,
+    is_active: true,
+    slug: null,
+    remove_image: false,
+    ...overrides,
+  };
+}
+
+async function png(): Promise<Buffer> {
+  return sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 120, b: 40 } } })
+    .png()
+    .toBuffer();
+}
+
+async function storedKey(): Promise<string> {
+  const key = `categories/${crypto.randomUUID()}.webp`;
+  await storage.put("public", key, await png(), "image/webp");
+  return key;
+}
+
+async function addProduct(categoryId: number) {
+  const at = now();
+  return db
+    .insertInto("products")
+    .values({
+      category_id: categoryId,
+      name_en: "Category test rifle",
+      name_zh: "分類測試步槍",
+      description_en: "Test",
+      description_zh: "測試",
+      price_hkd_cents: 1000,
+      price_gbp_cents: 100,
+      price_eur_cents: 100,
+      price_usd_cents: 100,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+}
+
+function parse(fields: Record<string, string>) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.set(key, value);
+  return categorySchema.safeParse(Object.fromEntries(form));
+}
+
+describe("the category schema", () => {
+  it("requires both names with the spec's messages (as translation keys)", () => {
+    const result = parse({ name_en: "  ", name_zh: "" });
+    expect(result.success).toBe(false);
+    const issues = result.error?.issues.map((issue) => [issue.path.join("."), issue.message]);
+    expect(issues).toContainEqual(["name_en", "adminCategories.errors.nameEnRequired"]);
+    expect(issues).toContainEqual(["name_zh", "adminCategories.errors.nameZhRequired"]);
+  });
+
+  it("turns empty descriptions into null, a non-integer sort order into 0, a ticked box into true", () => {
+    const ok = categorySchema.parse({ name_en: "Rifles", name_zh: "步槍", sort_order: "2.5", is_active: "on" });
+    expect(ok).toMatchObject({ description_en: null, description_zh: null, sort_order: 0, is_active: true });
+    expect(categorySchema.parse({ name_en: "R", name_zh: "步", sort_order: "abc" }).sort_order).toBe(0);
+    expect(categorySchema.parse({ name_en: "R", name_zh: "步", sort_order: "7" }).sort_order).toBe(7);
+    expect(categorySchema.parse({ name_en: "R", name_zh: "步" }).is_active).toBe(false);
+  });
+
+  it("slugifies: lowercase, spaces, '&' and punctuation become hyphens", () => {
+    expect(slugify("Tactical Gear & Vests!")).toBe("tactical-gear-vests");
+    expect(slugify("  New   Arrivals ")).toBe("new-arrivals");
+    expect(categorySchema.parse({ name_en: "R", name_zh: "步", slug: "My Slug" }).slug).toBe("my-slug");
+    expect(parse({ name_en: "R", name_zh: "步", slug: "!!!" }).success).toBe(false);
+  });
+});
+
+describe("category model", () => {
+  it("creates with a slug from the English name and lists with product counts in sort order", async () => {
+    const late = await createCategory(db, storage, input({ name_en: "Zulu & Co. Gear", sort_order: 50 }), actor);
+    const early = await createCategory(db, storage, input({ sort_order: -5 }), actor);
+    expect(late.ok && late.category.slug).toBe("zulu-co-gear");
+    if (!late.ok || !early.ok) throw new Error("not created");
+    await addProduct(late.category.id);
+    const list = await listAllCategories(db);
+    const ids = list.map((row) => row.id);
+    expect(ids.indexOf(early.category.id)).toBeLessThan(ids.indexOf(late.category.id));
+    expect(list.find((row) => row.id === late.category.id)?.product_count).toBe(1);
+    const audit = await db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "category.created")
+      .where("entity_id", "=", String(late.category.id))
+      .executeTakeFirstOrThrow();
+    expect(audit.actor_user_id).toBe(ADMIN.id);
+  });
+
+  it("refuses a slug another category uses with a field error, not an exception", async () => {
+    const first = await createCategory(db, storage, input({ slug: "duplicate-slug" }), actor);
+    expect(first.ok).toBe(true);
+    const second = await createCategory(db, storage, input({ slug: "duplicate-slug" }), actor);
+    expect(second).toEqual({ ok: false, problem: { field: "slug", key: "adminCategories.errors.slugTaken" } });
+    const other = await createCategory(db, storage, input(), actor);
+    if (!other.ok) throw new Error("not created");
+    const clash = await updateCategory(db, storage, other.category.id, input({ slug: "duplicate-slug" }), actor);
+    expect(clash.ok).toBe(false);
+  });
+
+  it("keeps the slug and the image when editing without a new one; deletes the old file when replaced", async () => {
+    const key = await storedKey();
+    const created = await createCategory(db, storage, input({ name_en: "Sniper Rifles" }), { ...actor, imageKey: key });
+    if (!created.ok) throw new Error("not created");
+    const { id } = created.category;
+    await addProduct(id);
+
+    const renamed = await updateCategory(db, storage, id, input({ name_en: "Marksman Rifles" }), actor);
+    expect(renamed.ok && renamed.category).toMatchObject({
+      slug: "sniper-rifles",
+      image_path: key,
+      name_en: "Marksman Rifles",
+    });
+    expect(await storage.exists("public", key)).toBe(true);
+    // Products stay attached: they point at the id.
+    const product = await db.selectFrom("products").select("category_id").where("category_id", "=", id).execute();
+    expect(product).toHaveLength(1);
+
+    const replacement = await storedKey();
+    const replaced = await updateCategory(db, storage, id, input(), { ...actor, imageKey: replacement });
+    expect(replaced.ok && replaced.category.image_path).toBe(replacement);
+    expect(await storage.exists("public", key)).toBe(false);
+
+    const removed = await updateCategory(db, storage, id, input({ remove_image: true }), {
+      ...actor,
+      removeImage: true,
+    });
+    expect(removed.ok && removed.category.image_path).toBeNull();
+    expect(await storage.exists("public", replacement)).toBe(false);
+  });
+
+  it("refuses to delete a category products still use, and deletes an unused one with its image", async () => {
+    const used = await createCategory(db, storage, input(), actor);
+    if (!used.ok) throw new Error("not created");
+    await addProduct(used.category.id);
+    const refused = await deleteCategory(db, storage, used.category.id, actor);
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.problem).toMatchObject({ key: "adminCategories.errors.inUse", params: { count: 1 } });
+    expect(await db.selectFrom("categories").select("id").where("id", "=", used.category.id).execute()).toHaveLength(1);
+
+    const key = await storedKey();
+    const unused = await createCategory(db, storage, input(), { ...actor, imageKey: key });
+    if (!unused.ok) throw new Error("not created");
+    expect((await deleteCategory(db, storage, unused.category.id, actor)).ok).toBe(true);
+    expect(await storage.exists("public", key)).toBe(false);
+    expect(await db.selectFrom("categories").select("id").where("id", "=", unused.category.id).execute()).toEqual([]);
+  });
+});
+
+/* ---------------------------------------------------------------------------------------- */
+
+function context(user: CurrentUser | null) {
+  const ctx = createTestContext(svc);
+  ctx.set(sessionContext, emptySession());
+  ctx.set(userContext, user);
+  return ctx;
+}
+
+/** Runs a loader or action behind the real i18n middleware, as the server does. */
+async function run<T>(fn: (args: never) => Promise<T>, request: Request, user: CurrentUser | null) {
+  const ctx = context(user);
+  const args = { request, params: {}, context: ctx, pattern: "" };
+  let result: T | undefined;
+  let thrown: unknown;
+  await i18nextMiddleware(args as unknown as Parameters<typeof i18nextMiddleware>[0], async () => {
+    try {
+      result = await fn(args as never);
+    } catch (error) {
+      thrown = error;
+    }
+    return new Response(null);
+  });
+  const flash = ctx.get(sessionContext).data.flash as { type: string; key: string } | undefined;
+  return { result, thrown, flash };
+}
+
+async function post(form: FormData, user: CurrentUser | null = ADMIN) {
+  const request = new Request("http://localhost/admin/categories", {
+    method: "POST",
+    body: form,
+    headers: { Cookie: await languageCookie.serialize("en") },
+  });
+  return run(action, request, user);
+}
+
+function formOf(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.set(key, value);
+  return form;
+}
+
+type Reply = { data: { result: { status?: string; error?: Record<string, string[]> } }; init: { status: number } };
+
+describe("the Category Manager route", () => {
+  it("refuses a non-admin post with 403 and changes nothing", async () => {
+    const before = await db.selectFrom("categories").select("id").execute();
+    for (const user of [CUSTOMER, null]) {
+      const { thrown } = await post(formOf({ intent: "create", name_en: "Hacked", name_zh: "入侵" }), user);
+      expect(thrown).toBeInstanceOf(Response);
+      expect((thrown as Response).status).toBe(403);
+    }
+    expect(await db.selectFrom("categories").select("id").execute()).toEqual(before);
+  });
+
+  it("sends a non-admin page view to /admin/login", async () => {
+    const { thrown } = await run(loader, new Request("http://localhost/admin/categories"), CUSTOMER);
+    expect((thrown as Response).headers.get("Location")).toBe("/admin/login");
+  });
+
+  it("creates with an image, redirects with the flash, and the navigation shows it at once", async () => {
+    const form = formOf({
+      intent: "create",
+      name_en: "Night Vision",
+      name_zh: "夜視裝備",
+      description_en: "",
+      sort_order: "3",
+      is_active: "on",
+    });
+    form.set("image", new File([new Uint8Array(await png())], "nv.png", { type: "image/png" }));
+    const { result, thrown, flash } = await post(form);
+    expect(thrown).toBeUndefined();
+    expect(result).toBeInstanceOf(Response);
+    expect((result as Response).headers.get("Location")).toBe("/admin/categories");
+    expect(flash).toMatchObject({ type: "success", key: "adminCategories.created" });
+    const active = await listActiveCategories(db);
+    const row = active.find((category) => category.slug === "night-vision");
+    expect(row).toMatchObject({ name_zh: "夜視裝備", sort_order: 3, description_en: null });
+    expect(row?.image_path && (await storage.exists("public", row.image_path))).toBe(true);
+
+    const { result: page } = await run(loader, new Request(`http://localhost/admin/categories?edit=${row?.id}`), ADMIN);
+    expect((page as Awaited<ReturnType<typeof loader>>).editing?.image_url).toBe(`/uploads/${row?.image_path}`);
+  });
+
+  it("answers an invalid image with 400, its message next to the field, and saves nothing", async () => {
+    const form = formOf({ intent: "create", name_en: "Bad Image Cat", name_zh: "壞圖片" });
+    form.set("image", new File(["not an image"], "x.png", { type: "image/png" }));
+    const { result } = await post(form);
+    const reply = result as unknown as Reply;
+    expect(reply.init.status).toBe(400);
+    expect(reply.data.result.error?.image).toEqual(["errors.image.unsupportedType"]);
+    expect(await db.selectFrom("categories").where("name_en", "=", "Bad Image Cat").selectAll().execute()).toEqual([]);
+  });
+
+  it("answers missing names with 400 and the field errors", async () => {
+    const { result } = await post(formOf({ intent: "create", name_en: "", name_zh: "" }));
+    const reply = result as unknown as Reply;
+    expect(reply.init.status).toBe(400);
+    expect(reply.data.result.error?.name_en).toEqual(["adminCategories.errors.nameEnRequired"]);
+    expect(reply.data.result.error?.name_zh).toEqual(["adminCategories.errors.nameZhRequired"]);
+  });
+
+  it("asks for confirmation before deleting without JavaScript, and refuses one still in use", async () => {
+    const created = await createCategory(db, storage, input(), actor);
+    if (!created.ok) throw new Error("not created");
+    const { id } = created.category;
+    const first = await post(formOf({ intent: "delete", id: String(id) }));
+    expect((first.result as Response).headers.get("Location")).toBe(`/admin/categories?delete=${id}`);
+
+    await addProduct(id);
+    const refused = await post(formOf({ intent: "delete", id: String(id), confirmed: "1" }));
+    const reply = refused.result as unknown as Reply;
+    expect(reply.init.status).toBe(400);
+    expect(reply.data.result.error?.[""]).toEqual([
+      "adminCategories.errors.deleteFailed",
+      "adminCategories.errors.inUse",
+    ]);
+
+    await db.deleteFrom("products").where("category_id", "=", id).execute();
+    const done = await post(formOf({ intent: "delete", id: String(id), confirmed: "1" }));
+    expect((done.result as Response).headers.get("Location")).toBe("/admin/categories");
+    expect(done.flash).toMatchObject({ key: "adminCategories.deleted" });
+  });
+});
+
+describe("the Category Manager page", () => {
+  async function render(search: string, actionData?: unknown) {
+    const { result } = await run(loader, new Request(`http://localhost/admin/categories${search}`), ADMIN);
+    const i18n = createInstance();
+    await i18n.init({ resources, lng: "en", interpolation: { escapeValue: false } });
+    const Stub = createRoutesStub([{ id: "categories", path: "/admin/categories", Component: CategoryManager }]);
+    return renderToString(
+      createElement(
+        I18nextProvider,
+        { i18n },
+        createElement(Stub, {
+          initialEntries: [`/admin/categories${search}`],
+          hydrationData: {
+            loaderData: { categories: result },
+            ...(actionData ? { actionData: { categories: actionData } } : {}),
+          },
+        }),
+      ),
+    );
+  }
+
+  it("lists every category with its badge, image URL or 'No image uploaded', and Edit and Delete", async () => {
+    const created = await createCategory(db, storage, input({ name_en: "Hidden Optics", is_active: false }), actor);
+    if (!created.ok) throw new Error("not created");
+    const html = await render("");
+    expect(html).toContain("Category Manager");
+    expect(html).toContain("Add Category");
+    expect(html).toContain("Hidden Optics");
+    expect(html).toContain("Inactive");
+    expect(html).toContain("No image uploaded");
+    expect(html).toContain(`href="/admin/categories?edit=${created.category.id}"`);
+    expect(html).toContain("Delete Hidden Optics");
+    // Without JavaScript the delete post carries no confirmation: the action asks on a second page.
+    expect(html).not.toContain('name="confirmed"');
+  });
+
+  it("shows the form for ?new=1 and ?edit=, and the confirmation step for ?delete=", async () => {
+    const created = await createCategory(db, storage, input({ name_en: "Form Cat" }), { ...actor });
+    if (!created.ok) throw new Error("not created");
+    const fresh = await render("?new=1");
+    expect(fresh).toContain("Add New Category");
+    expect(fresh).toMatch(/enctype="multipart\/form-data"/i);
+    expect(fresh).toMatch(/<input[^>]*type="checkbox"[^>]*checked=""/);
+    const edit = await render(`?edit=${created.category.id}`);
+    expect(edit).toContain("Edit Category");
+    expect(edit).toContain('value="Form Cat"');
+    expect(edit).toContain("Update");
+    const confirm = await render(`?delete=${created.category.id}`);
+    expect(confirm).toContain("Are you sure you want to delete this category?");
+    expect(confirm).toContain('name="confirmed" value="1"');
+  });
+
+  it("keeps the typed values and shows the image refusal, with its limit, next to the field", async () => {
+    const form = formOf({ intent: "create", name_en: "Typed Name", name_zh: "已輸入", sort_order: "4" });
+    form.set("image", new File([new Uint8Array(10 * 1024 * 1024 + 64 * 1024)], "big.png", { type: "image/png" }));
+    const { result } = await post(form);
+    const reply = result as unknown as Reply;
+    expect(reply.init.status).toBe(400);
+    const html = await render("?new=1", reply.data);
+    expect(html).toContain("File too large. Please upload an image smaller than 10MB.");
+    expect(html).toContain('value="Typed Name"');
+    expect(html).toContain('value="4"');
+  });
+});
