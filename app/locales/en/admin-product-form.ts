@@ -33,6 +33,7 @@ export default {
   moveUp: "Move up",
   moveDown: "Move down",
   removeImage: "Remove image",
+  imagesFree: "Room for {{count}} more image(s).",
   imagesSkipped: "Only {{count}} more image(s) can be added; the rest were not uploaded.",
   created: "Product created successfully",
   updated: "Product updated successfully",

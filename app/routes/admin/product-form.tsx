@@ -505,7 +505,7 @@ export default function ProductForm() {
           <Field
             label={t("adminProductForm.addImages")}
             htmlFor="product-newImages"
-            hint={`${t("adminProductForm.addImagesHint")} ${t("adminProductForm.imagesSkipped", { count: Math.max(0, free) })}`}
+            hint={`${t("adminProductForm.addImagesHint")} ${t("adminProductForm.imagesFree", { count: Math.max(0, free) })}`}
           >
             <input
               id="product-newImages"
