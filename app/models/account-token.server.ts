@@ -3,6 +3,7 @@ import { type DB, now } from "#db/connect.server";
 import type { AccountTokenPurpose, UserRow } from "#db/schema";
 import type { Config } from "~/lib/config.server";
 import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
+import { translateKey } from "~/lib/translate-key";
 import type { Language } from "~/locales";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -68,36 +69,73 @@ export async function consumeAccountToken(db: DB, token: string, purpose: Accoun
   return row?.user_id ?? null;
 }
 
-export async function sendPasswordResetEmail(
+type AccountLink = {
+  purpose: AccountTokenPurpose;
+  ttlMs: number;
+  path: string;
+  keys: { subject: string; heading: string; paragraphs: string[]; action: string };
+};
+
+const LINKS: Record<AccountTokenPurpose, AccountLink> = {
+  reset: {
+    purpose: "reset",
+    ttlMs: RESET_TOKEN_TTL_MS,
+    path: "/reset-password",
+    keys: {
+      subject: "email.resetSubject",
+      heading: "email.resetHeading",
+      paragraphs: ["email.resetText", "email.resetIgnore"],
+      action: "email.resetAction",
+    },
+  },
+  verify: {
+    purpose: "verify",
+    ttlMs: VERIFY_TOKEN_TTL_MS,
+    path: "/verify-email",
+    keys: {
+      subject: "email.verifySubject",
+      heading: "email.verifyHeading",
+      paragraphs: ["email.verifyText"],
+      action: "email.verifyAction",
+    },
+  },
+};
+
+/** E-mails a single-use link (reset or verify) in the recipient's language. */
+async function sendAccountLinkEmail(
   db: DB,
   mailer: Mailer,
   config: Pick<Config, "publicUrl">,
   user: Pick<UserRow, "id" | "email">,
   language: Language,
+  link: AccountLink,
 ): Promise<void> {
-  const token = await createAccountToken(db, user.id, "reset", RESET_TOKEN_TTL_MS);
-  const url = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  const token = await createAccountToken(db, user.id, link.purpose, link.ttlMs);
+  const url = `${config.publicUrl}${link.path}?token=${encodeURIComponent(token)}`;
   await sendLocalizedEmail(mailer, user.email, language, (t) => ({
-    subject: t("email.resetSubject"),
-    heading: t("email.resetHeading"),
-    paragraphs: [t("email.resetText"), t("email.resetIgnore")],
-    action: { label: t("email.resetAction"), url },
+    subject: translateKey(t, link.keys.subject),
+    heading: translateKey(t, link.keys.heading),
+    paragraphs: link.keys.paragraphs.map((key) => translateKey(t, key)),
+    action: { label: translateKey(t, link.keys.action), url },
   }));
 }
 
-export async function sendVerificationEmail(
+export function sendPasswordResetEmail(
   db: DB,
   mailer: Mailer,
   config: Pick<Config, "publicUrl">,
   user: Pick<UserRow, "id" | "email">,
   language: Language,
 ): Promise<void> {
-  const token = await createAccountToken(db, user.id, "verify", VERIFY_TOKEN_TTL_MS);
-  const url = `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
-  await sendLocalizedEmail(mailer, user.email, language, (t) => ({
-    subject: t("email.verifySubject"),
-    heading: t("email.verifyHeading"),
-    paragraphs: [t("email.verifyText")],
-    action: { label: t("email.verifyAction"), url },
-  }));
+  return sendAccountLinkEmail(db, mailer, config, user, language, LINKS.reset);
+}
+
+export function sendVerificationEmail(
+  db: DB,
+  mailer: Mailer,
+  config: Pick<Config, "publicUrl">,
+  user: Pick<UserRow, "id" | "email">,
+  language: Language,
+): Promise<void> {
+  return sendAccountLinkEmail(db, mailer, config, user, language, LINKS.verify);
 }

@@ -203,6 +203,8 @@ function deleteHref(returnTo: string, id: number): string {
  * The route's types come from React Router's function types rather than ./+types/products,
  * so the module type-checks before and after the route is registered in app/routes.ts.
  */
+const COLUMNS = ["image", "name", "category", "price", "colorsStock", "stock", "featured", "actions"] as const;
+
 export default function AdminProducts() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -326,30 +328,11 @@ export default function AdminProducts() {
             <table className="w-full min-w-[60rem] text-left text-sm">
               <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
                 <tr>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminProducts.columns.image")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminProducts.columns.name")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminProducts.columns.category")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminProducts.columns.price")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminProducts.columns.colorsStock")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminProducts.columns.stock")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminProducts.columns.featured")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminProducts.columns.actions")}
-                  </th>
+                  {COLUMNS.map((column) => (
+                    <th key={column} scope="col" className="px-3 py-2">
+                      {t(`adminProducts.columns.${column}`)}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody className="divide-y divide-stone-100">
