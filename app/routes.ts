@@ -30,6 +30,8 @@ export default [
   route("resources/search", "routes/resources/search.ts"),
   route("account/orders/:id/receipt", "routes/resources/receipt.ts"),
   route("admin/login", "routes/admin/login.tsx"),
+  route("admin/orders/:id/receipt", "routes/admin/order-receipt.ts"),
+  route("admin/customers/export", "routes/admin/customers-export.ts"),
   ...prefix("admin", [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/dashboard.tsx"),
@@ -37,6 +39,14 @@ export default [
       route("categories", "routes/admin/categories.tsx"),
       route("products/new", "routes/admin/product-form.tsx", { id: "admin-product-new" }),
       route("products/edit/:id", "routes/admin/product-form.tsx", { id: "admin-product-edit" }),
+      route("orders", "routes/admin/orders.tsx"),
+      route("orders/:id", "routes/admin/order.tsx"),
+      route("customers", "routes/admin/customers.tsx"),
+      route("customers/:id", "routes/admin/customer.tsx"),
+      route("blog", "routes/admin/blog.tsx"),
+      route("blog/new", "routes/admin/blog-form.tsx", { id: "admin-blog-new" }),
+      route("blog/edit/:id", "routes/admin/blog-form.tsx", { id: "admin-blog-edit" }),
+      route("settings", "routes/admin/settings.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

@@ -17,7 +17,8 @@ if (command === "dev") {
   await app.startServer({ vite });
 } else {
   process.env.NODE_ENV ??= "production";
-  const serverBuild = new URL("../build/server/index.js", import.meta.url);
+  const buildDir = process.env.BUILD_DIR ?? "build";
+  const serverBuild = new URL(`../${buildDir}/server/index.js`, import.meta.url);
   if (!existsSync(serverBuild)) {
     console.info("No production build yet: building it now (about a minute, once).");
     const cli = fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url));

@@ -1,6 +1,10 @@
+import adminBlog from "./admin-blog";
 import adminCategories from "./admin-categories";
+import adminCustomers from "./admin-customers";
+import adminOrders from "./admin-orders";
 import adminProductForm from "./admin-product-form";
 import adminProducts from "./admin-products";
+import adminSettings from "./admin-settings";
 import dashboard from "./dashboard";
 /**
  * English interface text: the source of truth for keys. zh/translation.ts must satisfy this
@@ -517,6 +521,10 @@ export default {
     viewOrder: "View your order",
   },
   adminCategories,
+  adminOrders,
+  adminCustomers,
+  adminBlog,
+  adminSettings,
   adminProducts,
   adminProductForm,
   dashboard,

@@ -1,7 +1,11 @@
 import type en from "../en/translation";
+import adminBlog from "./admin-blog";
 import adminCategories from "./admin-categories";
+import adminCustomers from "./admin-customers";
+import adminOrders from "./admin-orders";
 import adminProductForm from "./admin-product-form";
 import adminProducts from "./admin-products";
+import adminSettings from "./admin-settings";
 import dashboard from "./dashboard";
 
 /** 繁體中文（香港）介面文字：結構必須與英文版完全一致。 */
@@ -507,6 +511,10 @@ export default {
     viewOrder: "查看你的訂單",
   },
   adminCategories,
+  adminOrders,
+  adminCustomers,
+  adminBlog,
+  adminSettings,
   adminProducts,
   adminProductForm,
   dashboard,
