@@ -519,6 +519,21 @@ export default {
     receivedText: "We have received your order {{number}} and your transfer receipt. Here is what you ordered:",
     bankDetails: "Paid to: {{bank}}, {{holder}}, account {{account}}, FPS ID {{fps}}.",
     viewOrder: "View your order",
+    statusHeading: "Hello {{name}},",
+    paidSubject: "Payment confirmed for order {{number}}",
+    paidText:
+      "We have checked your transfer of {{total}} and your order {{number}} is paid. We are preparing it for shipping.",
+    shippedSubject: "Your order {{number}} is on its way",
+    shippedText: "Your order {{number}} has been shipped.",
+    trackingText: "Tracking number: {{tracking}}",
+    cancelledSubject: "Your order {{number}} has been cancelled",
+    cancelledText:
+      "Your order {{number}} has been cancelled. If you have already paid, we will contact you about the refund. Reply to this e-mail if you have any questions.",
+    receiptRejectedSubject: "Please upload a new receipt for order {{number}}",
+    receiptRejectedText:
+      "We could not confirm your payment for order {{number}} from the receipt you uploaded. Your order is kept for you: please upload a new photo of your transfer receipt.",
+    reasonText: "Reason: {{reason}}",
+    uploadReceipt: "Upload a new receipt",
   },
   adminCategories,
   adminOrders,

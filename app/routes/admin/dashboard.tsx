@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, useRevalidator } from "react-router";
 import { z } from "zod";
 import { DailyChart } from "~/components/admin/daily-chart";
+import { OrderStatusBadge } from "~/components/admin/order-status-badge";
 import { ErrorList, Field, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -108,15 +109,6 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 type DashboardData = Route.ComponentProps["loaderData"];
-
-const STATUS_STYLES: Record<string, string> = {
-  pending_payment: "bg-amber-100 text-amber-900",
-  paid: "bg-green-100 text-green-900",
-  processing: "bg-sky-100 text-sky-900",
-  shipped: "bg-indigo-100 text-indigo-900",
-  delivered: "bg-emerald-100 text-emerald-900",
-  cancelled: "bg-stone-200 text-stone-700",
-};
 
 function Stat({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
   return (
@@ -227,11 +219,7 @@ function AnalyticsPanel({ data: d }: { data: DashboardData }) {
                     </td>
                     <td className="py-1.5 pr-4 font-mono">{order.customer || t("dashboard.unknown")}</td>
                     <td className="py-1.5 pr-4">
-                      <span
-                        className={`rounded px-2 py-0.5 text-xs font-medium ${STATUS_STYLES[order.status] ?? "bg-stone-100"}`}
-                      >
-                        {t(`orders.statuses.${order.status}`)}
-                      </span>
+                      <OrderStatusBadge status={order.status} />
                     </td>
                     <td className="py-1.5 text-right font-semibold">{formatMoney(order.totalCents, order.currency)}</td>
                   </tr>

@@ -1,8 +1,16 @@
+import { data } from "react-router";
+import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { receiptResponse } from "~/lib/receipt.server";
+import { findOrder } from "~/models/order.server";
 import type { Route } from "./+types/order-receipt";
 
-// Placeholder while the resource is being built (issue 7).
-export async function loader({ request, context }: Route.LoaderArgs) {
+/** GET /admin/orders/{id}/receipt(?download=1): the order's receipt, for admins only. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
-  throw new Response("Not Found", { status: 404 });
+  const { db, storage } = services(context);
+  const found = await findOrder(db, params.id, null);
+  if (!found) throw data("Not found", { status: 404 });
+  const download = new URL(request.url).searchParams.get("download") === "1";
+  return receiptResponse(storage, found.order, { download });
 }

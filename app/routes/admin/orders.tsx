@@ -1,12 +1,209 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link, useLocation } from "react-router";
+import { ORDER_STATUSES } from "#db/schema";
+import { OrderStatusBadge } from "~/components/admin/order-status-badge";
+import { inputClass } from "~/components/ui/field";
+import { Pagination } from "~/components/ui/pagination";
+import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { formatMoney } from "~/lib/money";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { isOrderStatus, listAdminOrders, transitionsFor } from "~/models/admin-order.server";
 import type { Route } from "./+types/orders";
 
-// Placeholder while the screen is being built (issue 7).
+/** GET /admin/orders?status=&q=&page= — every filter is a query string, so it works without JS. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
-  return null;
+  const url = new URL(request.url);
+  const rawStatus = url.searchParams.get("status");
+  const status = isOrderStatus(rawStatus) ? rawStatus : null;
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+  const listing = await listAdminOrders(services(context).db, {
+    status,
+    q,
+    page: Number(url.searchParams.get("page") ?? 1),
+  });
+  const t = getInstance(context).t;
+  return {
+    ...listing,
+    orders: listing.orders.map((order) => ({
+      ...order,
+      actions: transitionsFor({
+        status: order.status,
+        receipt_path: order.has_receipt ? "" : null,
+        receipt_rejected_reason: order.receipt_rejected ? "" : null,
+      }).filter((name) => name === "markPaid" || name === "markShipped"),
+    })),
+    status,
+    q,
+    language: getLanguage(context),
+    title: `${t("adminOrders.title")} | ${t("admin.title")}`,
+  };
 }
 
-export default function Placeholder() {
-  return null;
+export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const { orders, total, page, pages, status, q, language } = loaderData;
+  const returnTo = `${location.pathname}${location.search}`;
+  const date = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Asia/Hong_Kong",
+  });
+  return (
+    <div className="max-w-6xl">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">{t("adminOrders.title")}</h1>
+          <p className="mt-1 text-sm text-stone-600">{t("adminOrders.intro")}</p>
+        </div>
+        <Link
+          to={returnTo}
+          reloadDocument
+          className="rounded-md border border-stone-300 bg-white px-4 py-2 text-sm font-semibold hover:bg-stone-50"
+        >
+          {t("adminOrders.refresh")}
+        </Link>
+      </div>
+
+      <Form
+        method="get"
+        className="mt-6 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4"
+      >
+        <label className="flex min-w-56 flex-1 flex-col gap-1 text-sm font-medium">
+          {t("adminOrders.searchLabel")}
+          <input
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={200}
+            placeholder={t("adminOrders.searchPlaceholder")}
+            className={inputClass}
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-sm font-medium">
+          {t("adminOrders.statusLabel")}
+          <select name="status" defaultValue={status ?? ""} className={inputClass}>
+            <option value="">{t("adminOrders.allStatuses")}</option>
+            {ORDER_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {t(`orders.statuses.${value}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+          {t("adminOrders.filter")}
+        </button>
+        {q || status ? (
+          <Link to="/admin/orders" className="px-2 py-2 text-sm text-brand-700 hover:underline">
+            {t("adminOrders.clear")}
+          </Link>
+        ) : null}
+      </Form>
+
+      <p className="mt-4 text-sm text-stone-600" aria-live="polite">
+        {t("adminOrders.count", { count: total })}
+      </p>
+
+      {orders.length === 0 ? (
+        <p className="mt-6 rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-600">
+          {t("adminOrders.empty")}
+        </p>
+      ) : (
+        <div className="mt-3 overflow-x-auto rounded-lg border border-stone-200 bg-white">
+          <table className="w-full min-w-[56rem] text-left text-sm">
+            <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
+              <tr>
+                {(["number", "customer", "items", "total", "status", "receipt", "date", "actions"] as const).map(
+                  (column) => (
+                    <th key={column} scope="col" className="px-3 py-2 font-semibold">
+                      {t(`adminOrders.columns.${column}`)}
+                    </th>
+                  ),
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {orders.map((order) => (
+                <tr key={order.id} className="border-b border-stone-100 last:border-0" data-testid="order-row">
+                  <td className="px-3 py-2 font-mono text-xs">
+                    <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline">
+                      {order.order_number}
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2">
+                    <div className="font-medium">
+                      {order.first_name} {order.last_name}
+                    </div>
+                    <div className="text-xs text-stone-600">{order.email}</div>
+                  </td>
+                  <td className="px-3 py-2">{order.items}</td>
+                  <td className="whitespace-nowrap px-3 py-2 font-semibold">
+                    {formatMoney(order.total_cents, order.currency)}
+                  </td>
+                  <td className="px-3 py-2">
+                    <OrderStatusBadge status={order.status} />
+                  </td>
+                  <td className="px-3 py-2">
+                    {order.receipt_rejected ? (
+                      <span className="text-xs font-medium text-red-700">{t("adminOrders.receiptRejected")}</span>
+                    ) : order.has_receipt ? (
+                      <a
+                        href={`/admin/orders/${order.id}/receipt`}
+                        target="_blank"
+                        rel="noreferrer"
+                        className="text-brand-700 hover:underline"
+                      >
+                        {t("adminOrders.receiptView")}
+                      </a>
+                    ) : (
+                      <span className="text-stone-500">{t("adminOrders.receiptNone")}</span>
+                    )}
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-2 text-xs">{date.format(new Date(order.created_at))}</td>
+                  <td className="px-3 py-2">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <Link
+                        to={`/admin/orders/${order.id}`}
+                        className="rounded border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-50"
+                        aria-label={t("adminOrders.detailsFor", { number: order.order_number })}
+                      >
+                        {t("adminOrders.details")}
+                      </Link>
+                      {order.actions.map((name) => (
+                        <Form key={name} method="post" action={`/admin/orders/${order.id}`}>
+                          <input type="hidden" name="intent" value={name} />
+                          <input type="hidden" name="expected" value={order.status} />
+                          <input type="hidden" name="returnTo" value={returnTo} />
+                          <button
+                            type="submit"
+                            className="rounded bg-brand-600 px-2 py-1 text-xs font-semibold text-white hover:bg-brand-700"
+                            aria-label={t(
+                              name === "markPaid" ? "adminOrders.markPaidFor" : "adminOrders.markShippedFor",
+                              {
+                                number: order.order_number,
+                              },
+                            )}
+                          >
+                            {t(`adminOrders.${name}`)}
+                          </button>
+                        </Form>
+                      ))}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pages={pages} />
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Orders" }, { name: "robots", content: "noindex" }];
 }

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { ORDER_STATUSES } from "#db/schema";
+
+const expected = z.enum(ORDER_STATUSES, { error: "adminOrders.errors.notAllowed" });
+
+/**
+ * The admin's status-change forms, one per action, told apart by `intent`. `expected` is the
+ * status the admin saw: the change applies only while the order is still in it.
+ */
+export const orderStatusSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("markPaid"), expected }),
+    z.object({ intent: z.literal("markDelivered"), expected }),
+    z.object({
+      intent: z.literal("markShipped"),
+      expected,
+      tracking: z
+        .string()
+        .trim()
+        .max(100, { error: "adminOrders.errors.trackingTooLong" })
+        .optional()
+        .transform((value) => value || null),
+    }),
+    z.object({
+      intent: z.literal("rejectReceipt"),
+      expected,
+      reason: z
+        .string({ error: "adminOrders.errors.reasonRequired" })
+        .trim()
+        .min(1, { error: "adminOrders.errors.reasonRequired" })
+        .max(500, { error: "adminOrders.errors.reasonTooLong" }),
+    }),
+    z.object({ intent: z.literal("cancel"), expected }),
+  ],
+  { error: "adminOrders.errors.notAllowed" },
+);
+
+export type OrderStatusInput = z.infer<typeof orderStatusSchema>;

@@ -1,0 +1,440 @@
+import crypto from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { now } from "#db/connect.server";
+import type { OrderRow } from "#db/schema";
+import type { CurrentUser } from "~/lib/auth.server";
+import {
+  findAdminOrder,
+  listAdminOrders,
+  OrderTransitionError,
+  sendOrderStatusEmail,
+  transitionOrder,
+  transitionsFor,
+} from "~/models/admin-order.server";
+import { addToCart, cartIdForUser } from "~/models/cart.server";
+import { placeOrder } from "~/models/order.server";
+import { createUser } from "~/models/user.server";
+import { action, loader } from "~/routes/admin/order";
+import { loader as listLoader } from "~/routes/admin/orders";
+import { orderStatusSchema } from "~/schemas/order-status";
+import { createTestServices } from "./setup/db";
+import { formOf, runRoute } from "./setup/route";
+
+/**
+ * The admin's order desk against a real SQLite file: compare-and-set status changes, stock put
+ * back exactly once on cancel, the list's filters and searches, e-mails in the customer's
+ * language, and the admin right on every request.
+ */
+
+const svc = await createTestServices();
+const { db, mailer } = svc;
+
+const adminRow = await createUser(db, { email: "orders-boss@shop.hk", password: "secret12" });
+const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
+const OTHER_ADMIN: CurrentUser = { id: crypto.randomUUID(), email: "second@shop.hk", isAdmin: true };
+
+async function makeProduct(variants: [string, number][]): Promise<number> {
+  const at = now();
+  const row = await db
+    .insertInto("products")
+    .values({
+      category_id: null,
+      name_en: `Admin order rifle ${crypto.randomUUID().slice(0, 6)}`,
+      name_zh: "管理訂單步槍",
+      description_en: "Test",
+      description_zh: "測試",
+      price_hkd_cents: 100_00,
+      price_gbp_cents: 10_00,
+      price_eur_cents: 11_00,
+      price_usd_cents: 12_00,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("product_variants")
+    .values(variants.map(([color, stock], sort_order) => ({ product_id: row.id, color, stock, sort_order })))
+    .execute();
+  return row.id;
+}
+
+async function stockOf(productId: number, color: string): Promise<number> {
+  const row = await db
+    .selectFrom("product_variants")
+    .select("stock")
+    .where("product_id", "=", productId)
+    .where("color", "=", color)
+    .executeTakeFirstOrThrow();
+  return row.stock;
+}
+
+let shopperCount = 0;
+/** A shopper who orders `lines` of products through the real placeOrder. */
+async function order(
+  lines: [number, string, number][],
+  options: { locale?: "en" | "zh"; email?: string } = {},
+): Promise<OrderRow> {
+  shopperCount += 1;
+  const user = await createUser(db, {
+    email: options.email ?? `buyer-${shopperCount}-${crypto.randomUUID().slice(0, 6)}@example.com`,
+    password: "secret12",
+  });
+  const cartId = await cartIdForUser(db, user.id);
+  for (const [productId, color, quantity] of lines) {
+    await addToCart(db, cartId, { productId, color, quantity: String(quantity) });
+  }
+  const { order } = await placeOrder(db, {
+    userId: user.id,
+    cartId,
+    currency: "HKD",
+    locale: options.locale ?? "en",
+    customer: {
+      firstName: "Chan",
+      lastName: "Siu Ming",
+      email: user.email,
+      phone: undefined,
+      address: "1 Nathan Road",
+      city: "Kowloon",
+      postalCode: undefined,
+      country: "Hong Kong",
+      notes: undefined,
+    },
+    receiptPath: `receipts/${user.id}/receipt.webp`,
+    submissionKey: crypto.randomUUID(),
+  });
+  return order;
+}
+
+async function transitionError(run: () => Promise<unknown>): Promise<OrderTransitionError> {
+  try {
+    await run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(OrderTransitionError);
+    return error as OrderTransitionError;
+  }
+  throw new Error("expected an OrderTransitionError");
+}
+
+describe("order status changes", () => {
+  it("marks paid, then shipped with a tracking number, then delivered, each stamped and audited", async () => {
+    const product = await makeProduct([["Black", 5]]);
+    const placed = await order([[product, "Black", 2]]);
+    const paid = await transitionOrder(db, ADMIN, {
+      orderId: placed.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
+    expect(paid.status).toBe("paid");
+    expect(paid.paid_at).not.toBeNull();
+    expect(paid.updated_at >= placed.updated_at).toBe(true);
+    const shipped = await transitionOrder(db, ADMIN, {
+      orderId: placed.id,
+      transition: "markShipped",
+      expected: "paid",
+      trackingNumber: "SF1234567890",
+    });
+    expect(shipped).toMatchObject({ status: "shipped", tracking_number: "SF1234567890" });
+    const delivered = await transitionOrder(db, ADMIN, {
+      orderId: placed.id,
+      transition: "markDelivered",
+      expected: "shipped",
+    });
+    expect(delivered.status).toBe("delivered");
+    expect(delivered.delivered_at).not.toBeNull();
+    // Stock taken at order time stays taken.
+    expect(await stockOf(product, "Black")).toBe(3);
+
+    const audit = await db
+      .selectFrom("audit_log")
+      .select(["action", "actor_user_id", "details"])
+      .where("entity_id", "=", placed.id)
+      .orderBy("id")
+      .execute();
+    expect(audit.map((row) => row.action)).toEqual([
+      "order.placed",
+      "order.markPaid",
+      "order.markShipped",
+      "order.markDelivered",
+    ]);
+    expect(audit[1]?.actor_user_id).toBe(ADMIN.id);
+    expect(JSON.parse(audit[2]?.details ?? "{}")).toEqual({
+      before: { status: "paid" },
+      after: { status: "shipped", tracking_number: "SF1234567890" },
+    });
+  });
+
+  it("applies a change only while the order is in the status the admin saw", async () => {
+    const product = await makeProduct([["Tan", 5]]);
+    const placed = await order([[product, "Tan", 1]]);
+    await transitionOrder(db, ADMIN, { orderId: placed.id, transition: "markPaid", expected: "pending_payment" });
+    const again = await transitionError(() =>
+      transitionOrder(db, OTHER_ADMIN, { orderId: placed.id, transition: "markPaid", expected: "pending_payment" }),
+    );
+    expect(again.key).toBe("adminOrders.errors.changedMeanwhile");
+    expect(again.params.status).toBe("paid");
+    // Shipping straight from pending is not a transition at all.
+    const skip = await transitionError(() =>
+      transitionOrder(db, ADMIN, { orderId: placed.id, transition: "markShipped", expected: "pending_payment" }),
+    );
+    expect(skip.key).toBe("adminOrders.errors.notAllowed");
+    const missing = await transitionError(() =>
+      transitionOrder(db, ADMIN, { orderId: crypto.randomUUID(), transition: "markPaid", expected: "pending_payment" }),
+    );
+    expect(missing.key).toBe("adminOrders.errors.notFound");
+  });
+
+  it("cancelling puts every line's stock back exactly once, even when two admins cancel at once", async () => {
+    const product = await makeProduct([
+      ["Black", 10],
+      ["Tan", 4],
+    ]);
+    const placed = await order([
+      [product, "Black", 3],
+      [product, "Tan", 4],
+    ]);
+    expect([await stockOf(product, "Black"), await stockOf(product, "Tan")]).toEqual([7, 0]);
+    const results = await Promise.allSettled([
+      transitionOrder(db, ADMIN, { orderId: placed.id, transition: "cancel", expected: "pending_payment" }),
+      transitionOrder(db, OTHER_ADMIN, { orderId: placed.id, transition: "cancel", expected: "pending_payment" }),
+      transitionOrder(db, OTHER_ADMIN, { orderId: placed.id, transition: "markPaid", expected: "pending_payment" }),
+    ]);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const won = (results.find((result) => result.status === "fulfilled") as PromiseFulfilledResult<OrderRow>).value;
+    if (won.status === "cancelled") {
+      expect([await stockOf(product, "Black"), await stockOf(product, "Tan")]).toEqual([10, 4]);
+    } else {
+      expect(won.status).toBe("paid");
+      expect([await stockOf(product, "Black"), await stockOf(product, "Tan")]).toEqual([7, 0]);
+    }
+    // Cancelled is final: no second restock from a later attempt.
+    const current = await db
+      .selectFrom("orders")
+      .select("status")
+      .where("id", "=", placed.id)
+      .executeTakeFirstOrThrow();
+    if (current.status === "paid") {
+      await transitionOrder(db, ADMIN, { orderId: placed.id, transition: "cancel", expected: "paid" });
+    }
+    const before = [await stockOf(product, "Black"), await stockOf(product, "Tan")];
+    expect(before).toEqual([10, 4]);
+    await transitionError(() =>
+      transitionOrder(db, ADMIN, { orderId: placed.id, transition: "cancel", expected: "paid" }),
+    );
+    expect([await stockOf(product, "Black"), await stockOf(product, "Tan")]).toEqual([10, 4]);
+  });
+
+  it("cancelling an order whose product was deleted since keeps the order and skips that line", async () => {
+    const product = await makeProduct([["Black", 2]]);
+    const placed = await order([[product, "Black", 1]]);
+    await db.deleteFrom("products").where("id", "=", product).execute();
+    const cancelled = await transitionOrder(db, ADMIN, {
+      orderId: placed.id,
+      transition: "cancel",
+      expected: "pending_payment",
+    });
+    expect(cancelled.status).toBe("cancelled");
+    expect((await findAdminOrder(db, placed.id))?.lines).toHaveLength(1);
+  });
+
+  it("rejecting a receipt keeps the order pending with the reason, once per uploaded receipt", async () => {
+    const product = await makeProduct([["Black", 2]]);
+    const placed = await order([[product, "Black", 1]]);
+    const rejected = await transitionOrder(db, ADMIN, {
+      orderId: placed.id,
+      transition: "rejectReceipt",
+      expected: "pending_payment",
+      reason: "The amount does not match",
+    });
+    expect(rejected).toMatchObject({ status: "pending_payment", receipt_rejected_reason: "The amount does not match" });
+    expect(transitionsFor(rejected)).not.toContain("rejectReceipt");
+    const twice = await transitionError(() =>
+      transitionOrder(db, ADMIN, {
+        orderId: placed.id,
+        transition: "rejectReceipt",
+        expected: "pending_payment",
+        reason: "x",
+      }),
+    );
+    expect(twice.key).toBe("adminOrders.errors.receiptChanged");
+    // Marking paid after all clears the rejection.
+    const paid = await transitionOrder(db, ADMIN, {
+      orderId: placed.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
+    expect(paid.receipt_rejected_reason).toBeNull();
+  });
+
+  it("offers only the changes that fit the status", () => {
+    const base = { receipt_path: "r.webp", receipt_rejected_reason: null };
+    expect(transitionsFor({ ...base, status: "pending_payment" })).toEqual(["markPaid", "rejectReceipt", "cancel"]);
+    expect(transitionsFor({ ...base, status: "paid" })).toEqual(["markShipped", "cancel"]);
+    expect(transitionsFor({ ...base, status: "shipped" })).toEqual(["markDelivered"]);
+    expect(transitionsFor({ ...base, status: "delivered" })).toEqual([]);
+    expect(transitionsFor({ ...base, status: "cancelled" })).toEqual([]);
+    expect(transitionsFor({ ...base, receipt_path: null, status: "pending_payment" })).toEqual(["markPaid", "cancel"]);
+  });
+});
+
+describe("order e-mails", () => {
+  it("writes to the customer in the language they ordered in", async () => {
+    const product = await makeProduct([["Black", 5]]);
+    const zh = await order([[product, "Black", 1]], { locale: "zh" });
+    const rejected = await transitionOrder(db, ADMIN, {
+      orderId: zh.id,
+      transition: "rejectReceipt",
+      expected: "pending_payment",
+      reason: "金額不符",
+    });
+    mailer.sent.length = 0;
+    expect(await sendOrderStatusEmail(mailer, svc.config, rejected, "rejectReceipt")).toBe(true);
+    const [mail] = mailer.sent;
+    expect(mail?.to).toBe(zh.email);
+    expect(mail?.subject).toBe(`請為訂單 ${zh.order_number} 重新上傳收據`);
+    expect(mail?.text).toContain("原因：金額不符");
+    expect(mail?.text).toContain(`/account/orders/${zh.id}`);
+
+    const en = await order([[product, "Black", 1]]);
+    await transitionOrder(db, ADMIN, { orderId: en.id, transition: "markPaid", expected: "pending_payment" });
+    const shipped = await transitionOrder(db, ADMIN, {
+      orderId: en.id,
+      transition: "markShipped",
+      expected: "paid",
+      trackingNumber: "HK-TRACK-1",
+    });
+    await sendOrderStatusEmail(mailer, svc.config, shipped, "markShipped");
+    expect(mailer.sent[1]?.subject).toBe(`Your order ${en.order_number} is on its way`);
+    expect(mailer.sent[1]?.text).toContain("Tracking number: HK-TRACK-1");
+    expect(await sendOrderStatusEmail(mailer, svc.config, shipped, "markDelivered")).toBe(false);
+  });
+});
+
+describe("the orders list", () => {
+  it("filters by status and finds orders by number, id or e-mail prefix, with item counts", async () => {
+    const product = await makeProduct([["Black", 50]]);
+    const a = await order(
+      [
+        [product, "Black", 2],
+        [product, "Black", 1],
+      ],
+      { email: "list-alpha@example.com" },
+    );
+    const b = await order([[product, "Black", 1]], { email: "list-beta@example.com" });
+    await transitionOrder(db, ADMIN, { orderId: b.id, transition: "markPaid", expected: "pending_payment" });
+
+    const byEmail = await listAdminOrders(db, { status: null, q: "LIST-ALPHA", page: 1 });
+    expect(byEmail.orders.map((row) => row.id)).toEqual([a.id]);
+    expect(byEmail.orders[0]?.items).toBe(3);
+    expect(byEmail.orders[0]?.has_receipt).toBe(true);
+    const byNumber = await listAdminOrders(db, { status: null, q: b.order_number.slice(4), page: 1 });
+    expect(byNumber.orders.map((row) => row.id)).toEqual([b.id]);
+    const byId = await listAdminOrders(db, { status: null, q: a.id.slice(0, 8), page: 1 });
+    expect(byId.orders.map((row) => row.id)).toEqual([a.id]);
+    const paid = await listAdminOrders(db, { status: "paid", q: "list-", page: 1 });
+    expect(paid.orders.map((row) => row.id)).toEqual([b.id]);
+    const none = await listAdminOrders(db, { status: "shipped", q: "list-", page: 1 });
+    expect(none).toMatchObject({ orders: [], total: 0, page: 1, pages: 1 });
+  });
+
+  it("pages 25 at a time, newest first, and clamps a page out of range", async () => {
+    const product = await makeProduct([["Black", 100]]);
+    for (let i = 0; i < 27; i++) await order([[product, "Black", 1]], { email: `pager-${i}@example.com` });
+    const first = await listAdminOrders(db, { status: null, q: "pager-", page: 1 });
+    expect(first).toMatchObject({ total: 27, pages: 2, page: 1 });
+    expect(first.orders).toHaveLength(25);
+    const dates = first.orders.map((row) => row.created_at);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    const last = await listAdminOrders(db, { status: null, q: "pager-", page: 99 });
+    expect(last.page).toBe(2);
+    expect(last.orders).toHaveLength(2);
+  });
+});
+
+describe("the order routes", () => {
+  const url = (id: string) => `http://localhost/admin/orders/${id}`;
+  const post = (id: string, fields: Record<string, string>, user: CurrentUser | null) =>
+    runRoute(svc, action, new Request(url(id), { method: "POST", body: formOf(fields) }), user, { id });
+
+  it("refuses anyone but an admin with 403 (writes) or the admin login (pages), changing nothing", async () => {
+    const product = await makeProduct([["Black", 3]]);
+    const placed = await order([[product, "Black", 1]]);
+    const customer: CurrentUser = { id: placed.user_id ?? "", email: placed.email, isAdmin: false };
+    for (const user of [customer, null]) {
+      for (const intent of ["markPaid", "cancel", "rejectReceipt"]) {
+        const { thrown } = await post(placed.id, { intent, expected: "pending_payment", reason: "x" }, user);
+        expect((thrown as Response).status).toBe(403);
+      }
+      const page = await runRoute(svc, loader, new Request(url(placed.id)), user, { id: placed.id });
+      expect((page.thrown as Response).headers.get("Location")).toBe("/admin/login");
+      const list = await runRoute(svc, listLoader, new Request("http://localhost/admin/orders"), user);
+      expect((list.thrown as Response).headers.get("Location")).toBe("/admin/login");
+    }
+    const after = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
+    expect(after).toEqual(placed);
+    expect(await stockOf(product, "Black")).toBe(2);
+  });
+
+  it("marks paid from the list, returns to the list with its filters and e-mails the customer", async () => {
+    const product = await makeProduct([["Black", 3]]);
+    const placed = await order([[product, "Black", 1]]);
+    mailer.sent.length = 0;
+    const { result, flash } = await post(
+      placed.id,
+      { intent: "markPaid", expected: "pending_payment", returnTo: "/admin/orders?status=pending_payment&page=2" },
+      ADMIN,
+    );
+    expect((result as Response).status).toBe(302);
+    expect((result as Response).headers.get("Location")).toBe("/admin/orders?status=pending_payment&page=2");
+    expect(flash).toMatchObject({
+      type: "success",
+      key: "adminOrders.updated",
+      detailKey: "adminOrders.updatedDetail",
+    });
+    expect(mailer.sent.map((mail) => mail.subject)).toEqual([`Payment confirmed for order ${placed.order_number}`]);
+    // A return path elsewhere is ignored.
+    const shipped = await post(
+      placed.id,
+      { intent: "markShipped", expected: "paid", returnTo: "https://evil.example/" },
+      ADMIN,
+    );
+    expect((shipped.result as Response).headers.get("Location")).toBe(`/admin/orders/${placed.id}`);
+  });
+
+  it("answers bad input with 400 next to the field, and a stale status with 409, changing nothing", async () => {
+    const product = await makeProduct([["Black", 3]]);
+    const placed = await order([[product, "Black", 1]]);
+    const noReason = await post(
+      placed.id,
+      { intent: "rejectReceipt", expected: "pending_payment", reason: "  " },
+      ADMIN,
+    );
+    const reply = noReason.result as unknown as {
+      init: { status: number };
+      data: { result: { error: Record<string, string[]> } };
+    };
+    expect(reply.init.status).toBe(400);
+    expect(reply.data.result.error.reason).toEqual(["adminOrders.errors.reasonRequired"]);
+    const tooLong = await post(
+      placed.id,
+      { intent: "markShipped", expected: "paid", tracking: "x".repeat(101) },
+      ADMIN,
+    );
+    expect((tooLong.result as unknown as { init: { status: number } }).init.status).toBe(400);
+    const bogus = await post(placed.id, { intent: "makeFree", expected: "pending_payment", total_cents: "0" }, ADMIN);
+    expect((bogus.result as unknown as { init: { status: number } }).init.status).toBe(400);
+    const stale = await post(placed.id, { intent: "markShipped", expected: "paid" }, ADMIN);
+    expect((stale.result as unknown as { init: { status: number } }).init.status).toBe(409);
+    const after = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
+    expect(after).toEqual(placed);
+  });
+
+  it("parses each form with one schema", () => {
+    expect(orderStatusSchema.safeParse({ intent: "markShipped", expected: "paid", tracking: " " }).data).toEqual({
+      intent: "markShipped",
+      expected: "paid",
+      tracking: null,
+    });
+    expect(orderStatusSchema.safeParse({ intent: "markPaid", expected: "teleported" }).success).toBe(false);
+  });
+});
