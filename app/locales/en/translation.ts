@@ -500,6 +500,7 @@ export default {
     downloadReceipt: "Open receipt",
     receiptRejected: "Your receipt was not accepted: {{reason}}",
     uploadNew: "Upload a new receipt",
+    newReceiptLabel: "Photo or screenshot of the new receipt",
     receiptReplaced: "Receipt uploaded",
     receiptReplacedDetail: "We will check it within 1-2 business days.",
     shipTo: "Delivery address",

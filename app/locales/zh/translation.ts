@@ -490,6 +490,7 @@ export default {
     downloadReceipt: "打開收據",
     receiptRejected: "你的收據未獲接納：{{reason}}",
     uploadNew: "上載新收據",
+    newReceiptLabel: "新收據的相片或截圖",
     receiptReplaced: "收據已上載",
     receiptReplacedDetail: "我們會在 1 至 2 個工作天內核對。",
     shipTo: "送貨地址",

@@ -1,12 +1,311 @@
+import { useTranslation } from "react-i18next";
+import {
+  type ActionFunctionArgs,
+  data,
+  Form,
+  Link,
+  type LoaderFunctionArgs,
+  type MetaArgs,
+  redirect,
+  useActionData,
+  useLoaderData,
+} from "react-router";
+import { FormAlert } from "~/components/ui/field";
+import { Pagination } from "~/components/ui/pagination";
+import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
-import type { Route } from "./+types/blog";
+import { setFlash } from "~/lib/flash.server";
+import { readForm } from "~/lib/read-form";
+import { translateKey } from "~/lib/translate-key";
+import { useHydrated } from "~/lib/use-hydrated";
+import type { Language } from "~/locales";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { type AdminPostSummary, deleteBlogPost, findAdminPost, listAdminPosts } from "~/models/admin-blog.server";
+import { normalizeSearch } from "~/models/catalog.server";
+import { deleteBlogPostSchema } from "~/schemas/blog";
 
-// Placeholder while the screen is being built (issue 7).
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin(context, request);
-  return null;
+const PATH = "/admin/blog";
+
+function positiveId(value: string | null): number | null {
+  if (!value || !/^[1-9]\d{0,14}$/.test(value)) return null;
+  return Number(value);
 }
 
-export default function Placeholder() {
-  return null;
+function positivePage(value: string | null): number {
+  return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
+}
+
+/** The list URL with only its own parameters: where a delete and "Cancel" lead back to. */
+function listUrl(q: string, page: number, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (page > 1) params.set("page", String(page));
+  for (const [key, value] of Object.entries(extra)) params.set(key, value);
+  const query = params.toString();
+  return query ? `${PATH}?${query}` : PATH;
+}
+
+/** GET /admin/blog?q=&page= (&delete=id: the confirmation step without JavaScript). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requireAdmin(context, request);
+  const { db } = services(context);
+  const url = new URL(request.url);
+  const q = normalizeSearch(url.searchParams.get("q"));
+  const language = getLanguage(context);
+  const deleteId = positiveId(url.searchParams.get("delete"));
+  const [listing, deleting] = await Promise.all([
+    listAdminPosts(db, { search: q, language, page: positivePage(url.searchParams.get("page")) }),
+    deleteId ? findAdminPost(db, deleteId) : null,
+  ]);
+  // Dates in the shop's own time zone, formatted here so server and browser render the same text.
+  const dateFormat = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
+    dateStyle: "medium",
+    timeZone: "Asia/Hong_Kong",
+  });
+  const t = getInstance(context).t;
+  return {
+    posts: listing.posts.map((post) => ({ ...post, createdOn: dateFormat.format(new Date(post.created_at)) })),
+    total: listing.total,
+    page: listing.page,
+    pages: listing.pages,
+    q,
+    language,
+    deleting: deleting ? { id: deleting.id, title_en: deleting.title_en, title_zh: deleting.title_zh } : null,
+    returnTo: listUrl(q, listing.page),
+    title: `${t("adminBlog.title")} | ${t("admin.title")}`,
+  };
+}
+
+/** intent=delete (id, confirmed): without confirmation it leads to the confirmation step. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = requireAdmin(context, request);
+  const { db, storage } = services(context);
+  const url = new URL(request.url);
+  const q = normalizeSearch(url.searchParams.get("q"));
+  const page = positivePage(url.searchParams.get("page"));
+  const parsed = deleteBlogPostSchema.safeParse(Object.fromEntries(await readForm(request)));
+  if (!parsed.success) {
+    return data({ problem: { key: "error.badRequest", params: {} as Record<string, string> } }, { status: 400 });
+  }
+  const { id, confirmed } = parsed.data;
+  // Without JavaScript there is no confirm(): the confirmation is a second page.
+  if (confirmed !== "1") {
+    return redirect(listUrl(q, page, { delete: String(id) }));
+  }
+  const deleted = await deleteBlogPost(db, storage, id, { actorUserId: admin.id });
+  if (!deleted) {
+    const message = getInstance(context).t("adminBlog.errors.notFound");
+    return data({ problem: { key: "adminBlog.errors.deleteFailed", params: { message } } }, { status: 404 });
+  }
+  setFlash(context, { type: "success", key: "adminBlog.deleted" });
+  return redirect(listUrl(q, page));
+}
+
+type Post = ReturnType<typeof useLoaderData<typeof loader>>["posts"][number];
+
+function titleOf(post: Pick<AdminPostSummary, "title_en" | "title_zh">, language: Language): string {
+  return language === "zh" ? post.title_zh : post.title_en;
+}
+
+const COLUMNS = ["title", "author", "created", "status", "actions"] as const;
+
+export default function AdminBlog() {
+  const { t } = useTranslation();
+  const { posts, total, page, pages, q, language, deleting, returnTo } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <div className="max-w-6xl">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">{t("adminBlog.title")}</h1>
+          <p className="mt-1 text-sm text-stone-600">{t("adminBlog.intro")}</p>
+        </div>
+        <Link
+          to="/admin/blog/new"
+          className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+        >
+          {t("adminBlog.newPost")}
+        </Link>
+      </div>
+
+      {actionData?.problem ? (
+        <div className="mt-4">
+          <FormAlert title={translateKey(t, actionData.problem.key, actionData.problem.params)} />
+        </div>
+      ) : null}
+
+      {deleting ? (
+        <section
+          aria-labelledby="delete-heading"
+          role="alertdialog"
+          className="mt-6 rounded-lg border border-red-300 bg-red-50 p-6"
+        >
+          <h2 id="delete-heading" className="font-semibold text-red-900">
+            {t("adminBlog.confirmDelete")}
+          </h2>
+          <p className="mt-1 text-sm text-red-900">
+            {deleting.title_en} · <span lang="zh-HK">{deleting.title_zh}</span>
+          </p>
+          <Form method="post" action={returnTo} className="mt-4 flex flex-wrap gap-3">
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="id" value={deleting.id} />
+            <input type="hidden" name="confirmed" value="1" />
+            <button type="submit" className="rounded-md bg-red-600 px-4 py-2 font-semibold text-white hover:bg-red-700">
+              {t("adminBlog.confirmDeleteButton")}
+            </button>
+            <Link to={returnTo} className="rounded-md border border-stone-300 bg-white px-4 py-2 hover:bg-stone-50">
+              {t("adminBlog.cancel")}
+            </Link>
+          </Form>
+        </section>
+      ) : null}
+
+      <Form method="get" action={PATH} role="search" className="mt-6 flex flex-col gap-2 sm:flex-row">
+        <label htmlFor="admin-blog-search" className="sr-only">
+          {t("adminBlog.searchLabel")}
+        </label>
+        <input
+          id="admin-blog-search"
+          type="search"
+          name="q"
+          defaultValue={q}
+          key={q}
+          maxLength={100}
+          placeholder={t("adminBlog.searchPlaceholder")}
+          className="w-full rounded-md border border-stone-300 bg-white px-3 py-2 sm:max-w-sm"
+        />
+        <div className="flex gap-2">
+          <button
+            type="submit"
+            className="rounded-md bg-stone-800 px-4 py-2 text-sm font-semibold text-white hover:bg-stone-700"
+          >
+            {t("adminBlog.search")}
+          </button>
+          {q ? (
+            <Link to={PATH} className="rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-50">
+              {t("adminBlog.clearSearch")}
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+
+      {total === 0 ? (
+        <p className="mt-8 rounded-lg bg-white p-8 text-center text-stone-600 shadow-sm" data-testid="empty-state">
+          {q ? t("adminBlog.noMatch") : t("adminBlog.empty")}
+        </p>
+      ) : (
+        <>
+          <p className="mt-4 text-sm text-stone-600">{t("adminBlog.count", { count: total })}</p>
+          <div className="mt-2 overflow-x-auto rounded-lg bg-white shadow-sm" data-testid="posts-table">
+            <table className="w-full min-w-[44rem] text-left text-sm">
+              <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
+                <tr>
+                  {COLUMNS.map((column) => (
+                    <th key={column} scope="col" className="px-3 py-2">
+                      {t(`adminBlog.columns.${column}`)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-stone-100">
+                {posts.map((post) => (
+                  <PostRow key={post.id} post={post} language={language} returnTo={returnTo} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pagination page={page} pages={pages} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function PostRow({ post, language, returnTo }: { post: Post; language: Language; returnTo: string }) {
+  const { t } = useTranslation();
+  const title = titleOf(post, language);
+  return (
+    <tr data-post-id={post.id}>
+      <td className="px-3 py-2">
+        <div className="flex items-center gap-3">
+          {post.image_url ? (
+            <img
+              src={post.image_url}
+              alt=""
+              width={64}
+              height={48}
+              loading="lazy"
+              className="h-12 w-16 shrink-0 rounded object-cover"
+            />
+          ) : (
+            <div className="h-12 w-16 shrink-0 rounded bg-stone-200" aria-hidden="true" />
+          )}
+          <span className="font-medium">{title}</span>
+        </div>
+      </td>
+      <td className="px-3 py-2">{post.author}</td>
+      <td className="whitespace-nowrap px-3 py-2">
+        <time dateTime={post.created_at}>{post.createdOn}</time>
+      </td>
+      <td className="px-3 py-2">
+        <span
+          data-testid="status-badge"
+          className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${post.published ? "bg-green-100 text-green-800" : "bg-stone-200 text-stone-700"}`}
+        >
+          {post.published ? t("adminBlog.statusPublished") : t("adminBlog.statusDraft")}
+        </span>
+      </td>
+      <td className="px-3 py-2">
+        <div className="flex items-center gap-2">
+          {post.published ? (
+            <Link
+              to={`/blog/${post.id}`}
+              aria-label={t("adminBlog.viewNamed", { title })}
+              className="rounded-md px-2 py-1.5 text-sm text-brand-700 hover:underline"
+            >
+              {t("adminBlog.view")}
+            </Link>
+          ) : null}
+          <Link
+            to={`/admin/blog/edit/${post.id}`}
+            aria-label={t("adminBlog.editNamed", { title })}
+            className="rounded-md border border-stone-300 px-3 py-1.5 text-sm hover:bg-stone-50"
+          >
+            {t("adminBlog.edit")}
+          </Link>
+          <DeleteForm id={post.id} title={title} returnTo={returnTo} />
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** With JavaScript: confirm() and post. Without: the post leads to the confirmation step. */
+function DeleteForm({ id, title, returnTo }: { id: number; title: string; returnTo: string }) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  return (
+    <Form
+      method="post"
+      action={returnTo}
+      onSubmit={(event) => {
+        if (!window.confirm(t("adminBlog.confirmDelete"))) event.preventDefault();
+      }}
+    >
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="id" value={id} />
+      {hydrated ? <input type="hidden" name="confirmed" value="1" /> : null}
+      <button
+        type="submit"
+        aria-label={t("adminBlog.deleteNamed", { title })}
+        className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50"
+      >
+        {t("adminBlog.delete")}
+      </button>
+    </Form>
+  );
+}
+
+export function meta({ loaderData }: MetaArgs<typeof loader>) {
+  return [{ title: loaderData?.title ?? "Admin" }, { name: "robots", content: "noindex" }];
 }

@@ -166,7 +166,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
                   />
                 ) : null}
                 <label htmlFor="receipt" className="text-sm font-medium">
-                  {t("orders.uploadNew")}
+                  {t("orders.newReceiptLabel")}
                 </label>
                 <input
                   id="receipt"
