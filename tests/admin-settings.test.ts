@@ -399,7 +399,7 @@ describe("the Settings page", () => {
     const html = await render("");
     expect(html).toContain("Site Appearance");
     expect(html).toContain("Banking Information");
-    expect(html).toContain("PNG, JPG or WebP up to 10MB");
+    expect(html).toContain("PNG, JPG, GIF or WebP up to 10MB");
     expect(html).toContain(`src="${DEFAULT_HERO_URL}"`);
     expect(html).toContain("Listed Bank");
     expect(html).toContain("Primary");

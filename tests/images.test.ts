@@ -108,9 +108,20 @@ describe("sniffImageType", () => {
     expect(sniffImageType(Buffer.from([0xff, 0xd8]))).toBeNull();
     expect(sniffImageType(PNG_SIGNATURE.subarray(0, 7))).toBeNull();
     expect(sniffImageType(Buffer.from("RIFF\0\0\0\0WAVE"))).toBeNull();
-    expect(sniffImageType(Buffer.from("GIF89a..........."))).toBeNull();
+    expect(sniffImageType(Buffer.from("GIF88a..........."))).toBeNull();
     expect(sniffImageType(Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'></svg>"))).toBeNull();
     expect(sniffImageType(Buffer.from("%PDF-1.7\n"))).toBeNull();
+  });
+});
+
+describe("GIF", () => {
+  it("is read (first frame) only where the preset allows it: the hero image", async () => {
+    const gif = await solid(30, 20).gif().toBuffer();
+    expect(sniffImageType(gif)).toBe("gif");
+    const hero = await processImage(gif, IMAGE_PRESETS.hero);
+    expect(await sharp(hero.data).metadata()).toMatchObject({ format: "webp", width: 30, height: 20 });
+    expect(await codeOf(processImage(gif, IMAGE_PRESETS.product))).toBe("unsupportedType");
+    expect(await codeOf(processImage(gif, IMAGE_PRESETS.receipt))).toBe("unsupportedType");
   });
 });
 

@@ -3,7 +3,8 @@ import { generateKey, type Storage, type StorageArea } from "./storage.server";
 
 /**
  * The one image pipeline every upload goes through. A file is judged by its bytes, never by
- * its name or Content-Type: only JPEG, PNG and WebP are decoded; the pixel count is checked
+ * its name or Content-Type: only JPEG, PNG and WebP are decoded (and GIF, first frame only, where
+ * a preset allows it: the hero image); the pixel count is checked
  * from the header before decoding; the result is auto-oriented, stripped of all metadata
  * (EXIF, GPS), resized and re-encoded to WebP under a generated name.
  */
@@ -34,6 +35,8 @@ export interface ImagePreset {
   maxWidth: number;
   maxHeight: number;
   quality: number;
+  /** GIF accepted too (its first frame); every other preset takes JPEG, PNG and WebP only. */
+  acceptsGif?: boolean;
 }
 
 const MB = 1024 * 1024;
@@ -41,7 +44,7 @@ const MB = 1024 * 1024;
 export const IMAGE_PRESETS = {
   product: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1600, maxHeight: 1600, quality: 82 },
   category: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1200, maxHeight: 1200, quality: 80 },
-  hero: { maxBytes: 10 * MB, maxPixels: 60_000_000, maxWidth: 2400, maxHeight: 1600, quality: 80 },
+  hero: { maxBytes: 10 * MB, maxPixels: 60_000_000, maxWidth: 2400, maxHeight: 1600, quality: 80, acceptsGif: true },
   blog: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1600, maxHeight: 1600, quality: 80 },
   // Receipts stay legible: bank reference numbers are small print.
   receipt: { maxBytes: 5 * MB, maxPixels: 40_000_000, maxWidth: 2400, maxHeight: 2400, quality: 88 },
@@ -49,7 +52,7 @@ export const IMAGE_PRESETS = {
 
 export type ImageKind = keyof typeof IMAGE_PRESETS;
 
-type Format = "jpeg" | "png" | "webp";
+type Format = "jpeg" | "png" | "webp" | "gif";
 
 /** The file's real type from its first bytes. */
 export function sniffImageType(bytes: Uint8Array): Format | null {
@@ -67,6 +70,7 @@ export function sniffImageType(bytes: Uint8Array): Format | null {
   ) {
     return "webp";
   }
+  if (bytes.length >= 6 && ["GIF87a", "GIF89a"].includes(String.fromCharCode(...bytes.subarray(0, 6)))) return "gif";
   return null;
 }
 
@@ -82,7 +86,7 @@ export async function processImage(input: Uint8Array, preset: ImagePreset): Prom
     throw new ImageError("tooLarge", { maxMb: Math.round(preset.maxBytes / MB) });
   }
   const format = sniffImageType(input);
-  if (!format) throw new ImageError("unsupportedType");
+  if (!format || (format === "gif" && !preset.acceptsGif)) throw new ImageError("unsupportedType");
 
   const options = { limitInputPixels: preset.maxPixels, failOn: "error" as const, animated: false };
   let metadata: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;

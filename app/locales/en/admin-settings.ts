@@ -11,7 +11,7 @@ export default {
     previewAlt: "Current home page background",
     chosenAlt: "Chosen image",
     image: "Background Image",
-    hint: "PNG, JPG or WebP up to 10MB. It is resized and saved as WebP.",
+    hint: "PNG, JPG, GIF or WebP up to 10MB. It is resized and saved as WebP.",
     upload: "Upload Image",
     uploading: "Uploading...",
     reset: "Reset to default",

@@ -12,7 +12,7 @@ export default {
     previewAlt: "目前首頁背景",
     chosenAlt: "已選擇的圖片",
     image: "背景圖片",
-    hint: "PNG、JPG 或 WebP 格式，最大 10MB。圖片會調整大小並以 WebP 格式儲存。",
+    hint: "PNG、JPG、GIF 或 WebP 格式，最大 10MB。圖片會調整大小並以 WebP 格式儲存。",
     upload: "上載圖片",
     uploading: "上載中...",
     reset: "重設為預設",

@@ -286,7 +286,7 @@ function HeroSection({ hero, actionData }: { hero: LoaderData["hero"]; actionDat
                 id={fields.hero.id}
                 name={fields.hero.name}
                 type="file"
-                accept="image/png,image/jpeg,image/webp"
+                accept="image/png,image/jpeg,image/gif,image/webp"
                 aria-invalid={errors?.length ? true : undefined}
                 aria-describedby={errors?.length ? `${fields.hero.errorId} hero-hint` : "hero-hint"}
                 onChange={onChange}
