@@ -1,12 +1,292 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import type { OrderStatus, UserStatus } from "#db/schema";
+import { StatusButton } from "~/components/ui/field";
+import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
+import { formatMoney } from "~/lib/money";
+import { readForm } from "~/lib/read-form";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { countryName, findCustomer, setCustomerBlocked } from "~/models/admin-customer.server";
 import type { Route } from "./+types/customer";
 
-// Placeholder while the screen is being built (issue 7).
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin(context, request);
-  return null;
+const LIST = "/admin/customers";
+
+/** Ids are UUIDs; anything else is not a customer (and never reaches a query). */
+function customerId(value: string | undefined): string | null {
+  return value && /^[0-9a-f-]{8,64}$/i.test(value) ? value.toLowerCase() : null;
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const admin = requireAdmin(context, request);
+  const { db } = services(context);
+  const id = customerId(params.id);
+  const detail = id ? await findCustomer(db, id) : null;
+  if (!detail) throw data(null, { status: 404 });
+  const language = getLanguage(context);
+  const { customer } = detail;
+  const t = getInstance(context).t;
+  return {
+    ...detail,
+    location: [customer.city, countryName(customer.country, language)].filter(Boolean).join(", ") || null,
+    signIns: detail.signIns.map((event) => ({ ...event, countryName: countryName(event.country, language) })),
+    isSelf: customer.id === admin.id,
+    language,
+    title: `${customer.email} | ${t("adminCustomers.title")} | ${t("admin.title")}`,
+  };
+}
+
+/** intent=block or intent=unblock; then back to this page with a flash message. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const admin = requireAdmin(context, request);
+  const { db } = services(context);
+  const id = customerId(params.id);
+  if (!id) throw data(null, { status: 404 });
+  const intent = (await readForm(request)).get("intent");
+  if (intent !== "block" && intent !== "unblock") {
+    return data({ problem: "adminCustomers.errors.badIntent" }, { status: 400 });
+  }
+  const result = await setCustomerBlocked(db, id, intent === "block", { actorUserId: admin.id });
+  if (!result.ok) {
+    if (result.key === "adminCustomers.errors.notFound") throw data(null, { status: 404 });
+    return data({ problem: result.key }, { status: 400 });
+  }
+  setFlash(context, {
+    type: "success",
+    key: intent === "block" ? "adminCustomers.blocked" : "adminCustomers.unblocked",
+  });
+  return redirect(`${LIST}/${id}`);
+}
+
+const STATUS_BADGE: Record<UserStatus, string> = {
+  active: "bg-green-100 text-green-800",
+  inactive: "bg-stone-200 text-stone-700",
+  blocked: "bg-red-100 text-red-800",
+};
+
+const ORDER_BADGE: Record<OrderStatus, string> = {
+  pending_payment: "bg-amber-100 text-amber-900",
+  paid: "bg-green-100 text-green-900",
+  processing: "bg-sky-100 text-sky-900",
+  shipped: "bg-indigo-100 text-indigo-900",
+  delivered: "bg-emerald-100 text-emerald-900",
+  cancelled: "bg-stone-200 text-stone-700",
+};
+
+const badgeClass = "inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold";
+
+function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs font-medium uppercase text-stone-500">{label}</dt>
+      <dd className="mt-0.5 break-words" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { customer, orders, signIns, location, isSelf, language } = loaderData;
+  const none = t("adminCustomers.none");
+  const locale = language === "zh" ? "zh-HK" : "en-GB";
+  const dateTime = new Intl.DateTimeFormat(locale, {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Asia/Hong_Kong",
+  });
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "Asia/Hong_Kong" });
+  const blocked = customer.status === "blocked";
+  return (
+    <div className="max-w-5xl">
+      <p className="text-sm">
+        <Link to={LIST} className="text-brand-700 hover:underline">
+          ← {t("adminCustomers.detail.back")}
+        </Link>
+      </p>
+      <div className="mt-2 flex flex-wrap items-center gap-3">
+        <h1 className="min-w-0 break-all text-2xl font-bold">{customer.email}</h1>
+        <span data-testid="customer-status" className={`${badgeClass} ${STATUS_BADGE[customer.status]}`}>
+          {t(`adminCustomers.statuses.${customer.status}`)}
+        </span>
+      </div>
+
+      {actionData?.problem ? (
+        <p role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-red-900">
+          {/* biome-ignore lint/suspicious/noExplicitAny: the key comes from the model as a string */}
+          {t(actionData.problem as any)}
+        </p>
+      ) : null}
+
+      <section className="mt-6 rounded-lg bg-white p-6 shadow-sm" aria-label={t("adminCustomers.detail.heading")}>
+        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          <Fact label={t("adminCustomers.detail.email")}>{customer.email}</Fact>
+          <Fact label={t("adminCustomers.detail.status")}>{t(`adminCustomers.statuses.${customer.status}`)}</Fact>
+          <Fact label={t("adminCustomers.detail.created")}>{dateTime.format(new Date(customer.created_at))}</Fact>
+          <Fact label={t("adminCustomers.detail.lastLogin")}>{dateTime.format(new Date(customer.last_login_at))}</Fact>
+          <Fact label={t("adminCustomers.detail.lastIp")}>
+            <span className="font-mono text-sm">{customer.last_login_ip ?? none}</span>
+          </Fact>
+          <Fact label={t("adminCustomers.detail.location")} testId="customer-location">
+            {location ?? none}
+          </Fact>
+          <Fact label={t("adminCustomers.detail.orderCount")}>{customer.order_count}</Fact>
+          <Fact label={t("adminCustomers.detail.totalSpent")} testId="customer-total-spent">
+            {customer.totals.length === 0
+              ? none
+              : customer.totals.map((total) => formatMoney(total.cents, total.currency)).join(" · ")}
+          </Fact>
+        </dl>
+      </section>
+
+      <section className="mt-6 rounded-lg bg-white p-6 shadow-sm" aria-labelledby="access-heading">
+        <h2 id="access-heading" className="text-lg font-semibold">
+          {t("adminCustomers.detail.access")}
+        </h2>
+        {isSelf ? (
+          <p className="mt-2 text-sm text-stone-600">
+            {t("adminCustomers.detail.you")}. {t("adminCustomers.detail.selfHint")}
+          </p>
+        ) : (
+          <Form method="post" className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center">
+            {blocked ? (
+              <>
+                <StatusButton name="intent" value="unblock">
+                  {t("adminCustomers.detail.unblock")}
+                </StatusButton>
+                <p className="text-sm text-stone-600">{t("adminCustomers.detail.unblockHint")}</p>
+              </>
+            ) : (
+              <>
+                <button
+                  type="submit"
+                  name="intent"
+                  value="block"
+                  className="rounded-md bg-red-600 px-4 py-2 font-semibold text-white hover:bg-red-700"
+                >
+                  {t("adminCustomers.detail.block")}
+                </button>
+                <p className="text-sm text-stone-600">{t("adminCustomers.detail.blockHint")}</p>
+              </>
+            )}
+          </Form>
+        )}
+      </section>
+
+      <section className="mt-6" aria-labelledby="orders-heading">
+        <h2 id="orders-heading" className="text-lg font-semibold">
+          {t("adminCustomers.detail.orders")}
+        </h2>
+        {orders.length === 0 ? (
+          <p className="mt-2 rounded-lg bg-white p-6 text-stone-600 shadow-sm">
+            {t("adminCustomers.detail.ordersEmpty")}
+          </p>
+        ) : (
+          <>
+            <div className="mt-2 overflow-x-auto rounded-lg bg-white shadow-sm">
+              <table className="w-full min-w-[32rem] text-left text-sm" data-testid="customer-orders">
+                <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
+                  <tr>
+                    <th scope="col" className="px-3 py-2">
+                      {t("adminCustomers.detail.orderNumber")}
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      {t("adminCustomers.detail.date")}
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      {t("adminCustomers.detail.orderStatus")}
+                    </th>
+                    <th scope="col" className="px-3 py-2 text-right">
+                      {t("adminCustomers.detail.total")}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-stone-100">
+                  {orders.map((order) => (
+                    <tr key={order.id}>
+                      <td className="whitespace-nowrap px-3 py-2">
+                        <Link to={`/admin/orders/${order.id}`} className="font-mono text-brand-700 hover:underline">
+                          {order.order_number}
+                        </Link>
+                      </td>
+                      <td className="whitespace-nowrap px-3 py-2">{date.format(new Date(order.created_at))}</td>
+                      <td className="px-3 py-2">
+                        <span className={`${badgeClass} ${ORDER_BADGE[order.status]}`}>
+                          {t(`orders.statuses.${order.status}`)}
+                        </span>
+                      </td>
+                      <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">
+                        {formatMoney(order.total_cents, order.currency)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {customer.order_count > orders.length ? (
+              <p className="mt-2 text-xs text-stone-500">
+                {t("adminCustomers.detail.ordersMore", { count: orders.length })}
+              </p>
+            ) : null}
+          </>
+        )}
+      </section>
+
+      <section className="mt-6" aria-labelledby="sign-ins-heading">
+        <h2 id="sign-ins-heading" className="text-lg font-semibold">
+          {t("adminCustomers.detail.signIns")}
+        </h2>
+        <p className="text-sm text-stone-600">{t("adminCustomers.detail.signInsIntro")}</p>
+        {signIns.length === 0 ? (
+          <p className="mt-2 rounded-lg bg-white p-6 text-stone-600 shadow-sm">
+            {t("adminCustomers.detail.signInsEmpty")}
+          </p>
+        ) : (
+          <div className="mt-2 overflow-x-auto rounded-lg bg-white shadow-sm">
+            <table className="w-full min-w-[32rem] text-left text-sm" data-testid="customer-sign-ins">
+              <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
+                <tr>
+                  <th scope="col" className="px-3 py-2">
+                    {t("adminCustomers.detail.date")}
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    {t("adminCustomers.detail.ip")}
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    {t("adminCustomers.detail.country")}
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    {t("adminCustomers.detail.result")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-stone-100">
+                {signIns.map((event) => (
+                  <tr key={event.id}>
+                    <td className="whitespace-nowrap px-3 py-2">{dateTime.format(new Date(event.created_at))}</td>
+                    <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{event.ip ?? none}</td>
+                    <td className="px-3 py-2">{event.countryName ?? none}</td>
+                    <td className="px-3 py-2">
+                      <span
+                        className={`${badgeClass} ${event.success ? "bg-green-100 text-green-800" : "bg-red-100 text-red-800"}`}
+                      >
+                        {event.success ? t("adminCustomers.detail.success") : t("adminCustomers.detail.failure")}
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Customer" }, { name: "robots", content: "noindex" }];
 }

@@ -1,8 +1,44 @@
+import { redirect } from "react-router";
+import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { readForm } from "~/lib/read-form";
+import { countCustomers, customerCsvStream, normalizeCustomerSearch } from "~/models/admin-customer.server";
+import { recordAudit } from "~/models/audit.server";
 import type { Route } from "./+types/customers-export";
 
-// Placeholder while the resource is being built (issue 7).
+/** The export changes nothing, but it is a POST (audited); a GET goes back to the list. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
-  throw new Response("Not Found", { status: 404 });
+  return redirect("/admin/customers");
+}
+
+/**
+ * POST /admin/customers/export (q: the list's search, optional): streams customers-{date}.csv.
+ * The export is recorded in the audit log, with its row count, before the first byte is sent.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = requireAdmin(context, request);
+  const { db } = services(context);
+  const form = await readForm(request);
+  const raw = form.get("q");
+  const q = normalizeCustomerSearch(typeof raw === "string" ? raw : null);
+  const rows = await countCustomers(db, q);
+  await recordAudit(db, {
+    actorUserId: admin.id,
+    action: "customer.exported",
+    entityType: "user",
+    entityId: null,
+    before: null,
+    after: { rows, search: q || null },
+  });
+  const date = new Date().toISOString().slice(0, 10);
+  return new Response(customerCsvStream(db, q), {
+    status: 200,
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="customers-${date}.csv"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
 }

@@ -1,12 +1,312 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link } from "react-router";
+import type { UserStatus } from "#db/schema";
+import { Pagination } from "~/components/ui/pagination";
+import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { formatMoney } from "~/lib/money";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import {
+  type CustomerRow,
+  countryName,
+  customerSummary,
+  listCustomers,
+  listIpActivity,
+  type MoneyTotal,
+  normalizeCustomerSearch,
+} from "~/models/admin-customer.server";
 import type { Route } from "./+types/customers";
 
-// Placeholder while the screen is being built (issue 7).
+const PATH = "/admin/customers";
+
+/** GET /admin/customers?q=&page=: the cards, one page of 25 accounts and the IP activity. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
-  return null;
+  const { db } = services(context);
+  const url = new URL(request.url);
+  const q = normalizeCustomerSearch(url.searchParams.get("q"));
+  const language = getLanguage(context);
+  const [summary, listing, activity] = await Promise.all([
+    customerSummary(db),
+    listCustomers(db, { search: q, page: Number(url.searchParams.get("page") ?? 1) }),
+    listIpActivity(db),
+  ]);
+  const t = getInstance(context).t;
+  return {
+    summary: { ...summary, topCountryName: countryName(summary.topCountry, language) },
+    // Country codes become names in the reader's language here, on the server.
+    customers: listing.customers.map((customer) => ({ ...customer, location: locationOf(customer, language) })),
+    total: listing.total,
+    page: listing.page,
+    pages: listing.pages,
+    activity,
+    q,
+    language,
+    title: `${t("adminCustomers.title")} | ${t("admin.title")}`,
+  };
 }
 
-export default function Placeholder() {
-  return null;
+function locationOf(customer: Pick<CustomerRow, "city" | "country">, language: "en" | "zh"): string | null {
+  return [customer.city, countryName(customer.country, language)].filter(Boolean).join(", ") || null;
+}
+
+const STATUS_BADGE: Record<UserStatus, string> = {
+  active: "bg-green-100 text-green-800",
+  inactive: "bg-stone-200 text-stone-700",
+  blocked: "bg-red-100 text-red-800",
+};
+
+function StatusBadge({ status }: { status: UserStatus }) {
+  const { t } = useTranslation();
+  return (
+    <span
+      data-testid="customer-status"
+      className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_BADGE[status]}`}
+    >
+      {t(`adminCustomers.statuses.${status}`)}
+    </span>
+  );
+}
+
+function Totals({ totals }: { totals: MoneyTotal[] }) {
+  const { t } = useTranslation();
+  if (totals.length === 0) return <span className="text-stone-400">{t("adminCustomers.none")}</span>;
+  return (
+    <ul className="flex flex-col gap-0.5">
+      {totals.map((total) => (
+        <li key={total.currency} className="whitespace-nowrap">
+          {formatMoney(total.cents, total.currency)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Card({
+  label,
+  value,
+  hint,
+  testId,
+}: {
+  label: string;
+  value: string | number;
+  hint?: string;
+  testId: string;
+}) {
+  return (
+    <div className="rounded-lg bg-white p-4 shadow-sm" data-testid={testId}>
+      <p className="text-sm text-stone-500">{label}</p>
+      <p className="mt-1 break-words text-2xl font-bold">{value}</p>
+      {hint ? <p className="text-xs text-stone-500">{hint}</p> : null}
+    </div>
+  );
+}
+
+const COLUMNS = ["email", "ip", "location", "lastLogin", "orders", "totalSpent", "status", "view"] as const;
+
+export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { summary, customers, total, page, pages, activity, q, language } = loaderData;
+  const dateTime = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Asia/Hong_Kong",
+  });
+  const dateOnly = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
+    dateStyle: "medium",
+    timeZone: "Asia/Hong_Kong",
+  });
+  const timeOnly = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
+    timeStyle: "short",
+    timeZone: "Asia/Hong_Kong",
+  });
+  const none = t("adminCustomers.none");
+  return (
+    <div className="max-w-7xl">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">{t("adminCustomers.title")}</h1>
+          <p className="mt-1 text-sm text-stone-600">{t("adminCustomers.intro")}</p>
+        </div>
+        {/* A native form post: the answer is a file download, with or without JavaScript. */}
+        <form method="post" action={`${PATH}/export`} className="flex flex-col gap-1 sm:items-end">
+          {q ? <input type="hidden" name="q" value={q} /> : null}
+          <button
+            type="submit"
+            className="self-start rounded-md border border-stone-300 bg-white px-4 py-2 text-sm font-semibold hover:bg-stone-50 sm:self-end"
+          >
+            {t("adminCustomers.exportData")}
+          </button>
+          <p className="max-w-xs text-xs text-stone-500 sm:text-right">{t("adminCustomers.exportHint")}</p>
+        </form>
+      </div>
+
+      <section aria-label={t("adminCustomers.title")} className="mt-6 grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <Card testId="card-total" label={t("adminCustomers.cards.total")} value={summary.total} />
+        <Card
+          testId="card-active"
+          label={t("adminCustomers.cards.active")}
+          value={summary.active}
+          hint={t("adminCustomers.cards.activePercent", { percent: summary.activePercent })}
+        />
+        <Card testId="card-countries" label={t("adminCustomers.cards.countries")} value={summary.countries} />
+        <Card
+          testId="card-top-country"
+          label={t("adminCustomers.cards.topCountry")}
+          value={summary.topCountryName ?? none}
+        />
+      </section>
+
+      <Form method="get" role="search" className="mt-6 flex flex-col gap-2 sm:flex-row">
+        <label htmlFor="customer-search" className="sr-only">
+          {t("adminCustomers.searchLabel")}
+        </label>
+        <input
+          id="customer-search"
+          type="search"
+          name="q"
+          defaultValue={q}
+          key={q}
+          maxLength={100}
+          placeholder={t("adminCustomers.searchPlaceholder")}
+          className="w-full rounded-md border border-stone-300 bg-white px-3 py-2 sm:max-w-md"
+        />
+        <div className="flex gap-2">
+          <button
+            type="submit"
+            className="rounded-md bg-stone-800 px-4 py-2 text-sm font-semibold text-white hover:bg-stone-700"
+          >
+            {t("adminCustomers.search")}
+          </button>
+          {q ? (
+            <Link to={PATH} className="rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-50">
+              {t("adminCustomers.clearSearch")}
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+
+      {total === 0 ? (
+        <p className="mt-6 rounded-lg bg-white p-8 text-center text-stone-600 shadow-sm" data-testid="empty-state">
+          {q ? t("adminCustomers.noMatch", { q }) : t("adminCustomers.empty")}
+        </p>
+      ) : (
+        <>
+          <p className="mt-4 text-sm text-stone-600" data-testid="customer-count">
+            {t("adminCustomers.showing", { count: total })}
+          </p>
+          <div className="mt-2 overflow-x-auto rounded-lg bg-white shadow-sm" data-testid="customers-table">
+            <table className="w-full min-w-[52rem] text-left text-sm">
+              <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
+                <tr>
+                  {COLUMNS.map((column) => (
+                    <th
+                      key={column}
+                      scope="col"
+                      className={`whitespace-nowrap px-3 py-2 ${column === "orders" ? "text-right" : ""}`}
+                    >
+                      {t(`adminCustomers.columns.${column}`)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-stone-100">
+                {customers.map((customer) => (
+                  <tr key={customer.id} data-customer-id={customer.id}>
+                    <td className="max-w-[14rem] truncate px-3 py-2 font-medium" title={customer.email}>
+                      {customer.email}
+                    </td>
+                    <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{customer.last_login_ip ?? none}</td>
+                    <td className="min-w-[9rem] px-3 py-2">{customer.location ?? none}</td>
+                    <td className="whitespace-nowrap px-3 py-2">
+                      <span className="block">{dateOnly.format(new Date(customer.last_login_at))}</span>
+                      <span className="block text-xs text-stone-500">
+                        {timeOnly.format(new Date(customer.last_login_at))}
+                      </span>
+                    </td>
+                    <td className="px-3 py-2 text-right tabular-nums" data-testid="order-count">
+                      {customer.order_count}
+                    </td>
+                    <td className="px-3 py-2 tabular-nums" data-testid="total-spent">
+                      <Totals totals={customer.totals} />
+                    </td>
+                    <td className="px-3 py-2">
+                      <StatusBadge status={customer.status} />
+                    </td>
+                    <td className="px-3 py-2">
+                      <Link
+                        to={`${PATH}/${customer.id}`}
+                        aria-label={t("adminCustomers.viewNamed", { email: customer.email })}
+                        className="whitespace-nowrap rounded-md border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-100"
+                      >
+                        {t("adminCustomers.view")}
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pagination page={page} pages={pages} />
+        </>
+      )}
+
+      <section aria-labelledby="ip-activity-heading" className="mt-10">
+        <h2 id="ip-activity-heading" className="text-lg font-semibold">
+          {t("adminCustomers.ipActivity.title")}
+        </h2>
+        <p className="mt-1 text-sm text-stone-600">{t("adminCustomers.ipActivity.intro")}</p>
+        {activity.length === 0 ? (
+          <p className="mt-3 rounded-lg bg-white p-6 text-stone-600 shadow-sm">
+            {t("adminCustomers.ipActivity.empty")}
+          </p>
+        ) : (
+          <div className="mt-3 overflow-x-auto rounded-lg bg-white shadow-sm">
+            <table className="w-full min-w-[36rem] text-left text-sm" data-testid="ip-activity">
+              <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
+                <tr>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2">
+                    {t("adminCustomers.ipActivity.address")}
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    {t("adminCustomers.ipActivity.accounts")}
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    {t("adminCustomers.ipActivity.signIns")}
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    {t("adminCustomers.ipActivity.lastSeen")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-stone-100">
+                {activity.map((entry) => (
+                  <tr key={entry.ip} data-ip={entry.ip}>
+                    <td className="px-3 py-2">
+                      <span className="font-mono text-xs">{entry.ip}</span>
+                      {entry.accounts > 1 ? (
+                        <span
+                          data-testid="shared-ip"
+                          className="ml-2 inline-block whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
+                        >
+                          {t("adminCustomers.ipActivity.shared", { count: entry.accounts })}
+                        </span>
+                      ) : null}
+                    </td>
+                    <td className="px-3 py-2 text-right tabular-nums">{entry.accounts}</td>
+                    <td className="px-3 py-2 text-right tabular-nums">{entry.sign_ins}</td>
+                    <td className="whitespace-nowrap px-3 py-2">{dateTime.format(new Date(entry.last_seen))}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Customers" }, { name: "robots", content: "noindex" }];
 }

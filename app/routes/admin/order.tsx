@@ -281,7 +281,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           </section>
         </div>
 
-        <div className="flex min-w-0 flex-col gap-6">
+        {/* On a phone the actions and the receipt come first: they are what the admin is here for. */}
+        <div className="order-first flex min-w-0 flex-col gap-6 lg:order-none">
           <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="actions-heading">
             <h2 id="actions-heading" className="text-lg font-semibold">
               {t("adminOrders.actions")}

@@ -1,0 +1,482 @@
+import { Readable } from "node:stream";
+import { stringify } from "csv-stringify";
+import { type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import { type DB, now } from "#db/connect.server";
+import { CURRENCIES, type Currency, type Database, type OrderStatus, type UserStatus } from "#db/schema";
+import { formatMoney } from "~/lib/money";
+import { HTML_LANG, type Language } from "~/locales";
+import { recordAudit } from "./audit.server";
+
+/**
+ * The admin Customers screen. Customers are the accounts (the users table, admins included).
+ * A page of 25 is read with a fixed number of queries: the page, then one GROUP BY each for
+ * the order counts and the spending of that page's accounts. Spending counts the orders a
+ * customer has paid for (paid, processing, shipped, delivered), per currency: money is never
+ * summed across currencies. Location (country, city, last IP) was recorded by the server at
+ * sign-in, never sent by the browser.
+ */
+
+export const CUSTOMER_PAGE_SIZE = 25;
+export const EXPORT_BATCH_SIZE = 500;
+export const IP_ACTIVITY_DAYS = 30;
+export const IP_ACTIVITY_LIMIT = 20;
+export const CUSTOMER_SIGN_INS_SHOWN = 20;
+export const CUSTOMER_ORDERS_SHOWN = 100;
+
+/** The order states that mean the customer has paid. */
+export const SPENDING_STATUSES = ["paid", "processing", "shipped", "delivered"] as const satisfies OrderStatus[];
+
+export interface MoneyTotal {
+  currency: Currency;
+  cents: number;
+}
+
+export interface CustomerRow {
+  id: string;
+  email: string;
+  status: UserStatus;
+  last_login_ip: string | null;
+  country: string | null;
+  city: string | null;
+  /** The last sign-in, or the sign-up when they never signed in since. */
+  last_login_at: string;
+  created_at: string;
+  order_count: number;
+  /** Spending per currency, in the order of CURRENCIES; empty when none. */
+  totals: MoneyTotal[];
+}
+
+export interface CustomerSummary {
+  total: number;
+  active: number;
+  /** Active customers as a whole percentage of all; 0 when there are none. */
+  activePercent: number;
+  countries: number;
+  /** The country code with the most customers, or null. */
+  topCountry: string | null;
+}
+
+export interface CustomerListing {
+  customers: CustomerRow[];
+  total: number;
+  page: number;
+  pages: number;
+}
+
+export interface IpActivity {
+  ip: string;
+  accounts: number;
+  sign_ins: number;
+  last_seen: string;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Names of countries, in the reader's language
+ * ------------------------------------------------------------------------------------------ */
+
+const displayNames = new Map<string, Intl.DisplayNames>();
+
+function namesFor(language: Language, style: "short" | "long"): Intl.DisplayNames {
+  const locale = HTML_LANG[language];
+  const key = `${locale}:${style}`;
+  let names = displayNames.get(key);
+  if (!names) {
+    names = new Intl.DisplayNames([locale], { type: "region", style, fallback: "code" });
+    displayNames.set(key, names);
+  }
+  return names;
+}
+
+/**
+ * A country code as its common short name in `language` ("HK" → "Hong Kong" / "香港",
+ * "GB" → "UK" / "英國"); the long form ("Hong Kong SAR China") when `style` says so.
+ */
+export function countryName(code: string | null, language: Language, style: "short" | "long" = "short"): string | null {
+  if (!code) return null;
+  try {
+    return namesFor(language, style).of(code.toUpperCase()) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Search: e-mail (substring), last IP address, country (code or name), city
+ * ------------------------------------------------------------------------------------------ */
+
+/** The search term as typed, trimmed and bounded. */
+export function normalizeCustomerSearch(term: string | null | undefined): string {
+  return (term ?? "").trim().replace(/\s+/g, " ").slice(0, 100);
+}
+
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+type UsersEb = ExpressionBuilder<Database, "users">;
+
+/**
+ * The accounts `term` finds: the e-mail contains it (case-insensitive), or it is the last IP
+ * address, the city (case-insensitive) or the country, given as its code or as (part of) its
+ * name in English or Chinese. Null when there is no term.
+ */
+async function searchCondition(db: DB, rawTerm: string | null | undefined) {
+  const term = normalizeCustomerSearch(rawTerm);
+  if (!term) return null;
+  const lowered = term.toLowerCase();
+  const known = await db.selectFrom("users").select("country").distinct().where("country", "is not", null).execute();
+  const countries = known
+    .map((row) => row.country as string)
+    .filter(
+      (code) =>
+        code.toLowerCase() === lowered ||
+        ([...lowered].length >= 2 &&
+          (["en", "zh"] as const).some((language) =>
+            (["short", "long"] as const).some((style) =>
+              countryName(code, language, style)?.toLowerCase().includes(lowered),
+            ),
+          )),
+    );
+  return (eb: UsersEb) =>
+    eb.or([
+      sql<SqlBool>`users.email LIKE ${likePattern(lowered)} ESCAPE '\\'`,
+      eb("users.last_login_ip", "=", term),
+      eb(eb.fn("lower", ["users.city"]), "=", lowered),
+      ...(countries.length > 0 ? [eb("users.country", "in", countries)] : []),
+    ]);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Reading
+ * ------------------------------------------------------------------------------------------ */
+
+const USER_COLUMNS = [
+  "users.id",
+  "users.email",
+  "users.status",
+  "users.last_login_ip",
+  "users.country",
+  "users.city",
+  "users.last_login_at",
+  "users.created_at",
+] as const;
+
+type UserPart = {
+  id: string;
+  email: string;
+  status: UserStatus;
+  last_login_ip: string | null;
+  country: string | null;
+  city: string | null;
+  last_login_at: string | null;
+  created_at: string;
+};
+
+/** Order counts and spending per currency of these accounts: two GROUP BY queries, whatever their number. */
+async function withOrderFigures(db: DB, users: UserPart[]): Promise<CustomerRow[]> {
+  if (users.length === 0) return [];
+  const ids = users.map((user) => user.id);
+  const [counts, sums] = await Promise.all([
+    db
+      .selectFrom("orders")
+      .select(["user_id", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("user_id", "in", ids)
+      .groupBy("user_id")
+      .execute(),
+    db
+      .selectFrom("orders")
+      .select(["user_id", "currency", (eb) => eb.fn.sum<number>("total_cents").as("cents")])
+      .where("user_id", "in", ids)
+      .where("status", "in", SPENDING_STATUSES)
+      .groupBy(["user_id", "currency"])
+      .execute(),
+  ]);
+  const countOf = new Map(counts.map((row) => [row.user_id, Number(row.n)]));
+  const totalsOf = new Map<string, MoneyTotal[]>();
+  for (const row of sums) {
+    if (!row.user_id) continue;
+    const list = totalsOf.get(row.user_id) ?? [];
+    list.push({ currency: row.currency, cents: Number(row.cents) });
+    totalsOf.set(row.user_id, list);
+  }
+  const rank = (currency: Currency) => CURRENCIES.indexOf(currency);
+  return users.map((user) => ({
+    ...user,
+    last_login_at: user.last_login_at ?? user.created_at,
+    order_count: countOf.get(user.id) ?? 0,
+    totals: (totalsOf.get(user.id) ?? []).sort((a, b) => rank(a.currency) - rank(b.currency)),
+  }));
+}
+
+/** The cards: all accounts, active ones, distinct countries and the country with the most. */
+export async function customerSummary(db: DB): Promise<CustomerSummary> {
+  const [counts, top] = await Promise.all([
+    db
+      .selectFrom("users")
+      .select((eb) => [
+        eb.fn.countAll<number>().as("total"),
+        eb.fn.sum<number>(sql`case when users.status = 'active' then 1 else 0 end`).as("active"),
+        eb.fn.count<number>("users.country").distinct().as("countries"),
+      ])
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("users")
+      .select(["country", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("country", "is not", null)
+      .groupBy("country")
+      .orderBy("n", "desc")
+      .orderBy("country")
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  const total = Number(counts.total);
+  const active = Number(counts.active ?? 0);
+  return {
+    total,
+    active,
+    activePercent: total === 0 ? 0 : Math.round((active / total) * 100),
+    countries: Number(counts.countries),
+    topCountry: top?.country ?? null,
+  };
+}
+
+/** One page of accounts, newest first, with their order counts and spending. */
+export async function listCustomers(
+  db: DB,
+  query: { search?: string | null; page?: number; pageSize?: number },
+): Promise<CustomerListing> {
+  const pageSize = query.pageSize ?? CUSTOMER_PAGE_SIZE;
+  const condition = await searchCondition(db, query.search);
+  let base = db.selectFrom("users");
+  if (condition) base = base.where(condition);
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+  const pages = Math.max(1, Math.ceil(Number(total) / pageSize));
+  const page = Math.min(Math.max(1, Math.trunc(query.page ?? 1) || 1), pages);
+  const users = await base
+    .select(USER_COLUMNS)
+    .orderBy("users.created_at", "desc")
+    .orderBy("users.id", "desc")
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+  return { customers: await withOrderFigures(db, users), total: Number(total), page, pages };
+}
+
+/**
+ * Sign-ins of the last 30 days grouped by address: how many accounts and sign-ins each
+ * address had and when it was last seen; the 20 seen most recently. An address shared by
+ * several accounts is worth a look (one person with many accounts, or a shared network).
+ */
+export async function listIpActivity(db: DB, at: Date = new Date()): Promise<IpActivity[]> {
+  const since = now(new Date(at.getTime() - IP_ACTIVITY_DAYS * 24 * 60 * 60 * 1000));
+  const rows = await db
+    .selectFrom("sign_in_events")
+    .select((eb) => [
+      "ip",
+      eb.fn.count<number>("user_id").distinct().as("accounts"),
+      eb.fn.countAll<number>().as("sign_ins"),
+      eb.fn.max("created_at").as("last_seen"),
+    ])
+    .where("success", "=", 1)
+    .where("ip", "is not", null)
+    .where("created_at", ">=", since)
+    .groupBy("ip")
+    .orderBy("last_seen", "desc")
+    .orderBy("ip")
+    .limit(IP_ACTIVITY_LIMIT)
+    .execute();
+  return rows.map((row) => ({
+    ip: row.ip as string,
+    accounts: Number(row.accounts),
+    sign_ins: Number(row.sign_ins),
+    last_seen: String(row.last_seen),
+  }));
+}
+
+export interface CustomerOrder {
+  id: string;
+  order_number: string;
+  status: OrderStatus;
+  currency: Currency;
+  total_cents: number;
+  created_at: string;
+}
+
+export interface CustomerSignIn {
+  id: number;
+  created_at: string;
+  ip: string | null;
+  country: string | null;
+  success: boolean;
+}
+
+export interface CustomerDetail {
+  customer: CustomerRow;
+  orders: CustomerOrder[];
+  signIns: CustomerSignIn[];
+}
+
+/** One account with its orders (newest first) and its latest 20 sign-ins; null when unknown. */
+export async function findCustomer(db: DB, id: string): Promise<CustomerDetail | null> {
+  const user = await db.selectFrom("users").select(USER_COLUMNS).where("users.id", "=", id).executeTakeFirst();
+  if (!user) return null;
+  const [[customer], orders, signIns] = await Promise.all([
+    withOrderFigures(db, [user]),
+    db
+      .selectFrom("orders")
+      .select(["id", "order_number", "status", "currency", "total_cents", "created_at"])
+      .where("user_id", "=", id)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(CUSTOMER_ORDERS_SHOWN)
+      .execute(),
+    db
+      .selectFrom("sign_in_events")
+      .select(["id", "created_at", "ip", "country", "success"])
+      .where("user_id", "=", id)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(CUSTOMER_SIGN_INS_SHOWN)
+      .execute(),
+  ]);
+  if (!customer) return null;
+  return { customer, orders, signIns: signIns.map((row) => ({ ...row, success: row.success === 1 })) };
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Blocking
+ * ------------------------------------------------------------------------------------------ */
+
+export type BlockResult = { ok: true; changed: boolean } | { ok: false; key: string };
+
+/**
+ * Blocks or unblocks an account. Blocking sets the status to 'blocked' and ends every session
+ * of the account in the same transaction, so they are signed out at once (and sign-in refuses
+ * a blocked account). Unblocking makes a blocked account active again. An admin cannot block
+ * themselves. A change is recorded in the audit log with the status before and after.
+ */
+export async function setCustomerBlocked(
+  db: DB,
+  id: string,
+  blocked: boolean,
+  options: { actorUserId: string },
+): Promise<BlockResult> {
+  if (blocked && id === options.actorUserId) return { ok: false, key: "adminCustomers.errors.blockSelf" };
+  return db.transaction().execute(async (trx): Promise<BlockResult> => {
+    const before = await trx.selectFrom("users").select(["id", "status"]).where("id", "=", id).executeTakeFirst();
+    if (!before) return { ok: false, key: "adminCustomers.errors.notFound" };
+    const next: UserStatus = blocked ? "blocked" : "active";
+    if (blocked ? before.status === "blocked" : before.status !== "blocked") return { ok: true, changed: false };
+    await trx.updateTable("users").set({ status: next, updated_at: now() }).where("id", "=", id).execute();
+    if (blocked) await trx.deleteFrom("sessions").where("user_id", "=", id).execute();
+    await recordAudit(trx, {
+      actorUserId: options.actorUserId,
+      action: blocked ? "customer.blocked" : "customer.unblocked",
+      entityType: "user",
+      entityId: id,
+      before: { status: before.status },
+      after: { status: next },
+    });
+    return { ok: true, changed: true };
+  });
+}
+
+/* ------------------------------------------------------------------------------------------
+ * CSV export
+ * ------------------------------------------------------------------------------------------ */
+
+export const EXPORT_COLUMNS = [
+  "Email",
+  "IP Address",
+  "Country",
+  "City",
+  "Last Login",
+  "Order Count",
+  "Total Spent",
+  "Status",
+  "Created At",
+] as const;
+
+/** Spending per currency in one cell: "HK$1,234.00; $10.00". */
+export function formatTotals(totals: MoneyTotal[]): string {
+  return totals.map((total) => formatMoney(total.cents, total.currency)).join("; ");
+}
+
+/**
+ * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return before
+ * one) as a formula; a leading single quote makes it text.
+ */
+export function neutralizeCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** How many accounts an export of `search` holds (recorded in the audit log before it streams). */
+export async function countCustomers(db: DB, search?: string | null): Promise<number> {
+  const condition = await searchCondition(db, search);
+  let base = db.selectFrom("users");
+  if (condition) base = base.where(condition);
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/**
+ * The accounts `search` finds, in batches of `batchSize` ordered by id (keyset pagination: each
+ * batch starts after the last id of the one before), so memory stays flat however many rows.
+ */
+export async function* customerBatches(
+  db: DB,
+  search?: string | null,
+  batchSize = EXPORT_BATCH_SIZE,
+): AsyncGenerator<CustomerRow[]> {
+  const condition = await searchCondition(db, search);
+  let after: string | null = null;
+  for (;;) {
+    let query = db.selectFrom("users").select(USER_COLUMNS);
+    if (condition) query = query.where(condition);
+    if (after !== null) query = query.where("users.id", ">", after);
+    const users = await query.orderBy("users.id").limit(batchSize).execute();
+    if (users.length === 0) return;
+    yield await withOrderFigures(db, users);
+    if (users.length < batchSize) return;
+    after = users[users.length - 1]?.id ?? null;
+  }
+}
+
+type ExportColumn = (typeof EXPORT_COLUMNS)[number];
+
+function csvRecord(customer: CustomerRow): Record<ExportColumn, string> {
+  const cells: Record<ExportColumn, string> = {
+    Email: customer.email,
+    "IP Address": customer.last_login_ip ?? "",
+    Country: customer.country ?? "",
+    City: customer.city ?? "",
+    "Last Login": customer.last_login_at,
+    "Order Count": String(customer.order_count),
+    "Total Spent": formatTotals(customer.totals),
+    Status: customer.status,
+    "Created At": customer.created_at,
+  };
+  for (const column of EXPORT_COLUMNS) cells[column] = neutralizeCell(cells[column]);
+  return cells;
+}
+
+/**
+ * The export as a byte stream: UTF-8 with a BOM (so spreadsheets read Chinese text right),
+ * CRLF line ends, a header row, one row per account, read batch by batch as the client reads.
+ */
+export function customerCsvStream(
+  db: DB,
+  search?: string | null,
+  batchSize = EXPORT_BATCH_SIZE,
+): ReadableStream<Uint8Array> {
+  async function* records() {
+    for await (const batch of customerBatches(db, search, batchSize)) {
+      for (const customer of batch) yield csvRecord(customer);
+    }
+  }
+  const source = Readable.from(records());
+  const csv = stringify({ bom: true, header: true, columns: [...EXPORT_COLUMNS], record_delimiter: "\r\n" });
+  // A failed read ends the download with an error instead of leaving it hanging.
+  source.on("error", (error) => csv.destroy(error));
+  return Readable.toWeb(source.pipe(csv)) as ReadableStream<Uint8Array>;
+}

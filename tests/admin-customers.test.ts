@@ -1,0 +1,538 @@
+import { createInstance } from "i18next";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import { now } from "#db/connect.server";
+import type { Currency, OrderStatus, UserStatus } from "#db/schema";
+import { type CurrentUser, userContext } from "~/lib/auth.server";
+import { emptySession, sessionContext } from "~/lib/session.server";
+import resources from "~/locales";
+import { i18nextMiddleware, languageCookie } from "~/middleware/i18next";
+import {
+  CUSTOMER_PAGE_SIZE,
+  countryName,
+  customerBatches,
+  customerSummary,
+  findCustomer,
+  listCustomers,
+  listIpActivity,
+  neutralizeCell,
+  setCustomerBlocked,
+} from "~/models/admin-customer.server";
+import { createUser } from "~/models/user.server";
+import AdminCustomer, { action as customerAction, loader as customerLoader } from "~/routes/admin/customer";
+import AdminCustomers, { loader as customersLoader } from "~/routes/admin/customers";
+import { action as exportAction, loader as exportLoader } from "~/routes/admin/customers-export";
+import { createTestContext, createTestServices } from "./setup/db";
+
+const svc = await createTestServices();
+const { db } = svc;
+
+const adminRow = await createUser(db, { email: "cust-boss@shop.hk", password: "secret12" });
+const shopperRow = await createUser(db, { email: "cust-shopper@shop.hk", password: "secret12" });
+const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
+const SHOPPER: CurrentUser = { id: shopperRow.id, email: shopperRow.email, isAdmin: false };
+
+let seq = 0;
+
+/** An account inserted straight into the table (no password hashing: fast enough for hundreds). */
+async function addUser(
+  email: string,
+  fields: Partial<{
+    status: UserStatus;
+    country: string | null;
+    city: string | null;
+    last_login_ip: string | null;
+    last_login_at: string | null;
+    created_at: string;
+  }> = {},
+): Promise<string> {
+  seq += 1;
+  const id = crypto.randomUUID();
+  const at = fields.created_at ?? new Date(Date.UTC(2025, 0, 1) + seq * 1000).toISOString();
+  await db
+    .insertInto("users")
+    .values({ id, email, password_hash: "x", created_at: at, updated_at: at, ...fields })
+    .execute();
+  return id;
+}
+
+async function addOrder(userId: string, status: OrderStatus, currency: Currency, totalCents: number) {
+  seq += 1;
+  const id = crypto.randomUUID();
+  const at = new Date(Date.UTC(2025, 5, 1) + seq * 1000).toISOString();
+  await db
+    .insertInto("orders")
+    .values({
+      id,
+      order_number: `ORD-TEST-${seq}`,
+      user_id: userId,
+      status,
+      currency,
+      locale: "en",
+      subtotal_cents: totalCents,
+      shipping_cents: 0,
+      total_cents: totalCents,
+      first_name: "Chan",
+      last_name: "Tai Man",
+      email: "x@example.com",
+      address: "1 Nathan Road",
+      city: "Hong Kong",
+      country: "Hong Kong",
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
+async function addSignIn(userId: string, ip: string, at: Date) {
+  await db
+    .insertInto("sign_in_events")
+    .values({ user_id: userId, email: "x@example.com", success: 1, ip, country: "HK", created_at: now(at) })
+    .execute();
+}
+
+async function addSession(userId: string) {
+  const at = now();
+  await db
+    .insertInto("sessions")
+    .values({
+      id: crypto.randomUUID(),
+      user_id: userId,
+      data: "{}",
+      created_at: at,
+      last_seen_at: at,
+      expires_at: now(new Date(Date.now() + 86_400_000)),
+    })
+    .execute();
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+function context(user: CurrentUser | null) {
+  const ctx = createTestContext(svc);
+  ctx.set(sessionContext, emptySession());
+  ctx.set(userContext, user);
+  return ctx;
+}
+
+/** Runs a loader or action behind the real i18n middleware, as the server does. */
+async function run<T>(
+  fn: (args: never) => Promise<T>,
+  request: Request,
+  user: CurrentUser | null,
+  params: Record<string, string> = {},
+  language: "en" | "zh" = "en",
+) {
+  const ctx = context(user);
+  const args = { request, params, context: ctx, pattern: "" };
+  let result: T | undefined;
+  let thrown: unknown;
+  const cookie = await languageCookie.serialize(language);
+  request.headers.set("Cookie", cookie);
+  await i18nextMiddleware(args as unknown as Parameters<typeof i18nextMiddleware>[0], async () => {
+    try {
+      result = await fn(args as never);
+    } catch (error) {
+      thrown = error;
+    }
+    return new Response(null);
+  });
+  const flash = ctx.get(sessionContext).data.flash as { type: string; key: string } | undefined;
+  return { result, thrown, flash };
+}
+
+function post(path: string, fields: Record<string, string>) {
+  return new Request(`http://localhost${path}`, { method: "POST", body: new URLSearchParams(fields) });
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+describe("customer list", () => {
+  it("counts orders and sums what was paid per currency, never across currencies", async () => {
+    const id = await addUser("spender-list@totals.test");
+    await addOrder(id, "paid", "HKD", 100_000);
+    await addOrder(id, "delivered", "HKD", 23_400);
+    await addOrder(id, "shipped", "USD", 1_000);
+    await addOrder(id, "processing", "GBP", 500);
+    await addOrder(id, "cancelled", "HKD", 999_900);
+    await addOrder(id, "pending_payment", "EUR", 777);
+    const { customers } = await listCustomers(db, { search: "spender-list@" });
+    expect(customers).toHaveLength(1);
+    expect(customers[0]?.order_count).toBe(6);
+    expect(customers[0]?.totals).toEqual([
+      { currency: "HKD", cents: 123_400 },
+      { currency: "GBP", cents: 500 },
+      { currency: "USD", cents: 1_000 },
+    ]);
+    const never = await addUser("never-ordered@totals.test");
+    const detail = await findCustomer(db, never);
+    expect(detail?.customer).toMatchObject({ order_count: 0, totals: [] });
+  });
+
+  it("lists 25 a page, newest first, and falls back to the sign-up for the last login", async () => {
+    for (let i = 0; i < 30; i++) await addUser(`page-${String(i).padStart(2, "0")}@paging.test`);
+    const first = await listCustomers(db, { search: "@paging.test" });
+    expect(first.total).toBe(30);
+    expect(first.pages).toBe(2);
+    expect(first.customers).toHaveLength(CUSTOMER_PAGE_SIZE);
+    expect(first.customers[0]?.email).toBe("page-29@paging.test");
+    expect(first.customers[0]?.last_login_at).toBe(first.customers[0]?.created_at);
+    const second = await listCustomers(db, { search: "@paging.test", page: 2 });
+    expect(second.customers.map((c) => c.email)).toEqual([
+      "page-04@paging.test",
+      "page-03@paging.test",
+      "page-02@paging.test",
+      "page-01@paging.test",
+      "page-00@paging.test",
+    ]);
+    expect((await listCustomers(db, { search: "@paging.test", page: 99 })).page).toBe(2);
+  });
+
+  it("searches the e-mail (substring, any case), the last IP, the country (code or name) and the city", async () => {
+    const a = await addUser("findme-alpha@search.test", { last_login_ip: "203.0.113.77", country: "JP" });
+    const b = await addUser("other-beta@search.test", { country: "GB", city: "Manchester" });
+    const ids = async (search: string) => (await listCustomers(db, { search })).customers.map((c) => c.id);
+    expect(await ids("FINDME-ALP")).toEqual([a]);
+    expect(await ids("203.0.113.77")).toEqual([a]);
+    expect(await ids("jp")).toContain(a);
+    expect(await ids("Japan")).toContain(a);
+    expect(await ids("日本")).toContain(a);
+    expect(await ids("manchester")).toEqual([b]);
+    expect(await ids("United Kingdom")).toContain(b);
+    // LIKE wildcards are plain characters.
+    expect(await ids("%")).toEqual([]);
+    expect(await ids("_")).toEqual([]);
+  });
+
+  it("summarises: total, active with percent, distinct countries, top country", async () => {
+    const before = await customerSummary(db);
+    await addUser("s1@summary.test", { country: "TW" });
+    await addUser("s2@summary.test", { country: "TW", status: "blocked" });
+    await addUser("s3@summary.test", { country: "TW", status: "inactive" });
+    await addUser("s4@summary.test", { country: "TW" });
+    await addUser("s5@summary.test", { country: "TW" });
+    const after = await customerSummary(db);
+    expect(after.total).toBe(before.total + 5);
+    expect(after.active).toBe(before.active + 3);
+    expect(after.activePercent).toBe(Math.round((after.active / after.total) * 100));
+    expect(after.topCountry).toBe("TW");
+    expect(after.countries).toBeGreaterThanOrEqual(3);
+  });
+
+  it("groups sign-ins of the last 30 days by address and counts the accounts of each", async () => {
+    const x = await addUser("ip-x@activity.test");
+    const y = await addUser("ip-y@activity.test");
+    const recent = new Date(Date.now() - 60_000);
+    await addSignIn(x, "198.51.100.9", new Date(Date.now() - 3 * 86_400_000));
+    await addSignIn(x, "198.51.100.9", recent);
+    await addSignIn(y, "198.51.100.9", new Date(Date.now() - 2 * 86_400_000));
+    await addSignIn(y, "198.51.100.10", new Date(Date.now() - 120_000));
+    await addSignIn(x, "198.51.100.11", new Date(Date.now() - 40 * 86_400_000));
+    const activity = await listIpActivity(db);
+    expect(activity[0]).toMatchObject({ ip: "198.51.100.9", accounts: 2, sign_ins: 3 });
+    expect(activity[0]?.last_seen).toBe(now(recent));
+    expect(activity.find((row) => row.ip === "198.51.100.10")).toMatchObject({ accounts: 1, sign_ins: 1 });
+    expect(activity.find((row) => row.ip === "198.51.100.11")).toBeUndefined();
+  });
+
+  it("names countries in the reader's language", () => {
+    expect(countryName("HK", "en")).toBe("Hong Kong");
+    expect(countryName("HK", "zh")).toBe("香港");
+    expect(countryName("GB", "en", "long")).toBe("United Kingdom");
+    expect(countryName("GB", "zh")).toBe("英國");
+    expect(countryName(null, "en")).toBeNull();
+  });
+});
+
+describe("blocking", () => {
+  it("blocks (ending every session, in one transaction) and unblocks, with the audit trail", async () => {
+    const id = await addUser("blockme@block.test");
+    await addSession(id);
+    await addSession(id);
+    const blocked = await setCustomerBlocked(db, id, true, { actorUserId: ADMIN.id });
+    expect(blocked).toEqual({ ok: true, changed: true });
+    const row = await db.selectFrom("users").select("status").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.status).toBe("blocked");
+    expect(await db.selectFrom("sessions").select("id").where("user_id", "=", id).execute()).toEqual([]);
+
+    const unblocked = await setCustomerBlocked(db, id, false, { actorUserId: ADMIN.id });
+    expect(unblocked).toEqual({ ok: true, changed: true });
+    const audit = await db
+      .selectFrom("audit_log")
+      .select(["action", "actor_user_id", "details"])
+      .where("entity_id", "=", id)
+      .orderBy("id")
+      .execute();
+    expect(audit.map((entry) => entry.action)).toEqual(["customer.blocked", "customer.unblocked"]);
+    expect(audit[0]?.actor_user_id).toBe(ADMIN.id);
+    expect(JSON.parse(audit[0]?.details ?? "")).toEqual({ before: { status: "active" }, after: { status: "blocked" } });
+    expect(JSON.parse(audit[1]?.details ?? "")).toEqual({ before: { status: "blocked" }, after: { status: "active" } });
+  });
+
+  it("refuses to let an admin block themselves", async () => {
+    expect(await setCustomerBlocked(db, ADMIN.id, true, { actorUserId: ADMIN.id })).toEqual({
+      ok: false,
+      key: "adminCustomers.errors.blockSelf",
+    });
+    const row = await db.selectFrom("users").select("status").where("id", "=", ADMIN.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe("active");
+  });
+});
+
+describe("customer routes", () => {
+  it("blocks through the action with a flash, and refuses self-blocking with 400 and a message", async () => {
+    const id = await addUser("route-block@block.test");
+    await addSession(id);
+    const done = await run(customerAction, post(`/admin/customers/${id}`, { intent: "block" }), ADMIN, { id });
+    expect((done.result as Response).headers.get("Location")).toBe(`/admin/customers/${id}`);
+    expect(done.flash).toMatchObject({ type: "success", key: "adminCustomers.blocked" });
+    expect(await db.selectFrom("sessions").select("id").where("user_id", "=", id).execute()).toEqual([]);
+
+    const undone = await run(customerAction, post(`/admin/customers/${id}`, { intent: "unblock" }), ADMIN, { id });
+    expect(undone.flash).toMatchObject({ key: "adminCustomers.unblocked" });
+
+    const self = await run(customerAction, post(`/admin/customers/${ADMIN.id}`, { intent: "block" }), ADMIN, {
+      id: ADMIN.id,
+    });
+    const reply = self.result as unknown as { data: { problem: string }; init: { status: number } };
+    expect(reply.init.status).toBe(400);
+    expect(reply.data.problem).toBe("adminCustomers.errors.blockSelf");
+
+    const bad = await run(customerAction, post(`/admin/customers/${id}`, { intent: "delete" }), ADMIN, { id });
+    expect((bad.result as unknown as { init: { status: number } }).init.status).toBe(400);
+  });
+
+  it("refuses a non-admin's block and export with 403 and changes nothing", async () => {
+    const id = await addUser("untouchable@block.test");
+    const auditBefore = await db.selectFrom("audit_log").select("id").execute();
+    for (const user of [SHOPPER, null]) {
+      const block = await run(customerAction, post(`/admin/customers/${id}`, { intent: "block" }), user, { id });
+      expect((block.thrown as Response).status).toBe(403);
+      const exported = await run(exportAction, post("/admin/customers/export", {}), user);
+      expect((exported.thrown as Response).status).toBe(403);
+    }
+    const row = await db.selectFrom("users").select("status").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.status).toBe("active");
+    expect(await db.selectFrom("audit_log").select("id").execute()).toEqual(auditBefore);
+    const page = await run(customersLoader, new Request("http://localhost/admin/customers"), SHOPPER);
+    expect((page.thrown as Response).headers.get("Location")).toBe("/admin/login");
+  });
+
+  it("answers an unknown customer with 404", async () => {
+    const missing = crypto.randomUUID();
+    const { thrown } = await run(customerLoader, new Request(`http://localhost/admin/customers/${missing}`), ADMIN, {
+      id: missing,
+    });
+    expect((thrown as { init: { status: number } }).init.status).toBe(404);
+  });
+});
+
+/* ---------------------------------------------------------------------------------------- */
+
+async function exportCsv(fields: Record<string, string>) {
+  const { result, thrown } = await run(exportAction, post("/admin/customers/export", fields), ADMIN);
+  expect(thrown).toBeUndefined();
+  const response = result as Response;
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return { response, bytes, text: new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes) };
+}
+
+/** A CSV parser enough for this file: quoted cells with doubled quotes, CRLF records. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (c === "\r" && text[i + 1] === "\n") {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = "";
+      i++;
+    } else cell += c;
+  }
+  if (cell !== "" || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}
+
+describe("CSV export", () => {
+  it("neutralises spreadsheet formulas", () => {
+    for (const value of ["=1+1", "+852", "-3", "@SUM(A1)", "\tx", "\rx"])
+      expect(neutralizeCell(value)).toBe(`'${value}`);
+    expect(neutralizeCell("plain@example.com")).toBe("plain@example.com");
+  });
+
+  it("streams a UTF-8 CSV with a BOM, CRLF, the header, Chinese intact, totals per currency, formulas neutralised", async () => {
+    const id = await addUser("csv-one@export.test", {
+      city: "香港",
+      country: "HK",
+      last_login_ip: "203.0.113.5",
+      last_login_at: "2025-03-04T05:06:07.000Z",
+    });
+    await addOrder(id, "paid", "HKD", 123_400);
+    await addOrder(id, "delivered", "USD", 1_000);
+    await addOrder(id, "cancelled", "USD", 50_000);
+    await addUser("=cmd@export.test", { city: '=HYPERLINK("http://evil")', status: "blocked" });
+
+    const auditBefore = await db
+      .selectFrom("audit_log")
+      .select("id")
+      .where("action", "=", "customer.exported")
+      .execute();
+    const { response, bytes, text } = await exportCsv({ q: "export.test" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="customers-${new Date().toISOString().slice(0, 10)}.csv"`,
+    );
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(
+      text.startsWith("\uFEFFEmail,IP Address,Country,City,Last Login,Order Count,Total Spent,Status,Created At\r\n"),
+    ).toBe(true);
+    expect(text.replace(/\r\n/g, "")).not.toMatch(/\n/);
+    const rows = parseCsv(text.slice(1));
+    expect(rows).toHaveLength(3);
+    const one = rows.find((row) => row[0] === "csv-one@export.test");
+    expect(one).toEqual([
+      "csv-one@export.test",
+      "203.0.113.5",
+      "HK",
+      "香港",
+      "2025-03-04T05:06:07.000Z",
+      "3",
+      "HK$1,234.00; $10.00",
+      "active",
+      expect.stringMatching(/^2025-/),
+    ]);
+    const evil = rows.find((row) => row[0]?.includes("cmd@export.test"));
+    expect(evil?.[0]).toBe("'=cmd@export.test");
+    expect(evil?.[3]).toBe('\'=HYPERLINK("http://evil")');
+    expect(evil?.[6]).toBe("");
+    expect(evil?.[7]).toBe("blocked");
+
+    const audit = await db.selectFrom("audit_log").selectAll().where("action", "=", "customer.exported").execute();
+    expect(audit).toHaveLength(auditBefore.length + 1);
+    expect(JSON.parse(audit.at(-1)?.details ?? "").after).toEqual({ rows: 2, search: "export.test" });
+    expect(audit.at(-1)?.actor_user_id).toBe(ADMIN.id);
+  });
+
+  it("reads beyond 500 rows in keyset batches of at most 500, every account once", async () => {
+    const total = 1_234;
+    const ids: string[] = [];
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < total; i++) {
+        const id = crypto.randomUUID();
+        ids.push(id);
+        const at = now();
+        await trx
+          .insertInto("users")
+          .values({ id, email: `bulk-${i}@bulk.test`, password_hash: "x", created_at: at, updated_at: at })
+          .execute();
+      }
+    });
+    const sizes: number[] = [];
+    const seen: string[] = [];
+    for await (const batch of customerBatches(db, "@bulk.test")) {
+      sizes.push(batch.length);
+      seen.push(...batch.map((row) => row.id));
+    }
+    expect(sizes).toEqual([500, 500, 234]);
+    expect(new Set(seen).size).toBe(total);
+    expect([...seen].sort()).toEqual([...ids].sort());
+
+    const { text } = await exportCsv({ q: "@bulk.test" });
+    const rows = parseCsv(text.slice(1));
+    expect(rows).toHaveLength(total + 1);
+    expect(new Set(rows.slice(1).map((row) => row[0])).size).toBe(total);
+  });
+
+  it("answers a GET with a redirect to the list (only a POST exports)", async () => {
+    const { thrown, result } = await run(exportLoader, new Request("http://localhost/admin/customers/export"), ADMIN);
+    expect(thrown).toBeUndefined();
+    expect((result as Response).headers.get("Location")).toBe("/admin/customers");
+  });
+});
+
+/* ---------------------------------------------------------------------------------------- */
+
+describe("the Customers pages", () => {
+  async function render(
+    Component: typeof AdminCustomers | typeof AdminCustomer,
+    loader: (args: never) => Promise<unknown>,
+    path: string,
+    params: Record<string, string>,
+    language: "en" | "zh" = "en",
+  ) {
+    const { result, thrown } = await run(loader, new Request(`http://localhost${path}`), ADMIN, params, language);
+    expect(thrown).toBeUndefined();
+    const i18n = createInstance();
+    await i18n.init({ resources, lng: language, interpolation: { escapeValue: false } });
+    const Stub = createRoutesStub([
+      { id: "page", path: "/admin/customers/:id?", Component: Component as never, loader: () => result },
+    ]);
+    return renderToString(
+      createElement(
+        I18nextProvider,
+        { i18n },
+        createElement(Stub, { initialEntries: [path], hydrationData: { loaderData: { page: result } } }),
+      ),
+    );
+  }
+
+  it("shows the table with location name, totals, status, View link, the export form and a shared address", async () => {
+    const id = await addUser("render-me@render.test", { country: "GB", city: "Leeds", last_login_ip: "192.0.2.44" });
+    const other = await addUser("render-two@render.test");
+    await addOrder(id, "paid", "GBP", 4_550);
+    await addSignIn(id, "192.0.2.200", new Date());
+    await addSignIn(other, "192.0.2.200", new Date());
+    const html = await render(AdminCustomers, customersLoader, "/admin/customers?q=render-me", {});
+    expect(html).toContain("Customer Management");
+    expect(html).toContain("render-me@render.test");
+    expect(html).not.toContain("render-two@render.test");
+    expect(html).toContain("Leeds, UK");
+    expect(html).toContain("£45.50");
+    expect(html).toContain(`href="/admin/customers/${id}"`);
+    expect(html).toMatch(/<form[^>]*action="\/admin\/customers\/export" method="post"/);
+    expect(html).toContain('name="q" value="render-me"');
+    expect(html).toContain("Export Data");
+    expect(html).toContain("Shared by 2 accounts");
+
+    const zh = await render(AdminCustomers, customersLoader, "/admin/customers?q=render-me", {}, "zh");
+    expect(zh).toContain("客戶管理");
+    expect(zh).toContain("Leeds, 英國");
+  });
+
+  it("shows a customer's orders linking to the admin order, sign-ins and the Block button", async () => {
+    const id = await addUser("detail@render.test", { country: "HK" });
+    const orderId = await addOrder(id, "shipped", "HKD", 88_800);
+    await addSignIn(id, "192.0.2.77", new Date());
+    const html = await render(AdminCustomer, customerLoader, `/admin/customers/${id}`, { id });
+    expect(html).toContain("detail@render.test");
+    expect(html).toContain(`href="/admin/orders/${orderId}"`);
+    expect(html).toContain("HK$888.00");
+    expect(html).toContain("Shipped");
+    expect(html).toContain("192.0.2.77");
+    expect(html).toContain("Hong Kong");
+    expect(html).toMatch(/<button(?=[^>]*name="intent")(?=[^>]*value="block")[^>]*>Block</);
+    const self = await render(AdminCustomer, customerLoader, `/admin/customers/${ADMIN.id}`, { id: ADMIN.id });
+    expect(self).toContain("You cannot block your own account.");
+    expect(self).not.toContain('value="block"');
+    expect(self).not.toContain('name="intent"');
+  });
+});
