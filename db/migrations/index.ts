@@ -3,7 +3,7 @@ import * as m0001 from "./0001-initial";
 import * as m0002 from "./0002-account-tokens";
 import * as m0003 from "./0003-catalogue-search";
 import * as m0004 from "./0004-order-submission-key";
-import * as m0005 from "./0005-order-admin";
+import * as m0005 from "./0005-page-view-rollup";
 import * as m0006 from "./0006-customer-admin";
 
 /**
@@ -15,6 +15,6 @@ export const migrations: Record<string, Migration> = {
   "0002-account-tokens": m0002,
   "0003-catalogue-search": m0003,
   "0004-order-submission-key": m0004,
-  "0005-order-admin": m0005,
+  "0005-page-view-rollup": m0005,
   "0006-customer-admin": m0006,
 };

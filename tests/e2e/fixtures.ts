@@ -261,6 +261,20 @@ export function createAdmin(email: string, password: string): void {
   });
 }
 
+/**
+ * Makes a new admin account with the real CLI and signs it in on /admin/login (a fresh admin
+ * per test, so no test depends on another's session). Returns the account's e-mail.
+ */
+export async function signInAsAdmin(page: Page, prefix = "admin"): Promise<string> {
+  const email = uniqueEmail(prefix);
+  const password = uniquePassword();
+  createAdmin(email, password);
+  await page.goto("/admin/login");
+  await submitAuthForm(page, email, password, "Login");
+  await expect(page).toHaveURL(/\/admin$/);
+  return email;
+}
+
 /** Decodes a quoted-printable body: soft line breaks and =XX escapes. */
 export function decodeQuotedPrintable(text: string): string {
   const bytes = text

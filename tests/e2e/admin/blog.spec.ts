@@ -1,14 +1,11 @@
 import type { Page } from "@playwright/test";
 import {
-  createAdmin,
   expect,
   newApiShopper,
   receiptJpeg,
   setLanguage,
-  submitAuthForm,
+  signInAsAdmin,
   shopperTest as test,
-  uniqueEmail,
-  uniquePassword,
   waitForReact,
 } from "../fixtures";
 
@@ -34,15 +31,6 @@ const HOSTILE_MARKDOWN = [
 function uniqueTitles(project: string) {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}-${project}`;
   return { tag, en: `Field Day ${tag}`, zh: `野戰日記 ${tag}` };
-}
-
-async function adminSignIn(page: Page): Promise<void> {
-  const email = uniqueEmail("blog-admin");
-  const password = uniquePassword();
-  createAdmin(email, password);
-  await page.goto("/admin/login");
-  await submitAuthForm(page, email, password, "Login");
-  await expect(page).toHaveURL(/\/admin$/);
 }
 
 async function open(page: Page, url: string, jsEnabled: boolean): Promise<void> {
@@ -93,7 +81,7 @@ test.describe("Admin blog", () => {
     test.slow();
     const title = uniqueTitles(testInfo.project.name);
     const dialogs: string[] = [];
-    await adminSignIn(page);
+    await signInAsAdmin(page, "blog-admin");
 
     await open(page, "/admin/blog", jsEnabled);
     await expect(page.getByRole("heading", { level: 1, name: "Blog Posts" })).toBeVisible();
@@ -212,7 +200,7 @@ test.describe("Admin blog", () => {
     jsEnabled,
   }, testInfo) => {
     const title = uniqueTitles(testInfo.project.name);
-    await adminSignIn(page);
+    await signInAsAdmin(page, "blog-admin");
     await open(page, "/admin/blog/new", jsEnabled);
     const form = postForm(page);
     await form.getByLabel("English Title").fill(title.en);

@@ -1,28 +1,10 @@
 import type { Page } from "@playwright/test";
-import {
-  createAdmin,
-  expect,
-  receiptJpeg,
-  receiptTextAsPng,
-  submitAuthForm,
-  shopperTest as test,
-  uniqueEmail,
-  uniquePassword,
-} from "../fixtures";
+import { expect, receiptJpeg, receiptTextAsPng, signInAsAdmin, shopperTest as test } from "../fixtures";
 
 /**
  * The Category Manager (/admin/categories): create, edit and delete a category, with and
  * without JavaScript; the store's navigation follows at once.
  */
-
-async function adminSignIn(page: Page) {
-  const email = uniqueEmail("admin");
-  const password = uniquePassword();
-  createAdmin(email, password);
-  await page.goto("/admin/login");
-  await submitAuthForm(page, email, password, "Login");
-  await expect(page).toHaveURL(/\/admin$/);
-}
 
 function row(page: Page, name: string) {
   return page.getByTestId("category-row").filter({ has: page.getByRole("heading", { name, exact: true }) });
@@ -38,7 +20,7 @@ test.describe("Category Manager", () => {
     const nameEn = `Night Ops ${suffix}`;
     const nameZh = `夜戰裝備${suffix}`;
     const slug = `night-ops-${suffix}`;
-    await adminSignIn(page);
+    await signInAsAdmin(page, "admin");
 
     await page.goto("/admin/categories");
     await expect(page.getByRole("heading", { level: 1, name: "Category Manager" })).toBeVisible();
@@ -117,7 +99,7 @@ test.describe("Category Manager", () => {
   });
 
   test("a category products still use cannot be deleted", async ({ page, jsEnabled }) => {
-    await adminSignIn(page);
+    await signInAsAdmin(page, "admin");
     await page.goto("/admin/categories");
     // The demo catalogue's first category has products.
     const first = page.getByTestId("category-row").filter({ hasNotText: "Products: 0" }).first();

@@ -5,12 +5,12 @@ import {
   apiCheckout,
   apiPaymentKey,
   apiSubmitPayment,
-  createAdmin,
   expect,
   newApiShopper,
   productIdByName,
   receiptJpeg,
   signIn,
+  signInAsAdmin,
   signUp,
   submitAuthForm,
   shopperTest as test,
@@ -27,15 +27,6 @@ import {
 
 /** A colourless product with plenty of stock whose stock no spec asserts (see purchase/security.spec.ts). */
 const PRODUCT = "0.25 g Precision BBs (4000 rds)";
-
-async function adminSignIn(page: Page) {
-  const email = uniqueEmail("cust-admin");
-  const password = uniquePassword();
-  createAdmin(email, password);
-  await page.goto("/admin/login");
-  await submitAuthForm(page, email, password, "Login");
-  await expect(page).toHaveURL(/\/admin$/);
-}
 
 /** Searches the list for `email` with the search form and returns its table row. */
 async function findCustomer(page: Page, email: string) {
@@ -62,7 +53,7 @@ test.describe("Customers", () => {
     await signUp(customer.page, email, password);
     await expect(userMenu(customer.page, email)).toBeVisible();
 
-    await adminSignIn(page);
+    await signInAsAdmin(page, "cust-admin");
     const row = await findCustomer(page, email);
     // The address the shop saw at sign-up, recorded by the server.
     await expect(row.getByRole("cell", { name: customer.address, exact: true })).toBeVisible();
@@ -101,7 +92,7 @@ test.describe("Customers", () => {
       await buyer.dispose();
     }
 
-    await adminSignIn(page);
+    await signInAsAdmin(page, "cust-admin");
     const row = await findCustomer(page, buyer.email);
     await expect(row.getByTestId("order-count")).toHaveText("1");
 
@@ -131,7 +122,7 @@ test.describe("Customers", () => {
     const victim = await newApiShopper(playwright, baseURL as string, "cust-victim");
     const intruder = await newApiShopper(playwright, baseURL as string, "cust-intruder");
     try {
-      await adminSignIn(page);
+      await signInAsAdmin(page, "cust-admin");
       const row = await findCustomer(page, victim.email);
       const href = await row.getByRole("link", { name: `View ${victim.email}` }).getAttribute("href");
       expect(href).toMatch(/^\/admin\/customers\/[0-9a-f-]{36}$/);

@@ -7,7 +7,6 @@ import {
   apiPaymentKey,
   apiSubmitPayment,
   colourStocks,
-  createAdmin,
   expect,
   mailsTo,
   newApiShopper,
@@ -15,11 +14,9 @@ import {
   readableMail,
   receiptJpeg,
   signIn,
-  submitAuthForm,
+  signInAsAdmin,
   shopperTest as test,
   testIdText,
-  uniqueEmail,
-  uniquePassword,
 } from "../fixtures";
 
 /**
@@ -37,15 +34,6 @@ const RESTOCK_PRODUCT: Record<string, { name: string; colour: string }> = {
   js: { name: "Triple Magazine Pouch (MOLLE)", colour: "Coyote Brown" },
   "no-js": { name: "Knee & Elbow Pad Set", colour: "Tan" },
 };
-
-async function adminSignIn(page: Page) {
-  const email = uniqueEmail("orders-admin");
-  const password = uniquePassword();
-  createAdmin(email, password);
-  await page.goto("/admin/login");
-  await submitAuthForm(page, email, password, "Login");
-  await expect(page).toHaveURL(/\/admin$/);
-}
 
 /** A shopper who buys `quantity` of the project's product and pays with a receipt. */
 async function placeOrder(shopper: ApiShopper, productId: number, colour: string, quantity: number) {
@@ -85,7 +73,7 @@ test.describe("Orders Management", () => {
     try {
       const productId = await productIdByName(shopper.request, name);
       const order = await placeOrder(shopper, productId, colour, 2);
-      await adminSignIn(page);
+      await signInAsAdmin(page, "orders-admin");
 
       // The list finds it by its number; the row shows what the spec lists.
       await page.goto("/admin/orders");
@@ -154,7 +142,7 @@ test.describe("Orders Management", () => {
       const before = await colourStocks(browser, baseURL as string, productId);
       const order = await placeOrder(shopper, productId, colour, 3);
 
-      await adminSignIn(page);
+      await signInAsAdmin(page, "orders-admin");
       await page.goto(`/admin/orders/${order.id}`);
       await page.getByLabel("Reason for the customer").fill("The amount on the receipt does not match");
       await page.getByRole("button", { name: "Reject Receipt" }).click();

@@ -1,15 +1,12 @@
 import type { Page } from "@playwright/test";
 import {
-  createAdmin,
   expect,
   newApiShopper,
   productIdByName,
   setLanguage,
-  submitAuthForm,
+  signInAsAdmin,
   shopperTest as test,
   type UploadFile,
-  uniqueEmail,
-  uniquePassword,
   waitForReact,
 } from "../fixtures";
 
@@ -41,15 +38,6 @@ async function image(name: string, format: "png" | "jpeg", colour: { r: number; 
   return { name, mimeType: `image/${format}`, buffer } satisfies UploadFile;
 }
 
-async function adminSignIn(page: Page): Promise<void> {
-  const email = uniqueEmail("flow-admin");
-  const password = uniquePassword();
-  createAdmin(email, password);
-  await page.goto("/admin/login");
-  await submitAuthForm(page, email, password, "Login");
-  await expect(page).toHaveURL(/\/admin$/);
-}
-
 async function open(page: Page, url: string, jsEnabled: boolean): Promise<void> {
   await page.goto(url);
   if (jsEnabled) await waitForReact(page);
@@ -73,7 +61,7 @@ test.describe("admin product form", () => {
   }, testInfo) => {
     test.setTimeout(90_000);
     const name = uniqueNames(testInfo.project.name);
-    await adminSignIn(page);
+    await signInAsAdmin(page, "flow-admin");
 
     await test.step("create with two colours and two images", async () => {
       await open(page, "/admin/products/new", jsEnabled);

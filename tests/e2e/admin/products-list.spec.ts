@@ -1,17 +1,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import Database from "better-sqlite3";
-import {
-  CJK,
-  createAdmin,
-  expect,
-  mainServerPaths,
-  submitAuthForm,
-  shopperTest as test,
-  uniqueEmail,
-  uniquePassword,
-  waitForReact,
-} from "../fixtures";
+import { CJK, expect, mainServerPaths, signInAsAdmin, shopperTest as test, waitForReact } from "../fixtures";
 
 /**
  * The admin product list (/admin/products): list, search, category filter, the inline
@@ -53,15 +43,6 @@ function insertProduct(name: { en: string; zh: string }, variants: { color: stri
   }
 }
 
-async function adminSignIn(page: Page): Promise<void> {
-  const email = uniqueEmail("products-admin");
-  const password = uniquePassword();
-  createAdmin(email, password);
-  await page.goto("/admin/login");
-  await submitAuthForm(page, email, password, "Login");
-  await expect(page).toHaveURL(/\/admin$/);
-}
-
 function row(page: Page, id: number) {
   return page.locator(`tr[data-product-id="${id}"]`);
 }
@@ -80,7 +61,7 @@ test.describe("admin product list", () => {
       { color: "Olive Drab", stock: 3 },
       { color: "Grey", stock: 2 },
     ]);
-    await adminSignIn(page);
+    await signInAsAdmin(page, "products-admin");
     await open(page, "/admin/products", jsEnabled);
 
     await expect(page.getByRole("heading", { level: 1, name: "Products" })).toBeVisible();
@@ -132,7 +113,7 @@ test.describe("admin product list", () => {
   test("changes a product's category inline", async ({ page, jsEnabled }) => {
     const name = uniqueName("Moved Carbine");
     const id = insertProduct(name, [{ color: "Black", stock: 12 }]);
-    await adminSignIn(page);
+    await signInAsAdmin(page, "products-admin");
     const url = `/admin/products?q=${encodeURIComponent(name.en)}`;
     await open(page, url, jsEnabled);
     await expect(row(page, id).getByTestId("stock-badge")).toHaveAttribute("data-level", "high");
@@ -154,7 +135,7 @@ test.describe("admin product list", () => {
   test("deletes a product after confirmation", async ({ page, jsEnabled }) => {
     const name = uniqueName("Doomed Carbine");
     const id = insertProduct(name, [{ color: "Black", stock: 0 }]);
-    await adminSignIn(page);
+    await signInAsAdmin(page, "products-admin");
     await open(page, `/admin/products?q=${encodeURIComponent(name.en)}`, jsEnabled);
     await expect(row(page, id).getByTestId("colours")).toHaveText("Out of stock");
     await expect(row(page, id).getByTestId("stock-badge")).toHaveAttribute("data-level", "none");
@@ -195,7 +176,7 @@ test.describe("admin product list", () => {
   test("shows the list in Chinese and searches Chinese names", async ({ page, jsEnabled, inChinese }) => {
     const name = uniqueName("Chinese Carbine");
     const id = insertProduct(name, []);
-    await adminSignIn(page);
+    await signInAsAdmin(page, "products-admin");
     await inChinese();
     await open(page, `/admin/products?q=${encodeURIComponent(name.zh)}`, jsEnabled);
     await expect(page.getByRole("heading", { level: 1, name: "產品" })).toBeVisible();

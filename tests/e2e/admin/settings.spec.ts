@@ -5,15 +5,12 @@ import {
   type ApiShopper,
   apiAddToCart,
   apiCheckout,
-  createAdmin,
   expect,
   newApiShopper,
   productIdByName,
   receiptJpeg,
-  submitAuthForm,
+  signInAsAdmin,
   shopperTest as test,
-  uniqueEmail,
-  uniquePassword,
 } from "../fixtures";
 
 /**
@@ -44,15 +41,6 @@ async function withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function adminSignIn(page: Page) {
-  const email = uniqueEmail("admin");
-  const password = uniquePassword();
-  createAdmin(email, password);
-  await page.goto("/admin/login");
-  await submitAuthForm(page, email, password, "Login");
-  await expect(page).toHaveURL(/\/admin$/);
 }
 
 function flash(page: Page, text: string) {
@@ -87,7 +75,7 @@ test.describe("Settings", () => {
     baseURL,
   }) => {
     test.slow();
-    await adminSignIn(page);
+    await signInAsAdmin(page, "admin");
     const customer = await newApiShopper(playwright, baseURL ?? "", "hero-customer");
     try {
       await withLock("hero", async () => {
@@ -156,7 +144,7 @@ test.describe("Settings", () => {
     const suffix = `${Date.now()}`.slice(-8);
     const bankName = `E2E Harbour Bank ${suffix}`;
     const accountNumber = `555-${suffix}`;
-    await adminSignIn(page);
+    await signInAsAdmin(page, "admin");
 
     // A shopper at the payment step (cart + checkout), who is shown the primary account.
     const shopper: ApiShopper = await newApiShopper(playwright, baseURL ?? "", "settings-shopper");
