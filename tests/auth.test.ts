@@ -121,6 +121,39 @@ describe("sign-in and sign-up actions", () => {
     expect(result.data.result.error[""]).toEqual(["flash.accountExists", "flash.accountExistsDetail"]);
   });
 
+  it("records failed sign-ins against the account, and the proxy's country when one is trusted", async () => {
+    const user = await createUser(db, { email: "typo@shop.hk", password: "secret12" });
+    const ctx = createTestContext(svc, { ip: "203.0.113.9", proxyCountry: "GB" });
+    ctx.set(sessionContext, emptySession());
+    ctx.set(userContext, null);
+    const attempt = (email: string, password: string) =>
+      loginAction({
+        request: post("/login", { intent: "login", email, password }),
+        context: ctx,
+        params: {},
+      } as never) as Promise<unknown>;
+    await attempt("Typo@Shop.hk", "wrong-one");
+    await attempt("nobody-here@shop.hk", "whatever1");
+    const failed = await db
+      .selectFrom("sign_in_events")
+      .select(["user_id", "email", "success", "ip", "country"])
+      .where("success", "=", 0)
+      .where("ip", "=", "203.0.113.9")
+      .orderBy("id")
+      .execute();
+    expect(failed).toEqual([
+      { user_id: user.id, email: "typo@shop.hk", success: 0, ip: "203.0.113.9", country: "GB" },
+      { user_id: null, email: "nobody-here@shop.hk", success: 0, ip: "203.0.113.9", country: "GB" },
+    ]);
+    await attempt("typo@shop.hk", "secret12");
+    const after = await db
+      .selectFrom("users")
+      .select(["country", "last_login_ip"])
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual({ country: "GB", last_login_ip: "203.0.113.9" });
+  });
+
   it("grants admin through grantAdmin only once", async () => {
     const user = await createUser(db, { email: "boss@shop.hk", password: "secret12" });
     expect(await grantAdmin(db, user)).toBe(true);

@@ -3,7 +3,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { type DB, now } from "#db/connect.server";
 import type { UserRow } from "#db/schema";
-import { services } from "~/context";
+import { requestInfoContext, services } from "~/context";
 import { countryForIp } from "~/lib/currency.server";
 import { findUserByEmail, isAdmin } from "~/models/user.server";
 import { hashPassword, verifyPassword } from "./password.server";
@@ -78,6 +78,43 @@ export async function authenticate(
   }
 }
 
+/**
+ * Where the client is: the trusted proxy's country header when one is configured, else the
+ * offline GeoIP database. No city database ships with the shop, so the city stays unknown.
+ */
+function clientCountry(context: Readonly<RouterContextProvider>, ip: string | null): string | null {
+  let proxyCountry: string | null = null;
+  try {
+    proxyCountry = context.get(requestInfoContext).proxyCountry;
+  } catch {
+    // no request information (a command-line caller)
+  }
+  return proxyCountry ?? countryForIp(ip);
+}
+
+async function recordSignInEvent(
+  context: Readonly<RouterContextProvider>,
+  event: { userId: string | null; email: string; success: boolean },
+  client: { ip: string | null; userAgent: string | null },
+): Promise<{ country: string | null; timestamp: string }> {
+  const country = clientCountry(context, client.ip);
+  const timestamp = now();
+  await services(context)
+    .db.insertInto("sign_in_events")
+    .values({
+      user_id: event.userId,
+      email: event.email.slice(0, 254),
+      success: event.success ? 1 : 0,
+      ip: client.ip,
+      country,
+      city: null,
+      user_agent: client.userAgent?.slice(0, 500) ?? null,
+      created_at: timestamp,
+    })
+    .execute();
+  return { country, timestamp };
+}
+
 /** Starts a signed-in session under a new id (the pre-login id stops working) and records it. */
 export async function signIn(
   context: Readonly<RouterContextProvider>,
@@ -88,26 +125,33 @@ export async function signIn(
   const session = getSession(context);
   rotateSession(session);
   session.userId = user.id;
-  const country = countryForIp(client.ip);
-  const timestamp = now();
-  await db
-    .insertInto("sign_in_events")
-    .values({
-      user_id: user.id,
-      email: user.email,
-      success: 1,
-      ip: client.ip,
-      country,
-      city: null,
-      user_agent: client.userAgent?.slice(0, 500) ?? null,
-      created_at: timestamp,
-    })
-    .execute();
+  const { country, timestamp } = await recordSignInEvent(
+    context,
+    { userId: user.id, email: user.email, success: true },
+    client,
+  );
   await db
     .updateTable("users")
     .set({ last_login_at: timestamp, last_login_ip: client.ip, country, updated_at: timestamp })
     .where("id", "=", user.id)
     .execute();
+}
+
+/**
+ * Records a refused sign-in (wrong password, unknown or blocked account, unverified e-mail) for
+ * the customer page and the IP activity list; tied to the account when the e-mail has one.
+ */
+export async function recordFailedSignIn(
+  context: Readonly<RouterContextProvider>,
+  email: string,
+  client: { ip: string | null; userAgent: string | null },
+): Promise<void> {
+  const account = await findUserByEmail(services(context).db, email);
+  await recordSignInEvent(
+    context,
+    { userId: account?.id ?? null, email: account?.email ?? email.trim().toLowerCase(), success: false },
+    client,
+  );
 }
 
 /** Ends the session: its row is deleted, so a replayed cookie is anonymous afterwards. */

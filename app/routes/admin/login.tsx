@@ -6,7 +6,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { FlashBanner } from "~/components/ui/flash-banner";
 import { requestInfoContext, services } from "~/context";
-import { authenticate, getUser, LoginError, signIn, signOut } from "~/lib/auth.server";
+import { authenticate, getUser, LoginError, recordFailedSignIn, signIn, signOut } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { signInAttemptsPerAddress, signInFailuresPerAccount } from "~/lib/rate-limit.server";
 import { readForm } from "~/lib/read-form";
@@ -38,6 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const value = submission.value;
   const ip = context.get(requestInfoContext).ip ?? "unknown";
+  const client = { ip: context.get(requestInfoContext).ip, userAgent: request.headers.get("User-Agent") };
   const account = normalizeEmail(value.email);
   const setupOpen = adminSetup.token !== null && !(await adminExists(db, config.shopOwnerEmail));
   const refuse = (keys: string[], status: number, extra: { notAdmin?: boolean; minutes?: number } = {}) =>
@@ -66,6 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     user = await authenticate(context, value);
   } catch (error) {
     if (!(error instanceof LoginError)) throw error;
+    await recordFailedSignIn(context, value.email, client);
     signInFailuresPerAccount.hit(account);
     return refuse(["flash.loginFailed", "flash.loginFailedDetail"], 400);
   }
@@ -84,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     signOut(session);
     return refuse(["flash.notAdmin"], 403, { notAdmin: true });
   }
-  await signIn(context, user, { ip: context.get(requestInfoContext).ip, userAgent: request.headers.get("User-Agent") });
+  await signIn(context, user, client);
   setFlash(context, { type: "success", key: "flash.loginSuccess", detailKey: "flash.loginSuccessDetail" });
   return redirect("/admin");
 }

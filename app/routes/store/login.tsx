@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { requestInfoContext, services } from "~/context";
-import { authenticate, getUser, LoginError, signIn } from "~/lib/auth.server";
+import { authenticate, getUser, LoginError, recordFailedSignIn, signIn } from "~/lib/auth.server";
 import { mergeCartAtSignIn } from "~/lib/cart-session.server";
 import { setFlash } from "~/lib/flash.server";
 import { signInAttemptsPerAddress, signInFailuresPerAccount, signUpsPerAddress } from "~/lib/rate-limit.server";
@@ -62,6 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirect(redirectTo);
     } catch (error) {
       if (!(error instanceof LoginError)) throw error;
+      await recordFailedSignIn(context, email, client);
       if (error.reason === "unverified") return refuse(["flash.notVerified", "flash.notVerifiedDetail"]);
       signInFailuresPerAccount.hit(account);
       return refuse(["flash.loginFailed", "flash.loginFailedDetail"]);
