@@ -206,6 +206,37 @@ export interface PageViewsTable {
   created_at: CreatedAt;
 }
 
+/**
+ * Rollups of page_views, written in the same transaction as each view (see
+ * docs/decisions/010-page-view-rollups.md). `day` is the Hong Kong date, YYYY-MM-DD.
+ */
+export interface PageViewDaysTable {
+  day: string;
+  views: number;
+  /** Distinct sessions that day. */
+  visitors: number;
+  /** Sessions first seen that day: all-time unique visitors are their sum. */
+  new_visitors: number;
+}
+
+export interface PageViewPathsTable {
+  day: string;
+  path: string;
+  views: number;
+}
+
+/** One row per session per day it was seen: keeps `page_view_days.visitors` distinct. */
+export interface PageViewDaySessionsTable {
+  day: string;
+  session_id: string;
+}
+
+/** One row per session ever seen: keeps `page_view_days.new_visitors` distinct. */
+export interface PageViewSessionsTable {
+  session_id: string;
+  first_day: string;
+}
+
 export interface SignInEventsTable {
   id: Generated<number>;
   user_id: string | null;
@@ -264,6 +295,10 @@ export interface Database {
   bank_accounts: BankAccountsTable;
   site_settings: SiteSettingsTable;
   page_views: PageViewsTable;
+  page_view_days: PageViewDaysTable;
+  page_view_paths: PageViewPathsTable;
+  page_view_day_sessions: PageViewDaySessionsTable;
+  page_view_sessions: PageViewSessionsTable;
   sign_in_events: SignInEventsTable;
   password_reset_tokens: PasswordResetTokensTable;
   audit_log: AuditLogTable;

@@ -5,27 +5,79 @@ import type { Currency, OrderStatus } from "#db/schema";
 /** The shop's day boundaries are Hong Kong's (UTC+8, no daylight saving). */
 const HK_OFFSET_MS = 8 * 60 * 60 * 1000;
 
+/**
+ * Records one storefront page view and keeps the dashboard's rollups (page_view_days, _paths,
+ * _day_sessions, _sessions) in step, in one transaction: the dashboard then reads a few hundred
+ * rollup rows instead of counting every view (docs/decisions/010-page-view-rollups.md). The
+ * caller decides what counts as a view (bots, /admin and the spec's site-builder referrers are
+ * left out by the page-view middleware); every recorded view counts in every total.
+ */
 export async function recordPageView(
   db: DB,
   view: { path: string; sessionId: string; userId: string | null; userAgent: string | null; referrer: string | null },
+  at = Date.now(),
 ): Promise<void> {
-  await db
-    .insertInto("page_views")
-    .values({
-      path: view.path.slice(0, 500),
-      session_id: view.sessionId,
-      user_id: view.userId,
-      user_agent: view.userAgent,
-      referrer: view.referrer,
-      created_at: now(),
-    })
-    .execute();
+  const path = view.path.slice(0, 500);
+  const day = hongKongDate(at);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("page_views")
+      .values({
+        path,
+        session_id: view.sessionId,
+        user_id: view.userId,
+        user_agent: view.userAgent,
+        referrer: view.referrer,
+        created_at: now(new Date(at)),
+      })
+      .execute();
+    // ON CONFLICT … DO NOTHING / DO UPDATE: the same upserts in SQLite and PostgreSQL. An
+    // insert that did nothing reports 0 rows: the session was already counted.
+    const firstToday = await trx
+      .insertInto("page_view_day_sessions")
+      .values({ day, session_id: view.sessionId })
+      .onConflict((oc) => oc.columns(["day", "session_id"]).doNothing())
+      .executeTakeFirst();
+    const firstEver = await trx
+      .insertInto("page_view_sessions")
+      .values({ session_id: view.sessionId, first_day: day })
+      .onConflict((oc) => oc.column("session_id").doNothing())
+      .executeTakeFirst();
+    const visitors = Number(firstToday.numInsertedOrUpdatedRows ?? 0n) > 0 ? 1 : 0;
+    const newVisitors = Number(firstEver.numInsertedOrUpdatedRows ?? 0n) > 0 ? 1 : 0;
+    await trx
+      .insertInto("page_view_days")
+      .values({ day, views: 1, visitors, new_visitors: newVisitors })
+      .onConflict((oc) =>
+        oc.column("day").doUpdateSet((eb) => ({
+          // Qualified: PostgreSQL finds a bare `views` ambiguous between the row and `excluded`.
+          views: eb("page_view_days.views", "+", eb.ref("excluded.views")),
+          visitors: eb("page_view_days.visitors", "+", eb.ref("excluded.visitors")),
+          new_visitors: eb("page_view_days.new_visitors", "+", eb.ref("excluded.new_visitors")),
+        })),
+      )
+      .execute();
+    await trx
+      .insertInto("page_view_paths")
+      .values({ day, path, views: 1 })
+      .onConflict((oc) =>
+        oc.columns(["day", "path"]).doUpdateSet((eb) => ({
+          views: eb("page_view_paths.views", "+", eb.ref("excluded.views")),
+        })),
+      )
+      .execute();
+  });
 }
 
 /** Start of today in Hong Kong, as a UTC ISO timestamp. */
 export function startOfHongKongDay(at = Date.now()): string {
   const local = at + HK_OFFSET_MS;
   return new Date(local - (local % 86_400_000) - HK_OFFSET_MS).toISOString();
+}
+
+/** The Hong Kong date (YYYY-MM-DD) of an instant: the `day` of the page-view rollups. */
+export function hongKongDate(at = Date.now()): string {
+  return new Date(at + HK_OFFSET_MS).toISOString().slice(0, 10);
 }
 
 export interface Analytics {
@@ -36,29 +88,43 @@ export interface Analytics {
   popularPages: { path: string; views: number }[];
 }
 
+/**
+ * The dashboard's visitor cards, read from the rollups: all-time views and unique visitors
+ * (a session seen on several days counts once), today's views and visitors (Hong Kong day),
+ * and the five most viewed paths of the last 7 × 24 hours (ties by path; '' shows as '/').
+ */
 export async function getAnalytics(db: DB, at = Date.now()): Promise<Analytics> {
-  const today = startOfHongKongDay(at);
-  const weekAgo = new Date(at - 7 * 86_400_000).toISOString();
+  const today = hongKongDate(at);
+  const weekAgo = at - 7 * 86_400_000;
+  // The 7-day window starts part-way through a Hong Kong day: whole days come from the
+  // rollup, the part of that first day from page_views (an index range of under a day).
+  const firstDay = hongKongDate(weekAgo);
+  const firstDayEnd = new Date(Date.parse(startOfHongKongDay(weekAgo)) + 86_400_000).toISOString();
   const [all, todays, popular] = await Promise.all([
     db
-      .selectFrom("page_views")
+      .selectFrom("page_view_days")
       .select((eb) => [
-        eb.fn.countAll<number>().as("views"),
-        eb.fn.count<number>("session_id").distinct().as("visitors"),
+        eb.fn.coalesce(eb.fn.sum<number>("views"), eb.lit(0)).as("views"),
+        eb.fn.coalesce(eb.fn.sum<number>("new_visitors"), eb.lit(0)).as("visitors"),
       ])
       .executeTakeFirstOrThrow(),
+    db.selectFrom("page_view_days").select(["views", "visitors"]).where("day", "=", today).executeTakeFirst(),
     db
-      .selectFrom("page_views")
-      .select((eb) => [
-        eb.fn.countAll<number>().as("views"),
-        eb.fn.count<number>("session_id").distinct().as("visitors"),
-      ])
-      .where("created_at", ">=", today)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom("page_views")
-      .select((eb) => ["path", eb.fn.countAll<number>().as("views")])
-      .where("created_at", ">=", weekAgo)
+      .selectFrom(
+        db
+          .selectFrom("page_view_paths")
+          .select(["path", "views"])
+          .where("day", ">", firstDay)
+          .unionAll(
+            db
+              .selectFrom("page_views")
+              .select((eb) => ["path", eb.lit(1).as("views")])
+              .where("created_at", ">=", new Date(weekAgo).toISOString())
+              .where("created_at", "<", firstDayEnd),
+          )
+          .as("recent"),
+      )
+      .select((eb) => ["path", eb.fn.sum<number>("views").as("views")])
       .groupBy("path")
       .orderBy("views", "desc")
       .orderBy("path")
@@ -68,8 +134,8 @@ export async function getAnalytics(db: DB, at = Date.now()): Promise<Analytics> 
   return {
     totalViews: Number(all.views),
     uniqueVisitors: Number(all.visitors),
-    viewsToday: Number(todays.views),
-    visitorsToday: Number(todays.visitors),
+    viewsToday: Number(todays?.views ?? 0),
+    visitorsToday: Number(todays?.visitors ?? 0),
     popularPages: popular.map((row) => ({ path: row.path || "/", views: Number(row.views) })),
   };
 }
@@ -82,16 +148,12 @@ export interface DailyPoint {
 
 /** Views and orders per Hong Kong day for the last `days` days (oldest first, zero-filled). */
 export async function getDailySeries(db: DB, days = 30, at = Date.now()): Promise<DailyPoint[]> {
-  const since = new Date(Date.parse(startOfHongKongDay(at)) - (days - 1) * 86_400_000).toISOString();
+  const sinceAt = Date.parse(startOfHongKongDay(at)) - (days - 1) * 86_400_000;
+  const since = new Date(sinceAt).toISOString();
   // SQLite date arithmetic: the one dialect-specific expression here (PostgreSQL: AT TIME ZONE).
   const hkDay = (column: string) => sql<string>`date(${sql.ref(column)}, '+8 hours')`;
   const [views, orders] = await Promise.all([
-    db
-      .selectFrom("page_views")
-      .select((eb) => [hkDay("created_at").as("day"), eb.fn.countAll<number>().as("n")])
-      .where("created_at", ">=", since)
-      .groupBy("day")
-      .execute(),
+    db.selectFrom("page_view_days").select(["day", "views as n"]).where("day", ">=", hongKongDate(sinceAt)).execute(),
     db
       .selectFrom("orders")
       .select((eb) => [hkDay("created_at").as("day"), eb.fn.countAll<number>().as("n")])
@@ -103,7 +165,7 @@ export async function getDailySeries(db: DB, days = 30, at = Date.now()): Promis
   const ordersByDay = new Map(orders.map((row) => [row.day, Number(row.n)]));
   const points: DailyPoint[] = [];
   for (let i = days - 1; i >= 0; i--) {
-    const day = new Date(Date.parse(startOfHongKongDay(at)) + HK_OFFSET_MS - i * 86_400_000).toISOString().slice(0, 10);
+    const day = hongKongDate(Date.parse(startOfHongKongDay(at)) - i * 86_400_000);
     points.push({ day, views: viewsByDay.get(day) ?? 0, orders: ordersByDay.get(day) ?? 0 });
   }
   return points;
