@@ -1,4 +1,676 @@
-// Placeholder: the admin orders/customers benchmark is being written (issue 7).
-export async function main(): Promise<void> {
-  console.info("bench:admin: not written yet");
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
+import SQLite from "better-sqlite3";
+import { type CompiledQuery, Kysely, SqliteDialect } from "kysely";
+import { type DB, migrateToLatest, now, openDatabase } from "#db/connect.server";
+import type { Currency, Database, OrderStatus } from "#db/schema";
+import { seedDemo } from "#db/seed/index.server";
+import { MemoryStorage } from "~/lib/storage.server";
+import {
+  countCustomers,
+  customerCsvStream,
+  customerSummary,
+  findCustomer,
+  listCustomers,
+  listIpActivity,
+} from "~/models/admin-customer.server";
+import { findAdminOrder, listAdminOrders } from "~/models/admin-order.server";
+import { measure } from "./catalog";
+
+/**
+ * The admin Orders and Customers screens with 10,000 customers and 50,000 orders
+ * (npm run bench:admin, issue 7): the database time of each model function the routes call,
+ * the query plan of every statement they send (an unbounded SCAN of orders, order_lines,
+ * users or sign_in_events is flagged), and the CSV export's time and memory at two sizes.
+ */
+
+const CUSTOMERS = 10_000;
+const ORDERS = 50_000;
+const DAY = 86_400_000;
+
+/* ------------------------------------------------------------------------------------------
+ * Seeding: deterministic (a seeded generator), straight through better-sqlite3 in batched
+ * transactions so 50,000 orders and ~100,000 lines take a few seconds.
+ * ------------------------------------------------------------------------------------------ */
+
+function generator(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const int = (below: number) => Math.floor(next() * below);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
+  /** `weights` maps each value to its share. */
+  const weighted = <T extends string>(weights: Record<T, number>): T => {
+    const entries = Object.entries(weights) as [T, number][];
+    let roll = next() * entries.reduce((sum, [, weight]) => sum + weight, 0);
+    for (const [value, weight] of entries) {
+      roll -= weight;
+      if (roll < 0) return value;
+    }
+    return entries[entries.length - 1]?.[0] as T;
+  };
+  const uuid = () => {
+    const hex = Array.from({ length: 32 }, () => int(16).toString(16)).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
+  };
+  return { next, int, pick, weighted, uuid };
+}
+
+const FIRST = ["chan", "wong", "lee", "cheung", "lau", "ng", "ho", "leung", "smith", "jones", "brown", "lin", "tan"];
+const GIVEN = ["siu.ming", "tai.man", "ka.yan", "wing", "james", "emma", "oliver", "mei", "chris", "hoi.yee"];
+const DOMAINS = ["gmail.com", "yahoo.com.hk", "outlook.com", "netvigator.com", "icloud.com", "mail.example"];
+const CITIES: Record<string, string[]> = {
+  HK: ["Hong Kong", "Kowloon", "Sha Tin", "Tsuen Wan", "Tuen Mun"],
+  GB: ["London", "Manchester", "Leeds"],
+  US: ["New York", "Los Angeles", "Seattle"],
+  TW: ["Taipei", "Kaohsiung"],
+  MO: ["Macau"],
+  JP: ["Tokyo", "Osaka"],
+  DE: ["Berlin", "Munich"],
+  AU: ["Sydney", "Melbourne"],
+  CA: ["Toronto", "Vancouver"],
+};
+// Taiwan is every fifth account (exactly 2,000: the small export); the rest are weighted.
+const COUNTRY_SHARE = { HK: 60, GB: 12, US: 12, MO: 4, JP: 4, DE: 2, AU: 3, CA: 3 };
+
+interface SeededUser {
+  id: string;
+  email: string;
+  first: string;
+  last: string;
+  ip: string | null;
+  country: string | null;
+}
+
+async function seedShop(file: string): Promise<{ users: SeededUser[]; orderIds: string[]; orderNumbers: string[] }> {
+  const rand = generator(7);
+  const sqlite = new SQLite(file);
+  sqlite.pragma("foreign_keys = ON");
+  const anchor = Date.now();
+  const products = sqlite
+    .prepare(
+      `select p.id, p.name_en, p.name_zh, p.price_hkd_cents, p.price_gbp_cents, p.price_eur_cents,
+        p.price_usd_cents, (select color from product_variants v where v.product_id = p.id order by sort_order limit 1) as color,
+        (select path from product_images i where i.product_id = p.id order by sort_order limit 1) as image_path
+       from products p`,
+    )
+    .all() as {
+    id: number;
+    name_en: string;
+    name_zh: string;
+    price_hkd_cents: number;
+    price_gbp_cents: number;
+    price_eur_cents: number;
+    price_usd_cents: number;
+    color: string | null;
+    image_path: string | null;
+  }[];
+  if (products.length === 0) throw new Error("the demo seed has no products");
+
+  const insertUser = sqlite.prepare(
+    `insert into users (id, email, password_hash, status, locale, last_login_at, last_login_ip, country, city, created_at, updated_at)
+     values (?, ?, 'x', ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertSignIn = sqlite.prepare(
+    `insert into sign_in_events (user_id, email, success, ip, country, city, user_agent, created_at)
+     values (?, ?, ?, ?, ?, null, 'bench', ?)`,
+  );
+  const ipPool = Array.from(
+    { length: 6_000 },
+    (_, i) => `203.${80 + (i % 40)}.${Math.floor(i / 40)}.${(i * 37) % 250}`,
+  );
+  const users: SeededUser[] = [];
+  sqlite.transaction(() => {
+    for (let n = 0; n < CUSTOMERS; n++) {
+      const first = rand.pick(GIVEN);
+      const last = rand.pick(FIRST);
+      const email = `${first}.${last}${n}@${rand.pick(DOMAINS)}`;
+      const created = anchor - 730 * DAY + rand.int(700 * DAY);
+      const signedIn = rand.next() < 0.85;
+      const country = n % 5 === 0 ? "TW" : rand.next() < 0.875 ? rand.weighted(COUNTRY_SHARE) : null;
+      const city = country && rand.next() < 0.6 ? rand.pick(CITIES[country] ?? ["Hong Kong"]) : null;
+      const ip = signedIn ? rand.pick(ipPool) : null;
+      const lastLogin = signedIn ? Math.max(created, anchor - rand.int(120 * DAY)) : null;
+      const status = rand.weighted({ active: 90, inactive: 7, blocked: 3 });
+      const user: SeededUser = { id: rand.uuid(), email, first, last, ip, country };
+      users.push(user);
+      insertUser.run(
+        user.id,
+        email,
+        status,
+        rand.next() < 0.4 ? "zh" : "en",
+        lastLogin === null ? null : now(new Date(lastLogin)),
+        ip,
+        country,
+        city,
+        now(new Date(created)),
+        now(new Date(created)),
+      );
+      if (lastLogin === null) continue;
+      // Up to six sign-ins over the last 120 days, one in ten from another address or failed.
+      for (let i = 0, count = 1 + rand.int(6); i < count; i++) {
+        const at = i === 0 ? lastLogin : Math.max(created, lastLogin - rand.int(120 * DAY));
+        const failed = rand.next() < 0.1;
+        insertSignIn.run(
+          user.id,
+          email,
+          failed ? 0 : 1,
+          rand.next() < 0.9 ? ip : rand.pick(ipPool),
+          country,
+          now(new Date(at)),
+        );
+      }
+    }
+  })();
+
+  const insertOrder = sqlite.prepare(
+    `insert into orders (id, order_number, user_id, status, currency, locale, subtotal_cents, shipping_cents, total_cents,
+       first_name, last_name, email, phone, address, city, postal_code, country, notes, receipt_path, receipt_uploaded_at,
+       receipt_rejected_reason, tracking_number, created_at, updated_at, paid_at, shipped_at, delivered_at, cancelled_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '+852 9123 4567', '1 Nathan Road', 'Kowloon', null, 'HK', null, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertLine = sqlite.prepare(
+    `insert into order_lines (order_id, product_id, name_en, name_zh, color, image_path, unit_price_cents, quantity, line_total_cents)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertAudit = sqlite.prepare(
+    `insert into audit_log (actor_user_id, action, entity_type, entity_id, details, created_at)
+     values (null, ?, 'order', ?, '{"before":{"status":"pending_payment"}}', ?)`,
+  );
+  const orderIds: string[] = [];
+  const orderNumbers: string[] = [];
+  const batch = 5_000;
+  for (let start = 0; start < ORDERS; start += batch) {
+    sqlite.transaction(() => {
+      for (let n = start; n < Math.min(ORDERS, start + batch); n++) {
+        // Skewed: a few customers order often, most rarely.
+        const user = users[Math.floor(rand.next() ** 2 * users.length)] as SeededUser;
+        const created = anchor - rand.int(365 * DAY);
+        const recent = anchor - created < 10 * DAY;
+        const status: OrderStatus = recent
+          ? rand.weighted({ pending_payment: 40, paid: 25, processing: 20, shipped: 10, cancelled: 5 })
+          : rand.weighted({ pending_payment: 6, paid: 2, processing: 2, shipped: 8, delivered: 70, cancelled: 12 });
+        const currency: Currency = rand.weighted({ HKD: 55, USD: 20, GBP: 15, EUR: 10 });
+        const id = rand.uuid();
+        const number = `ORD-${created}-${((n * 7919) % 0x1000000).toString(16).toUpperCase().padStart(6, "0")}`;
+        orderIds.push(id);
+        orderNumbers.push(number);
+        const lines = Array.from({ length: 1 + rand.int(3) }, () => {
+          const product = rand.pick(products);
+          const unit = {
+            HKD: product.price_hkd_cents,
+            GBP: product.price_gbp_cents,
+            EUR: product.price_eur_cents,
+            USD: product.price_usd_cents,
+          }[currency];
+          return { product, unit, quantity: 1 + rand.int(3) };
+        });
+        const subtotal = lines.reduce((sum, line) => sum + line.unit * line.quantity, 0);
+        const shipping = subtotal > 100_000 ? 0 : 5_000;
+        const at = (offset: number) => now(new Date(created + offset));
+        const paid = status !== "pending_payment" && status !== "cancelled";
+        const receipt = status !== "pending_payment" || rand.next() < 0.5;
+        insertOrder.run(
+          id,
+          number,
+          user.id,
+          status,
+          currency,
+          rand.next() < 0.4 ? "zh" : "en",
+          subtotal,
+          shipping,
+          subtotal + shipping,
+          user.first,
+          user.last,
+          user.email,
+          receipt ? `receipts/${id}.jpg` : null,
+          receipt ? at(3_600_000) : null,
+          status === "pending_payment" && receipt && rand.next() < 0.1 ? "unreadable" : null,
+          status === "shipped" || status === "delivered" ? `SF${n}` : null,
+          at(0),
+          at(DAY),
+          paid ? at(DAY) : null,
+          status === "shipped" || status === "delivered" ? at(2 * DAY) : null,
+          status === "delivered" ? at(5 * DAY) : null,
+          status === "cancelled" ? at(DAY) : null,
+        );
+        for (const line of lines) {
+          insertLine.run(
+            id,
+            line.product.id,
+            line.product.name_en,
+            line.product.name_zh,
+            line.product.color ?? "Default",
+            line.product.image_path,
+            line.unit,
+            line.quantity,
+            line.unit * line.quantity,
+          );
+        }
+        if (paid) insertAudit.run("order.markPaid", id, at(DAY));
+      }
+    })();
+  }
+  sqlite.close();
+  return { users, orderIds, orderNumbers };
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Query plans: each case runs once through a Kysely that logs its statements, then every
+ * statement is explained on a plain connection to the same file.
+ * ------------------------------------------------------------------------------------------ */
+
+const WATCHED = /^SCAN (orders|order_lines|users|sign_in_events)\b/;
+const WATCHED_SEARCH = /^SEARCH (orders|order_lines|users|sign_in_events) .*\((\w+)>\?\)$/;
+
+interface PlanLine {
+  id: number;
+  parent: number;
+  detail: string;
+}
+
+/**
+ * A SCAN reads the whole table (or index) unless it walks an index in the ORDER BY's order
+ * and the statement stops at a LIMIT: then it reads OFFSET + LIMIT entries (more when a filter
+ * not in the index rejects some). A SEARCH whose only key is `column IS NOT NULL` (shown as
+ * `column>?`) is a scan too: it reads every row that has the column.
+ */
+function unboundedScans(sqlText: string, plan: PlanLine[]): string[] {
+  const limited = /\blimit\b/i.test(sqlText);
+  const sorts = plan.some((line) => /USE TEMP B-TREE FOR (ORDER BY|GROUP BY|DISTINCT)/.test(line.detail));
+  const walksInOrder = limited && !sorts;
+  return plan
+    .filter((line) => {
+      if (WATCHED.test(line.detail)) return !(walksInOrder && /USING (COVERING )?INDEX/.test(line.detail));
+      const column = WATCHED_SEARCH.exec(line.detail)?.[2];
+      return column !== undefined && new RegExp(`"${column}" is not null`, "i").test(sqlText) && !walksInOrder;
+    })
+    .map((line) => line.detail);
+}
+
+interface Case {
+  target: "orders" | "customers" | "customer page" | "export";
+  label: string;
+  run: (db: DB) => Promise<unknown>;
+  /** Scans we keep on purpose, and why (the pattern is matched against the plan line). */
+  accepted?: { pattern: RegExp; why: string }[];
+}
+
+function printPlans(sqlite: SQLite.Database, label: string, queries: CompiledQuery[], accepted: Case["accepted"]) {
+  const flagged: { detail: string; why: string | null }[] = [];
+  console.info(`\n■ ${label}`);
+  const seen = new Set<string>();
+  for (const query of queries) {
+    if (seen.has(query.sql)) continue;
+    seen.add(query.sql);
+    const plan = sqlite
+      .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .all(...(query.parameters as unknown[])) as PlanLine[];
+    const scans = unboundedScans(query.sql, plan);
+    console.info(`  ${query.sql.replace(/\s+/g, " ").slice(0, 170)}${query.sql.length > 170 ? " …" : ""}`);
+    const depth = new Map<number, number>([[0, 0]]);
+    for (const line of plan) {
+      const level = (depth.get(line.parent) ?? 0) + 1;
+      depth.set(line.id, level);
+      let mark = "";
+      if (scans.includes(line.detail)) {
+        const why = accepted?.find((entry) => entry.pattern.test(line.detail))?.why ?? null;
+        flagged.push({ detail: line.detail, why });
+        mark = why ? `   ← full scan, accepted: ${why}` : "   ← ⚠ UNBOUNDED SCAN";
+      }
+      console.info(`    ${"  ".repeat(level - 1)}${line.detail}${mark}`);
+    }
+  }
+  return flagged;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The CSV export: a counting sink, timed, and a second pass that forces a collection every
+ * 1,000 rows to read the live heap (what the export keeps) besides the peaks.
+ * ------------------------------------------------------------------------------------------ */
+
+v8.setFlagsFromString("--expose-gc");
+const gc = vm.runInNewContext("gc") as () => void;
+
+async function drain(stream: ReadableStream<Uint8Array>, onRows?: (rows: number) => void) {
+  const reader = stream.getReader();
+  let bytes = 0;
+  let rows = 0;
+  let nextCheckpoint = 1_000;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    for (const byte of value) if (byte === 0x0a) rows += 1;
+    if (onRows && rows >= nextCheckpoint) {
+      onRows(rows);
+      nextCheckpoint += 1_000;
+    }
+  }
+  return { bytes, rows: rows - 1 }; // minus the header
+}
+
+const mb = (bytes: number) => Number((bytes / 1_048_576).toFixed(1));
+
+async function exportFigures(db: DB, label: string, search: string | null) {
+  const times: number[] = [];
+  let size = { bytes: 0, rows: 0 };
+  for (let i = 0; i < 3; i++) {
+    const started = process.hrtime.bigint();
+    size = await drain(customerCsvStream(db, search));
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+
+  gc();
+  const base = process.memoryUsage();
+  let peakHeap = base.heapUsed;
+  let peakRss = base.rss;
+  const live: number[] = [];
+  const timer = setInterval(() => {
+    const usage = process.memoryUsage();
+    peakHeap = Math.max(peakHeap, usage.heapUsed);
+    peakRss = Math.max(peakRss, usage.rss);
+  }, 5);
+  await drain(customerCsvStream(db, search), () => {
+    const usage = process.memoryUsage();
+    peakHeap = Math.max(peakHeap, usage.heapUsed);
+    peakRss = Math.max(peakRss, usage.rss);
+    gc();
+    live.push(process.memoryUsage().heapUsed - base.heapUsed);
+  });
+  clearInterval(timer);
+  gc();
+  const after = process.memoryUsage();
+  return {
+    export: label,
+    rows: size.rows,
+    csv_mb: mb(size.bytes),
+    median_ms: Number((times[1] ?? 0).toFixed(1)),
+    peak_heap_growth_mb: mb(peakHeap - base.heapUsed),
+    peak_rss_growth_mb: mb(peakRss - base.rss),
+    live_heap_per_1000_rows_mb: live.length ? `${mb(Math.min(...live))} … ${mb(Math.max(...live))}` : "-",
+    retained_after_mb: mb(after.heapUsed - base.heapUsed),
+  };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+export async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
+  const file = path.join(dir, "bench.db");
+  const db = openDatabase(`file:${file}`);
+  const sqlite = new SQLite(file);
+  const captured: CompiledQuery[] = [];
+  const traced = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    log: (event) => {
+      if (event.level === "query") captured.push(event.query);
+    },
+  });
+  try {
+    await migrateToLatest(db);
+    await seedDemo(db, new MemoryStorage());
+    const started = Date.now();
+    const { users, orderIds, orderNumbers } = await seedShop(file);
+    const counts = sqlite
+      .prepare(
+        `select (select count(*) from users) users, (select count(*) from orders) orders,
+          (select count(*) from order_lines) lines, (select count(*) from sign_in_events) sign_ins`,
+      )
+      .get() as Record<string, number>;
+    console.info(
+      `seeded ${counts.users} accounts, ${counts.orders} orders, ${counts.lines} order lines and ` +
+        `${counts.sign_ins} sign-ins in ${Date.now() - started} ms (SQLite ${(sqlite.prepare("select sqlite_version() v").get() as { v: string }).v}, no ANALYZE, as in production)`,
+    );
+
+    // Targets picked from the middle of the data, so the searches find real rows.
+    const middleOrder = orderIds[Math.floor(orderIds.length / 2)] as string;
+    const middleNumber = orderNumbers[Math.floor(orderNumbers.length / 2)] as string;
+    const frequent = sqlite
+      .prepare("select user_id id, count(*) n from orders group by user_id order by n desc limit 1")
+      .get() as { id: string; n: number };
+    const someone = users[1234] as SeededUser;
+    const sharedIp = (
+      sqlite
+        .prepare(
+          "select last_login_ip ip from users where last_login_ip is not null group by last_login_ip order by count(*) desc limit 1",
+        )
+        .get() as { ip: string }
+    ).ip;
+    if (process.env.BENCH_KEEP_DB) {
+      sqlite.prepare("VACUUM INTO ?").run(process.env.BENCH_KEEP_DB);
+      console.info(`kept a copy of the seeded database in ${process.env.BENCH_KEEP_DB}; stopping there`);
+      return;
+    }
+    console.info(
+      `targets: order ${middleNumber} (${middleOrder}), customer ${someone.email}, busiest customer ${frequent.n} orders, IP ${sharedIp}`,
+    );
+
+    const countAll = { pattern: /COVERING INDEX/, why: "COUNT(*) for the page count, once a page" };
+    const substring = {
+      pattern: /^SCAN users/,
+      why: "e-mail substring (LIKE '%…%' has no index): one pass over 10,000 accounts",
+    };
+    const distinctCountries = {
+      pattern: /users_country/,
+      why: "distinct countries read from the users_country index, once a search",
+    };
+    const cards = { pattern: /^(SCAN|SEARCH) users/, why: "the cards count every account, once a page" };
+    const cases: Case[] = [
+      {
+        target: "orders",
+        label: "orders: page 1, no filter",
+        run: (d) => listAdminOrders(d, { status: null, q: "", page: 1 }),
+        accepted: [countAll],
+      },
+      {
+        target: "orders",
+        label: "orders: page 1000 (offset 24,975), no filter",
+        run: (d) => listAdminOrders(d, { status: null, q: "", page: 1000 }),
+        accepted: [countAll],
+      },
+      {
+        target: "orders",
+        label: "orders: last page (2,000), no filter",
+        run: (d) => listAdminOrders(d, { status: null, q: "", page: 2000 }),
+        accepted: [countAll],
+      },
+      {
+        target: "orders",
+        label: "orders: status pending_payment, page 1",
+        run: (d) => listAdminOrders(d, { status: "pending_payment", q: "", page: 1 }),
+      },
+      {
+        target: "orders",
+        label: "orders: status delivered, page 1",
+        run: (d) => listAdminOrders(d, { status: "delivered", q: "", page: 1 }),
+      },
+      {
+        target: "orders",
+        label: "orders: status delivered, page 1000",
+        run: (d) => listAdminOrders(d, { status: "delivered", q: "", page: 1000 }),
+      },
+      {
+        target: "orders",
+        label: "orders: search full order number",
+        run: (d) => listAdminOrders(d, { status: null, q: middleNumber, page: 1 }),
+      },
+      {
+        target: "orders",
+        label: "orders: search number prefix (7 digits)",
+        run: (d) => listAdminOrders(d, { status: null, q: middleNumber.slice(4, 11), page: 1 }),
+      },
+      {
+        target: "orders",
+        label: "orders: search id prefix (8 characters)",
+        run: (d) => listAdminOrders(d, { status: null, q: middleOrder.slice(0, 8), page: 1 }),
+      },
+      {
+        target: "orders",
+        label: "orders: search e-mail prefix (one customer)",
+        run: (d) => listAdminOrders(d, { status: null, q: someone.email.split("@")[0] ?? "", page: 1 }),
+      },
+      {
+        target: "orders",
+        label: "orders: search e-mail prefix 'emma' (broad)",
+        run: (d) => listAdminOrders(d, { status: null, q: "emma", page: 1 }),
+      },
+      {
+        target: "orders",
+        label: "orders: search 'emma' + status shipped",
+        run: (d) => listAdminOrders(d, { status: "shipped", q: "emma", page: 1 }),
+      },
+      {
+        target: "orders",
+        label: "orders: search one customer + status shipped",
+        run: (d) => listAdminOrders(d, { status: "shipped", q: someone.email, page: 1 }),
+      },
+      { target: "orders", label: "order page (findAdminOrder)", run: (d) => findAdminOrder(d, middleOrder) },
+      {
+        target: "customers",
+        label: "customers: summary cards",
+        run: (d) => customerSummary(d),
+        accepted: [cards],
+      },
+      {
+        target: "customers",
+        label: "customers: list page 1",
+        run: (d) => listCustomers(d, { page: 1 }),
+        accepted: [countAll],
+      },
+      {
+        target: "customers",
+        label: "customers: list page 400 (offset 9,975)",
+        run: (d) => listCustomers(d, { page: 400 }),
+        accepted: [countAll],
+      },
+      { target: "customers", label: "customers: IP activity (30 days)", run: (d) => listIpActivity(d) },
+      {
+        target: "customers",
+        label: "customers: search e-mail 'chan'",
+        run: (d) => listCustomers(d, { search: "chan", page: 1 }),
+        accepted: [substring, distinctCountries],
+      },
+      {
+        target: "customers",
+        label: "customers: search one e-mail",
+        run: (d) => listCustomers(d, { search: someone.email, page: 1 }),
+        accepted: [substring, distinctCountries],
+      },
+      {
+        target: "customers",
+        label: "customers: search IP address",
+        run: (d) => listCustomers(d, { search: sharedIp, page: 1 }),
+        accepted: [substring, distinctCountries],
+      },
+      {
+        target: "customers",
+        label: "customers: search country 'Taiwan'",
+        run: (d) => listCustomers(d, { search: "Taiwan", page: 1 }),
+        accepted: [substring, distinctCountries],
+      },
+      {
+        target: "customers",
+        label: "customers: search city 'kowloon'",
+        run: (d) => listCustomers(d, { search: "kowloon", page: 1 }),
+        accepted: [substring, distinctCountries],
+      },
+      {
+        target: "customers",
+        label: "customers: whole page (cards + list + IP activity)",
+        run: (d) => Promise.all([customerSummary(d), listCustomers(d, { page: 1 }), listIpActivity(d)]),
+        accepted: [cards, countAll],
+      },
+      {
+        target: "customer page",
+        label: "customer page, busiest customer",
+        run: (d) => findCustomer(d, frequent.id),
+      },
+      { target: "customer page", label: "customer page, typical customer", run: (d) => findCustomer(d, someone.id) },
+      {
+        target: "export",
+        label: "export: row count (audit log)",
+        run: (d) => countCustomers(d, null),
+        accepted: [countAll],
+      },
+      {
+        target: "export",
+        label: "export: one batch of 500",
+        run: async (d) => {
+          const reader = customerCsvStream(d, null).getReader();
+          await reader.read();
+          await reader.cancel();
+        },
+      },
+    ];
+
+    console.info("\nQuery plans (EXPLAIN QUERY PLAN of every statement each case sends):");
+    const flaggedByCase = new Map<string, { detail: string; why: string | null }[]>();
+    for (const item of cases) {
+      captured.length = 0;
+      await item.run(traced as DB);
+      flaggedByCase.set(item.label, printPlans(sqlite, item.label, [...captured], item.accepted));
+    }
+
+    console.info("\nTimings (database time of each case; 100 runs after 20 warm-up runs):");
+    const rows = [];
+    for (const item of cases) {
+      const result = await measure(item.label, () => item.run(db), 100);
+      const flagged = flaggedByCase.get(item.label) ?? [];
+      const open = flagged.filter((scan) => scan.why === null).length;
+      rows.push({
+        ...result,
+        scans: open > 0 ? `⚠ ${open} unbounded` : flagged.length > 0 ? `${flagged.length} accepted` : "none",
+      });
+    }
+    console.table(rows);
+
+    console.info("\nCSV export (counting sink; memory after a forced collection every 1,000 rows):");
+    const exports = [
+      await exportFigures(db, "2,000 rows (search 'Taiwan')", "Taiwan"),
+      await exportFigures(db, `all ${counts.users} rows`, null),
+    ];
+    console.table(exports);
+
+    console.info("\nVerdicts (target: median under 10 ms, no unbounded scan):");
+    for (const target of ["orders", "customers", "customer page", "export"] as const) {
+      const mine = cases.filter((item) => item.target === target);
+      const slow = rows.filter((row) => mine.some((item) => item.label === row.case) && row.p50_ms > 10);
+      const open = mine.flatMap((item) => (flaggedByCase.get(item.label) ?? []).filter((scan) => scan.why === null));
+      const worst = rows
+        .filter((row) => mine.some((item) => item.label === row.case))
+        .reduce((max, row) => (row.p50_ms > max.p50_ms ? row : max));
+      const ok = slow.length === 0 && open.length === 0;
+      console.info(
+        `  ${ok ? "PASS" : "FAIL"} ${target}: slowest median ${worst.p50_ms} ms (${worst.case})` +
+          (slow.length ? `; ${slow.length} case(s) over 10 ms` : "") +
+          (open.length ? `; ${open.length} unbounded scan(s)` : ""),
+      );
+    }
+    const [small, large] = exports;
+    if (small && large) {
+      // Flat: five times the rows, yet no more than 2 MB of extra peak heap, and what the export
+      // keeps alive (measured after a collection every 1,000 rows) stays under 2 MB.
+      const liveMax = Number(large.live_heap_per_1000_rows_mb.split(" … ")[1] ?? 0);
+      const flat = large.peak_heap_growth_mb <= small.peak_heap_growth_mb + 2 && liveMax < 2;
+      console.info(
+        `  ${flat ? "PASS" : "FAIL"} export memory: peak heap +${small.peak_heap_growth_mb} MB for ${small.rows} rows, ` +
+          `+${large.peak_heap_growth_mb} MB for ${large.rows} rows (${large.csv_mb} MB of CSV); live heap ` +
+          `${large.live_heap_per_1000_rows_mb} MB along the way; ${large.median_ms} ms for all rows`,
+      );
+    }
+  } finally {
+    await traced.destroy();
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -5,6 +5,7 @@ import * as m0003 from "./0003-catalogue-search";
 import * as m0004 from "./0004-order-submission-key";
 import * as m0005 from "./0005-page-view-rollup";
 import * as m0006 from "./0006-customer-admin";
+import * as m0007 from "./0007-admin-indexes";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004-order-submission-key": m0004,
   "0005-page-view-rollup": m0005,
   "0006-customer-admin": m0006,
+  "0007-admin-indexes": m0007,
 };
