@@ -48,6 +48,7 @@ export default {
   image: "Image",
   product: "Product",
   color: "Colour",
+  colorValue: "Colour: {{color}}",
   quantity: "Quantity",
   unitPrice: "Unit price",
   lineTotal: "Line total",

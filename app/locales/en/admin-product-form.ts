@@ -33,6 +33,8 @@ export default {
   moveUp: "Move up",
   moveDown: "Move down",
   removeImage: "Remove image",
+  /** The file hint followed by how many images can still be added (Chinese needs no space between). */
+  addImagesHintWithFree: "{{hint}} {{free}}",
   imagesFree: "Room for {{count}} more image(s).",
   imagesSkipped: "Only {{count}} more image(s) can be added; the rest were not uploaded.",
   created: "Product created successfully",

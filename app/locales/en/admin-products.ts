@@ -37,6 +37,7 @@ export default {
   confirmDeleteTitle: "Delete “{{name}}”?",
   cancel: "Cancel",
   changeCategory: "Change category",
+  changeCategoryFor: "Change category: {{name}}",
   save: "Save",
   showing_one: "{{count}} product",
   showing_other: "{{count}} products",

@@ -34,6 +34,7 @@ export default {
   moveUp: "上移",
   moveDown: "下移",
   removeImage: "移除圖片",
+  addImagesHintWithFree: "{{hint}}{{free}}",
   imagesFree: "尚可加入 {{count}} 張圖片。",
   imagesSkipped: "只可再新增 {{count}} 張圖片，其餘圖片未有上載。",
   created: "產品已成功建立",

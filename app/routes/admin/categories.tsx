@@ -20,6 +20,7 @@ import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
+import { useRootData } from "~/lib/root-data";
 import { translateKey } from "~/lib/translate-key";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getInstance } from "~/middleware/i18next";
@@ -214,18 +215,26 @@ export default function CategoryManager() {
   );
 }
 
+/** The category's name and description in the reader's language first, the other name beside it. */
+function inReaderLanguage(category: AdminCategory, language: string) {
+  return language === "zh"
+    ? { name: category.name_zh, other: category.name_en, otherLang: "en", description: category.description_zh }
+    : { name: category.name_en, other: category.name_zh, otherLang: "zh-HK", description: category.description_en };
+}
+
 function CategoryRow({ category }: { category: AdminCategory }) {
   const { t } = useTranslation();
+  const shown = inReaderLanguage(category, useRootData()?.language ?? "en");
   return (
     <li
       className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm sm:flex-row sm:items-start"
       data-testid="category-row"
-      aria-label={category.name_en}
+      aria-label={shown.name}
     >
       {category.image_url ? (
         <img
           src={category.image_url}
-          alt={category.name_en}
+          alt={shown.name}
           width={80}
           height={80}
           className="h-20 w-20 shrink-0 rounded-md object-cover"
@@ -237,9 +246,9 @@ function CategoryRow({ category }: { category: AdminCategory }) {
       )}
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
-          <h3 className="font-semibold">{category.name_en}</h3>
-          <span lang="zh-HK" className="text-stone-700">
-            {category.name_zh}
+          <h3 className="font-semibold">{shown.name}</h3>
+          <span lang={shown.otherLang} className="text-stone-700">
+            {shown.other}
           </span>
           <span
             className={`rounded-full px-2 py-0.5 text-xs font-medium ${category.is_active ? "bg-green-100 text-green-800" : "bg-stone-200 text-stone-700"}`}
@@ -251,7 +260,7 @@ function CategoryRow({ category }: { category: AdminCategory }) {
           {t("adminCategories.sortLabel", { order: category.sort_order })} ·{" "}
           {t("adminCategories.products", { count: category.product_count })} · /category/{category.slug}
         </p>
-        {category.description_en ? <p className="mt-2 text-sm text-stone-700">{category.description_en}</p> : null}
+        {shown.description ? <p className="mt-2 text-sm text-stone-700">{shown.description}</p> : null}
         <p className="mt-1 truncate text-xs text-stone-500">
           {category.image_url ?? t("adminCategories.noImageUploaded")}
         </p>
@@ -259,7 +268,7 @@ function CategoryRow({ category }: { category: AdminCategory }) {
       <div className="flex shrink-0 items-center gap-2">
         <Link
           to={`${PATH}?edit=${category.id}`}
-          aria-label={t("adminCategories.editNamed", { name: category.name_en })}
+          aria-label={t("adminCategories.editNamed", { name: shown.name })}
           className="rounded-md border border-stone-300 px-3 py-1.5 text-sm hover:bg-stone-50"
         >
           {t("adminCategories.editLink")}
@@ -273,6 +282,7 @@ function CategoryRow({ category }: { category: AdminCategory }) {
 /** With JavaScript: confirm() and post. Without: the post leads to the confirmation step. */
 function DeleteForm({ category }: { category: AdminCategory }) {
   const { t } = useTranslation();
+  const language = useRootData()?.language ?? "en";
   const hydrated = useHydrated();
   return (
     <Form
@@ -287,7 +297,7 @@ function DeleteForm({ category }: { category: AdminCategory }) {
       {hydrated ? <input type="hidden" name="confirmed" value="1" /> : null}
       <button
         type="submit"
-        aria-label={t("adminCategories.deleteNamed", { name: category.name_en })}
+        aria-label={t("adminCategories.deleteNamed", { name: inReaderLanguage(category, language).name })}
         className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50"
       >
         {t("adminCategories.delete")}

@@ -3,6 +3,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
+import { LanguageToggle } from "~/components/layout/preference-forms";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { FlashBanner } from "~/components/ui/flash-banner";
 import { requestInfoContext, services } from "~/context";
@@ -110,6 +111,9 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
   return (
     <main id="main" className="min-h-screen bg-stone-100 px-4 py-12">
       <div className="mx-auto max-w-md">
+        <div className="flex justify-end">
+          <LanguageToggle language={root?.language ?? "en"} className="text-sm text-brand-700" />
+        </div>
         <FlashBanner flash={root?.flash} />
         <h1 className="mt-4 text-3xl font-bold">{t("adminLogin.title")}</h1>
         <p className="mt-2 text-stone-600">{t("adminLogin.intro")}</p>

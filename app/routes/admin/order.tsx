@@ -132,9 +132,14 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <OrderStatusBadge status={order.status} />
       </div>
       <p className="mt-1 text-sm text-stone-600">
-        {t("adminOrders.placedOn", { date: date.format(new Date(order.created_at)) })} ·{" "}
-        {t("adminOrders.lastUpdated", { date: date.format(new Date(order.updated_at)) })} ·{" "}
-        <span className="font-semibold text-stone-900">{money(order.total_cents)}</span>
+        <span className="whitespace-nowrap">
+          {t("adminOrders.placedOn", { date: date.format(new Date(order.created_at)) })}
+        </span>{" "}
+        ·{" "}
+        <span className="whitespace-nowrap">
+          {t("adminOrders.lastUpdated", { date: date.format(new Date(order.updated_at)) })}
+        </span>{" "}
+        · <span className="font-semibold text-stone-900">{money(order.total_cents)}</span>
       </p>
 
       {actionData?.problem ? (
@@ -193,7 +198,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                         )}
                         {line.color !== "Default" ? (
                           <div className="text-xs text-stone-600">
-                            {t("adminOrders.color")}: {colorLabel(line.color, t)}
+                            {t("adminOrders.colorValue", { color: colorLabel(line.color, t) })}
                           </div>
                         ) : null}
                       </td>
@@ -239,7 +244,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               <dd>
                 {customer ? (
                   <Link to={`/admin/customers/${customer.id}`} className="text-brand-700 hover:underline">
-                    {customer.email} · {t("adminOrders.viewCustomer")}
+                    {customer.email} · <span className="whitespace-nowrap">{t("adminOrders.viewCustomer")}</span>
                   </Link>
                 ) : (
                   t("adminOrders.guest")

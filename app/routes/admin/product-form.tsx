@@ -505,7 +505,10 @@ export default function ProductForm() {
           <Field
             label={t("adminProductForm.addImages")}
             htmlFor="product-newImages"
-            hint={`${t("adminProductForm.addImagesHint")} ${t("adminProductForm.imagesFree", { count: Math.max(0, free) })}`}
+            hint={t("adminProductForm.addImagesHintWithFree", {
+              hint: t("adminProductForm.addImagesHint"),
+              free: t("adminProductForm.imagesFree", { count: Math.max(0, free) }),
+            })}
           >
             <input
               id="product-newImages"

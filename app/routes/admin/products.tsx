@@ -150,7 +150,9 @@ function CategoryForm({
       <select
         name="categoryId"
         defaultValue={product.category_id ?? ""}
-        aria-label={`${t("adminProducts.changeCategory")}: ${language === "zh" ? product.name_zh : product.name_en}`}
+        aria-label={t("adminProducts.changeCategoryFor", {
+          name: language === "zh" ? product.name_zh : product.name_en,
+        })}
         className="rounded-md border border-stone-300 bg-white px-2 py-1 text-sm"
         onChange={(event) => event.currentTarget.form?.requestSubmit()}
       >
