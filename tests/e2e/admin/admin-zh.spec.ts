@@ -61,12 +61,13 @@ function escapeRegExp(text: string): string {
  * anything short, and a string that begins or ends with a letter must stand as whole words.
  */
 function englishPattern(text: string): RegExp | null {
-  const parts = text.split(/\{\{[^}]+\}\}/).map((part) => part.trim());
+  const parts = text.split(/\{\{[^}]+\}\}/);
   if (!parts.some((part) => /[A-Za-z]{2,}/.test(part))) return null;
-  const literal = parts.filter((part) => part.length > 0);
-  const body = literal.map(escapeRegExp).join("[\\s\\S]{0,120}?");
-  const first = literal[0] ?? "";
-  const last = literal.at(-1) ?? "";
+  // The spaces around a placeholder stay: "{{count}} customer" needs "… customer", so an
+  // e-mail such as "orders-customer-1@example.com" does not count as English interface text.
+  const body = parts.map((part) => escapeRegExp(part).replace(/\s+/g, "\\s+")).join("[\\s\\S]{1,120}?");
+  const first = parts[0] ?? "";
+  const last = parts.at(-1) ?? "";
   return new RegExp(`${/^\w/.test(first) ? "\\b" : ""}${body}${/\w$/.test(last) ? "\\b" : ""}`);
 }
 
@@ -235,7 +236,7 @@ test.describe("the back office in Chinese", () => {
     // Without an English name the form comes back with the Chinese message beside the field.
     await form.getByLabel("中文名稱", { exact: true }).fill(nameZh);
     await form.getByLabel("中文描述", { exact: true }).fill("中文表格測試建立的卡賓槍。");
-    await form.getByLabel("價格（港幣）", { exact: true }).fill("1234.50");
+    await form.getByLabel("價格（港幣）", { exact: true }).fill("1234.00");
     await save.click();
     await expect(page.getByRole("alert")).toContainText("請修正以下錯誤");
     const nameEnInput = form.getByLabel("英文名稱", { exact: true });
@@ -243,7 +244,7 @@ test.describe("the back office in Chinese", () => {
     await expect(nameEnInput).toHaveAttribute("aria-describedby", "product-name_en-error");
     await expect(page.locator("#product-name_en-error")).toHaveText("請輸入英文名稱");
     await expect(form.getByLabel("中文名稱", { exact: true })).toHaveValue(nameZh);
-    await expect(form.getByLabel("價格（港幣）", { exact: true })).toHaveValue("1234.50");
+    await expect(form.getByLabel("價格（港幣）", { exact: true })).toHaveValue("1234.00");
     await expectChineseScreen(page, "/admin/products/new (errors)");
 
     await nameEnInput.fill(nameEn);
@@ -272,7 +273,7 @@ test.describe("the back office in Chinese", () => {
     await expect(page.locator("main article")).toHaveCount(1);
     await card.getByRole("link").first().click();
     await expect(page.getByRole("heading", { level: 1, name: nameZh })).toBeVisible();
-    await expect(page.locator("main [data-price]").first()).toHaveText("HK$1,234.50");
+    await expect(page.locator("main [data-price]").first()).toHaveText("HK$1,234.00");
     await expect(page.locator("main input[type=radio][name=color]")).toHaveCount(2);
     // The uploaded image, not the placeholder of a product without images.
     const photo = page.getByRole("region", { name: "產品圖片" }).getByRole("img", { name: nameZh });
