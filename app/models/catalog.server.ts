@@ -178,8 +178,10 @@ export async function listProducts(db: DB, query: ListingQuery): Promise<Listing
       rows = rows.orderBy(price, "desc");
       break;
   }
+  // Ties go by id in the direction of the price sort, so one price index (its rowid order)
+  // serves both price sorts, walked forwards or backwards.
   const found = await rows
-    .orderBy("products.id", "desc")
+    .orderBy("products.id", query.sort === "price-low-high" ? "asc" : "desc")
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .execute();
