@@ -3,17 +3,22 @@ import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
-import resources from "./locales";
+import { loadTranslations } from "./lib/translations";
+import { translationsPath } from "./locales/parts";
 
 async function main() {
-  // The server chose the language; <html lang> carries it to the browser.
+  // The server chose the language (<html lang>) and links the page's text (preloaded JSON), so
+  // the interface text of both languages stays out of the JavaScript bundle.
   const lang = document.documentElement.lang.startsWith("zh") ? "zh" : "en";
+  const link = document.getElementById("translations");
+  const url = link?.getAttribute("href") ?? translationsPath(lang, "store");
   await i18next.use(initReactI18next).init({
-    resources,
+    resources: {},
     lng: lang,
-    fallbackLng: "en",
+    fallbackLng: false,
     interpolation: { escapeValue: false },
   });
+  await loadTranslations(i18next, lang, url);
   startTransition(() => {
     hydrateRoot(
       document,

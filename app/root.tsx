@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
@@ -9,7 +9,10 @@ import { currentCartId } from "./lib/cart-session.server";
 import { takeFlash } from "./lib/flash.server";
 import { useNonce } from "./lib/nonce";
 import { useRootData } from "./lib/root-data";
+import { loadTranslations } from "./lib/translations";
+import { translationsUrl } from "./lib/translations.server";
 import { HTML_LANG } from "./locales";
+import { partForPath } from "./locales/parts";
 import { currencyMiddleware, getCurrency } from "./middleware/currency";
 import { getLanguage, i18nextMiddleware } from "./middleware/i18next";
 import { pageViewMiddleware } from "./middleware/page-views";
@@ -68,6 +71,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
     cartCount,
     seo: seoLinks(request, config.publicUrl),
+    // The browser's interface text: fetched as JSON before hydration, not bundled in the scripts.
+    translations: translationsUrl(
+      getLanguage(context),
+      partForPath(new URL(request.url).pathname.replace(/\.data$/, "")),
+    ),
     categories: categories.map(({ id, slug, name_en, name_zh }) => ({ id, slug, name_en, name_zh })),
   });
 }
@@ -89,6 +97,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {root?.seo.alternates.map((alt) => (
           <link key={alt.hrefLang} rel="alternate" hrefLang={alt.hrefLang} href={alt.href} />
         ))}
+        {root ? (
+          <link rel="preload" href={root.translations} as="fetch" crossOrigin="anonymous" id="translations" />
+        ) : null}
         <Links />
       </head>
       <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">
@@ -108,10 +119,20 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation();
-  const { language } = loaderData;
+  const { language, translations } = loaderData;
+  const [loaded, setLoaded] = useState(translations);
+  // Moving between the storefront and /admin, or changing language, without a page load: fetch
+  // the text the new page needs before showing it (the server already rendered it that way).
   useEffect(() => {
-    if (i18n.language !== language) void i18n.changeLanguage(language);
-  }, [language, i18n]);
+    if (loaded === translations) return;
+    let cancelled = false;
+    void loadTranslations(i18n, language, translations).then(() => {
+      if (!cancelled) setLoaded(translations);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [translations, loaded, language, i18n]);
   return <Outlet />;
 }
 

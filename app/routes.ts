@@ -53,5 +53,6 @@ export default [
   ...prefix("resources", [
     route("language", "routes/resources/language.ts"),
     route("currency", "routes/resources/currency.ts"),
+    route("locales/:lng/:part", "routes/resources/locales.ts"),
   ]),
 ] satisfies RouteConfig;

@@ -56,7 +56,7 @@ function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
           {t("userMenu.account")}
         </Link>
         {user.isAdmin ? (
-          <Link to="/admin" className="rounded px-2 py-1.5 text-sm hover:bg-stone-100">
+          <Link to="/admin" reloadDocument className="rounded px-2 py-1.5 text-sm hover:bg-stone-100">
             {t("userMenu.admin")}
           </Link>
         ) : null}
