@@ -2,7 +2,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { migrateToLatest, now, openDatabase } from "#db/connect.server";
-import * as pageViewRollup from "#db/migrations/0005-page-view-rollup";
 import { seedBulkProducts } from "#db/seed/bulk.server";
 import { seedDemo } from "#db/seed/index.server";
 import { MemoryStorage } from "~/lib/storage.server";
@@ -14,6 +13,7 @@ import {
   recordPageView,
 } from "~/models/analytics.server";
 import { measure } from "./catalog";
+import { seedPageViews } from "./seed";
 
 /** Database time of the admin dashboard with 10,000 products and 100,000 page views (npm run bench:dashboard). */
 export async function main() {
@@ -23,35 +23,11 @@ export async function main() {
     await migrateToLatest(db);
     await seedDemo(db, new MemoryStorage());
     await seedBulkProducts(db, 10_000);
-    const paths = ["/", "/category/rifles", "/category/pistols", "/product/1", "/product/2", "/faq", "/cart", "/blog"];
-    const started = Date.now();
-    for (let batch = 0; batch < 100; batch++) {
-      await db.transaction().execute(async (trx) => {
-        const rows = Array.from({ length: 1000 }, (_, i) => {
-          const n = batch * 1000 + i;
-          return {
-            path: paths[n % paths.length] ?? "/",
-            session_id: `s${n % 20_000}`,
-            user_id: null,
-            user_agent: "bench",
-            referrer: null,
-            created_at: new Date(Date.now() - (n % 60) * 86_400_000 - (n % 86_400) * 1000).toISOString(),
-          };
-        });
-        for (let i = 0; i < rows.length; i += 100)
-          await trx
-            .insertInto("page_views")
-            .values(rows.slice(i, i + 100))
-            .execute();
-      });
-    }
-    console.info(`seeded 100,000 page views in ${Date.now() - started} ms`);
-    // Rows written straight into page_views skip the recorder's rollups: rebuild them with the
-    // migration's own backfill, as an upgrade of a shop with this history would.
-    const backfillStarted = Date.now();
-    await pageViewRollup.down(db);
-    await pageViewRollup.up(db);
-    console.info(`backfilled the page-view rollups in ${Date.now() - backfillStarted} ms`);
+    const { insertMs, backfillMs } = await seedPageViews(db, 100_000);
+    console.info(`seeded 100,000 page views in ${insertMs} ms`);
+    // Rows written straight into page_views skip the recorder's rollups: seedPageViews rebuilds
+    // them with the migration's own backfill, as an upgrade of a shop with this history would.
+    console.info(`backfilled the page-view rollups in ${backfillMs} ms`);
     let seq = 0;
     const rows = [
       await measure("analytics cards + popular pages", () => getAnalytics(db), 50),

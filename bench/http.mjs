@@ -1,0 +1,966 @@
+#!/usr/bin/env node
+// npm run bench: issue 8's HTTP benchmark. Builds the production server (build-bench), seeds a
+// shop of 10,000 products / 50 categories / 50,000 orders / 100,000 page views in a temporary
+// folder, starts it, and measures it with autocannon next to a raw node:http server (B0, the
+// machine's limit) and the server's own /healthz (B1, the framework's floor). Prints a table with
+// the issue's targets and writes the same as JSON to bench/results/<timestamp>.json.
+//
+// Env: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 10),
+// BENCH_SKIP_BUILD=1 (reuse build-bench when it exists).
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import SQLite from "better-sqlite3";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BUILD_DIR = "build-bench";
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SHOPPERS = 50;
+const BROWSER_HEADERS = {
+  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36",
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "accept-language": "en-GB,en;q=0.9",
+  "accept-encoding": "gzip",
+};
+
+/* ------------------------------------------------------------------------------------------
+ * Clean-up: every process this script starts is stopped by its pid, every temp folder removed,
+ * on success, on errors and on SIGINT/SIGTERM.
+ * ------------------------------------------------------------------------------------------ */
+
+const children = new Set();
+const tempDirs = [];
+let currentCannon = null;
+let cleaning = null;
+/** The running shop, for the error report. */
+let runningShop = null;
+
+function track(child) {
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+}
+
+function exited(child) {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+async function stopChild(child, graceMs = 12_000) {
+  if (exited(child)) return;
+  const done = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    process.kill(child.pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const timer = new Promise((resolve) => setTimeout(resolve, graceMs, "timeout"));
+  if ((await Promise.race([done, timer])) === "timeout" && !exited(child)) {
+    try {
+      process.kill(child.pid, "SIGKILL");
+    } catch {}
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+  }
+}
+
+function cleanup() {
+  cleaning ??= (async () => {
+    currentCannon?.stop();
+    await Promise.all([...children].map((child) => stopChild(child)));
+    for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the benchmark's processes and removing its temp folders`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Small helpers
+ * ------------------------------------------------------------------------------------------ */
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+async function freePort() {
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function rssMb(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+function percentile(sorted, q) {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/** Set-Cookie headers folded into a cookie jar (name → value). */
+function keepCookies(jar, response) {
+  for (const line of response.headers.getSetCookie()) {
+    const [pair] = line.split(";");
+    const at = pair.indexOf("=");
+    if (at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+  }
+}
+
+const cookieHeader = (jar) => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+
+/** A deterministic shuffle (the same URL mix every run). */
+function shuffled(items, seed = 42) {
+  const copy = [...items];
+  let state = seed;
+  for (let i = copy.length - 1; i > 0; i--) {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    const j = state % (i + 1);
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy;
+}
+
+async function runStep(label, command, args, options, timeoutMs) {
+  const child = track(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], ...options }));
+  let output = "";
+  child.stdout.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    output += chunk;
+  });
+  const code = await withTimeout(
+    new Promise((resolve) => child.once("exit", (c) => resolve(c))),
+    timeoutMs,
+    label,
+  ).catch(async (error) => {
+    await stopChild(child);
+    throw error;
+  });
+  if (code !== 0) throw new Error(`${label} failed (exit ${code}):\n${output.slice(-4000)}`);
+  return output;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The servers
+ * ------------------------------------------------------------------------------------------ */
+
+const RAW_SERVER = `
+const http = require("node:http");
+const body = Buffer.from('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Raw</title></head>' +
+  '<body><h1>Harbour Tactical</h1><p>A fixed small page from node:http, the machine\\'s limit.</p></body></html>');
+const server = http.createServer((req, res) => {
+  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": body.length });
+  res.end(body);
+});
+server.listen(0, "127.0.0.1", () => process.stdout.write(server.address().port + "\\n"));
+process.on("SIGTERM", () => server.close(() => process.exit(0)));
+`;
+
+async function startRawServer() {
+  const child = track(spawn(process.execPath, ["-e", RAW_SERVER], { stdio: ["ignore", "pipe", "inherit"] }));
+  const port = await withTimeout(
+    new Promise((resolve, reject) => {
+      readline.createInterface({ input: child.stdout }).once("line", (line) => resolve(Number(line)));
+      child.once("exit", (code) => reject(new Error(`raw server exited (${code})`)));
+    }),
+    10_000,
+    "raw node:http server",
+  );
+  return { child, origin: `http://127.0.0.1:${port}` };
+}
+
+/** The shop's request log, counted per benchmark phase; 5xx lines and error output kept. */
+function watchShopLog(child) {
+  const log = { phase: "start", lines: 0, statuses: {}, serverMs: {}, serverErrors: [], stderr: [] };
+  const line = /^(GET|POST|HEAD|PUT|PATCH|DELETE|OPTIONS) (\S+) (\d{3}) ([\d.]+)ms$/;
+  readline.createInterface({ input: child.stdout }).on("line", (text) => {
+    const match = line.exec(text);
+    if (!match) return;
+    log.lines++;
+    log.serverMs[log.phase] ??= [];
+    const times = log.serverMs[log.phase];
+    if (times.length < 200_000) times.push(Number(match[4]));
+    log.statuses[log.phase] ??= {};
+    const counts = log.statuses[log.phase];
+    counts[match[3]] = (counts[match[3]] ?? 0) + 1;
+    if (match[3].startsWith("5") && log.serverErrors.length < 40) log.serverErrors.push(`[${log.phase}] ${text}`);
+  });
+  readline.createInterface({ input: child.stderr }).on("line", (text) => {
+    log.stderr.push(`[${log.phase}] ${text}`);
+    if (log.stderr.length > 200) log.stderr.splice(0, log.stderr.length - 200);
+  });
+  return log;
+}
+
+async function startShop(dirs) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = track(
+    spawn(process.execPath, ["bin/shop.mjs", "start"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        PUBLIC_URL: origin,
+        DATABASE_URL: `file:${dirs.database}`,
+        DATA_DIR: dirs.data,
+        UPLOADS_DIR: dirs.uploads,
+        BUILD_DIR,
+        RATE_LIMIT_ADDRESS_FACTOR: "100000",
+      },
+    }),
+  );
+  const log = watchShopLog(child);
+  const deadline = Date.now() + 60_000;
+  let coldStartMs = null;
+  while (Date.now() < deadline) {
+    if (exited(child)) throw new Error(`the shop exited during start:\n${log.stderr.join("\n")}`);
+    try {
+      const response = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      await response.arrayBuffer();
+      if (response.status === 200) {
+        coldStartMs = performance.now() - started;
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(10);
+  }
+  if (coldStartMs === null) throw new Error("the shop did not answer /healthz within 60 s");
+  return { child, origin, coldStartMs, log };
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Measuring
+ * ------------------------------------------------------------------------------------------ */
+
+function cannon(options) {
+  return new Promise((resolve, reject) => {
+    currentCannon = autocannon({ connections: CONNECTIONS, timeout: 10, ...options }, (error, result) => {
+      currentCannon = null;
+      if (error) reject(error);
+      else resolve(result);
+    });
+  });
+}
+
+function summarize(result) {
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]));
+  const refused = Object.entries(statuses)
+    .filter(([code]) => Number(code) >= 400 || Number(code) < 200)
+    .reduce((sum, [, count]) => sum + count, 0);
+  return {
+    rps: Math.round(result.requests.average),
+    requests: result.requests.total,
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    max_ms: result.latency.max,
+    errors: result.errors + result.timeouts,
+    bad: result.errors + result.timeouts + refused,
+    statuses,
+  };
+}
+
+/** A short warm-up, then the measured run, with the shop's RSS sampled and its log counted. */
+/**
+ * autocannon stops with requests still queued in the server: wait until the shop's request log
+ * has been quiet for 600 ms (at most 30 s), so they do not spill into the next measurement.
+ */
+async function drain(ctx) {
+  if (!ctx.log) return sleep(300);
+  const deadline = Date.now() + 30_000;
+  let last = -1;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    if (ctx.log.lines !== last) {
+      last = ctx.log.lines;
+      quietSince = Date.now();
+    } else if (Date.now() - quietSince >= 600) return;
+    await sleep(100);
+  }
+}
+
+/** The shop's own time (its request log) for the requests of one phase. */
+function serverTimes(ctx, phase) {
+  const times = [...(ctx.log?.serverMs[phase] ?? [])].sort((a, b) => a - b);
+  if (times.length === 0) return null;
+  return { count: times.length, p50_ms: percentile(times, 0.5), p99_ms: percentile(times, 0.99) };
+}
+
+async function measure(ctx, id, options, { warmup = true } = {}) {
+  if (warmup) {
+    ctx.phase(`${id} warm-up`);
+    await cannon({ ...options, duration: WARMUP });
+    await drain(ctx);
+  }
+  ctx.phase(id);
+  const load = os.loadavg()[0];
+  const rss = [];
+  const sampler = ctx.shopPid
+    ? setInterval(() => {
+        const mb = rssMb(ctx.shopPid);
+        if (mb !== null) rss.push(mb);
+      }, 250)
+    : null;
+  try {
+    const result = summarize(await cannon({ ...options, duration: DURATION }));
+    await drain(ctx);
+    result.loadavg_before = Number(load.toFixed(2));
+    result.shop_time = serverTimes(ctx, id);
+    if (rss.length) result.shop_rss_max_mb = Math.max(...rss);
+    console.info(
+      `  ${id}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ` +
+        `statuses ${JSON.stringify(result.statuses)}, errors ${result.errors}` +
+        (result.shop_time ? `; in the shop p50 ${result.shop_time.p50_ms} ms, p99 ${result.shop_time.p99_ms} ms` : "") +
+        `; load average ${result.loadavg_before}`,
+    );
+    return result;
+  } finally {
+    if (sampler) clearInterval(sampler);
+  }
+}
+
+/** One request at a time through a list of paths shared by every connection. */
+function rotating(paths, extra = {}) {
+  let next = 0;
+  return [
+    {
+      method: "GET",
+      ...extra,
+      setupRequest: (request) => {
+        const pathName = paths[next % paths.length];
+        next++;
+        return { ...request, path: pathName };
+      },
+    },
+  ];
+}
+
+function categoryPaths(slugs) {
+  const sorts = [null, "featured", "newest", "price-low-high", "price-high-low"];
+  const prices = [null, null, "under-400", "400-800", "800-1600", "over-1600"];
+  const pages = [1, 1, 1, 2, 3, 5, 10];
+  const paths = [];
+  const all = ["all", "new-arrivals", ...slugs];
+  for (let i = 0; i < 600; i++) {
+    const params = new URLSearchParams();
+    const sort = sorts[i % sorts.length];
+    const price = prices[Math.floor(i / 5) % prices.length];
+    const page = pages[Math.floor(i / 7) % pages.length];
+    if (sort) params.set("sort", sort);
+    if (price) params.set("price", price);
+    if (page > 1) params.set("page", String(page));
+    const query = params.toString();
+    paths.push(`/category/${all[i % all.length]}${query ? `?${query}` : ""}`);
+  }
+  return shuffled(paths);
+}
+
+const SEARCHES = [
+  // English, 3+ characters (full-text) and 2 characters
+  "carbine",
+  "pistol",
+  "tactical vest",
+  "rifle",
+  "m4",
+  "ak",
+  // Chinese, 2 characters and 3+
+  "手槍",
+  "長槍",
+  "霰彈槍",
+  "戰術背心",
+];
+
+/* ------------------------------------------------------------------------------------------
+ * B5: add to cart with one session per connection
+ * ------------------------------------------------------------------------------------------ */
+
+function cartQuantity(databaseFile, productId, color) {
+  const sqlite = new SQLite(databaseFile, { readonly: true });
+  try {
+    return sqlite
+      .prepare(
+        "select coalesce(sum(quantity), 0) quantity, count(*) lines from cart_lines where product_id = ? and color = ?",
+      )
+      .get(productId, color);
+  } finally {
+    sqlite.close();
+  }
+}
+
+async function benchAddToCart(ctx, shop, dataset, databaseFile) {
+  const { id, color } = dataset.cartProduct;
+  const form = new URLSearchParams({ intent: "add", productId: String(id), color, quantity: "1", redirectTo: "/cart" });
+  // Each connection's session: GET a page (its cookies), then a first add, which saves the session.
+  const sessions = [];
+  let primed = 0;
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const jar = new Map();
+    const page = await fetch(`${shop.origin}/product/${id}`, {
+      headers: BROWSER_HEADERS,
+      signal: AbortSignal.timeout(15_000),
+    });
+    await page.arrayBuffer();
+    keepCookies(jar, page);
+    const first = await fetch(`${shop.origin}/cart`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        ...BROWSER_HEADERS,
+        "content-type": "application/x-www-form-urlencoded",
+        origin: shop.origin,
+        cookie: cookieHeader(jar),
+      },
+      body: form.toString(),
+      signal: AbortSignal.timeout(15_000),
+    });
+    await first.arrayBuffer();
+    if (first.status !== 302) throw new Error(`B5: the first add to cart answered ${first.status}`);
+    primed++;
+    keepCookies(jar, first);
+    if (![...jar.keys()].some((name) => name.endsWith("sid")))
+      throw new Error(`B5: no session cookie after the first add (cookies: ${[...jar.keys()].join(", ")})`);
+    sessions.push(cookieHeader(jar));
+  }
+  let clientIndex = 0;
+  const options = {
+    url: `${shop.origin}/cart`,
+    method: "POST",
+    body: form.toString(),
+    headers: { ...BROWSER_HEADERS, "content-type": "application/x-www-form-urlencoded", origin: shop.origin },
+    setupClient: (client) => {
+      const cookie = sessions[clientIndex++ % sessions.length];
+      client.setHeaders({
+        ...BROWSER_HEADERS,
+        "content-type": "application/x-www-form-urlencoded",
+        origin: shop.origin,
+        cookie,
+      });
+    },
+  };
+  // Warm-up, then the measured run between two readings of the database.
+  ctx.phase("B5 warm-up");
+  const warm = summarize(await cannon({ ...options, duration: WARMUP }));
+  await drain(ctx);
+  const before = cartQuantity(databaseFile, id, color);
+  const result = await measure(ctx, "B5", options, { warmup: false });
+  const after = cartQuantity(databaseFile, id, color);
+  const succeeded = result.statuses["302"] ?? 0;
+  const written = after.quantity - before.quantity;
+  // autocannon stops with up to one request in flight per connection: those can be written
+  // without their answer being counted, never the other way round.
+  result.writes = {
+    successful_posts: succeeded,
+    quantity_added_in_db: written,
+    carts: after.lines,
+    primed_sessions: primed,
+    warmup_posts_302: warm.statuses["302"] ?? 0,
+    lost: Math.max(0, succeeded - written),
+    unanswered_in_flight: Math.max(0, written - succeeded),
+    refused_303: result.statuses["303"] ?? 0,
+  };
+  return result;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * B6: 50 concurrent checkouts of one scarce colour
+ * ------------------------------------------------------------------------------------------ */
+
+const CHECKOUT_DETAILS = {
+  firstName: "Chan",
+  lastName: "Tai Man",
+  phone: "+852 9123 4567",
+  address: "Flat A, 12/F, 1 Nathan Road",
+  city: "Tsim Sha Tsui",
+  country: "Hong Kong",
+};
+
+async function prepareShopper(origin, product, n) {
+  const jar = new Map();
+  const email = `bench-buyer-${n}-${Date.now()}@example.com`;
+  const post = async (pathName, body, contentType) => {
+    const response = await fetch(`${origin}${pathName}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        ...BROWSER_HEADERS,
+        origin,
+        cookie: cookieHeader(jar),
+        ...(contentType ? { "content-type": contentType } : {}),
+      },
+      body,
+      signal: AbortSignal.timeout(30_000),
+    });
+    await response.arrayBuffer();
+    keepCookies(jar, response);
+    return response;
+  };
+  const urlencoded = "application/x-www-form-urlencoded";
+  const signup = await post(
+    "/login",
+    new URLSearchParams({ intent: "signup", email, password: `pw-${n}-bench-secret`, redirectTo: "/" }).toString(),
+    urlencoded,
+  );
+  if (signup.status !== 302) throw new Error(`B6: sign-up ${n} answered ${signup.status}`);
+  const add = await post(
+    "/cart",
+    new URLSearchParams({
+      intent: "add",
+      productId: String(product.id),
+      color: product.color,
+      quantity: "1",
+      redirectTo: "/cart",
+    }).toString(),
+    urlencoded,
+  );
+  if (add.status !== 302) throw new Error(`B6: add to cart ${n} answered ${add.status}`);
+  const checkout = await post("/checkout", new URLSearchParams({ ...CHECKOUT_DETAILS, email }).toString(), urlencoded);
+  if (checkout.status !== 302 || !/\/payment$/.test(checkout.headers.get("location") ?? ""))
+    throw new Error(`B6: checkout ${n} answered ${checkout.status} → ${checkout.headers.get("location")}`);
+  const page = await fetch(`${origin}/payment`, {
+    headers: { ...BROWSER_HEADERS, cookie: cookieHeader(jar) },
+    signal: AbortSignal.timeout(30_000),
+  });
+  const html = await page.text();
+  const submissionKey = /name="submissionKey" value="([^"]+)"/.exec(html)?.[1];
+  if (!submissionKey) throw new Error(`B6: /payment of shopper ${n} has no submission key (${page.status})`);
+  return { jar, submissionKey, email };
+}
+
+async function benchCheckouts(ctx, shop, dataset, databaseFile) {
+  ctx.phase("B6 setup");
+  const product = dataset.scarceProduct;
+  const { default: sharp } = await import("sharp");
+  const receipt = await sharp({
+    create: { width: 480, height: 320, channels: 3, background: { r: 24, g: 110, b: 190 } },
+  })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  const setupStarted = Date.now();
+  const shoppers = [];
+  // Sign-ups hash passwords (argon2): five at a time.
+  for (let i = 0; i < SHOPPERS; i += 5) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(5, SHOPPERS - i) }, (_, k) => prepareShopper(shop.origin, product, i + k)),
+    );
+    shoppers.push(...batch);
+  }
+  const setupMs = Date.now() - setupStarted;
+
+  const sqlite = new SQLite(databaseFile, { readonly: true });
+  const stockOf = sqlite.prepare("select stock from product_variants where product_id = ? and color = ?");
+  const soldOf = sqlite.prepare(
+    `select coalesce(sum(l.quantity), 0) quantity, count(distinct l.order_id) orders
+       from order_lines l where l.product_id = ? and l.color = ?`,
+  );
+  const stockBefore = stockOf.get(product.id, product.color).stock;
+  const soldBefore = soldOf.get(product.id, product.color);
+  let minStock = stockBefore;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      minStock = Math.min(minStock, stockOf.get(product.id, product.color).stock);
+      await sleep(5);
+    }
+  })();
+
+  await drain(ctx);
+  ctx.phase("B6");
+  const load = Number(os.loadavg()[0].toFixed(2));
+  const rss = [];
+  const rssTimer = setInterval(() => {
+    const mb = rssMb(ctx.shopPid);
+    if (mb !== null) rss.push(mb);
+  }, 100);
+  const started = performance.now();
+  const outcomes = await Promise.all(
+    shoppers.map(async (shopper) => {
+      const body = new FormData();
+      body.set("submissionKey", shopper.submissionKey);
+      body.set("receipt", new Blob([receipt], { type: "image/jpeg" }), "receipt.jpg");
+      const t0 = performance.now();
+      try {
+        const response = await fetch(`${shop.origin}/payment`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { ...BROWSER_HEADERS, origin: shop.origin, cookie: cookieHeader(shopper.jar) },
+          body,
+          signal: AbortSignal.timeout(30_000),
+        });
+        await response.arrayBuffer();
+        return {
+          status: response.status,
+          ms: performance.now() - t0,
+          success: response.status === 302 && /payment-success/.test(response.headers.get("location") ?? ""),
+        };
+      } catch (error) {
+        return { status: 0, ms: performance.now() - t0, success: false, error: String(error) };
+      }
+    }),
+  );
+  const wallMs = performance.now() - started;
+  clearInterval(rssTimer);
+  await sleep(200);
+  sampling = false;
+  await sampler;
+  const stockAfter = stockOf.get(product.id, product.color).stock;
+  const soldAfter = soldOf.get(product.id, product.color);
+  sqlite.close();
+
+  const latencies = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+  const statuses = {};
+  for (const o of outcomes) statuses[o.status] = (statuses[o.status] ?? 0) + 1;
+  const succeeded = outcomes.filter((o) => o.success).length;
+  const soldQuantity = soldAfter.quantity - soldBefore.quantity;
+  const expected = Math.min(SHOPPERS, stockBefore);
+  const result = {
+    rps: null,
+    requests: outcomes.length,
+    p50_ms: Number(percentile(latencies, 0.5).toFixed(1)),
+    p99_ms: Number(percentile(latencies, 0.99).toFixed(1)),
+    max_ms: Number(latencies.at(-1).toFixed(1)),
+    errors: outcomes.filter((o) => o.status === 0).length,
+    bad: outcomes.filter((o) => o.status === 0 || o.status >= 500).length,
+    statuses,
+    shop_rss_max_mb: rss.length ? Math.max(...rss) : null,
+    shop_time: serverTimes(ctx, "B6"),
+    loadavg_before: load,
+    checkout: {
+      shoppers: SHOPPERS,
+      setup_ms: setupMs,
+      wall_ms: Math.round(wallMs),
+      stock_before: stockBefore,
+      stock_after: stockAfter,
+      stock_min_seen: minStock,
+      succeeded,
+      expected_successes: expected,
+      orders_for_product: soldAfter.orders - soldBefore.orders,
+      quantity_sold: soldQuantity,
+      oversold: soldQuantity > stockBefore || stockAfter < 0 || minStock < 0,
+      errors: outcomes.filter((o) => o.error).map((o) => o.error),
+    },
+  };
+  console.info(
+    `  B6: ${succeeded}/${SHOPPERS} paid (expected ${expected}), p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ` +
+      `statuses ${JSON.stringify(statuses)}, stock ${stockBefore} → ${stockAfter} (min seen ${minStock})`,
+  );
+  return result;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Report
+ * ------------------------------------------------------------------------------------------ */
+
+const pct = (value, base) => (value == null || !base ? null : (100 * value) / base);
+
+function printReport(report) {
+  const { benches } = report;
+  const b0 = benches.B0?.rps;
+  const b1 = benches.B1?.rps;
+  const fmt = (n, digits = 0) => (n == null ? "-" : Number(n).toFixed(digits));
+  const rows = Object.entries(benches).map(([id, r]) => ({
+    bench: `${id} ${r.label}`,
+    "req/s": fmt(r.rps),
+    "p50 ms": fmt(r.p50_ms, 1),
+    "p99 ms": fmt(r.p99_ms, 1),
+    requests: r.requests,
+    "errors/bad": `${r.errors}/${r.bad}`,
+    "% of B0": r.rps == null ? "-" : `${fmt(pct(r.rps, b0), 2)}%`,
+    "% of B1": r.rps == null ? "-" : `${fmt(pct(r.rps, b1), 1)}%`,
+    "shop p50/p99 ms": r.shop_time ? `${r.shop_time.p50_ms}/${r.shop_time.p99_ms}` : "-",
+    load: r.loadavg_before ?? "-",
+  }));
+  console.info(
+    "\nResults (autocannon, %d connections, %d s after a %d s warm-up; all on 127.0.0.1):",
+    CONNECTIONS,
+    DURATION,
+    WARMUP,
+  );
+  console.table(rows);
+  console.info(
+    `Shop: cold start ${fmt(report.shop.cold_start_ms)} ms; RSS idle ${report.shop.rss_idle_mb} MB, ` +
+      `max under load ${report.shop.rss_max_under_load_mb} MB, after ${report.shop.rss_after_mb} MB`,
+  );
+  console.info("\nTargets (issue 8):");
+  for (const t of report.targets) console.info(`  ${t.pass ? "PASS" : "FAIL"}  ${t.target}: ${t.measured}`);
+}
+
+function judge(report) {
+  const { benches, shop } = report;
+  const b0 = benches.B0.rps;
+  const b1 = benches.B1.rps;
+  const targets = [];
+  const add = (target, pass, measured) => targets.push({ target, pass: Boolean(pass), measured });
+  const { B2, B3, B4, B5, B6 } = benches;
+  add("B2 ≥ 1.0% of B0", pct(B2.rps, b0) >= 1.0, `${pct(B2.rps, b0).toFixed(2)}% (${B2.rps} of ${b0} req/s)`);
+  add("B2 ≥ 70% of B1", pct(B2.rps, b1) >= 70, `${pct(B2.rps, b1).toFixed(1)}% (${B2.rps} of ${b1} req/s)`);
+  add("B2 p99 ≤ 50 ms", B2.p99_ms <= 50, `${B2.p99_ms} ms`);
+  add("B3 ≥ 1.2% of B0", pct(B3.rps, b0) >= 1.2, `${pct(B3.rps, b0).toFixed(2)}% (${B3.rps} of ${b0} req/s)`);
+  add("B3 p99 ≤ 40 ms", B3.p99_ms <= 40, `${B3.p99_ms} ms`);
+  add("B4 p99 ≤ 60 ms", B4.p99_ms <= 60, `${B4.p99_ms} ms`);
+  add("B5 ≥ 300 req/s", B5.rps >= 300, `${B5.rps} req/s`);
+  add(
+    "B5 no lost write",
+    B5.writes.lost === 0,
+    `${B5.writes.successful_posts} successful adds, ${B5.writes.quantity_added_in_db} added in the database` +
+      (B5.writes.unanswered_in_flight ? ` (${B5.writes.unanswered_in_flight} in flight when autocannon stopped)` : ""),
+  );
+  add(
+    "B6 no oversell",
+    !B6.checkout.oversold && B6.checkout.succeeded === B6.checkout.expected_successes,
+    `${B6.checkout.succeeded} of ${B6.checkout.shoppers} paid (expected ${B6.checkout.expected_successes}), ` +
+      `${B6.checkout.quantity_sold} sold of ${B6.checkout.stock_before}, stock ${B6.checkout.stock_after} (min seen ${B6.checkout.stock_min_seen})`,
+  );
+  add("B6 p99 ≤ 150 ms", B6.p99_ms <= 150, `${B6.p99_ms} ms (p50 ${B6.p50_ms} ms)`);
+  add("RSS ≤ 300 MB under load", shop.rss_max_under_load_mb <= 300, `${shop.rss_max_under_load_mb} MB max`);
+  add("cold start ≤ 1 s", shop.cold_start_ms <= 1000, `${Math.round(shop.cold_start_ms)} ms`);
+  const errored = Object.entries(benches).filter(([, r]) => r.bad > 0);
+  add(
+    "no errors or 4xx/5xx under load",
+    errored.length === 0,
+    errored.length
+      ? errored.map(([id, r]) => `${id}: ${JSON.stringify(r.statuses)} errors ${r.errors}`).join("; ")
+      : "none",
+  );
+  return targets;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Main
+ * ------------------------------------------------------------------------------------------ */
+
+async function main() {
+  const startedAt = new Date();
+  const temp = fs.mkdtempSync(path.join(os.tmpdir(), "shop-httpbench-"));
+  tempDirs.push(temp);
+  const dirs = {
+    data: path.join(temp, "data"),
+    uploads: path.join(temp, "uploads"),
+    database: path.join(temp, "data", "shop.db"),
+  };
+
+  // 1. Build
+  const buildExists = fs.existsSync(path.join(ROOT, BUILD_DIR, "server", "index.js"));
+  if (process.env.BENCH_SKIP_BUILD === "1" && buildExists) {
+    console.info(`Reusing ${BUILD_DIR}/ (BENCH_SKIP_BUILD=1).`);
+  } else {
+    console.info(`Building the production server into ${BUILD_DIR}/ …`);
+    const cli = path.join(ROOT, "node_modules", "@react-router", "dev", "bin.cjs");
+    const t0 = Date.now();
+    await runStep(
+      "react-router build",
+      process.execPath,
+      [cli, "build"],
+      { env: { ...process.env, BUILD_DIR } },
+      600_000,
+    );
+    console.info(`  built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+
+  // 2. Seed (TypeScript through Vite, as bench/run.mjs does)
+  console.info("Seeding the benchmark database …");
+  const seedStarted = Date.now();
+  const { createServer } = await import("vite");
+  const vite = await createServer({
+    server: { middlewareMode: true, hmr: false },
+    appType: "custom",
+    logLevel: "error",
+  });
+  let dataset;
+  try {
+    const mod = await vite.ssrLoadModule("./bench/http/seed-db.ts");
+    dataset = await withTimeout(mod.seedHttpBench(dirs.database, dirs.uploads), 600_000, "seeding");
+  } finally {
+    await vite.close();
+  }
+  console.info(`  seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s: ${JSON.stringify(dataset.counts)}`);
+
+  // 3. Servers
+  const raw = await startRawServer();
+  const shop = await startShop(dirs);
+  runningShop = shop;
+  const shopPid = shop.child.pid;
+  await sleep(500);
+  const rssIdle = rssMb(shopPid);
+  console.info(
+    `Shop up in ${Math.round(shop.coldStartMs)} ms (pid ${shopPid}, ${rssIdle} MB RSS); raw server at ${raw.origin}`,
+  );
+  const ctx = {
+    shopPid,
+    log: shop.log,
+    phase: (name) => {
+      shop.log.phase = name;
+    },
+  };
+
+  // A product image URL from a product page (B7).
+  const productHtml = await (
+    await fetch(`${shop.origin}/product/${dataset.productIds[0]}`, { signal: AbortSignal.timeout(15_000) })
+  ).text();
+  const imagePath = /\/uploads\/[^"'\s?,]+\.webp/.exec(productHtml)?.[0];
+  if (!imagePath) throw new Error("no /uploads/….webp image on the product page");
+
+  const benches = {};
+  const crashes = [];
+  // A shop that died under load is reported and started again on the same database, so the
+  // remaining benchmarks still run.
+  const ensureShop = async (before) => {
+    if (!exited(shop.child)) return;
+    crashes.push({
+      noticed_before: before,
+      phase: shop.log.phase,
+      exit_code: shop.child.exitCode,
+      signal: shop.child.signalCode,
+      stderr: shop.log.stderr.slice(-30),
+    });
+    console.error(`  the shop exited (code ${shop.child.exitCode}) during ${shop.log.phase}; restarting it`);
+    const again = await startShop(dirs);
+    Object.assign(shop, { child: again.child, origin: again.origin, log: again.log });
+    ctx.shopPid = again.child.pid;
+    ctx.log = again.log;
+  };
+  const GET = (pathName) => ({ url: `${shop.origin}${pathName}`, headers: BROWSER_HEADERS });
+  console.info("\nMeasuring …");
+  benches.B0 = {
+    label: "raw node:http page",
+    ...(await measure({ ...ctx, shopPid: null, log: null }, "B0", { url: `${raw.origin}/`, headers: BROWSER_HEADERS })),
+  };
+  await stopChild(raw.child);
+  await ensureShop("B1");
+  benches.B1 = { label: "/healthz", ...(await measure(ctx, "B1", GET("/healthz"))) };
+  await ensureShop("B2");
+  benches.B2 = {
+    label: "category listings",
+    ...(await measure(ctx, "B2", {
+      url: shop.origin,
+      headers: BROWSER_HEADERS,
+      requests: rotating(categoryPaths(dataset.categorySlugs)),
+    })),
+  };
+  const productPaths = shuffled(dataset.productIds).map((id) => `/product/${id}`);
+  await ensureShop("B3");
+  benches.B3 = {
+    label: "product pages",
+    ...(await measure(ctx, "B3", { url: shop.origin, headers: BROWSER_HEADERS, requests: rotating(productPaths) })),
+  };
+  const searchPaths = SEARCHES.map((q) => `/search?q=${encodeURIComponent(q)}`);
+  await ensureShop("B4");
+  benches.B4 = {
+    label: "search (en/zh)",
+    ...(await measure(ctx, "B4", { url: shop.origin, headers: BROWSER_HEADERS, requests: rotating(searchPaths) })),
+  };
+  await ensureShop("B5");
+  benches.B5 = { label: "add to cart POST", ...(await benchAddToCart(ctx, shop, dataset, dirs.database)) };
+  await ensureShop("B6");
+  benches.B6 = {
+    label: `${SHOPPERS} concurrent payments`,
+    ...(await benchCheckouts(ctx, shop, dataset, dirs.database)),
+  };
+  await ensureShop("B7");
+  benches.B7 = { label: "product image (webp)", ...(await measure(ctx, "B7", GET(imagePath))) };
+  await ensureShop("after");
+  ctx.phase("after");
+  await sleep(500);
+  const rssAfter = rssMb(ctx.shopPid);
+
+  const underLoad = Object.values(benches)
+    .map((r) => r.shop_rss_max_mb)
+    .filter((mb) => typeof mb === "number");
+  const report = {
+    started_at: startedAt.toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpu_model: os.cpus()[0]?.model ?? null,
+      memory_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+      node: process.version,
+      loadavg_at_start: os.loadavg().map((n) => Number(n.toFixed(2))),
+      note: "autocannon, the raw server and the shop share this machine's cores (and with any other work running)",
+    },
+    settings: { connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, build_dir: BUILD_DIR },
+    dataset: { counts: dataset.counts, seed_ms: dataset.seedMs, image: imagePath },
+    shop: {
+      cold_start_ms: Math.round(shop.coldStartMs),
+      rss_idle_mb: rssIdle,
+      rss_max_under_load_mb: underLoad.length ? Math.max(...underLoad) : null,
+      rss_after_mb: rssAfter,
+      log_statuses_by_phase: shop.log.statuses,
+      log_time_by_phase: Object.fromEntries(
+        Object.keys(shop.log.serverMs).map((phase) => [phase, serverTimes(ctx, phase)]),
+      ),
+      crashes,
+      server_errors: shop.log.serverErrors,
+      stderr_tail: shop.log.stderr.slice(-40),
+    },
+    benches,
+  };
+  report.targets = judge(report);
+  report.targets.push({
+    target: "the shop stays up under load",
+    pass: crashes.length === 0,
+    measured: crashes.length
+      ? crashes
+          .map((c) => `exited during ${c.phase}: ${c.stderr.filter((l) => /Error/.test(l)).join(" | ")}`)
+          .join("; ")
+      : "no crash",
+  });
+  printReport(report);
+  if (shop.log.serverErrors.length || shop.log.stderr.length) {
+    console.info("\nShop log (5xx answers and error output):");
+    for (const line of [...shop.log.serverErrors, ...shop.log.stderr.slice(-20)]) console.info(`  ${line}`);
+  }
+  const resultsDir = path.join(ROOT, "bench", "results");
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.info(`\nWritten to ${path.relative(ROOT, file)}`);
+}
+
+try {
+  await main();
+  await cleanup();
+} catch (error) {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  if (error instanceof Error && error.cause) console.error("cause:", error.cause);
+  if (runningShop) {
+    const { child, log } = runningShop;
+    console.error(
+      `\nThe shop (pid ${child.pid}) ${exited(child) ? `had exited (code ${child.exitCode}, signal ${child.signalCode})` : "was still running"}; ` +
+        `phase ${log.phase}; statuses ${JSON.stringify(log.statuses)}`,
+    );
+    for (const line of [...log.serverErrors, ...log.stderr.slice(-60)]) console.error(`  ${line}`);
+  }
+  await cleanup();
+  process.exitCode = 1;
+}
