@@ -63,12 +63,19 @@ function escapeRegExp(text: string): string {
 function englishPattern(text: string): RegExp | null {
   const parts = text.split(/\{\{[^}]+\}\}/);
   if (!parts.some((part) => /[A-Za-z]{2,}/.test(part))) return null;
-  // The spaces around a placeholder stay: "{{count}} customer" needs "… customer", so an
-  // e-mail such as "orders-customer-1@example.com" does not count as English interface text.
+  // A one-word string ("Draft", "Paid") is a badge, a button or a heading: it counts when it
+  // stands alone in its line or table cell, so a shopper's or a test's data ("Draft notes 12") does not.
+  if (parts.length === 1 && !/\s/.test(text.trim())) {
+    return new RegExp(`(?:^|[\\n\\t]) *${escapeRegExp(text.trim())} *(?=[\\n\\t]|$)`);
+  }
+  // The spaces around a placeholder stay: "{{count}} customer" needs "… customer".
   const body = parts.map((part) => escapeRegExp(part).replace(/\s+/g, "\\s+")).join("[\\s\\S]{1,120}?");
   const first = parts[0] ?? "";
   const last = parts.at(-1) ?? "";
-  return new RegExp(`${/^\w/.test(first) ? "\\b" : ""}${body}${/\w$/.test(last) ? "\\b" : ""}`);
+  // Whole words, and not part of an e-mail address or a hyphenated name ("customer-1@…").
+  const before = /^\w/.test(first) ? "(?<![\\w@.-])" : "";
+  const after = /\w$/.test(last) ? "(?![\\w@-])" : "";
+  return new RegExp(`${before}${body}${after}`);
 }
 
 /** Every English string under `en` (an untranslated Chinese string, equal to it, is caught too). */
