@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { Link, useFetcher, useLocation } from "react-router";
 import { CartMessage } from "~/components/cart-message";
 import { colorLabel } from "~/lib/color";
@@ -9,9 +9,15 @@ import { useHydrated } from "~/lib/use-hydrated";
 import type { Language } from "~/locales";
 import type { ProductCard as ProductCardData } from "~/models/product.server";
 
+/*
+ * The parts of a card take `t` from their parent instead of calling useTranslation: on the
+ * server every call copies the i18n instance, and a listing renders dozens of cards.
+ */
+
 export function ProductImage({
   src,
   alt,
+  t,
   className = "",
   eager = false,
   width = 800,
@@ -19,12 +25,13 @@ export function ProductImage({
 }: {
   src: string | null;
   alt: string;
+  t: TFunction;
   className?: string;
+  /** Above the fold: loaded at once, and first (it is likely the page's largest image). */
   eager?: boolean;
   width?: number;
   height?: number;
 }) {
-  const { t } = useTranslation();
   if (!src) {
     return (
       <div className={`flex items-center justify-center bg-stone-200 text-sm text-stone-500 ${className}`}>
@@ -39,6 +46,7 @@ export function ProductImage({
       width={width}
       height={height}
       loading={eager ? "eager" : "lazy"}
+      fetchPriority={eager ? "high" : undefined}
       decoding="async"
       className={`object-cover ${className}`}
     />
@@ -46,8 +54,7 @@ export function ProductImage({
 }
 
 /** Colour badges: at most three, then '+N more'. */
-export function ColorBadges({ colors }: { colors: { color: string; stock: number }[] }) {
-  const { t } = useTranslation();
+export function ColorBadges({ colors, t }: { colors: { color: string; stock: number }[]; t: TFunction }) {
   const named = colors.filter((c) => c.color !== "Default");
   if (named.length === 0) return null;
   return (
@@ -55,7 +62,7 @@ export function ColorBadges({ colors }: { colors: { color: string; stock: number
       {named.slice(0, 3).map((c) => (
         <li
           key={c.color}
-          className={`rounded-full border px-2 py-0.5 text-xs ${c.stock > 0 ? "border-stone-300 text-stone-700" : "border-stone-200 text-stone-400 line-through"}`}
+          className={`rounded-full border px-2 py-0.5 text-xs ${c.stock > 0 ? "border-stone-300 text-stone-700" : "border-stone-200 text-stone-500 line-through"}`}
         >
           {colorLabel(c.color, t)}
         </li>
@@ -73,8 +80,7 @@ export function ColorBadges({ colors }: { colors: { color: string; stock: number
  * Add to Cart from a card: the first in-stock colour, quantity 1. A plain POST form, so it
  * works without JavaScript; disabled when nothing is in stock.
  */
-export function AddToCartButton({ product, name }: { product: ProductCardData; name: string }) {
-  const { t } = useTranslation();
+export function AddToCartButton({ product, name, t }: { product: ProductCardData; name: string; t: TFunction }) {
   const location = useLocation();
   const color = product.colors.find((c) => c.stock > 0)?.color ?? "Default";
   const soldOut = product.total_stock === 0;
@@ -105,18 +111,19 @@ export function AddToCartButton({ product, name }: { product: ProductCardData; n
 export function ProductCard({
   product,
   language,
+  t,
   eager = false,
 }: {
   product: ProductCardData;
   language: Language;
+  t: TFunction;
   eager?: boolean;
 }) {
-  const { t } = useTranslation();
   const name = localized(product, "name", language);
   return (
     <article className="flex flex-col overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm">
       <Link to={`/product/${product.id}`} className="relative block aspect-square" tabIndex={-1} aria-hidden="true">
-        <ProductImage src={product.image_url} alt="" className="h-full w-full" eager={eager} />
+        <ProductImage src={product.image_url} alt="" t={t} className="h-full w-full" eager={eager} />
         {product.is_featured ? (
           <span className="absolute left-2 top-2 rounded bg-brand-600 px-2 py-0.5 text-xs font-semibold text-white">
             {t("home.featuredBadge")}
@@ -135,7 +142,7 @@ export function ProductCard({
           </Link>
         </h3>
         <p className="line-clamp-2 text-sm text-stone-600">{localized(product, "description", language)}</p>
-        <ColorBadges colors={product.colors} />
+        <ColorBadges colors={product.colors} t={t} />
         <div className="mt-auto flex items-center justify-between pt-2">
           <p className="text-lg font-bold text-brand-700" data-price>
             {formatMoney(product.price_cents, product.currency)}
@@ -152,7 +159,7 @@ export function ProductCard({
           >
             {t("home.details")}
           </Link>
-          <AddToCartButton product={product} name={name} />
+          <AddToCartButton product={product} name={name} t={t} />
         </div>
       </div>
     </article>

@@ -268,6 +268,7 @@ export default {
     noSuchAccount: "No account uses this e-mail. Ask the person to sign up first.",
   },
   catalog: {
+    productsHeading: "Products",
     home: "Home",
     allProducts: "All Products",
     newArrivals: "New Arrivals",

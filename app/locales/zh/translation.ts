@@ -262,6 +262,7 @@ export default {
     noSuchAccount: "沒有帳戶使用此電郵，請對方先註冊。",
   },
   catalog: {
+    productsHeading: "產品",
     home: "主頁",
     allProducts: "所有產品",
     newArrivals: "最新到貨",

@@ -122,7 +122,14 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
                   data-testid="cart-line"
                 >
                   <Link to={`/product/${line.productId}`} className="shrink-0">
-                    <ProductImage src={line.imageUrl} alt="" className="h-24 w-24 rounded-md" width={96} height={96} />
+                    <ProductImage
+                      src={line.imageUrl}
+                      alt=""
+                      t={t}
+                      className="h-24 w-24 rounded-md"
+                      width={96}
+                      height={96}
+                    />
                   </Link>
                   <div className="min-w-0 flex-1">
                     <Link to={`/product/${line.productId}`} className="font-semibold hover:underline">

@@ -172,11 +172,14 @@ export default function Category({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
       ) : (
-        <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {products.map((product, index) => (
-            <ProductCard key={product.id} product={product} language={language} eager={index < 3} />
-          ))}
-        </div>
+        <>
+          <h2 className="sr-only">{t("catalog.productsHeading")}</h2>
+          <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {products.map((product, index) => (
+              <ProductCard key={product.id} product={product} language={language} t={t} eager={index < 3} />
+            ))}
+          </div>
+        </>
       )}
       <Pagination page={page} pages={pages} />
     </div>

@@ -69,7 +69,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
       />
       <section className="relative isolate overflow-hidden bg-brand-900 text-white">
-        <img src={heroImage} alt="" className="absolute inset-0 -z-10 h-full w-full object-cover opacity-60" />
+        <img
+          src={heroImage}
+          alt=""
+          fetchPriority="high"
+          className="absolute inset-0 -z-10 h-full w-full object-cover opacity-60"
+        />
         <div className="mx-auto max-w-7xl px-4 py-24 sm:py-32">
           <h1 className="max-w-2xl text-4xl font-extrabold tracking-tight sm:text-5xl">{t("home.heroTitle")}</h1>
           <p className="mt-4 max-w-xl text-lg text-stone-200">{t("home.heroBlurb")}</p>
@@ -106,7 +111,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         ) : (
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {featured.map((product) => (
-              <ProductCard key={product.id} product={product} language={language} />
+              <ProductCard key={product.id} product={product} language={language} t={t} />
             ))}
           </div>
         )}

@@ -73,7 +73,7 @@ function Gallery({ images, name, current }: { images: string[]; name: string; cu
     const query = params.toString();
     return `${location.pathname}${query ? `?${query}` : ""}`;
   };
-  if (images.length === 0) return <ProductImage src={null} alt="" className="aspect-square w-full rounded-lg" />;
+  if (images.length === 0) return <ProductImage src={null} alt="" t={t} className="aspect-square w-full rounded-lg" />;
   const count = images.length;
   const previous = (current - 1 + count) % count;
   const next = (current + 1) % count;
@@ -81,7 +81,7 @@ function Gallery({ images, name, current }: { images: string[]; name: string; cu
   return (
     <section aria-label={t("product.gallery")}>
       <div className="relative overflow-hidden rounded-lg border border-stone-200 bg-white">
-        <ProductImage src={images[current] ?? null} alt={name} className="aspect-square w-full" eager />
+        <ProductImage src={images[current] ?? null} alt={name} t={t} className="aspect-square w-full" eager />
         {count > 1 ? (
           <>
             {/* Plain links: the gallery works without JavaScript, and wraps around. */}
@@ -124,7 +124,7 @@ function Gallery({ images, name, current }: { images: string[]; name: string; cu
                 aria-current={index === current ? "true" : undefined}
                 className={`block overflow-hidden rounded-md border-2 ${index === current ? "border-brand-600" : "border-transparent"}`}
               >
-                <ProductImage src={src} alt="" className="aspect-square w-full" width={200} height={200} />
+                <ProductImage src={src} alt="" t={t} className="aspect-square w-full" width={200} height={200} />
                 {index === visibleThumbs - 1 && count > visibleThumbs ? (
                   <span className="absolute inset-0 flex items-center justify-center bg-black/50 text-lg font-semibold text-white">
                     {t("product.moreImages", { count: count - visibleThumbs })}
@@ -336,7 +336,7 @@ function ProductView({ data: { product, related, image, language, jsonLd } }: { 
           </h2>
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
             {related.map((item) => (
-              <ProductCard key={item.id} product={item} language={language} />
+              <ProductCard key={item.id} product={item} language={language} t={t} />
             ))}
           </div>
         </section>

@@ -68,9 +68,10 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           <p className="mt-4 text-stone-600" data-testid="product-count">
             {t("catalog.showing", { count: total })}
           </p>
+          <h2 className="sr-only">{t("catalog.productsHeading")}</h2>
           <div className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {products.map((product) => (
-              <ProductCard key={product.id} product={product} language={language} />
+              <ProductCard key={product.id} product={product} language={language} t={t} />
             ))}
           </div>
           <Pagination page={page} pages={pages} />
