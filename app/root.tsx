@@ -98,7 +98,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <link key={alt.hrefLang} rel="alternate" hrefLang={alt.hrefLang} href={alt.href} />
         ))}
         {root ? (
-          <link rel="preload" href={root.translations} as="fetch" crossOrigin="anonymous" id="translations" />
+          <link rel="preload" href={root.translations} as="fetch" crossOrigin="use-credentials" id="translations" />
         ) : null}
         <Links />
       </head>

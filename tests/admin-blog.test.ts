@@ -5,10 +5,9 @@ import { I18nextProvider } from "react-i18next";
 import { createRoutesStub } from "react-router";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { type CurrentUser, userContext } from "~/lib/auth.server";
-import { emptySession, sessionContext } from "~/lib/session.server";
+import type { CurrentUser } from "~/lib/auth.server";
 import resources from "~/locales";
-import { i18nextMiddleware, languageCookie } from "~/middleware/i18next";
+import { languageCookie } from "~/middleware/i18next";
 import {
   createBlogPost,
   deleteBlogPost,
@@ -21,7 +20,8 @@ import { createUser } from "~/models/user.server";
 import BlogList, { action as listAction, loader as listLoader } from "~/routes/admin/blog";
 import BlogForm, { action as formAction, loader as formLoader } from "~/routes/admin/blog-form";
 import { type BlogPostInput, blogPostSchema } from "~/schemas/blog";
-import { createTestContext, createTestServices } from "./setup/db";
+import { createTestServices } from "./setup/db";
+import { formOf, runRoute } from "./setup/route";
 
 const svc = await createTestServices();
 const { db, storage } = svc;
@@ -71,41 +71,8 @@ async function auditOf(action: string, id: number) {
 
 /* ---------------------------------------------------------------------------------------- */
 
-function context(user: CurrentUser | null) {
-  const ctx = createTestContext(svc);
-  ctx.set(sessionContext, emptySession());
-  ctx.set(userContext, user);
-  return ctx;
-}
-
-/** Runs a loader or action behind the real i18n middleware, as the server does. */
-async function run(
-  fn: (args: never) => Promise<unknown>,
-  request: Request,
-  user: CurrentUser | null,
-  params: Record<string, string> = {},
-) {
-  const ctx = context(user);
-  const args = { request, params, context: ctx, pattern: "" };
-  let result: unknown;
-  let thrown: unknown;
-  await i18nextMiddleware(args as unknown as Parameters<typeof i18nextMiddleware>[0], async () => {
-    try {
-      result = await fn(args as never);
-    } catch (error) {
-      thrown = error;
-    }
-    return new Response(null);
-  });
-  const flash = ctx.get(sessionContext).data.flash as { type: string; key: string } | undefined;
-  return { result, thrown, flash };
-}
-
-function formOf(fields: Record<string, string>): FormData {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.set(key, value);
-  return form;
-}
+const run = (fn: (args: never) => Promise<unknown>, request: Request, user: CurrentUser | null, params = {}) =>
+  runRoute(svc, fn, request, user, params);
 
 async function post(url: string, form: FormData, user: CurrentUser | null = ADMIN, params = {}) {
   const request = new Request(`http://localhost${url}`, {

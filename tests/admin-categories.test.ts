@@ -6,16 +6,16 @@ import { createRoutesStub } from "react-router";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
-import { type CurrentUser, userContext } from "~/lib/auth.server";
-import { emptySession, sessionContext } from "~/lib/session.server";
+import type { CurrentUser } from "~/lib/auth.server";
 import resources from "~/locales";
-import { i18nextMiddleware, languageCookie } from "~/middleware/i18next";
+import { languageCookie } from "~/middleware/i18next";
 import { createCategory, deleteCategory, listAllCategories, updateCategory } from "~/models/admin-category.server";
 import { listActiveCategories } from "~/models/category.server";
 import { createUser } from "~/models/user.server";
 import CategoryManager, { action, loader } from "~/routes/admin/categories";
 import { type CategoryInput, categorySchema, slugify } from "~/schemas/category";
-import { createTestContext, createTestServices } from "./setup/db";
+import { createTestServices } from "./setup/db";
+import { formOf, runRoute } from "./setup/route";
 
 const svc = await createTestServices();
 const { db, storage } = svc;
@@ -188,30 +188,8 @@ describe("category model", () => {
 
 /* ---------------------------------------------------------------------------------------- */
 
-function context(user: CurrentUser | null) {
-  const ctx = createTestContext(svc);
-  ctx.set(sessionContext, emptySession());
-  ctx.set(userContext, user);
-  return ctx;
-}
-
-/** Runs a loader or action behind the real i18n middleware, as the server does. */
-async function run<T>(fn: (args: never) => Promise<T>, request: Request, user: CurrentUser | null) {
-  const ctx = context(user);
-  const args = { request, params: {}, context: ctx, pattern: "" };
-  let result: T | undefined;
-  let thrown: unknown;
-  await i18nextMiddleware(args as unknown as Parameters<typeof i18nextMiddleware>[0], async () => {
-    try {
-      result = await fn(args as never);
-    } catch (error) {
-      thrown = error;
-    }
-    return new Response(null);
-  });
-  const flash = ctx.get(sessionContext).data.flash as { type: string; key: string } | undefined;
-  return { result, thrown, flash };
-}
+const run = <T>(fn: (args: never) => Promise<T>, request: Request, user: CurrentUser | null) =>
+  runRoute(svc, fn, request, user);
 
 async function post(form: FormData, user: CurrentUser | null = ADMIN) {
   const request = new Request("http://localhost/admin/categories", {
@@ -220,12 +198,6 @@ async function post(form: FormData, user: CurrentUser | null = ADMIN) {
     headers: { Cookie: await languageCookie.serialize("en") },
   });
   return run(action, request, user);
-}
-
-function formOf(fields: Record<string, string>): FormData {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.set(key, value);
-  return form;
 }
 
 type Reply = { data: { result: { status?: string; error?: Record<string, string[]> } }; init: { status: number } };

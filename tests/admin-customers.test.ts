@@ -6,10 +6,9 @@ import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
 import type { Currency, OrderStatus, UserStatus } from "#db/schema";
-import { type CurrentUser, userContext } from "~/lib/auth.server";
-import { emptySession, sessionContext } from "~/lib/session.server";
+import type { CurrentUser } from "~/lib/auth.server";
 import resources from "~/locales";
-import { i18nextMiddleware, languageCookie } from "~/middleware/i18next";
+import { languageCookie } from "~/middleware/i18next";
 import {
   CUSTOMER_PAGE_SIZE,
   countryName,
@@ -25,7 +24,8 @@ import { createUser } from "~/models/user.server";
 import AdminCustomer, { action as customerAction, loader as customerLoader } from "~/routes/admin/customer";
 import AdminCustomers, { loader as customersLoader } from "~/routes/admin/customers";
 import { action as exportAction, loader as exportLoader } from "~/routes/admin/customers-export";
-import { createTestContext, createTestServices } from "./setup/db";
+import { createTestServices } from "./setup/db";
+import { runRoute } from "./setup/route";
 
 const svc = await createTestServices();
 const { db } = svc;
@@ -112,14 +112,7 @@ async function addSession(userId: string) {
 
 /* ---------------------------------------------------------------------------------------- */
 
-function context(user: CurrentUser | null) {
-  const ctx = createTestContext(svc);
-  ctx.set(sessionContext, emptySession());
-  ctx.set(userContext, user);
-  return ctx;
-}
-
-/** Runs a loader or action behind the real i18n middleware, as the server does. */
+/** A loader or action in the reader's language (the language cookie), as the server runs it. */
 async function run<T>(
   fn: (args: never) => Promise<T>,
   request: Request,
@@ -127,22 +120,8 @@ async function run<T>(
   params: Record<string, string> = {},
   language: "en" | "zh" = "en",
 ) {
-  const ctx = context(user);
-  const args = { request, params, context: ctx, pattern: "" };
-  let result: T | undefined;
-  let thrown: unknown;
-  const cookie = await languageCookie.serialize(language);
-  request.headers.set("Cookie", cookie);
-  await i18nextMiddleware(args as unknown as Parameters<typeof i18nextMiddleware>[0], async () => {
-    try {
-      result = await fn(args as never);
-    } catch (error) {
-      thrown = error;
-    }
-    return new Response(null);
-  });
-  const flash = ctx.get(sessionContext).data.flash as { type: string; key: string } | undefined;
-  return { result, thrown, flash };
+  request.headers.set("Cookie", await languageCookie.serialize(language));
+  return runRoute(svc, fn, request, user, params);
 }
 
 function post(path: string, fields: Record<string, string>) {

@@ -1,13 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { type CurrentUser, userContext } from "~/lib/auth.server";
-import { emptySession, sessionContext } from "~/lib/session.server";
+import type { CurrentUser } from "~/lib/auth.server";
+import { sessionContext } from "~/lib/session.server";
 import { createProduct, findProductForEdit, type ProductInput, updateProduct } from "~/models/admin-product.server";
 import { createUser } from "~/models/user.server";
 import { action, type ProductFormActionData } from "~/routes/admin/product-form";
 import { EXCHANGE_RATES, parseCents, productSchema } from "~/schemas/product";
-import { createTestContext, createTestServices } from "./setup/db";
+import { createTestServices } from "./setup/db";
+import { routeContext } from "./setup/route";
 
 const svc = await createTestServices();
 const { db, storage } = svc;
@@ -56,12 +57,7 @@ function input(overrides: Partial<ProductInput> = {}): ProductInput {
   };
 }
 
-function context(user: CurrentUser | null) {
-  const ctx = createTestContext(svc);
-  ctx.set(sessionContext, emptySession());
-  ctx.set(userContext, user);
-  return ctx;
-}
+const context = (user: CurrentUser | null) => routeContext(svc, user);
 
 async function callAction(user: CurrentUser | null, body: FormData, id?: number, ctx = context(user)) {
   const url = id === undefined ? "/admin/products/new" : `/admin/products/edit/${id}`;

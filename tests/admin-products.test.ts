@@ -2,10 +2,10 @@ import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
 import { seedDemo } from "#db/seed/index.server";
-import { type CurrentUser, userContext } from "~/lib/auth.server";
-import { emptySession, sessionContext } from "~/lib/session.server";
+import type { CurrentUser } from "~/lib/auth.server";
+import { sessionContext } from "~/lib/session.server";
 import type { Language } from "~/locales";
-import { i18nextMiddleware, languageCookie } from "~/middleware/i18next";
+import { languageCookie } from "~/middleware/i18next";
 import {
   ADMIN_PAGE_SIZE,
   adminListPath,
@@ -17,7 +17,8 @@ import {
 } from "~/models/admin-product-list.server";
 import { createUser } from "~/models/user.server";
 import { action, loader } from "~/routes/admin/products";
-import { createTestContext, createTestServices } from "./setup/db";
+import { createTestServices } from "./setup/db";
+import { routeContext, runRoute } from "./setup/route";
 
 const svc = await createTestServices();
 const { db, storage } = svc;
@@ -105,33 +106,9 @@ const bare = await addProduct({ en: "Zebra Bare Pistol", zh: "斑馬空白手槍
 
 /* ---------------------------------------------------------------------------------------- */
 
-function context(user: CurrentUser | null) {
-  const ctx = createTestContext(svc);
-  ctx.set(sessionContext, emptySession());
-  ctx.set(userContext, user);
-  return ctx;
-}
-
-/** Runs a loader or action behind the real i18n middleware, as the server does. */
-async function run<T>(
-  fn: (args: never) => Promise<T>,
-  request: Request,
-  user: CurrentUser | null,
-  ctx = context(user),
-): Promise<{ result?: T; thrown?: unknown; ctx: ReturnType<typeof context> }> {
-  const args = { request, params: {}, context: ctx, pattern: "" };
-  let result: T | undefined;
-  let thrown: unknown;
-  await i18nextMiddleware(args as unknown as Parameters<typeof i18nextMiddleware>[0], async () => {
-    try {
-      result = await fn(args as never);
-    } catch (error) {
-      thrown = error;
-    }
-    return new Response(null);
-  });
-  return { result, thrown, ctx };
-}
+const context = (user: CurrentUser | null) => routeContext(svc, user);
+const run = <T>(fn: (args: never) => Promise<T>, request: Request, user: CurrentUser | null, ctx = context(user)) =>
+  runRoute(svc, fn, request, user, {}, ctx);
 
 async function get(search: string, language: Language = "en", user: CurrentUser | null = ADMIN) {
   const request = new Request(`http://localhost/admin/products${search}`, {

@@ -5,10 +5,9 @@ import { I18nextProvider } from "react-i18next";
 import { createRoutesStub } from "react-router";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { type CurrentUser, userContext } from "~/lib/auth.server";
-import { emptySession, sessionContext } from "~/lib/session.server";
+import type { CurrentUser } from "~/lib/auth.server";
 import resources from "~/locales";
-import { i18nextMiddleware, languageCookie } from "~/middleware/i18next";
+import { languageCookie } from "~/middleware/i18next";
 import {
   createBankAccount,
   DEFAULT_HERO_URL,
@@ -24,7 +23,8 @@ import { getSetting, HERO_IMAGE_KEY } from "~/models/settings.server";
 import { createUser } from "~/models/user.server";
 import Settings, { action, loader } from "~/routes/admin/settings";
 import { type BankAccountInput, bankAccountSchema } from "~/schemas/bank-account";
-import { createTestContext, createTestServices } from "./setup/db";
+import { createTestServices } from "./setup/db";
+import { formOf, runRoute } from "./setup/route";
 
 const svc = await createTestServices();
 const { db, storage } = svc;
@@ -203,30 +203,8 @@ describe("hero image model", () => {
 
 /* ---------------------------------------------------------------------------------------- */
 
-function context(user: CurrentUser | null) {
-  const ctx = createTestContext(svc);
-  ctx.set(sessionContext, emptySession());
-  ctx.set(userContext, user);
-  return ctx;
-}
-
-/** Runs a loader or action behind the real i18n middleware, as the server does. */
-async function run<T>(fn: (args: never) => Promise<T>, request: Request, user: CurrentUser | null) {
-  const ctx = context(user);
-  const args = { request, params: {}, context: ctx, pattern: "" };
-  let result: T | undefined;
-  let thrown: unknown;
-  await i18nextMiddleware(args as unknown as Parameters<typeof i18nextMiddleware>[0], async () => {
-    try {
-      result = await fn(args as never);
-    } catch (error) {
-      thrown = error;
-    }
-    return new Response(null);
-  });
-  const flash = ctx.get(sessionContext).data.flash as { type: string; key: string } | undefined;
-  return { result, thrown, flash };
-}
+const run = <T>(fn: (args: never) => Promise<T>, request: Request, user: CurrentUser | null) =>
+  runRoute(svc, fn, request, user);
 
 async function post(form: FormData, user: CurrentUser | null = ADMIN, search = "") {
   const request = new Request(`http://localhost/admin/settings${search}`, {
@@ -235,12 +213,6 @@ async function post(form: FormData, user: CurrentUser | null = ADMIN, search = "
     headers: { Cookie: await languageCookie.serialize("en") },
   });
   return run(action, request, user);
-}
-
-function formOf(fields: Record<string, string>): FormData {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.set(key, value);
-  return form;
 }
 
 type Reply = {

@@ -34,6 +34,8 @@ export interface AdminOrderListRow {
   receipt_rejected: boolean;
   created_at: string;
   items: number;
+  /** The status changes this order offers (see transitionsFor). */
+  actions: OrderTransition[];
 }
 
 /** The text between `from` and the next string that sorts after every string starting with it. */
@@ -115,11 +117,13 @@ export async function listAdminOrders(
           .execute();
   const itemsByOrder = new Map(counts.map((row) => [row.order_id, Number(row.items)]));
   return {
+    // The receipt's storage key stays on the server: the page only needs to know there is one.
     orders: rows.map(({ receipt_path, receipt_rejected_reason, ...row }) => ({
       ...row,
       has_receipt: receipt_path !== null,
       receipt_rejected: receipt_rejected_reason !== null,
       items: itemsByOrder.get(row.id) ?? 0,
+      actions: transitionsFor({ status: row.status, receipt_path, receipt_rejected_reason }),
     })),
     total,
     page,

@@ -1,12 +1,21 @@
+import type { RouterContextProvider } from "react-router";
 import type { Services } from "~/context";
 import { type CurrentUser, userContext } from "~/lib/auth.server";
 import { emptySession, sessionContext } from "~/lib/session.server";
 import { i18nextMiddleware } from "~/middleware/i18next";
 import { createTestContext } from "./db";
 
+/** The request context of a route test: test services, an empty session and `user` (null: signed out). */
+export function routeContext(svc: Services, user: CurrentUser | null): RouterContextProvider {
+  const ctx = createTestContext(svc);
+  ctx.set(sessionContext, emptySession());
+  ctx.set(userContext, user);
+  return ctx;
+}
+
 /**
- * Runs a real loader or action behind the real i18n middleware, as the server does, for
- * `user` (null: signed out). Returns what it returned or threw, and the flash it set.
+ * Runs a real loader or action behind the real i18n middleware, as the server does. Returns
+ * what it returned or threw, the flash it set and its context (for the session).
  */
 export async function runRoute<T>(
   svc: Services,
@@ -14,10 +23,8 @@ export async function runRoute<T>(
   request: Request,
   user: CurrentUser | null,
   params: Record<string, string> = {},
+  ctx: RouterContextProvider = routeContext(svc, user),
 ) {
-  const ctx = createTestContext(svc);
-  ctx.set(sessionContext, emptySession());
-  ctx.set(userContext, user);
   const args = { request, params, context: ctx, pattern: "" };
   let result: T | undefined;
   let thrown: unknown;
@@ -30,7 +37,7 @@ export async function runRoute<T>(
     return new Response(null);
   });
   const flash = ctx.get(sessionContext).data.flash as { type: string; key: string; detailKey?: string } | undefined;
-  return { result, thrown, flash };
+  return { result, thrown, flash, ctx };
 }
 
 export function formOf(fields: Record<string, string>): FormData {

@@ -1,6 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type ChangeEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   type ActionFunctionArgs,
@@ -14,6 +13,7 @@ import {
   useLoaderData,
   useNavigation,
 } from "react-router";
+import { ImagePicker } from "~/components/admin/image-picker";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -186,21 +186,6 @@ function PostForm({
       : {},
     onValidate: ({ formData }) => parseWithZod(formData, { schema: blogPostSchema }),
   });
-  const [preview, setPreview] = useState<string | null>(null);
-  useEffect(() => {
-    return () => {
-      if (preview) URL.revokeObjectURL(preview);
-    };
-  }, [preview]);
-  const onImageChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.currentTarget.files?.[0];
-    setPreview(file ? URL.createObjectURL(file) : null);
-  };
-  const clearImage = () => {
-    const input = document.getElementById(fields.image.id) as HTMLInputElement | null;
-    if (input) input.value = "";
-    setPreview(null);
-  };
   const chosen = navigation.state === "submitting" ? navigation.formData?.get("image") : null;
   const uploading = chosen instanceof File && chosen.size > 0;
   // The pipeline's refusal comes with its parameters (e.g. the size limit), so it is shown from the reply.
@@ -249,39 +234,17 @@ function PostForm({
       <div className="sm:max-w-sm">{textField(fields.author, t("adminBlog.form.author"), BLOG_LIMITS.author)}</div>
 
       <div className="flex flex-col gap-2">
-        <label htmlFor={fields.image.id} className="text-sm font-medium text-stone-800">
-          {t("adminBlog.form.image")}
-        </label>
-        {preview ? (
-          <div className="flex flex-wrap items-center gap-3">
-            <img
-              src={preview}
-              alt={t("adminBlog.form.preview")}
-              className="h-24 w-40 rounded-md border border-stone-200 object-cover"
-            />
-            <button type="button" onClick={clearImage} className="text-sm text-red-700 underline">
-              {t("adminBlog.form.clearChosen")}
-            </button>
-          </div>
-        ) : null}
-        <input
+        <ImagePicker
           id={fields.image.id}
           name={fields.image.name}
-          type="file"
-          accept="image/jpeg,image/png,image/webp"
-          aria-invalid={imageErrors?.length ? true : undefined}
-          aria-describedby={imageErrors?.length ? fields.image.errorId : undefined}
-          onChange={onImageChange}
-          className="max-w-full text-sm"
+          errorId={fields.image.errorId}
+          label={t("adminBlog.form.image")}
+          hint={t("adminBlog.form.imageHint")}
+          errors={imageErrors}
+          previewAlt={t("adminBlog.form.preview")}
+          clearLabel={t("adminBlog.form.clearChosen")}
+          previewClassName="h-24 w-40 rounded-md border border-stone-200 object-cover"
         />
-        <p className="text-xs text-stone-500">{t("adminBlog.form.imageHint")}</p>
-        {imageErrors?.length ? (
-          <ul id={fields.image.errorId} className="space-y-0.5 text-sm text-red-700">
-            {imageErrors.map((message) => (
-              <li key={message}>{message}</li>
-            ))}
-          </ul>
-        ) : null}
         {post?.image_url ? (
           <div className="flex flex-wrap items-center gap-3 text-sm">
             <img

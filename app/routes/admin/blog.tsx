@@ -10,6 +10,8 @@ import {
   useActionData,
   useLoaderData,
 } from "react-router";
+import { AdminTable } from "~/components/admin/admin-table";
+import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { FormAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
@@ -135,29 +137,16 @@ export default function AdminBlog() {
       ) : null}
 
       {deleting ? (
-        <section
-          aria-labelledby="delete-heading"
-          role="alertdialog"
-          className="mt-6 rounded-lg border border-red-300 bg-red-50 p-6"
+        <DeleteConfirmation
+          heading={t("adminBlog.confirmDelete")}
+          action={returnTo}
+          fields={{ intent: "delete", id: deleting.id }}
+          confirmLabel={t("adminBlog.confirmDeleteButton")}
+          cancelLabel={t("adminBlog.cancel")}
+          cancelTo={returnTo}
         >
-          <h2 id="delete-heading" className="font-semibold text-red-900">
-            {t("adminBlog.confirmDelete")}
-          </h2>
-          <p className="mt-1 text-sm text-red-900">
-            {deleting.title_en} · <span lang="zh-HK">{deleting.title_zh}</span>
-          </p>
-          <Form method="post" action={returnTo} className="mt-4 flex flex-wrap gap-3">
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="id" value={deleting.id} />
-            <input type="hidden" name="confirmed" value="1" />
-            <button type="submit" className="rounded-md bg-red-600 px-4 py-2 font-semibold text-white hover:bg-red-700">
-              {t("adminBlog.confirmDeleteButton")}
-            </button>
-            <Link to={returnTo} className="rounded-md border border-stone-300 bg-white px-4 py-2 hover:bg-stone-50">
-              {t("adminBlog.cancel")}
-            </Link>
-          </Form>
-        </section>
+          {deleting.title_en} · <span lang="zh-HK">{deleting.title_zh}</span>
+        </DeleteConfirmation>
       ) : null}
 
       <Form method="get" action={PATH} role="search" className="mt-6 flex flex-col gap-2 sm:flex-row">
@@ -196,24 +185,15 @@ export default function AdminBlog() {
       ) : (
         <>
           <p className="mt-4 text-sm text-stone-600">{t("adminBlog.count", { count: total })}</p>
-          <div className="mt-2 overflow-x-auto rounded-lg bg-white shadow-sm" data-testid="posts-table">
-            <table className="w-full min-w-[44rem] text-left text-sm">
-              <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
-                <tr>
-                  {COLUMNS.map((column) => (
-                    <th key={column} scope="col" className="px-3 py-2">
-                      {t(`adminBlog.columns.${column}`)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {posts.map((post) => (
-                  <PostRow key={post.id} post={post} language={language} returnTo={returnTo} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            columns={COLUMNS.map((column) => t(`adminBlog.columns.${column}`))}
+            minWidth="min-w-[44rem]"
+            testId="posts-table"
+          >
+            {posts.map((post) => (
+              <PostRow key={post.id} post={post} language={language} returnTo={returnTo} />
+            ))}
+          </AdminTable>
           <Pagination page={page} pages={pages} />
         </>
       )}

@@ -1,6 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type ChangeEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   type ActionFunctionArgs,
@@ -15,6 +14,8 @@ import {
   useNavigation,
 } from "react-router";
 import { z } from "zod";
+import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { ImagePicker } from "~/components/admin/image-picker";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -186,7 +187,7 @@ export default function CategoryManager() {
         </div>
       ) : null}
 
-      {deleting ? <DeleteConfirmation category={deleting} /> : null}
+      {deleting ? <CategoryDeleteConfirmation category={deleting} /> : null}
 
       {formOpen ? (
         <CategoryForm
@@ -306,32 +307,19 @@ function DeleteForm({ category }: { category: AdminCategory }) {
   );
 }
 
-function DeleteConfirmation({ category }: { category: AdminCategory }) {
+function CategoryDeleteConfirmation({ category }: { category: AdminCategory }) {
   const { t } = useTranslation();
   return (
-    <section
-      aria-labelledby="delete-heading"
-      role="alertdialog"
-      className="mt-6 rounded-lg border border-red-300 bg-red-50 p-6"
+    <DeleteConfirmation
+      heading={t("adminCategories.confirmDelete")}
+      action={PATH}
+      fields={{ intent: "delete", id: category.id }}
+      confirmLabel={t("adminCategories.confirmDeleteButton")}
+      cancelLabel={t("adminCategories.cancel")}
+      cancelTo={PATH}
     >
-      <h2 id="delete-heading" className="font-semibold text-red-900">
-        {t("adminCategories.confirmDelete")}
-      </h2>
-      <p className="mt-1 text-sm text-red-900">
-        {category.name_en} · <span lang="zh-HK">{category.name_zh}</span>
-      </p>
-      <Form method="post" action={PATH} className="mt-4 flex gap-3">
-        <input type="hidden" name="intent" value="delete" />
-        <input type="hidden" name="id" value={category.id} />
-        <input type="hidden" name="confirmed" value="1" />
-        <button type="submit" className="rounded-md bg-red-600 px-4 py-2 font-semibold text-white hover:bg-red-700">
-          {t("adminCategories.confirmDeleteButton")}
-        </button>
-        <Link to={PATH} className="rounded-md border border-stone-300 bg-white px-4 py-2 hover:bg-stone-50">
-          {t("adminCategories.cancel")}
-        </Link>
-      </Form>
-    </section>
+      {category.name_en} · <span lang="zh-HK">{category.name_zh}</span>
+    </DeleteConfirmation>
   );
 }
 
@@ -366,21 +354,6 @@ function CategoryForm({
       : { sort_order: "0", is_active: "on" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
-  const [preview, setPreview] = useState<string | null>(null);
-  useEffect(() => {
-    return () => {
-      if (preview) URL.revokeObjectURL(preview);
-    };
-  }, [preview]);
-  const onImageChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.currentTarget.files?.[0];
-    setPreview(file ? URL.createObjectURL(file) : null);
-  };
-  const clearImage = () => {
-    const input = document.getElementById(fields.image.id) as HTMLInputElement | null;
-    if (input) input.value = "";
-    setPreview(null);
-  };
   const uploading =
     navigation.state === "submitting" &&
     navigation.formData?.get("image") instanceof File &&
@@ -458,35 +431,15 @@ function CategoryForm({
           <input {...getInputProps(fields.sort_order, { type: "number" })} step={1} className={inputClass} />
         </Field>
         <div className="flex flex-col gap-2 sm:col-span-2">
-          <label htmlFor={fields.image.id} className="text-sm font-medium text-stone-800">
-            {t("adminCategories.image")}
-          </label>
-          {preview ? (
-            <div className="flex items-center gap-3">
-              <img src={preview} alt="" className="h-20 w-20 rounded-md object-cover" />
-              <button type="button" onClick={clearImage} className="text-sm text-red-700 underline">
-                {t("adminCategories.removeImage")}
-              </button>
-            </div>
-          ) : null}
-          <input
+          <ImagePicker
             id={fields.image.id}
             name={fields.image.name}
-            type="file"
-            accept="image/jpeg,image/png,image/webp"
-            aria-invalid={imageErrors?.length ? true : undefined}
-            aria-describedby={imageErrors?.length ? fields.image.errorId : undefined}
-            onChange={onImageChange}
-            className="text-sm"
+            errorId={fields.image.errorId}
+            label={t("adminCategories.image")}
+            hint={t("adminCategories.imageHint")}
+            errors={imageErrors}
+            clearLabel={t("adminCategories.removeImage")}
           />
-          <p className="text-xs text-stone-500">{t("adminCategories.imageHint")}</p>
-          {imageErrors?.length ? (
-            <ul id={fields.image.errorId} className="space-y-0.5 text-sm text-red-700">
-              {imageErrors.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          ) : null}
           {category?.image_url ? (
             <div className="flex items-center gap-3 text-sm">
               <img

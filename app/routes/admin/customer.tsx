@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import type { OrderStatus, UserStatus } from "#db/schema";
+import { AdminTable } from "~/components/admin/admin-table";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -186,46 +187,35 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           </p>
         ) : (
           <>
-            <div className="mt-2 overflow-x-auto rounded-lg bg-white shadow-sm">
-              <table className="w-full min-w-[32rem] text-left text-sm" data-testid="customer-orders">
-                <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
-                  <tr>
-                    <th scope="col" className="px-3 py-2">
-                      {t("adminCustomers.detail.orderNumber")}
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      {t("adminCustomers.detail.date")}
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      {t("adminCustomers.detail.orderStatus")}
-                    </th>
-                    <th scope="col" className="px-3 py-2 text-right">
-                      {t("adminCustomers.detail.total")}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-stone-100">
-                  {orders.map((order) => (
-                    <tr key={order.id}>
-                      <td className="whitespace-nowrap px-3 py-2">
-                        <Link to={`/admin/orders/${order.id}`} className="font-mono text-brand-700 hover:underline">
-                          {order.order_number}
-                        </Link>
-                      </td>
-                      <td className="whitespace-nowrap px-3 py-2">{date.format(new Date(order.created_at))}</td>
-                      <td className="px-3 py-2">
-                        <span className={`${badgeClass} ${ORDER_BADGE[order.status]}`}>
-                          {t(`orders.statuses.${order.status}`)}
-                        </span>
-                      </td>
-                      <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">
-                        {formatMoney(order.total_cents, order.currency)}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <AdminTable
+              columns={[
+                t("adminCustomers.detail.orderNumber"),
+                t("adminCustomers.detail.date"),
+                t("adminCustomers.detail.orderStatus"),
+                { label: t("adminCustomers.detail.total"), className: "text-right" },
+              ]}
+              minWidth="min-w-[32rem]"
+              tableTestId="customer-orders"
+            >
+              {orders.map((order) => (
+                <tr key={order.id}>
+                  <td className="whitespace-nowrap px-3 py-2">
+                    <Link to={`/admin/orders/${order.id}`} className="font-mono text-brand-700 hover:underline">
+                      {order.order_number}
+                    </Link>
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-2">{date.format(new Date(order.created_at))}</td>
+                  <td className="px-3 py-2">
+                    <span className={`${badgeClass} ${ORDER_BADGE[order.status]}`}>
+                      {t(`orders.statuses.${order.status}`)}
+                    </span>
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">
+                    {formatMoney(order.total_cents, order.currency)}
+                  </td>
+                </tr>
+              ))}
+            </AdminTable>
             {customer.order_count > orders.length ? (
               <p className="mt-2 text-xs text-stone-500">
                 {t("adminCustomers.detail.ordersMore", { count: orders.length })}
@@ -245,42 +235,31 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             {t("adminCustomers.detail.signInsEmpty")}
           </p>
         ) : (
-          <div className="mt-2 overflow-x-auto rounded-lg bg-white shadow-sm">
-            <table className="w-full min-w-[32rem] text-left text-sm" data-testid="customer-sign-ins">
-              <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminCustomers.detail.date")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminCustomers.detail.ip")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminCustomers.detail.country")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminCustomers.detail.result")}
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {signIns.map((event) => (
-                  <tr key={event.id}>
-                    <td className="whitespace-nowrap px-3 py-2">{dateTime.format(new Date(event.created_at))}</td>
-                    <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{event.ip ?? none}</td>
-                    <td className="px-3 py-2">{event.countryName ?? none}</td>
-                    <td className="px-3 py-2">
-                      <span
-                        className={`${badgeClass} ${event.success ? "bg-green-100 text-green-800" : "bg-red-100 text-red-800"}`}
-                      >
-                        {event.success ? t("adminCustomers.detail.success") : t("adminCustomers.detail.failure")}
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            columns={[
+              t("adminCustomers.detail.date"),
+              t("adminCustomers.detail.ip"),
+              t("adminCustomers.detail.country"),
+              t("adminCustomers.detail.result"),
+            ]}
+            minWidth="min-w-[32rem]"
+            tableTestId="customer-sign-ins"
+          >
+            {signIns.map((event) => (
+              <tr key={event.id}>
+                <td className="whitespace-nowrap px-3 py-2">{dateTime.format(new Date(event.created_at))}</td>
+                <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{event.ip ?? none}</td>
+                <td className="px-3 py-2">{event.countryName ?? none}</td>
+                <td className="px-3 py-2">
+                  <span
+                    className={`${badgeClass} ${event.success ? "bg-green-100 text-green-800" : "bg-red-100 text-red-800"}`}
+                  >
+                    {event.success ? t("adminCustomers.detail.success") : t("adminCustomers.detail.failure")}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </section>
     </div>

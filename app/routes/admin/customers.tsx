@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import type { UserStatus } from "#db/schema";
+import { AdminTable } from "~/components/admin/admin-table";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -195,58 +196,45 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
           <p className="mt-4 text-sm text-stone-600" data-testid="customer-count">
             {t("adminCustomers.showing", { count: total })}
           </p>
-          <div className="mt-2 overflow-x-auto rounded-lg bg-white shadow-sm" data-testid="customers-table">
-            <table className="w-full min-w-[52rem] text-left text-sm">
-              <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
-                <tr>
-                  {COLUMNS.map((column) => (
-                    <th
-                      key={column}
-                      scope="col"
-                      className={`whitespace-nowrap px-3 py-2 ${column === "orders" ? "text-right" : ""}`}
-                    >
-                      {t(`adminCustomers.columns.${column}`)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {customers.map((customer) => (
-                  <tr key={customer.id} data-customer-id={customer.id}>
-                    <td className="max-w-[14rem] truncate px-3 py-2 font-medium" title={customer.email}>
-                      {customer.email}
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{customer.last_login_ip ?? none}</td>
-                    <td className="min-w-[9rem] px-3 py-2">{customer.location ?? none}</td>
-                    <td className="whitespace-nowrap px-3 py-2">
-                      <span className="block">{dateOnly.format(new Date(customer.last_login_at))}</span>
-                      <span className="block text-xs text-stone-500">
-                        {timeOnly.format(new Date(customer.last_login_at))}
-                      </span>
-                    </td>
-                    <td className="px-3 py-2 text-right tabular-nums" data-testid="order-count">
-                      {customer.order_count}
-                    </td>
-                    <td className="px-3 py-2 tabular-nums" data-testid="total-spent">
-                      <Totals totals={customer.totals} />
-                    </td>
-                    <td className="px-3 py-2">
-                      <StatusBadge status={customer.status} />
-                    </td>
-                    <td className="px-3 py-2">
-                      <Link
-                        to={`${PATH}/${customer.id}`}
-                        aria-label={t("adminCustomers.viewNamed", { email: customer.email })}
-                        className="whitespace-nowrap rounded-md border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-100"
-                      >
-                        {t("adminCustomers.view")}
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            columns={COLUMNS.map((column) => t(`adminCustomers.columns.${column}`))}
+            minWidth="min-w-[52rem]"
+            testId="customers-table"
+          >
+            {customers.map((customer) => (
+              <tr key={customer.id} data-customer-id={customer.id}>
+                <td className="max-w-[14rem] truncate px-3 py-2 font-medium" title={customer.email}>
+                  {customer.email}
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{customer.last_login_ip ?? none}</td>
+                <td className="min-w-[9rem] px-3 py-2">{customer.location ?? none}</td>
+                <td className="whitespace-nowrap px-3 py-2">
+                  <span className="block">{dateOnly.format(new Date(customer.last_login_at))}</span>
+                  <span className="block text-xs text-stone-500">
+                    {timeOnly.format(new Date(customer.last_login_at))}
+                  </span>
+                </td>
+                <td className="px-3 py-2 text-right tabular-nums" data-testid="order-count">
+                  {customer.order_count}
+                </td>
+                <td className="px-3 py-2 tabular-nums" data-testid="total-spent">
+                  <Totals totals={customer.totals} />
+                </td>
+                <td className="px-3 py-2">
+                  <StatusBadge status={customer.status} />
+                </td>
+                <td className="px-3 py-2">
+                  <Link
+                    to={`${PATH}/${customer.id}`}
+                    aria-label={t("adminCustomers.viewNamed", { email: customer.email })}
+                    className="whitespace-nowrap rounded-md border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-100"
+                  >
+                    {t("adminCustomers.view")}
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
           <Pagination page={page} pages={pages} />
         </>
       )}
@@ -261,46 +249,36 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
             {t("adminCustomers.ipActivity.empty")}
           </p>
         ) : (
-          <div className="mt-3 overflow-x-auto rounded-lg bg-white shadow-sm">
-            <table className="w-full min-w-[36rem] text-left text-sm" data-testid="ip-activity">
-              <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
-                <tr>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2">
-                    {t("adminCustomers.ipActivity.address")}
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    {t("adminCustomers.ipActivity.accounts")}
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    {t("adminCustomers.ipActivity.signIns")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("adminCustomers.ipActivity.lastSeen")}
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {activity.map((entry) => (
-                  <tr key={entry.ip} data-ip={entry.ip}>
-                    <td className="px-3 py-2">
-                      <span className="font-mono text-xs">{entry.ip}</span>
-                      {entry.accounts > 1 ? (
-                        <span
-                          data-testid="shared-ip"
-                          className="ml-2 inline-block whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
-                        >
-                          {t("adminCustomers.ipActivity.shared", { count: entry.accounts })}
-                        </span>
-                      ) : null}
-                    </td>
-                    <td className="px-3 py-2 text-right tabular-nums">{entry.accounts}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">{entry.sign_ins}</td>
-                    <td className="whitespace-nowrap px-3 py-2">{dateTime.format(new Date(entry.last_seen))}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            columns={[
+              { label: t("adminCustomers.ipActivity.address"), className: "whitespace-nowrap" },
+              { label: t("adminCustomers.ipActivity.accounts"), className: "text-right" },
+              { label: t("adminCustomers.ipActivity.signIns"), className: "text-right" },
+              t("adminCustomers.ipActivity.lastSeen"),
+            ]}
+            minWidth="min-w-[36rem]"
+            className="mt-3"
+            tableTestId="ip-activity"
+          >
+            {activity.map((entry) => (
+              <tr key={entry.ip} data-ip={entry.ip}>
+                <td className="px-3 py-2">
+                  <span className="font-mono text-xs">{entry.ip}</span>
+                  {entry.accounts > 1 ? (
+                    <span
+                      data-testid="shared-ip"
+                      className="ml-2 inline-block whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
+                    >
+                      {t("adminCustomers.ipActivity.shared", { count: entry.accounts })}
+                    </span>
+                  ) : null}
+                </td>
+                <td className="px-3 py-2 text-right tabular-nums">{entry.accounts}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{entry.sign_ins}</td>
+                <td className="whitespace-nowrap px-3 py-2">{dateTime.format(new Date(entry.last_seen))}</td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </section>
     </div>

@@ -1,8 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
+import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
-import { ErrorList, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { colorLabel } from "~/lib/color";
@@ -310,22 +311,23 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               {actions.includes("markShipped") ? (
                 <Form method="post" className="flex flex-col gap-2">
                   {hidden}
-                  <label htmlFor="tracking" className="text-sm font-medium">
-                    {t("adminOrders.tracking")}
-                  </label>
-                  <input
-                    id="tracking"
-                    name="tracking"
-                    maxLength={100}
-                    defaultValue={initial("markShipped", "tracking")}
-                    aria-invalid={fieldErrors("markShipped", "tracking") ? true : undefined}
-                    aria-describedby="tracking-hint tracking-errors"
-                    className={inputClass}
-                  />
-                  <p id="tracking-hint" className="text-xs text-stone-500">
-                    {t("adminOrders.trackingHint")}
-                  </p>
-                  <ErrorList id="tracking-errors" errors={fieldErrors("markShipped", "tracking")} />
+                  <Field
+                    label={t("adminOrders.tracking")}
+                    htmlFor="tracking"
+                    hint={t("adminOrders.trackingHint")}
+                    errors={fieldErrors("markShipped", "tracking")}
+                    errorId="tracking-errors"
+                  >
+                    <input
+                      id="tracking"
+                      name="tracking"
+                      maxLength={100}
+                      defaultValue={initial("markShipped", "tracking")}
+                      aria-invalid={fieldErrors("markShipped", "tracking") ? true : undefined}
+                      aria-describedby="tracking-errors"
+                      className={inputClass}
+                    />
+                  </Field>
                   <StatusButton name="intent" value="markShipped" className="w-full">
                     {t("adminOrders.markShipped")}
                   </StatusButton>
@@ -342,24 +344,25 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               {actions.includes("rejectReceipt") ? (
                 <Form method="post" className="flex flex-col gap-2 border-t border-stone-200 pt-4">
                   {hidden}
-                  <label htmlFor="reason" className="text-sm font-medium">
-                    {t("adminOrders.rejectReason")}
-                  </label>
-                  <textarea
-                    id="reason"
-                    name="reason"
-                    rows={3}
-                    maxLength={500}
-                    required
-                    defaultValue={initial("rejectReceipt", "reason")}
-                    aria-invalid={fieldErrors("rejectReceipt", "reason") ? true : undefined}
-                    aria-describedby="reason-hint reason-errors"
-                    className={inputClass}
-                  />
-                  <p id="reason-hint" className="text-xs text-stone-500">
-                    {t("adminOrders.rejectReasonHint")}
-                  </p>
-                  <ErrorList id="reason-errors" errors={fieldErrors("rejectReceipt", "reason")} />
+                  <Field
+                    label={t("adminOrders.rejectReason")}
+                    htmlFor="reason"
+                    hint={t("adminOrders.rejectReasonHint")}
+                    errors={fieldErrors("rejectReceipt", "reason")}
+                    errorId="reason-errors"
+                  >
+                    <textarea
+                      id="reason"
+                      name="reason"
+                      rows={3}
+                      maxLength={500}
+                      required
+                      defaultValue={initial("rejectReceipt", "reason")}
+                      aria-invalid={fieldErrors("rejectReceipt", "reason") ? true : undefined}
+                      aria-describedby="reason-errors"
+                      className={inputClass}
+                    />
+                  </Field>
                   <button
                     type="submit"
                     name="intent"
@@ -372,34 +375,15 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               ) : null}
               {actions.includes("cancel") ? (
                 confirmingCancel ? (
-                  <div
-                    role="alertdialog"
-                    aria-labelledby="cancel-question"
-                    className="rounded-md border border-red-300 bg-red-50 p-3"
-                  >
-                    <p id="cancel-question" className="text-sm text-red-900">
-                      {t("adminOrders.cancelConfirm", { number: order.order_number })}
-                    </p>
-                    <div className="mt-3 flex flex-wrap gap-2">
-                      <Form method="post">
-                        {hidden}
-                        <button
-                          type="submit"
-                          name="intent"
-                          value="cancel"
-                          className="rounded-md bg-red-700 px-3 py-2 text-sm font-semibold text-white hover:bg-red-800"
-                        >
-                          {t("adminOrders.cancelYes")}
-                        </button>
-                      </Form>
-                      <Link
-                        to={`/admin/orders/${order.id}`}
-                        className="rounded-md border border-stone-300 bg-white px-3 py-2 text-sm font-medium hover:bg-stone-50"
-                      >
-                        {t("adminOrders.cancelNo")}
-                      </Link>
-                    </div>
-                  </div>
+                  <DeleteConfirmation
+                    id="cancel"
+                    headingLevel={3}
+                    heading={t("adminOrders.cancelConfirm", { number: order.order_number })}
+                    fields={{ intent: "cancel", expected: order.status }}
+                    confirmLabel={t("adminOrders.cancelYes")}
+                    cancelLabel={t("adminOrders.cancelNo")}
+                    cancelTo={`/admin/orders/${order.id}`}
+                  />
                 ) : (
                   <Link
                     to="?cancel=1"

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
 import { ORDER_STATUSES } from "#db/schema";
+import { AdminTable } from "~/components/admin/admin-table";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
 import { inputClass } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
@@ -8,8 +9,10 @@ import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { isOrderStatus, listAdminOrders, transitionsFor } from "~/models/admin-order.server";
+import { isOrderStatus, listAdminOrders } from "~/models/admin-order.server";
 import type { Route } from "./+types/orders";
+
+const COLUMNS = ["number", "customer", "items", "total", "status", "receipt", "date", "actions"] as const;
 
 /** GET /admin/orders?status=&q=&page= — every filter is a query string, so it works without JS. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -28,11 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...listing,
     orders: listing.orders.map((order) => ({
       ...order,
-      actions: transitionsFor({
-        status: order.status,
-        receipt_path: order.has_receipt ? "" : null,
-        receipt_rejected_reason: order.receipt_rejected ? "" : null,
-      }).filter((name) => name === "markPaid" || name === "markShipped"),
+      // The list offers the spec's two quick actions; the order page offers every change.
+      actions: order.actions.filter((name) => name === "markPaid" || name === "markShipped"),
     })),
     status,
     q,
@@ -112,92 +112,78 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
           {t("adminOrders.empty")}
         </p>
       ) : (
-        <div className="mt-3 overflow-x-auto rounded-lg border border-stone-200 bg-white">
-          <table className="w-full min-w-[56rem] text-left text-sm">
-            <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
-              <tr>
-                {(["number", "customer", "items", "total", "status", "receipt", "date", "actions"] as const).map(
-                  (column) => (
-                    <th key={column} scope="col" className="px-3 py-2 font-semibold">
-                      {t(`adminOrders.columns.${column}`)}
-                    </th>
-                  ),
+        <AdminTable
+          columns={COLUMNS.map((column) => t(`adminOrders.columns.${column}`))}
+          minWidth="min-w-[56rem]"
+          className="mt-3"
+        >
+          {orders.map((order) => (
+            <tr key={order.id} data-testid="order-row">
+              <td className="px-3 py-2 font-mono text-xs">
+                <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline">
+                  {order.order_number}
+                </Link>
+              </td>
+              <td className="px-3 py-2">
+                <div className="font-medium">
+                  {order.first_name} {order.last_name}
+                </div>
+                <div className="text-xs text-stone-600">{order.email}</div>
+              </td>
+              <td className="px-3 py-2">{order.items}</td>
+              <td className="whitespace-nowrap px-3 py-2 font-semibold">
+                {formatMoney(order.total_cents, order.currency)}
+              </td>
+              <td className="px-3 py-2">
+                <OrderStatusBadge status={order.status} />
+              </td>
+              <td className="px-3 py-2">
+                {order.receipt_rejected ? (
+                  <span className="text-xs font-medium text-red-700">{t("adminOrders.receiptRejected")}</span>
+                ) : order.has_receipt ? (
+                  <a
+                    href={`/admin/orders/${order.id}/receipt`}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="text-brand-700 hover:underline"
+                  >
+                    {t("adminOrders.receiptView")}
+                  </a>
+                ) : (
+                  <span className="text-stone-500">{t("adminOrders.receiptNone")}</span>
                 )}
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((order) => (
-                <tr key={order.id} className="border-b border-stone-100 last:border-0" data-testid="order-row">
-                  <td className="px-3 py-2 font-mono text-xs">
-                    <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline">
-                      {order.order_number}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2">
-                    <div className="font-medium">
-                      {order.first_name} {order.last_name}
-                    </div>
-                    <div className="text-xs text-stone-600">{order.email}</div>
-                  </td>
-                  <td className="px-3 py-2">{order.items}</td>
-                  <td className="whitespace-nowrap px-3 py-2 font-semibold">
-                    {formatMoney(order.total_cents, order.currency)}
-                  </td>
-                  <td className="px-3 py-2">
-                    <OrderStatusBadge status={order.status} />
-                  </td>
-                  <td className="px-3 py-2">
-                    {order.receipt_rejected ? (
-                      <span className="text-xs font-medium text-red-700">{t("adminOrders.receiptRejected")}</span>
-                    ) : order.has_receipt ? (
-                      <a
-                        href={`/admin/orders/${order.id}/receipt`}
-                        target="_blank"
-                        rel="noreferrer"
-                        className="text-brand-700 hover:underline"
+              </td>
+              <td className="whitespace-nowrap px-3 py-2 text-xs">{date.format(new Date(order.created_at))}</td>
+              <td className="px-3 py-2">
+                <div className="flex flex-wrap items-center gap-2">
+                  <Link
+                    to={`/admin/orders/${order.id}`}
+                    className="rounded border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-50"
+                    aria-label={t("adminOrders.detailsFor", { number: order.order_number })}
+                  >
+                    {t("adminOrders.details")}
+                  </Link>
+                  {order.actions.map((name) => (
+                    <Form key={name} method="post" action={`/admin/orders/${order.id}`}>
+                      <input type="hidden" name="intent" value={name} />
+                      <input type="hidden" name="expected" value={order.status} />
+                      <input type="hidden" name="returnTo" value={returnTo} />
+                      <button
+                        type="submit"
+                        className="rounded bg-brand-600 px-2 py-1 text-xs font-semibold text-white hover:bg-brand-700"
+                        aria-label={t(name === "markPaid" ? "adminOrders.markPaidFor" : "adminOrders.markShippedFor", {
+                          number: order.order_number,
+                        })}
                       >
-                        {t("adminOrders.receiptView")}
-                      </a>
-                    ) : (
-                      <span className="text-stone-500">{t("adminOrders.receiptNone")}</span>
-                    )}
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2 text-xs">{date.format(new Date(order.created_at))}</td>
-                  <td className="px-3 py-2">
-                    <div className="flex flex-wrap items-center gap-2">
-                      <Link
-                        to={`/admin/orders/${order.id}`}
-                        className="rounded border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-50"
-                        aria-label={t("adminOrders.detailsFor", { number: order.order_number })}
-                      >
-                        {t("adminOrders.details")}
-                      </Link>
-                      {order.actions.map((name) => (
-                        <Form key={name} method="post" action={`/admin/orders/${order.id}`}>
-                          <input type="hidden" name="intent" value={name} />
-                          <input type="hidden" name="expected" value={order.status} />
-                          <input type="hidden" name="returnTo" value={returnTo} />
-                          <button
-                            type="submit"
-                            className="rounded bg-brand-600 px-2 py-1 text-xs font-semibold text-white hover:bg-brand-700"
-                            aria-label={t(
-                              name === "markPaid" ? "adminOrders.markPaidFor" : "adminOrders.markShippedFor",
-                              {
-                                number: order.order_number,
-                              },
-                            )}
-                          >
-                            {t(`adminOrders.${name}`)}
-                          </button>
-                        </Form>
-                      ))}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                        {t(`adminOrders.${name}`)}
+                      </button>
+                    </Form>
+                  ))}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
       <Pagination page={page} pages={pages} />
     </div>

@@ -11,6 +11,8 @@ import {
   useLoaderData,
   useSubmit,
 } from "react-router";
+import { AdminTable } from "~/components/admin/admin-table";
+import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -250,30 +252,15 @@ export default function AdminProducts() {
       ) : null}
 
       {toDelete ? (
-        <section
-          role="alert"
-          aria-labelledby="confirm-delete-title"
-          className="mt-4 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-red-900"
+        <DeleteConfirmation
+          heading={t("adminProducts.confirmDeleteTitle", { name: nameOf(toDelete) })}
+          fields={{ intent: "delete", productId: toDelete.id, returnTo }}
+          confirmLabel={t("adminProducts.delete")}
+          cancelLabel={t("adminProducts.cancel")}
+          cancelTo={returnTo}
         >
-          <h2 id="confirm-delete-title" className="font-semibold">
-            {t("adminProducts.confirmDeleteTitle", { name: nameOf(toDelete) })}
-          </h2>
-          <p className="mt-1 text-sm">{t("adminProducts.confirmDelete")}</p>
-          <Form method="post" className="mt-3 flex gap-2">
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="productId" value={toDelete.id} />
-            <input type="hidden" name="returnTo" value={returnTo} />
-            <button
-              type="submit"
-              className="rounded-md bg-red-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-red-700"
-            >
-              {t("adminProducts.delete")}
-            </button>
-            <Link to={returnTo} className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm">
-              {t("adminProducts.cancel")}
-            </Link>
-          </Form>
-        </section>
+          {t("adminProducts.confirmDelete")}
+        </DeleteConfirmation>
       ) : null}
 
       <Form method="get" role="search" className="mt-6 flex flex-col gap-2 sm:flex-row">
@@ -326,90 +313,76 @@ export default function AdminProducts() {
           <p className="mt-4 text-sm text-stone-600" data-testid="product-count">
             {t("adminProducts.showing", { count: total })}
           </p>
-          <div className="mt-2 overflow-x-auto rounded-lg bg-white shadow-sm" data-testid="products-table">
-            <table className="w-full min-w-[60rem] text-left text-sm">
-              <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
-                <tr>
-                  {COLUMNS.map((column) => (
-                    <th key={column} scope="col" className="px-3 py-2">
-                      {t(`adminProducts.columns.${column}`)}
-                    </th>
-                  ))}
+          <AdminTable
+            columns={COLUMNS.map((column) => t(`adminProducts.columns.${column}`))}
+            minWidth="min-w-[60rem]"
+            testId="products-table"
+          >
+            {products.map((product) => {
+              const level = product.stockLevel;
+              return (
+                <tr key={product.id} data-product-id={product.id}>
+                  <td className="px-3 py-2">
+                    {product.image_url ? (
+                      <img
+                        src={product.image_url}
+                        alt=""
+                        width={48}
+                        height={48}
+                        loading="lazy"
+                        className="size-12 rounded object-cover"
+                      />
+                    ) : (
+                      <div className="size-12 rounded bg-stone-200" aria-hidden="true" />
+                    )}
+                  </td>
+                  <td className="px-3 py-2 font-medium">{nameOf(product)}</td>
+                  <td className="px-3 py-2">
+                    <CategoryForm product={product} categories={categories} language={language} returnTo={returnTo} />
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-2" data-testid="price">
+                    {formatMoney(product.price_cents, product.currency)}
+                  </td>
+                  <td className="px-3 py-2" data-testid="colours">
+                    <ColoursCell summary={product.colourSummary} />
+                  </td>
+                  <td className="px-3 py-2">
+                    <span
+                      data-testid="stock-badge"
+                      data-level={level}
+                      className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${BADGE[level]}`}
+                    >
+                      {product.total_stock}
+                    </span>
+                  </td>
+                  <td className="px-3 py-2">
+                    {product.is_featured ? (
+                      <span className="inline-block rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-900">
+                        {t("adminProducts.featured")}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-2">
+                    <div className="flex gap-2">
+                      <Link
+                        to={`/admin/products/edit/${product.id}`}
+                        className="rounded-md border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-100"
+                      >
+                        {t("adminProducts.edit")}
+                      </Link>
+                      <Link
+                        to={deleteHref(returnTo, product.id)}
+                        onClick={(event) => confirmDelete(event, product.id)}
+                        className="rounded-md border border-red-300 px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50"
+                      >
+                        {t("adminProducts.delete")}
+                      </Link>
+                    </div>
+                  </td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {products.map((product) => {
-                  const level = product.stockLevel;
-                  return (
-                    <tr key={product.id} data-product-id={product.id}>
-                      <td className="px-3 py-2">
-                        {product.image_url ? (
-                          <img
-                            src={product.image_url}
-                            alt=""
-                            width={48}
-                            height={48}
-                            loading="lazy"
-                            className="size-12 rounded object-cover"
-                          />
-                        ) : (
-                          <div className="size-12 rounded bg-stone-200" aria-hidden="true" />
-                        )}
-                      </td>
-                      <td className="px-3 py-2 font-medium">{nameOf(product)}</td>
-                      <td className="px-3 py-2">
-                        <CategoryForm
-                          product={product}
-                          categories={categories}
-                          language={language}
-                          returnTo={returnTo}
-                        />
-                      </td>
-                      <td className="whitespace-nowrap px-3 py-2" data-testid="price">
-                        {formatMoney(product.price_cents, product.currency)}
-                      </td>
-                      <td className="px-3 py-2" data-testid="colours">
-                        <ColoursCell summary={product.colourSummary} />
-                      </td>
-                      <td className="px-3 py-2">
-                        <span
-                          data-testid="stock-badge"
-                          data-level={level}
-                          className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${BADGE[level]}`}
-                        >
-                          {product.total_stock}
-                        </span>
-                      </td>
-                      <td className="px-3 py-2">
-                        {product.is_featured ? (
-                          <span className="inline-block rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-900">
-                            {t("adminProducts.featured")}
-                          </span>
-                        ) : null}
-                      </td>
-                      <td className="whitespace-nowrap px-3 py-2">
-                        <div className="flex gap-2">
-                          <Link
-                            to={`/admin/products/edit/${product.id}`}
-                            className="rounded-md border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-100"
-                          >
-                            {t("adminProducts.edit")}
-                          </Link>
-                          <Link
-                            to={deleteHref(returnTo, product.id)}
-                            onClick={(event) => confirmDelete(event, product.id)}
-                            className="rounded-md border border-red-300 px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50"
-                          >
-                            {t("adminProducts.delete")}
-                          </Link>
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </AdminTable>
           <Pagination page={page} pages={pages} />
         </>
       )}

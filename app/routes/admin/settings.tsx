@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type ChangeEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
+import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { ImagePicker } from "~/components/admin/image-picker";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -193,7 +194,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             <FormErrors errors={listErrors} />
           </div>
         ) : null}
-        {deleting ? <DeleteConfirmation account={deleting} /> : null}
+        {deleting ? <BankDeleteConfirmation account={deleting} /> : null}
 
         <BankAccountForm
           // A fresh form after every navigation: an added account does not stay typed in.
@@ -229,16 +230,6 @@ function HeroSection({ hero, actionData }: { hero: LoaderData["hero"]; actionDat
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: heroImageSchema }),
   });
-  const [preview, setPreview] = useState<string | null>(null);
-  useEffect(() => {
-    return () => {
-      if (preview) URL.revokeObjectURL(preview);
-    };
-  }, [preview]);
-  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.currentTarget.files?.[0];
-    setPreview(file ? URL.createObjectURL(file) : null);
-  };
   const uploading = navigation.state === "submitting" && navigation.formData?.get("intent") === "hero";
   const problem = actionData?.heroProblem;
   const errors = problem
@@ -272,36 +263,17 @@ function HeroSection({ hero, actionData }: { hero: LoaderData["hero"]; actionDat
             <input type="hidden" name="intent" value="hero" />
             <FormErrors errors={form.errors} />
             <div className="flex flex-col gap-2">
-              <label htmlFor={fields.hero.id} className="text-sm font-medium text-stone-800">
-                {t("adminSettings.appearance.image")}
-              </label>
-              {preview ? (
-                <img
-                  src={preview}
-                  alt={t("adminSettings.appearance.chosenAlt")}
-                  className="aspect-[3/2] w-40 rounded-md object-cover"
-                />
-              ) : null}
-              <input
+              <ImagePicker
                 id={fields.hero.id}
                 name={fields.hero.name}
-                type="file"
+                errorId={fields.hero.errorId}
+                label={t("adminSettings.appearance.image")}
+                hint={t("adminSettings.appearance.hint")}
+                errors={errors}
                 accept="image/png,image/jpeg,image/gif,image/webp"
-                aria-invalid={errors?.length ? true : undefined}
-                aria-describedby={errors?.length ? `${fields.hero.errorId} hero-hint` : "hero-hint"}
-                onChange={onChange}
-                className="max-w-full text-sm"
+                previewAlt={t("adminSettings.appearance.chosenAlt")}
+                previewClassName="aspect-[3/2] w-40 rounded-md object-cover"
               />
-              <p id="hero-hint" className="text-xs text-stone-500">
-                {t("adminSettings.appearance.hint")}
-              </p>
-              {errors?.length ? (
-                <ul id={fields.hero.errorId} className="space-y-0.5 text-sm text-red-700">
-                  {errors.map((message) => (
-                    <li key={message}>{message}</li>
-                  ))}
-                </ul>
-              ) : null}
             </div>
             <StatusButton
               pendingText={uploading ? t("adminSettings.appearance.uploading") : undefined}
@@ -518,36 +490,24 @@ function DeleteForm({ account, name }: { account: BankAccount; name: string }) {
   );
 }
 
-function DeleteConfirmation({ account }: { account: BankAccount }) {
+function BankDeleteConfirmation({ account }: { account: BankAccount }) {
   const { t } = useTranslation();
   return (
-    <section
+    <DeleteConfirmation
       id="bank-delete"
-      aria-labelledby="delete-heading"
-      role="alertdialog"
-      className="mt-4 rounded-lg border border-red-300 bg-red-50 p-6"
+      headingLevel={3}
+      heading={t("adminSettings.banking.confirmDelete")}
+      action={PATH}
+      fields={{ intent: "delete", id: account.id }}
+      confirmLabel={t("adminSettings.banking.confirmDeleteButton")}
+      cancelLabel={t("adminSettings.banking.cancel")}
+      cancelTo={PATH}
     >
-      <h3 id="delete-heading" className="font-semibold text-red-900">
-        {t("adminSettings.banking.confirmDelete")}
-      </h3>
-      <p className="mt-1 text-sm text-red-900">
+      <p>
         {account.bank_name} · {account.account_holder} · {account.account_number}
       </p>
-      {account.is_primary ? (
-        <p className="mt-1 text-sm text-red-900">{t("adminSettings.banking.confirmDeletePrimary")}</p>
-      ) : null}
-      <Form method="post" action={PATH} className="mt-4 flex flex-wrap gap-3">
-        <input type="hidden" name="intent" value="delete" />
-        <input type="hidden" name="id" value={account.id} />
-        <input type="hidden" name="confirmed" value="1" />
-        <button type="submit" className="rounded-md bg-red-600 px-4 py-2 font-semibold text-white hover:bg-red-700">
-          {t("adminSettings.banking.confirmDeleteButton")}
-        </button>
-        <Link to={PATH} className="rounded-md border border-stone-300 bg-white px-4 py-2 hover:bg-stone-50">
-          {t("adminSettings.banking.cancel")}
-        </Link>
-      </Form>
-    </section>
+      {account.is_primary ? <p className="mt-1">{t("adminSettings.banking.confirmDeletePrimary")}</p> : null}
+    </DeleteConfirmation>
   );
 }
 

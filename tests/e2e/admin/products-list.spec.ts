@@ -158,14 +158,18 @@ test.describe("admin product list", () => {
     } else {
       await row(page, id).getByRole("link", { name: "Delete" }).click();
       await expect(page).toHaveURL(new RegExp(`[?&]delete=${id}`));
-      const step = page.getByRole("alert").filter({ hasText: confirmation });
+      const step = page.getByRole("alertdialog").filter({ hasText: confirmation });
       await expect(step).toBeVisible();
       await expect(step).toContainText(name.en);
       // Cancel goes back without deleting.
       await step.getByRole("link", { name: "Cancel" }).click();
       await expect(row(page, id)).toBeVisible();
       await row(page, id).getByRole("link", { name: "Delete" }).click();
-      await page.getByRole("alert").filter({ hasText: confirmation }).getByRole("button", { name: "Delete" }).click();
+      await page
+        .getByRole("alertdialog")
+        .filter({ hasText: confirmation })
+        .getByRole("button", { name: "Delete" })
+        .click();
     }
 
     await expect(page.getByRole("status").filter({ hasText: "Product deleted successfully" })).toBeVisible();

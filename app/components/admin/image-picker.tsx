@@ -1,0 +1,87 @@
+import { type ChangeEvent, useEffect, useState } from "react";
+
+/**
+ * A file input for one image with a local preview of the chosen file (when JavaScript runs),
+ * its hint and its errors next to it. What is stored already (and removing it) stays with the
+ * form that owns the image.
+ */
+export function ImagePicker({
+  id,
+  name,
+  errorId,
+  label,
+  hint,
+  errors,
+  accept = "image/jpeg,image/png,image/webp",
+  previewAlt = "",
+  clearLabel,
+  previewClassName = "h-20 w-20 rounded-md object-cover",
+}: {
+  id: string;
+  name: string;
+  errorId: string;
+  label: string;
+  hint: string;
+  /** Already translated messages. */
+  errors?: string[];
+  accept?: string;
+  previewAlt?: string;
+  /** Offer to forget the chosen file (empties the input). */
+  clearLabel?: string;
+  previewClassName?: string;
+}) {
+  const [preview, setPreview] = useState<string | null>(null);
+  useEffect(() => {
+    return () => {
+      if (preview) URL.revokeObjectURL(preview);
+    };
+  }, [preview]);
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.currentTarget.files?.[0];
+    setPreview(file ? URL.createObjectURL(file) : null);
+  };
+  const clear = () => {
+    const input = document.getElementById(id) as HTMLInputElement | null;
+    if (input) input.value = "";
+    setPreview(null);
+  };
+  const hintId = `${id}-hint`;
+  const invalid = Boolean(errors?.length);
+  return (
+    <div className="flex flex-col gap-2">
+      <label htmlFor={id} className="text-sm font-medium text-stone-800">
+        {label}
+      </label>
+      {preview ? (
+        <div className="flex flex-wrap items-center gap-3">
+          <img src={preview} alt={previewAlt} className={previewClassName} />
+          {clearLabel ? (
+            <button type="button" onClick={clear} className="text-sm text-red-700 underline">
+              {clearLabel}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      <input
+        id={id}
+        name={name}
+        type="file"
+        accept={accept}
+        aria-invalid={invalid ? true : undefined}
+        aria-describedby={invalid ? `${errorId} ${hintId}` : hintId}
+        onChange={onChange}
+        className="max-w-full text-sm"
+      />
+      <p id={hintId} className="text-xs text-stone-500">
+        {hint}
+      </p>
+      {invalid ? (
+        <ul id={errorId} className="space-y-0.5 text-sm text-red-700">
+          {errors?.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
