@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
+import { useHydrated } from "~/lib/use-hydrated";
 
 /**
  * The confirmation step of a delete (or another irreversible action) as a page section, so it
@@ -55,5 +56,46 @@ export function DeleteConfirmation({
         </Link>
       </Form>
     </section>
+  );
+}
+
+/**
+ * The delete button of a list row. With JavaScript: confirm() with `question`, then the post
+ * (confirmed). Without: the post comes back as the confirmation step above.
+ */
+export function DeleteButton({
+  action,
+  fields,
+  question,
+  label,
+  ariaLabel,
+}: {
+  action: string;
+  fields: Record<string, string | number>;
+  question: string;
+  label: string;
+  ariaLabel: string;
+}) {
+  const hydrated = useHydrated();
+  return (
+    <Form
+      method="post"
+      action={action}
+      onSubmit={(event) => {
+        if (!window.confirm(question)) event.preventDefault();
+      }}
+    >
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {hydrated ? <input type="hidden" name="confirmed" value="1" /> : null}
+      <button
+        type="submit"
+        aria-label={ariaLabel}
+        className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50"
+      >
+        {label}
+      </button>
+    </Form>
   );
 }

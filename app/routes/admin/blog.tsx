@@ -11,7 +11,7 @@ import {
   useLoaderData,
 } from "react-router";
 import { AdminTable } from "~/components/admin/admin-table";
-import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { FormAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
@@ -19,7 +19,6 @@ import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { readForm } from "~/lib/read-form";
 import { translateKey } from "~/lib/translate-key";
-import { useHydrated } from "~/lib/use-hydrated";
 import type { Language } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { type AdminPostSummary, deleteBlogPost, findAdminPost, listAdminPosts } from "~/models/admin-blog.server";
@@ -260,29 +259,16 @@ function PostRow({ post, language, returnTo }: { post: Post; language: Language;
   );
 }
 
-/** With JavaScript: confirm() and post. Without: the post leads to the confirmation step. */
 function DeleteForm({ id, title, returnTo }: { id: number; title: string; returnTo: string }) {
   const { t } = useTranslation();
-  const hydrated = useHydrated();
   return (
-    <Form
-      method="post"
+    <DeleteButton
       action={returnTo}
-      onSubmit={(event) => {
-        if (!window.confirm(t("adminBlog.confirmDelete"))) event.preventDefault();
-      }}
-    >
-      <input type="hidden" name="intent" value="delete" />
-      <input type="hidden" name="id" value={id} />
-      {hydrated ? <input type="hidden" name="confirmed" value="1" /> : null}
-      <button
-        type="submit"
-        aria-label={t("adminBlog.deleteNamed", { title })}
-        className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50"
-      >
-        {t("adminBlog.delete")}
-      </button>
-    </Form>
+      fields={{ intent: "delete", id }}
+      question={t("adminBlog.confirmDelete")}
+      label={t("adminBlog.delete")}
+      ariaLabel={t("adminBlog.deleteNamed", { title })}
+    />
   );
 }
 

@@ -14,7 +14,7 @@ import {
   useNavigation,
 } from "react-router";
 import { z } from "zod";
-import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { ImagePicker } from "~/components/admin/image-picker";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
@@ -23,7 +23,6 @@ import { setFlash } from "~/lib/flash.server";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
 import { useRootData } from "~/lib/root-data";
 import { translateKey } from "~/lib/translate-key";
-import { useHydrated } from "~/lib/use-hydrated";
 import { getInstance } from "~/middleware/i18next";
 import {
   type AdminCategory,
@@ -280,30 +279,17 @@ function CategoryRow({ category }: { category: AdminCategory }) {
   );
 }
 
-/** With JavaScript: confirm() and post. Without: the post leads to the confirmation step. */
 function DeleteForm({ category }: { category: AdminCategory }) {
   const { t } = useTranslation();
   const language = useRootData()?.language ?? "en";
-  const hydrated = useHydrated();
   return (
-    <Form
-      method="post"
+    <DeleteButton
       action={PATH}
-      onSubmit={(event) => {
-        if (!window.confirm(t("adminCategories.confirmDelete"))) event.preventDefault();
-      }}
-    >
-      <input type="hidden" name="intent" value="delete" />
-      <input type="hidden" name="id" value={category.id} />
-      {hydrated ? <input type="hidden" name="confirmed" value="1" /> : null}
-      <button
-        type="submit"
-        aria-label={t("adminCategories.deleteNamed", { name: inReaderLanguage(category, language).name })}
-        className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50"
-      >
-        {t("adminCategories.delete")}
-      </button>
-    </Form>
+      fields={{ intent: "delete", id: category.id }}
+      question={t("adminCategories.confirmDelete")}
+      label={t("adminCategories.delete")}
+      ariaLabel={t("adminCategories.deleteNamed", { name: inReaderLanguage(category, language).name })}
+    />
   );
 }
 

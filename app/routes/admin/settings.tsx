@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
-import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { ImagePicker } from "~/components/admin/image-picker";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
@@ -11,7 +11,6 @@ import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
 import { translateKey } from "~/lib/translate-key";
-import { useHydrated } from "~/lib/use-hydrated";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import {
   type BankAccount,
@@ -464,29 +463,16 @@ function BankAccountRow({ account, editing }: { account: LoaderData["accounts"][
   );
 }
 
-/** With JavaScript: confirm() and post. Without: the post leads to the confirmation step. */
 function DeleteForm({ account, name }: { account: BankAccount; name: string }) {
   const { t } = useTranslation();
-  const hydrated = useHydrated();
   return (
-    <Form
-      method="post"
+    <DeleteButton
       action={PATH}
-      onSubmit={(event) => {
-        if (!window.confirm(t("adminSettings.banking.confirmDelete"))) event.preventDefault();
-      }}
-    >
-      <input type="hidden" name="intent" value="delete" />
-      <input type="hidden" name="id" value={account.id} />
-      {hydrated ? <input type="hidden" name="confirmed" value="1" /> : null}
-      <button
-        type="submit"
-        aria-label={t("adminSettings.banking.deleteNamed", { name })}
-        className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50"
-      >
-        {t("adminSettings.banking.delete")}
-      </button>
-    </Form>
+      fields={{ intent: "delete", id: account.id }}
+      question={t("adminSettings.banking.confirmDelete")}
+      label={t("adminSettings.banking.delete")}
+      ariaLabel={t("adminSettings.banking.deleteNamed", { name })}
+    />
   );
 }
 
