@@ -3,6 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { chromiumLaunchOptions } from "./tests/chromium";
 
 /**
  * End-to-end tests drive Debian's Chromium against the real production build (npm start) on
@@ -70,18 +71,7 @@ export default defineConfig({
     baseURL,
     locale: "en-GB",
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [
     // The first-admin setup works once per shop: each of its two runs gets a fresh server.
