@@ -16,6 +16,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server"
 import { scaleAddressLimits } from "~/lib/rate-limit.server";
 import { DiskStorage } from "~/lib/storage.server";
 import { adminExists, createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
+import { servePrecompressed } from "./precompress";
 
 /**
  * The production web server: Express 5 around the React Router request handler. Bundled by
@@ -55,9 +56,11 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
     app.use(options.vite.middlewares);
   } else if (options.clientDir) {
     // Vite puts a content hash in every asset name: they never change, so cache them forever.
+    const assetsDir = path.join(options.clientDir, "assets");
+    app.use("/assets", servePrecompressed(assetsDir, { maxAge: HASHED_ASSET_MAX_AGE }));
     app.use(
       "/assets",
-      express.static(path.join(options.clientDir, "assets"), {
+      express.static(assetsDir, {
         immutable: true,
         maxAge: HASHED_ASSET_MAX_AGE,
         index: false,
