@@ -1,8 +1,7 @@
-import i18next from "i18next";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider, initReactI18next } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
+import { I18nProvider } from "./lib/i18n";
 import { loadTranslations } from "./lib/translations";
 import { translationsPath } from "./locales/parts";
 
@@ -12,21 +11,15 @@ async function main() {
   const lang = document.documentElement.lang.startsWith("zh") ? "zh" : "en";
   const link = document.getElementById("translations");
   const url = link?.getAttribute("href") ?? translationsPath(lang, "store");
-  await i18next.use(initReactI18next).init({
-    resources: {},
-    lng: lang,
-    fallbackLng: false,
-    interpolation: { escapeValue: false },
-  });
-  await loadTranslations(i18next, lang, url);
+  const messages = await loadTranslations(url);
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18next}>
+      <I18nProvider language={lang} messages={messages}>
         <StrictMode>
           <HydratedRouter />
         </StrictMode>
-      </I18nextProvider>,
+      </I18nProvider>,
     );
   });
 }

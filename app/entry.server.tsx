@@ -1,15 +1,14 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { requestInfoContext } from "./context";
+import { I18nProvider } from "./lib/i18n";
 import { NonceProvider } from "./lib/nonce";
-import resources from "./locales";
-import { getInstance } from "./middleware/i18next";
+import resources, { type Language } from "./locales";
+import { getLanguage } from "./middleware/i18next";
 
 export const streamTimeout = 5_000;
 
@@ -24,6 +23,7 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { nonce } = loadContext.get(requestInfoContext);
+  const language = languageOf(loadContext);
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -45,9 +45,9 @@ export default function handleRequest(
     try {
       stream = renderToPipeableStream(
         <NonceProvider value={nonce}>
-          <I18nextProvider i18n={i18nFor(loadContext)}>
+          <I18nProvider language={language} messages={resources[language].translation}>
             <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-          </I18nextProvider>
+          </I18nProvider>
         </NonceProvider>,
         {
           nonce,
@@ -88,23 +88,16 @@ export default function handleRequest(
 }
 
 /**
- * The request's i18next instance; when a middleware before the language one failed (the error
- * page is rendered without it), an English one, so the error page still renders.
+ * The request's language (the browser renders with the same text, so hydration matches); when a
+ * middleware before the language one failed (the error page is rendered without it), English,
+ * so the error page still renders.
  */
-function i18nFor(loadContext: RouterContextProvider) {
+function languageOf(loadContext: RouterContextProvider): Language {
   try {
-    return getInstance(loadContext);
+    return getLanguage(loadContext);
   } catch {
-    fallbackI18n ??= createFallbackI18n();
-    return fallbackI18n;
+    return "en";
   }
-}
-
-let fallbackI18n: ReturnType<typeof createFallbackI18n> | undefined;
-function createFallbackI18n() {
-  const instance = createInstance({ resources, lng: "en", fallbackLng: "en", interpolation: { escapeValue: false } });
-  void instance.init();
-  return instance;
 }
 
 /** Logs unexpected errors once, without the aborted-request noise. */

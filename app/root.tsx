@@ -1,5 +1,4 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -7,6 +6,7 @@ import { services } from "./context";
 import { getUser } from "./lib/auth.server";
 import { currentCartId } from "./lib/cart-session.server";
 import { takeFlash } from "./lib/flash.server";
+import { useSetTranslations, useTranslation } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
 import { useRootData } from "./lib/root-data";
 import { loadTranslations } from "./lib/translations";
@@ -118,7 +118,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { i18n } = useTranslation();
+  const setTranslations = useSetTranslations();
   const { language, translations } = loaderData;
   const [loaded, setLoaded] = useState(translations);
   // Moving between the storefront and /admin, or changing language, without a page load: fetch
@@ -126,13 +126,15 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (loaded === translations) return;
     let cancelled = false;
-    void loadTranslations(i18n, language, translations).then(() => {
-      if (!cancelled) setLoaded(translations);
+    void loadTranslations(translations).then((messages) => {
+      if (cancelled) return;
+      setTranslations(language, messages);
+      setLoaded(translations);
     });
     return () => {
       cancelled = true;
     };
-  }, [translations, loaded, language, i18n]);
+  }, [translations, loaded, language, setTranslations]);
   return <Outlet />;
 }
 

@@ -1,7 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from "kysely";
 import { Migrator } from "kysely/migration";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
@@ -29,7 +37,33 @@ export function openDatabase(url: string): DB {
   // A 32 MB page cache (the default is 2 MB): listings and the dashboard read the same index
   // pages over and over, which otherwise go back to the file system on every request.
   sqlite.pragma("cache_size = -32000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+}
+
+/**
+ * Kysely's SQLite driver opens a transaction with a plain (deferred) BEGIN: a transaction that
+ * reads first and writes later then fails at once with SQLITE_BUSY when another process (two
+ * servers on one file, a CLI command, a backup) wrote in between, since waiting cannot refresh
+ * its stale snapshot. BEGIN IMMEDIATE takes the write lock up front and waits through the busy
+ * timeout instead, so writers from several processes queue rather than fail.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #settings: SqliteDialectConfig;
+
+  constructor(settings: SqliteDialectConfig) {
+    super(settings);
+    this.#settings = settings;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#settings);
+  }
 }
 
 export function sqliteFile(url: string): string {

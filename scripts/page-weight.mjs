@@ -2,7 +2,8 @@
 // Page weight check (part of `npm test`, after the build): the gzip size of the JavaScript and
 // CSS each page type loads on its first visit, read from React Router's build manifest.
 // Deterministic, not timed: it fails when a page goes over its budget, or when a storefront
-// page would load any admin code.
+// page would load any admin code, Zod or i18next (docs/decisions/015: storefront forms validate
+// on the server, and pages translate with our own small runtime).
 import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
@@ -22,10 +23,23 @@ const PAGES = [
   ["blog post", ["root", "routes/store/layout", "routes/store/blog-post"], STOREFRONT_JS],
   ["login", ["root", "routes/store/layout", "routes/store/login"], STOREFRONT_JS],
   ["account orders", ["root", "routes/store/layout", "routes/store/account-orders"], STOREFRONT_JS],
+  ["account", ["root", "routes/store/layout", "routes/store/account"], STOREFRONT_JS],
+  ["forgot password", ["root", "routes/store/layout", "routes/store/forgot-password"], STOREFRONT_JS],
+  ["reset password", ["root", "routes/store/layout", "routes/store/reset-password"], STOREFRONT_JS],
   ["cart", ["root", "routes/store/layout", "routes/store/cart"], CART_JS],
   ["checkout", ["root", "routes/store/layout", "routes/store/checkout"], CART_JS],
   ["payment", ["root", "routes/store/layout", "routes/store/payment"], CART_JS],
 ];
+/**
+ * Libraries the storefront must not ship, each known by a string its own code keeps through
+ * minification (the minified chunks are named after whatever module Rollup picks, so names
+ * cannot be relied on).
+ */
+const SERVER_ONLY_LIBRARIES = [
+  ["zod", "$ZodType"],
+  ["i18next", "i18next:"],
+];
+
 const ADMIN_PAGES = [
   ["admin dashboard", ["root", "routes/admin/layout", "routes/admin/dashboard"]],
   ["admin product form", ["root", "routes/admin/layout", "admin-product-new"]],
@@ -43,11 +57,21 @@ const sandbox = { window: {} };
 vm.runInNewContext(fs.readFileSync(path.join(assets, manifestFile), "utf8"), sandbox);
 const manifest = sandbox.window.__reactRouterManifest;
 
+const sources = new Map();
+function source(url) {
+  let text = sources.get(url);
+  if (text === undefined) {
+    text = fs.readFileSync(path.join(buildDir, url), "utf8");
+    sources.set(url, text);
+  }
+  return text;
+}
+
 const gzipSizes = new Map();
 function gzipSize(url) {
   let size = gzipSizes.get(url);
   if (size === undefined) {
-    size = zlib.gzipSync(fs.readFileSync(path.join(buildDir, url)), { level: 6 }).length;
+    size = zlib.gzipSync(source(url), { level: 6 }).length;
     gzipSizes.set(url, size);
   }
   return size;
@@ -87,6 +111,10 @@ for (const [name, chain, budget] of PAGES) {
   if (cssBytes > CSS) failures.push(`${name}: ${(cssBytes / KB).toFixed(1)} KB of CSS (budget ${CSS / KB} KB)`);
   const leaked = [...js].filter((url) => adminOnly.has(url));
   if (leaked.length > 0) failures.push(`${name} loads admin code: ${leaked.join(", ")}`);
+  for (const [library, marker] of SERVER_ONLY_LIBRARIES) {
+    const carriers = [...js].filter((url) => url.endsWith(".js") && source(url).includes(marker));
+    if (carriers.length > 0) failures.push(`${name} loads ${library}: ${carriers.join(", ")}`);
+  }
 }
 for (const [name, chain] of ADMIN_PAGES) {
   const { jsBytes, cssBytes } = load(chain);
@@ -102,4 +130,4 @@ if (failures.length > 0) {
   console.error(`Page weight over budget:\n  ${failures.join("\n  ")}`);
   process.exit(1);
 }
-console.info("Page weight: every storefront page is within its budget and loads no admin code.");
+console.info("Page weight: every storefront page is within its budget and loads no admin code, Zod or i18next.");

@@ -1,11 +1,11 @@
 import { createInstance } from "i18next";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { createRoutesStub } from "react-router";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { CurrentUser } from "~/lib/auth.server";
+import { I18nextInstanceProvider as I18nextProvider } from "~/lib/i18n";
 import resources from "~/locales";
 import { languageCookie } from "~/middleware/i18next";
 import {

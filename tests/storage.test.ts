@@ -153,6 +153,22 @@ describe("DiskStorage", () => {
     }
     expect(fs.readFileSync(outside, "utf8")).toBe("do not touch");
   });
+
+  it("removes half-written files a crash left behind, not fresh ones nor real files", async () => {
+    const disk = new DiskStorage(root);
+    await disk.put("private", "receipts/u1/a.webp", Buffer.from("kept"));
+    const folder = path.join(root, "private", "receipts", "u1");
+    const stale = path.join(folder, "b.webp.123.abcd.tmp");
+    const fresh = path.join(folder, "c.webp.123.ef01.tmp");
+    fs.writeFileSync(stale, "half");
+    fs.writeFileSync(fresh, "in flight");
+    const hourAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    fs.utimesSync(stale, hourAgo, hourAgo);
+    expect(await disk.removeTemporaryFiles()).toBe(1);
+    expect(listFiles(path.join(root, "private")).sort()).toEqual(
+      ["receipts/u1/a.webp", "receipts/u1/c.webp.123.ef01.tmp"].map((name) => name.split("/").join(path.sep)),
+    );
+  });
 });
 
 describe("generateKey", () => {

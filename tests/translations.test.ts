@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { createTranslator, type Messages } from "~/lib/i18n";
 import { translationsJson, translationsUrl } from "~/lib/translations.server";
+import resources, { LANGUAGES } from "~/locales";
 import { ADMIN_ONLY_KEYS, partForPath } from "~/locales/parts";
 import { loader } from "~/routes/resources/locales";
 
@@ -18,6 +20,23 @@ describe("translations for the browser", () => {
     expect(partForPath("/admin/orders/1")).toBe("all");
     expect(partForPath("/administrator")).toBe("store");
     expect(partForPath("/cart")).toBe("store");
+  });
+
+  it("gives the browser the same storefront text the server renders with (hydration matches)", () => {
+    const leafKeys = (tree: Messages, prefix = ""): string[] =>
+      Object.entries(tree).flatMap(([key, value]) =>
+        typeof value === "string" ? [`${prefix}${key}`] : leafKeys(value as Messages, `${prefix}${key}.`),
+      );
+    for (const language of LANGUAGES) {
+      const full = resources[language].translation as unknown as Messages;
+      const server = createTranslator(language, full);
+      const browser = createTranslator(language, JSON.parse(translationsJson(language, "store").json) as Messages);
+      const storefront = leafKeys(full).filter(
+        (key) => !(ADMIN_ONLY_KEYS as readonly string[]).includes(key.split(".")[0] as string),
+      );
+      expect(storefront.length).toBeGreaterThan(300);
+      for (const key of storefront) expect(browser(key as never), `${language} ${key}`).toBe(server(key as never));
+    }
   });
 
   it("serves the versioned URL as immutable and refuses anything else", async () => {

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { colorLabel } from "~/lib/color";
 import type { Flash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 
 /** The answer of an add-to-cart fetcher, shown next to the button (JavaScript only). */
 export function CartMessage({ flash }: { flash: Flash | null | undefined }) {

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import type { Currency } from "#db/schema";
 import { colorLabel } from "~/lib/color";
+import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import type { Cart } from "~/models/cart.server";

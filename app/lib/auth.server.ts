@@ -183,6 +183,8 @@ export async function loadCurrentUser(
 /** A path to come back to after signing in. */
 export function returnPath(request: Request): string {
   const url = new URL(request.url);
+  // A client navigation's data request names the routes it wants (`_routes`): not part of the page's address.
+  if (url.searchParams.has("_routes")) url.searchParams.delete("_routes");
   return `${url.pathname.replace(/\.data$/, "")}${url.search}`;
 }
 

@@ -171,19 +171,25 @@ export async function readFormData(request: Request, maxBytes: number): Promise<
   }
   if (!request.body) return new FormData();
   let seen = 0;
-  let failed = false;
-  const limited = request.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        if (failed) return;
-        seen += chunk.byteLength;
-        if (seen > maxBytes) {
-          failed = true;
-          controller.error(new BodyTooLargeError(maxBytes));
-        } else controller.enqueue(chunk);
-      },
-    }),
-  );
+  const reader = request.body.getReader();
+  // Not pipeThrough: an error there cancels the request body, which destroys the socket before
+  // the 413 is written (the client saw a reset). Over the limit, the rest is simply left unread.
+  const limited = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else if (seen + value.byteLength > maxBytes) {
+        seen += value.byteLength;
+        controller.error(new BodyTooLargeError(maxBytes));
+      } else {
+        seen += value.byteLength;
+        controller.enqueue(value);
+      }
+    },
+    cancel(reason) {
+      if (seen <= maxBytes) return reader.cancel(reason);
+    },
+  });
   const counted = new Request(request.url, {
     method: request.method,
     headers: request.headers,

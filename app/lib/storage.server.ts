@@ -64,10 +64,44 @@ export class DiskStorage implements Storage {
   async put(area: StorageArea, key: string, data: Buffer): Promise<void> {
     const file = this.file(area, key);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    // Write then rename: a reader never sees half a file, a crash leaves no torn file.
+    // Write then rename: a reader never sees half a file, a crash leaves no torn file. Both the
+    // file and its folder reach the disk before the caller goes on (an order row committed with
+    // synchronous=FULL must not outlive its receipt in a power cut).
     const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;
-    await fs.writeFile(temp, data, { flag: "wx" });
+    const handle = await fs.open(temp, "wx");
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.rename(temp, file);
+    await syncFolder(path.dirname(file));
+  }
+
+  /** Removes half-written files (`*.tmp`) a crash left behind; returns how many. */
+  async removeTemporaryFiles(olderThanMs = 60 * 60 * 1000): Promise<number> {
+    let removed = 0;
+    const cutoff = Date.now() - olderThanMs;
+    for (const area of ["public", "private"] as const) {
+      const root = path.resolve(this.root, area);
+      let names: string[];
+      try {
+        names = await fs.readdir(root, { recursive: true });
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        if (!name.endsWith(".tmp")) continue;
+        const full = path.join(root, name);
+        const stat = await fs.stat(full).catch(() => null);
+        if (stat?.isFile() && stat.mtimeMs < cutoff) {
+          await fs.rm(full, { force: true });
+          removed++;
+        }
+      }
+    }
+    return removed;
   }
 
   async get(area: StorageArea, key: string): Promise<StoredFile | null> {
@@ -116,5 +150,14 @@ export class MemoryStorage implements Storage {
   async exists(area: StorageArea, key: string): Promise<boolean> {
     assertSafeKey(key);
     return this.files.has(`${area}/${key}`);
+  }
+}
+
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await fs.open(folder, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

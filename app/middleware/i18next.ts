@@ -1,4 +1,3 @@
-import { initReactI18next } from "react-i18next";
 import { createCookie } from "react-router";
 import { createI18nextMiddleware } from "remix-i18next";
 import resources, { LANGUAGES, type Language } from "~/locales";
@@ -21,8 +20,9 @@ export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddlewa
     searchParamKey: "lng",
     order: ["searchParams", "cookie", "header"],
   },
+  // Server-only: loaders, actions and e-mails translate with `getInstance(context).t`. Pages
+  // render with the runtime of ~/lib/i18n (entry.server.tsx), the same one the browser runs.
   i18next: { resources, interpolation: { escapeValue: false } },
-  plugins: [initReactI18next],
 });
 
 export function getLanguage(context: Parameters<typeof getLocale>[0]): Language {

@@ -249,12 +249,16 @@ export async function addToCart(
   });
 }
 
-/** Sets a line's quantity: below 1 is ignored; above the colour's stock is refused. */
+/**
+ * Sets a line's quantity: below 1 or unreadable is ignored (false); above the line limit or the
+ * colour's stock is refused.
+ */
 export async function setLineQuantity(db: DB, cartId: string, lineId: unknown, quantity: unknown): Promise<boolean> {
   const id = Number(String(lineId ?? ""));
   const wanted = parseQuantity(quantity);
   if (!Number.isSafeInteger(id)) throw new CartError("cart.errors.noLine");
   if (wanted === null || wanted < 1) return false;
+  if (wanted > MAX_LINE_QUANTITY) throw new CartError("cart.errors.badQuantity");
   const line = await db
     .selectFrom("cart_lines")
     .leftJoin("product_variants", (join) =>

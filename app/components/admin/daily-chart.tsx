@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n";
 import type { DailyPoint } from "~/models/analytics.server";
 
 /** Daily views (bars) and orders (line), drawn on the server as SVG: no JavaScript needed. */

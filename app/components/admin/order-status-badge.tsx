@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n";
 
 const STATUS_STYLES: Record<string, string> = {
   pending_payment: "bg-amber-100 text-amber-900",

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { Form, useLocation, useSubmit } from "react-router";
 import { CURRENCIES, type Currency } from "#db/schema";
+import { useTranslation } from "~/lib/i18n";
 import type { Language } from "~/locales";
 
 function useReturnTo(): string {

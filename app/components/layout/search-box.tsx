@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher } from "react-router";
+import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import type { loader as searchLoader } from "~/routes/resources/search";

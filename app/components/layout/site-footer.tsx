@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import type { Language } from "~/locales";
 import type { NavCategory } from "./site-header";

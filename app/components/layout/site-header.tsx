@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { Form, Link, NavLink } from "react-router";
 import type { Currency } from "#db/schema";
+import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import type { Language } from "~/locales";
 import { CurrencyPicker, LanguageToggle } from "./preference-forms";

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { useTranslation } from "~/lib/i18n";
 
 export function Breadcrumb({ items }: { items: { label: string; to?: string }[] }) {
   const { t } = useTranslation();

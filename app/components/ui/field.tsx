@@ -1,7 +1,7 @@
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { useNavigation } from "react-router";
+import { useTranslation } from "~/lib/i18n";
 import { translateKey } from "~/lib/translate-key";
 
 /** Error messages are translation keys (from the shared Zod schemas); shown next to the field. */

@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
 import { colorLabel } from "~/lib/color";
 import type { Flash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 
 const STYLES: Record<Flash["type"], string> = {
   success: "border-green-300 bg-green-50 text-green-900",

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
+import { useTranslation } from "~/lib/i18n";
 
 /** Page links that keep the other query parameters (filters, sort, search). */
 export function Pagination({ page, pages }: { page: number; pages: number }) {

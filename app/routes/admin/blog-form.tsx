@@ -1,6 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
 import {
   type ActionFunctionArgs,
   data,
@@ -18,6 +17,7 @@ import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/fie
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance, getLanguage } from "~/middleware/i18next";

@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import {
   type ActionFunctionArgs,
   data,
@@ -17,6 +16,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { readForm } from "~/lib/read-form";
 import { translateKey } from "~/lib/translate-key";
 import type { Language } from "~/locales";

@@ -1,6 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
 import {
   type ActionFunctionArgs,
   data,
@@ -20,6 +19,7 @@ import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/fie
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
 import { useRootData } from "~/lib/root-data";
 import { translateKey } from "~/lib/translate-key";
@@ -75,16 +75,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     form = await readFormData(request, BODY_LIMIT);
   } catch (error) {
-    if (!(error instanceof BodyTooLargeError)) throw error;
+    // Too large, or not a form at all (no boundary, cut short, another content type): a 4xx.
+    const tooLarge = error instanceof BodyTooLargeError;
     const empty = parseWithZod(new FormData(), { schema: z.object({}) });
     return data(
       {
         intent: null,
-        result: empty.reply({ formErrors: ["adminCategories.errors.uploadTooLarge"] }),
+        result: empty.reply({ formErrors: [tooLarge ? "adminCategories.errors.uploadTooLarge" : "error.badRequest"] }),
         imageProblem: null as Problem | null,
         deleteProblem: null as Problem | null,
       },
-      { status: 413 },
+      { status: tooLarge ? 413 : 400 },
     );
   }
   const submission = parseWithZod(form, { schema: categoryActionSchema });

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import type { OrderStatus, UserStatus } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
@@ -7,6 +6,7 @@ import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { readForm } from "~/lib/read-form";
 import { getInstance, getLanguage } from "~/middleware/i18next";

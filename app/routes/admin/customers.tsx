@@ -1,10 +1,10 @@
-import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import type { UserStatus } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import {

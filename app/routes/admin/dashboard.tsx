@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, useRevalidator } from "react-router";
 import { z } from "zod";
 import { DailyChart } from "~/components/admin/daily-chart";
@@ -9,6 +8,7 @@ import { ErrorList, Field, inputClass, StatusButton } from "~/components/ui/fiel
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { readForm } from "~/lib/read-form";
 import { getInstance } from "~/middleware/i18next";

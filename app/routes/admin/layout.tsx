@@ -1,8 +1,8 @@
-import { useTranslation } from "react-i18next";
 import { Form, Link, NavLink, Outlet } from "react-router";
 import { LanguageToggle } from "~/components/layout/preference-forms";
 import { FlashBanner } from "~/components/ui/flash-banner";
 import { requireAdmin } from "~/lib/auth.server";
+import { useTranslation } from "~/lib/i18n";
 import { useRootData } from "~/lib/root-data";
 import type { Route } from "./+types/layout";
 

@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { LanguageToggle } from "~/components/layout/preference-forms";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
@@ -9,6 +8,7 @@ import { FlashBanner } from "~/components/ui/flash-banner";
 import { requestInfoContext, services } from "~/context";
 import { authenticate, getUser, LoginError, recordFailedSignIn, signIn, signOut } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { signInAttemptsPerAddress, signInFailuresPerAccount } from "~/lib/rate-limit.server";
 import { readForm } from "~/lib/read-form";
 import { useRootData } from "~/lib/root-data";

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { data, Link } from "react-router";
 import { requireAdmin } from "~/lib/auth.server";
+import { useTranslation } from "~/lib/i18n";
 import type { Route } from "./+types/not-found";
 
 /** Unknown /admin paths: checked like every admin page, then 404 inside the shell. */

@@ -1,5 +1,4 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
@@ -8,6 +7,7 @@ import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { colorLabel } from "~/lib/color";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { readForm } from "~/lib/read-form";
 import { safeRedirect } from "~/lib/redirect";

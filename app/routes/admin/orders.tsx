@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
 import { ORDER_STATUSES } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
@@ -7,6 +6,7 @@ import { inputClass } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { isOrderStatus, listAdminOrders } from "~/models/admin-order.server";

@@ -1,5 +1,4 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
 import {
   type ActionFunctionArgs,
   data,
@@ -14,6 +13,7 @@ import { ErrorList, Field, FormErrors, inputClass, StatusButton } from "~/compon
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData } from "~/lib/images.server";
 import { publicUrl } from "~/lib/storage.server";
 import { translateKey } from "~/lib/translate-key";
@@ -254,7 +254,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     }
   }
 
-  const files = form.getAll("newImages").filter((file): file is File => file instanceof File && file.size > 0);
+  // No file chosen is an empty part without a name; an empty file the admin did choose is refused.
+  const files = form
+    .getAll("newImages")
+    .filter((file): file is File => file instanceof File && (file.size > 0 || file.name !== ""));
   const keep = draft.images.map((image) => image.key);
   const free = MAX_PRODUCT_IMAGES - keep.length;
   const accepted = files.slice(0, Math.max(0, free));

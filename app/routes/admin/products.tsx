@@ -1,5 +1,4 @@
 import type { MouseEvent } from "react";
-import { useTranslation } from "react-i18next";
 import {
   type ActionFunctionArgs,
   data,
@@ -18,6 +17,7 @@ import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { colorLabel } from "~/lib/color";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { readForm } from "~/lib/read-form";
 import { getCurrency } from "~/middleware/currency";

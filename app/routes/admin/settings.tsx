@@ -1,6 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
 import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-confirmation";
@@ -9,6 +8,7 @@ import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/fie
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -83,15 +83,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     form = await readFormData(request, BODY_LIMIT);
   } catch (error) {
-    if (!(error instanceof BodyTooLargeError)) throw error;
+    // Too large, or not a form at all (no boundary, cut short, another content type): a 4xx.
+    const tooLarge = error instanceof BodyTooLargeError;
     const empty = parseWithZod(new FormData(), { schema: z.object({}) });
     return data(
       {
         intent: "hero" as Intent,
-        result: empty.reply({ fieldErrors: { hero: [HERO_TOO_LARGE] } }),
+        result: empty.reply({
+          fieldErrors: { hero: [tooLarge ? HERO_TOO_LARGE : "adminSettings.errors.uploadFailed"] },
+        }),
         heroProblem: null as Problem | null,
       },
-      { status: 413 },
+      { status: tooLarge ? 413 : 400 },
     );
   }
   const submission = parseWithZod(form, { schema: settingsActionSchema });

@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { now } from "#db/connect.server";
 import { OrderSummary } from "~/components/order-summary";
@@ -6,6 +5,7 @@ import { FormAlert } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -41,7 +41,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof BodyTooLargeError)
       return data({ problem: { key: "payment.tooLarge", detailKey: "payment.tooLargeDetail" } }, { status: 413 });
-    throw error;
+    // Not a form at all (no boundary, cut short, another content type): a 400, not a 500.
+    return data({ problem: { key: "payment.uploadFailed", detailKey: "payment.uploadFailedDetail" } }, { status: 400 });
   }
   const file = form.get("receipt");
   if (!(file instanceof File) || file.size === 0) {

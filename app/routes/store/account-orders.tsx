@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
+import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listOrdersForUser } from "~/models/order.server";

@@ -1,11 +1,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
+import type { z } from "zod";
 import { PasswordField, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { verifyPassword } from "~/lib/password.server";
 import { readForm } from "~/lib/read-form";
 import { getSession, hashToken, rotateSession } from "~/lib/session.server";
@@ -23,6 +24,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     email: user.email,
     memberSince: user.created_at,
     language: getLanguage(context),
+    // Validation runs on the server only (the action); the browser gets the schema's HTML
+    // constraints, not Zod (docs/decisions/015).
+    constraint: getZodConstraint(changePasswordSchema),
     title: `${t("account.title")} | ${t("meta.siteName")}`,
   };
 }
@@ -53,12 +57,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof changePasswordSchema>>({
     lastResult: actionData,
-    constraint: getZodConstraint(changePasswordSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
+    constraint: loaderData.constraint,
+    shouldValidate: "onSubmit",
   });
   const since = new Intl.DateTimeFormat(loaderData.language === "zh" ? "zh-HK" : "en-GB", { dateStyle: "long" }).format(
     new Date(loaderData.memberSince),

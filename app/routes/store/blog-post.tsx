@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { data, Link } from "react-router";
 import { services } from "~/context";
+import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import { markdownToText, renderMarkdown } from "~/lib/markdown.server";
 import { publicUrl } from "~/lib/storage.server";

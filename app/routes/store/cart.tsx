@@ -1,10 +1,10 @@
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { ProductImage } from "~/components/product-card";
 import { services } from "~/context";
 import { currentCartId } from "~/lib/cart-session.server";
 import { colorLabel } from "~/lib/color";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { readForm } from "~/lib/read-form";
 import { safeRedirect } from "~/lib/redirect";
@@ -54,7 +54,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         // The −/+ buttons send the new quantity as setQuantity; the Update button sends the typed one.
         const quantity = form.get("setQuantity") ?? form.get("quantity");
         const changed = await setLineQuantity(db, cartId, form.get("lineId"), quantity);
-        if (!changed) return viaFetcher ? data({ ok: true as const, flash: null }) : redirect("/cart");
+        // Below 1 or unreadable ("", "abc", "1.5", "1e9"): nothing changes, and the shopper is told why.
+        if (!changed) throw new CartError("cart.errors.badQuantity");
         return done({ type: "success", key: "cart.updated" });
       }
       case "remove": {

@@ -1,9 +1,9 @@
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, useLocation, useSubmit } from "react-router";
 import { ProductCard } from "~/components/product-card";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
+import { useTranslation } from "~/lib/i18n";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import {

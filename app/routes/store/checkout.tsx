@@ -1,6 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import type { z } from "zod";
 import { CartSummary } from "~/components/order-summary";
@@ -10,6 +9,7 @@ import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { getCheckout, getCheckoutDraft, saveCheckout, saveCheckoutDraft } from "~/lib/checkout-session.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { readForm } from "~/lib/read-form";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -50,6 +50,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     cart,
     language,
     defaults,
+    // Validation runs on the server only (the action); the browser gets the schema's HTML
+    // constraints, not Zod (docs/decisions/015).
+    constraint: getZodConstraint(checkoutSchema),
     signedIn: user !== null,
     title: `${t("checkout.title")} | ${t("meta.siteName")}`,
   };
@@ -76,15 +79,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cart, language, defaults } = loaderData;
+  const { cart, language, defaults, constraint } = loaderData;
   const [form, fields] = useForm<z.input<typeof checkoutSchema>>({
     id: "checkout",
     lastResult: actionData,
     defaultValue: defaults,
-    constraint: getZodConstraint(checkoutSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: checkoutSchema }),
+    constraint,
+    shouldValidate: "onSubmit",
   });
   if (cart.lines.length === 0) {
     return (

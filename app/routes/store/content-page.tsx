@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import { contentPage, isContentPageSlug } from "~/content/pages";
+import { useTranslation } from "~/lib/i18n";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import type { Route } from "./+types/content-page";
 

@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
+import type { z } from "zod";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { requestInfoContext, services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { passwordResetsPerAddress } from "~/lib/rate-limit.server";
 import { readForm } from "~/lib/read-form";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -15,7 +16,12 @@ import type { Route } from "./+types/forgot-password";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const t = getInstance(context).t;
-  return { title: `${t("forgot.title")} | ${t("meta.siteName")}` };
+  return {
+    // Validation runs on the server only (the action); the browser gets the schema's HTML
+    // constraints, not Zod (docs/decisions/015).
+    constraint: getZodConstraint(forgotPasswordSchema),
+    title: `${t("forgot.title")} | ${t("meta.siteName")}`,
+  };
 }
 
 /** The same answer whether or not the address has an account. */
@@ -47,13 +53,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect("/login");
 }
 
-export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof forgotPasswordSchema>>({
     lastResult: actionData?.result,
-    constraint: getZodConstraint(forgotPasswordSchema),
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
+    constraint: loaderData.constraint,
+    shouldValidate: "onSubmit",
   });
   return (
     <div className="mx-auto max-w-md px-4 py-12">

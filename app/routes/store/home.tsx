@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ProductCard } from "~/components/product-card";
 import { services } from "~/context";
+import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import { useNonce } from "~/lib/nonce";
 import { publicUrl } from "~/lib/storage.server";

@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
+import type { z } from "zod";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { requestInfoContext, services } from "~/context";
 import { authenticate, getUser, LoginError, recordFailedSignIn, signIn } from "~/lib/auth.server";
 import { mergeCartAtSignIn } from "~/lib/cart-session.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { signInAttemptsPerAddress, signInFailuresPerAccount, signUpsPerAddress } from "~/lib/rate-limit.server";
 import { readForm } from "~/lib/read-form";
 import { safeRedirect } from "~/lib/redirect";
@@ -26,6 +27,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     mode,
     redirectTo,
+    // Validation runs on the server only (the action); the browser gets the schema's HTML
+    // constraints, not Zod (docs/decisions/015).
+    constraint: getZodConstraint(mode === "signup" ? signupSchema : loginSchema),
     title: `${t(mode === "signup" ? "auth.metaSignup" : "auth.metaLogin")} | ${t("meta.siteName")}`,
   } as const;
 }
@@ -94,15 +98,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { mode, redirectTo } = loaderData;
-  const schema = mode === "signup" ? signupSchema : loginSchema;
-  const [form, fields] = useForm({
+  const { mode, redirectTo, constraint } = loaderData;
+  const [form, fields] = useForm<z.input<typeof authSchema>>({
     id: `auth-${mode}`,
     lastResult: actionData?.result,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    constraint,
+    shouldValidate: "onSubmit",
   });
   const otherMode = `/login?${new URLSearchParams({ ...(mode === "login" ? { mode: "signup" } : {}), ...(redirectTo !== "/" ? { redirectTo } : {}) })}`;
 

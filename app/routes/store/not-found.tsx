@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { data, Link } from "react-router";
+import { useTranslation } from "~/lib/i18n";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/not-found";
 

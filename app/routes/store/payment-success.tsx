@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
+import { useTranslation } from "~/lib/i18n";
 import { getInstance } from "~/middleware/i18next";
 import { findOrderByNumber } from "~/models/order.server";
 import type { Route } from "./+types/payment-success";

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigate, useNavigation } from "react-router";
 import { CartSummary } from "~/components/order-summary";
 import { FormAlert } from "~/components/ui/field";
@@ -8,6 +7,7 @@ import { requireUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { clearCheckout, getCheckout } from "~/lib/checkout-session.server";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
 import { formatMoney } from "~/lib/money";
 import { useHydrated } from "~/lib/use-hydrated";

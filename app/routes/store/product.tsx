@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
 import { data, Link, useFetcher, useLocation } from "react-router";
 import { CartMessage } from "~/components/cart-message";
 import { ProductCard, ProductImage } from "~/components/product-card";
@@ -7,6 +6,7 @@ import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
 import { colorLabel } from "~/lib/color";
 import type { Flash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import { useNonce } from "~/lib/nonce";

@@ -1,10 +1,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
+import type { z } from "zod";
 import { PasswordField, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { readForm } from "~/lib/read-form";
 import { getInstance } from "~/middleware/i18next";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
@@ -16,7 +17,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const valid = token.length > 10 && (await peekAccountToken(services(context).db, token, "reset")) !== null;
   const t = getInstance(context).t;
-  return data({ token, valid, title: `${t("reset.title")} | ${t("meta.siteName")}` }, { status: valid ? 200 : 400 });
+  return data(
+    {
+      token,
+      valid,
+      // Validation runs on the server only (the action); the browser gets the schema's HTML
+      // constraints, not Zod (docs/decisions/015).
+      constraint: getZodConstraint(resetPasswordSchema),
+      title: `${t("reset.title")} | ${t("meta.siteName")}`,
+    },
+    { status: valid ? 200 : 400 },
+  );
 }
 
 /** Uses the link once, sets the password and ends every session of the account. */
@@ -36,12 +47,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof resetPasswordSchema>>({
     lastResult: actionData?.result,
-    constraint: getZodConstraint(resetPasswordSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+    constraint: loaderData.constraint,
+    shouldValidate: "onSubmit",
   });
   if (!loaderData.valid || actionData?.invalid) {
     return (

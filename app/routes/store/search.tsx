@@ -1,8 +1,8 @@
-import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { ProductCard } from "~/components/product-card";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
+import { useTranslation } from "~/lib/i18n";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listProducts, normalizeSearch } from "~/models/catalog.server";

@@ -1,8 +1,8 @@
-import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
 import { readForm } from "~/lib/read-form";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
 import { markEmailVerified } from "~/models/user.server";

@@ -1,0 +1,584 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { type APIRequestContext, expect, type PlaywrightWorkerArgs } from "@playwright/test";
+import {
+  apiAddToCart,
+  apiOrders,
+  apiPaymentKey,
+  apiSignUp,
+  apiSubmitPayment,
+  CHECKOUT_DETAILS,
+  receiptJpeg,
+  uniqueEmail,
+  uniquePassword,
+} from "../e2e/fixtures";
+import { adminSignIn, createAdmin, openDatabase, type Shop, type ShopFiles } from "./shop";
+
+/**
+ * The authorization matrix: every route of app/routes.ts × GET (its loader) and POST (its
+ * action, or 405 where the module has none) × who asks (signed out, customer A who owns an
+ * order with a receipt, customer B, an admin) → what the server must answer.
+ *
+ * authorization.spec.ts sends every cell and fails when a route of app/routes.ts has no row
+ * here; forgery.spec.ts posts every row that has an action from another origin.
+ */
+
+export type Who = "signedOut" | "customerA" | "customerB" | "admin";
+
+export const EVERYONE: readonly Who[] = ["signedOut", "customerA", "customerB", "admin"];
+
+/** The real rows of the spec's shop that the URLs and bodies point at. */
+export interface MatrixIds {
+  /** Customer A's order (pending payment, with a receipt). */
+  orderA: string;
+  orderNumberA: string;
+  emailA: string;
+  /** Customer B's user id (the admin customer page). */
+  userB: string;
+  productId: number;
+  categoryId: number;
+  categorySlug: string;
+  blogPostId: number;
+  bankAccountId: number;
+}
+
+/** A status, or a redirect with its Location (a string is matched exactly). */
+export type Outcome = number | { status: 302; location: string | RegExp };
+
+export type Cells = Record<Who, Outcome>;
+
+export type Form = Record<string, string>;
+
+export interface MatrixRow {
+  /** The route's full path as app/routes.ts builds it ("/" for the index, "/*" for a splat). */
+  path: string;
+  /** Its module, relative to app/. */
+  file: string;
+  /** The route id app/routes.ts gives it, where it names one (else the module path without extension). */
+  id?: string;
+  /** A concrete URL for the path. */
+  url(ids: MatrixIds): string;
+  get: Cells;
+  /** null: the module has no action, so every POST is 405. */
+  post: Cells | null;
+  /**
+   * What a signed-out visitor and the customers POST: on an admin route, a write that would
+   * change the database if it got through (grant admin, delete, block, rename...).
+   */
+  body?(ids: MatrixIds): Form;
+  /** What the admin POSTs: harmless (a refused form), so the matrix changes nothing itself. */
+  adminBody?(ids: MatrixIds): Form;
+  /** Only admins may act here: non-admin POSTs must change nothing. */
+  adminOnly?: boolean;
+  /** The POST signs the client out: the spec sends these cells last. */
+  signsOut?: boolean;
+}
+
+const toLogin = (path: string): Outcome => ({
+  status: 302,
+  location: `/login?redirectTo=${encodeURIComponent(path)}`,
+});
+const to = (location: string | RegExp): Outcome => ({ status: 302, location });
+const TO_ADMIN_LOGIN = to("/admin/login");
+const TO_LOGIN_ORDER = to(/^\/login\?redirectTo=%2Faccount%2Forders%2F[0-9a-f-]{36}$/);
+
+const all = (outcome: Outcome): Cells => ({
+  signedOut: outcome,
+  customerA: outcome,
+  customerB: outcome,
+  admin: outcome,
+});
+/** requireUser: signed out goes to /login and comes back. */
+const signedIn = (path: string, outcome: Outcome): Cells => ({ ...all(outcome), signedOut: toLogin(path) });
+/** requireAdmin on a GET: anyone else goes to /admin/login. */
+const adminPage = (outcome: Outcome): Cells => ({ ...all(TO_ADMIN_LOGIN), admin: outcome });
+/** requireAdmin on a POST: anyone else gets 403 and nothing runs. */
+const adminWrite = (outcome: Outcome): Cells => ({ ...all(403), admin: outcome });
+
+const page = (path: string, file: string, get: Cells, url: (ids: MatrixIds) => string = () => path): MatrixRow => ({
+  path,
+  file,
+  url,
+  get,
+  post: null,
+});
+
+const CONTENT_PAGES = ["shipping", "returns", "faq", "contact", "privacy", "terms"] as const;
+
+const adminRow = (
+  path: string,
+  module: string | { file: string; id: string },
+  url: (ids: MatrixIds) => string,
+  write: { body: (ids: MatrixIds) => Form; adminBody: (ids: MatrixIds) => Form; admin: Outcome } | null,
+  getAdmin: Outcome = 200,
+): MatrixRow => ({
+  path,
+  ...(typeof module === "string" ? { file: module } : module),
+  url,
+  get: adminPage(getAdmin),
+  post: write ? adminWrite(write.admin) : null,
+  body: write?.body,
+  adminBody: write?.adminBody,
+  adminOnly: true,
+});
+
+export const ROUTE_MATRIX: readonly MatrixRow[] = [
+  /* ---------------------------------------------------------------- the store */
+  page("/", "routes/store/home.tsx", all(200)),
+  ...CONTENT_PAGES.map((slug) => ({
+    ...page(`/${slug}`, "routes/store/content-page.tsx", all(200)),
+    id: `content-${slug}`,
+  })),
+  page("/category/:slug", "routes/store/category.tsx", all(200), (ids) => `/category/${ids.categorySlug}`),
+  page("/product/:id", "routes/store/product.tsx", all(200), (ids) => `/product/${ids.productId}`),
+  page("/search", "routes/store/search.tsx", all(200), () => "/search?q=cap"),
+  {
+    path: "/cart",
+    file: "routes/store/cart.tsx",
+    url: () => "/cart",
+    get: all(200),
+    // Clearing one's own (empty) cart: allowed for everyone, back to the cart.
+    post: all(to("/cart")),
+    body: () => ({ intent: "clear" }),
+  },
+  {
+    path: "/checkout",
+    file: "routes/store/checkout.tsx",
+    url: () => "/checkout",
+    get: all(200),
+    // The details are kept; a signed-out shopper signs in first, a signed-in one pays next.
+    post: { ...all(to("/payment")), signedOut: toLogin("/checkout") },
+    body: () => ({
+      firstName: "Chan",
+      lastName: "Tai Man",
+      email: "matrix-shopper@example.com",
+      address: "1 Nathan Road",
+      city: "Kowloon",
+      country: "Hong Kong",
+    }),
+  },
+  {
+    path: "/payment",
+    file: "routes/store/payment.tsx",
+    url: () => "/payment",
+    get: signedIn("/payment", 200),
+    // No submission key: nothing to pay for.
+    post: signedIn("/payment", 400),
+    body: () => ({ submissionKey: "made-up" }),
+  },
+  page("/payment-success", "routes/store/payment-success.tsx", signedIn("/payment-success", 200)),
+  page("/account/orders", "routes/store/account-orders.tsx", signedIn("/account/orders", 200)),
+  {
+    path: "/account/orders/:id",
+    file: "routes/store/account-order.tsx",
+    url: (ids) => `/account/orders/${ids.orderA}`,
+    // Only the owner sees an order; for anyone else (admins included: they use /admin) it does not exist.
+    get: { signedOut: TO_LOGIN_ORDER, customerA: 200, customerB: 404, admin: 404 },
+    // Replacing the receipt: only after a rejection (409 for the owner now), 404 for the rest.
+    post: { signedOut: TO_LOGIN_ORDER, customerA: 409, customerB: 404, admin: 404 },
+    body: () => ({ intent: "receipt" }),
+  },
+  page("/blog", "routes/store/blog.tsx", all(200)),
+  page("/blog/:id", "routes/store/blog-post.tsx", all(200), (ids) => `/blog/${ids.blogPostId}`),
+  {
+    path: "/login",
+    file: "routes/store/login.tsx",
+    url: () => "/login",
+    get: { ...all(to("/")), signedOut: 200 },
+    // A refused form re-renders the page, whose loader sends a signed-in user home.
+    post: { ...all(to("/")), signedOut: 400 },
+    body: () => ({ intent: "login" }),
+  },
+  {
+    path: "/forgot-password",
+    file: "routes/store/forgot-password.tsx",
+    url: () => "/forgot-password",
+    get: all(200),
+    post: all(400),
+    body: () => ({ email: "not an e-mail" }),
+  },
+  {
+    path: "/reset-password",
+    file: "routes/store/reset-password.tsx",
+    url: () => "/reset-password",
+    // No (valid) token: the page says the link is bad.
+    get: all(400),
+    post: all(400),
+    body: () => ({ token: "x".repeat(40), password: "a-new-password-123", confirm: "a-new-password-123" }),
+  },
+  {
+    path: "/verify-email",
+    file: "routes/store/verify-email.tsx",
+    url: () => "/verify-email",
+    get: all(400),
+    post: all(400),
+    body: () => ({ token: "x".repeat(40) }),
+  },
+  {
+    path: "/account",
+    file: "routes/store/account.tsx",
+    url: () => "/account",
+    get: signedIn("/account", 200),
+    post: signedIn("/account", 400),
+    body: () => ({ current: "wrong", password: "x", confirm: "y" }),
+  },
+  page("/*", "routes/store/not-found.tsx", all(404), () => "/no-such-page"),
+
+  /* ------------------------------------------------------- store resource routes */
+  {
+    path: "/logout",
+    file: "routes/store/logout.ts",
+    url: () => "/logout",
+    get: all(to("/")),
+    post: all(to("/")),
+    body: () => ({}),
+    signsOut: true,
+  },
+  page("/sitemap.xml", "routes/resources/sitemap.ts", all(200)),
+  page("/robots.txt", "routes/resources/robots.ts", all(200)),
+  page("/resources/search", "routes/resources/search.ts", all(200), () => "/resources/search?q=cap"),
+  {
+    ...page("/account/orders/:id/receipt", "routes/resources/receipt.ts", {
+      // A private file: the owner and admins get it; anyone else (signed out too) "not found".
+      signedOut: 404,
+      customerA: 200,
+      customerB: 404,
+      admin: 200,
+    }),
+    url: (ids) => `/account/orders/${ids.orderA}/receipt`,
+  },
+  {
+    path: "/resources/language",
+    file: "routes/resources/language.ts",
+    url: () => "/resources/language",
+    get: all(to("/")),
+    post: all(to("/cart")),
+    body: () => ({ language: "en", redirectTo: "/cart" }),
+  },
+  {
+    path: "/resources/currency",
+    file: "routes/resources/currency.ts",
+    url: () => "/resources/currency",
+    get: all(to("/")),
+    post: all(to("/cart")),
+    body: () => ({ currency: "HKD", redirectTo: "/cart" }),
+  },
+  page("/resources/locales/:lng/:part", "routes/resources/locales.ts", all(200), () => "/resources/locales/zh/all"),
+
+  /* ------------------------------------------------------------------ the admin */
+  {
+    path: "/admin/login",
+    file: "routes/admin/login.tsx",
+    url: () => "/admin/login",
+    get: { ...all(200), admin: to("/admin") },
+    post: { ...all(400), admin: to("/admin") },
+    body: () => ({ intent: "login" }),
+  },
+  adminRow(
+    "/admin/orders/:id/receipt",
+    "routes/admin/order-receipt.ts",
+    (ids) => `/admin/orders/${ids.orderA}/receipt`,
+    null,
+  ),
+  adminRow(
+    "/admin/customers/export",
+    "routes/admin/customers-export.ts",
+    () => "/admin/customers/export",
+    // The export itself is harmless, but it is audited: a non-admin one must leave no row.
+    { body: () => ({ q: "" }), adminBody: () => ({ q: "" }), admin: 200 },
+    to("/admin/customers"),
+  ),
+  adminRow("/admin", "routes/admin/dashboard.tsx", () => "/admin", {
+    // Grant the admin right to customer A.
+    body: (ids) => ({ email: ids.emailA }),
+    adminBody: () => ({ email: "nobody-here@example.com" }),
+    admin: 400,
+  }),
+  adminRow("/admin/products", "routes/admin/products.tsx", () => "/admin/products", {
+    body: (ids) => ({ intent: "delete", productId: String(ids.productId) }),
+    adminBody: () => ({ intent: "nothing" }),
+    admin: 400,
+  }),
+  adminRow("/admin/categories", "routes/admin/categories.tsx", () => "/admin/categories", {
+    body: (ids) => ({ intent: "delete", id: String(ids.categoryId), confirmed: "1" }),
+    adminBody: () => ({ intent: "nothing" }),
+    admin: 400,
+  }),
+  adminRow(
+    "/admin/products/new",
+    { file: "routes/admin/product-form.tsx", id: "admin-product-new" },
+    () => "/admin/products/new",
+    {
+      body: () => ({ name_en: "Forged product", name_zh: "偽造", price_hkd: "1.00", stock: "5" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+  ),
+  adminRow(
+    "/admin/products/edit/:id",
+    { file: "routes/admin/product-form.tsx", id: "admin-product-edit" },
+    (ids) => `/admin/products/edit/${ids.productId}`,
+    {
+      body: () => ({ name_en: "Renamed by a stranger", name_zh: "偽造", price_hkd: "0.01", stock: "0" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+  ),
+  adminRow("/admin/orders", "routes/admin/orders.tsx", () => "/admin/orders", null),
+  adminRow("/admin/orders/:id", "routes/admin/order.tsx", (ids) => `/admin/orders/${ids.orderA}`, {
+    body: () => ({ intent: "markPaid", expected: "pending_payment" }),
+    adminBody: () => ({ intent: "nothing" }),
+    admin: 400,
+  }),
+  adminRow("/admin/customers", "routes/admin/customers.tsx", () => "/admin/customers", null),
+  adminRow("/admin/customers/:id", "routes/admin/customer.tsx", (ids) => `/admin/customers/${ids.userB}`, {
+    body: () => ({ intent: "block" }),
+    adminBody: () => ({ intent: "nothing" }),
+    admin: 400,
+  }),
+  adminRow("/admin/blog", "routes/admin/blog.tsx", () => "/admin/blog", {
+    body: (ids) => ({ intent: "delete", id: String(ids.blogPostId), confirmed: "1" }),
+    adminBody: () => ({ intent: "nothing" }),
+    admin: 400,
+  }),
+  adminRow("/admin/blog/new", { file: "routes/admin/blog-form.tsx", id: "admin-blog-new" }, () => "/admin/blog/new", {
+    body: () => ({
+      title_en: "Forged",
+      title_zh: "偽造",
+      content_en: "Forged",
+      content_zh: "偽造",
+      author: "Mallory",
+      published: "on",
+    }),
+    adminBody: () => ({}),
+    admin: 400,
+  }),
+  adminRow(
+    "/admin/blog/edit/:id",
+    { file: "routes/admin/blog-form.tsx", id: "admin-blog-edit" },
+    (ids) => `/admin/blog/edit/${ids.blogPostId}`,
+    {
+      body: () => ({
+        title_en: "Defaced",
+        title_zh: "偽造",
+        content_en: "Defaced",
+        content_zh: "偽造",
+        author: "Mallory",
+        published: "on",
+      }),
+      adminBody: () => ({}),
+      admin: 400,
+    },
+  ),
+  adminRow("/admin/settings", "routes/admin/settings.tsx", () => "/admin/settings", {
+    body: (ids) => ({ intent: "delete", id: String(ids.bankAccountId), confirmed: "1" }),
+    adminBody: () => ({ intent: "nothing" }),
+    admin: 400,
+  }),
+  adminRow(
+    "/admin/*",
+    "routes/admin/not-found.tsx",
+    () => "/admin/no-such-page",
+    { body: () => ({}), adminBody: () => ({}), admin: 404 },
+    404,
+  ),
+];
+
+/** The route id React Router knows the row by (the `_routes` of a client navigation's data request). */
+export function routeId(row: MatrixRow): string {
+  return row.id ?? row.file.replace(/\.tsx?$/, "");
+}
+
+/** The POST outcome of a cell: 405 for everyone where the module has no action. */
+export function postOutcome(row: MatrixRow, who: Who): Outcome {
+  return row.post ? row.post[who] : 405;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * "Nothing changed": a fingerprint of the shop's database and uploads.
+ * ------------------------------------------------------------------------------------------ */
+
+export interface Fingerprint {
+  /** Table (or "uploads") → "<row count>:<sha256 of the sorted rows>". */
+  tables: Record<string, string>;
+}
+
+/**
+ * Every table's row count and a hash of its rows (sorted, so the order rows come back in does
+ * not matter), plus the list of uploaded files. `ignore` names tables, or "table.column", left
+ * out: the caller says why in a comment where it passes them.
+ */
+export function fingerprint(files: ShopFiles, ignore: readonly string[] = []): Fingerprint {
+  const db = openDatabase(files);
+  try {
+    const names = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    ).map((row) => row.name);
+    const tables: Record<string, string> = {};
+    for (const name of names) {
+      if (ignore.includes(name)) continue;
+      const dropped = ignore
+        .filter((entry) => entry.startsWith(`${name}.`))
+        .map((entry) => entry.slice(name.length + 1));
+      const rows = (db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[]).map((row) => {
+        for (const column of dropped) delete row[column];
+        return JSON.stringify(row, (_key, value: unknown) =>
+          Buffer.isBuffer(value) ? value.toString("base64") : typeof value === "bigint" ? String(value) : value,
+        );
+      });
+      rows.sort();
+      tables[name] = `${rows.length}:${crypto.createHash("sha256").update(rows.join("\n")).digest("hex")}`;
+    }
+    tables.uploads = listFiles(files.uploadsDir).join("\n");
+    return { tables };
+  } finally {
+    db.close();
+  }
+}
+
+function listFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** The tables whose fingerprints differ, for a readable failure. */
+export function changedTables(before: Fingerprint, after: Fingerprint): string[] {
+  const names = new Set([...Object.keys(before.tables), ...Object.keys(after.tables)]);
+  return [...names].filter((name) => before.tables[name] !== after.tables[name]).sort();
+}
+
+/** The Location of a redirect, relative to the shop when it points at it. */
+export function relativeLocation(location: string | undefined, baseURL: string): string | undefined {
+  if (location === undefined) return undefined;
+  return location.startsWith(baseURL) ? location.slice(baseURL.length) || "/" : location;
+}
+
+/** Whether a response matches an outcome of the matrix; the reason when it does not. */
+export function outcomeMismatch(outcome: Outcome, status: number, location: string | undefined): string | null {
+  const expected = typeof outcome === "number" ? { status: outcome, location: undefined } : outcome;
+  if (status !== expected.status)
+    return `status ${status}${location ? ` → ${location}` : ""}, expected ${expected.status}`;
+  if (expected.location === undefined) return null;
+  const ok =
+    typeof expected.location === "string" ? location === expected.location : expected.location.test(location ?? "");
+  return ok ? null : `Location ${location}, expected ${expected.location}`;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The people of the matrix on a running shop.
+ * ------------------------------------------------------------------------------------------ */
+
+/** Customer A's order carries this address: it must never show up in anyone else's response. */
+export const SECRET_ADDRESS = "Flat Z, 99/F, 7 Secret Harbour Road";
+
+export interface Account {
+  email: string;
+  password: string;
+}
+
+export interface Parties {
+  ids: MatrixIds;
+  /** One HTTP client (own cookie jar) per person, signed in as that person. */
+  clients: Record<Who, APIRequestContext>;
+  accounts: Record<Exclude<Who, "signedOut">, Account>;
+  /** The catalogue row A bought: a product with a colour in stock. */
+  stocked: { productId: number; color: string };
+  dispose(): Promise<void>;
+}
+
+/**
+ * Signs up customer A and places a real order with a receipt (the checkout and payment forms),
+ * signs up customer B, makes an admin with the CLI and signs it in; finds the catalogue rows
+ * the matrix URLs point at. Every client has seen its sign-in flash message afterwards.
+ */
+export async function prepareParties(playwright: PlaywrightWorkerArgs["playwright"], shop: Shop): Promise<Parties> {
+  const clients = {} as Record<Who, APIRequestContext>;
+  for (const who of EVERYONE) clients[who] = await playwright.request.newContext({ baseURL: shop.baseURL });
+  const dispose = async () => {
+    for (const client of Object.values(clients)) await client.dispose();
+  };
+  try {
+    const accounts = {} as Parties["accounts"];
+    for (const who of ["customerA", "customerB", "admin"] as const) {
+      accounts[who] = { email: uniqueEmail(who.toLowerCase()), password: uniquePassword() };
+    }
+    const db = openDatabase(shop.files);
+    const catalogue = db
+      .prepare(
+        `SELECT p.id AS productId, v.color AS color, c.id AS categoryId, c.slug AS categorySlug
+         FROM products p JOIN product_variants v ON v.product_id = p.id JOIN categories c ON c.id = p.category_id
+         WHERE v.stock > 5 AND c.is_active = 1 ORDER BY p.id LIMIT 1`,
+      )
+      .get() as { productId: number; color: string; categoryId: number; categorySlug: string };
+    const blogPost = db.prepare("SELECT id FROM blog_posts WHERE published = 1 ORDER BY id LIMIT 1").get() as {
+      id: number;
+    };
+    const bankAccount = db.prepare("SELECT id FROM bank_accounts ORDER BY id LIMIT 1").get() as { id: number };
+    db.close();
+
+    const a = clients.customerA;
+    await apiSignUp(a, accounts.customerA.email, accounts.customerA.password);
+    await apiAddToCart(a, catalogue.productId, catalogue.color);
+    const checkout = await a.post("/checkout", {
+      form: { ...CHECKOUT_DETAILS, address: SECRET_ADDRESS, email: accounts.customerA.email },
+      maxRedirects: 0,
+    });
+    expect(checkout.headers().location, "checkout of customer A").toMatch(/\/payment$/);
+    const paid = await apiSubmitPayment(a, await apiPaymentKey(a), await receiptJpeg());
+    expect(paid.status(), "payment of customer A").toBe(302);
+    const [order] = await apiOrders(a);
+    if (!order) throw new Error("customer A has no order");
+
+    await apiSignUp(clients.customerB, accounts.customerB.email, accounts.customerB.password);
+    createAdmin(shop.files, accounts.admin.email, accounts.admin.password);
+    await adminSignIn(clients.admin, accounts.admin.email, accounts.admin.password);
+    // Each sign-in left a flash message in its session: show it now, so no later page takes it.
+    for (const who of EVERYONE) await clients[who].get("/");
+
+    return {
+      ids: {
+        orderA: order.id,
+        orderNumberA: order.number,
+        emailA: accounts.customerA.email,
+        userB: userId(shop.files, accounts.customerB.email),
+        productId: catalogue.productId,
+        categoryId: catalogue.categoryId,
+        categorySlug: catalogue.categorySlug,
+        blogPostId: blogPost.id,
+        bankAccountId: bankAccount.id,
+      },
+      clients,
+      accounts,
+      stocked: { productId: catalogue.productId, color: catalogue.color },
+      dispose,
+    };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+export function userId(files: ShopFiles, email: string): string {
+  const db = openDatabase(files);
+  try {
+    const row = db.prepare("SELECT id FROM users WHERE email = ?").get(email) as { id: string } | undefined;
+    if (!row) throw new Error(`no account ${email}`);
+    return row.id;
+  } finally {
+    db.close();
+  }
+}
+
+/** Signs `client` in on /login as a customer. */
+export async function customerSignIn(client: APIRequestContext, account: Account): Promise<void> {
+  const response = await client.post("/login", {
+    form: { intent: "login", ...account, redirectTo: "/" },
+    maxRedirects: 0,
+  });
+  expect(response.status(), `sign-in of ${account.email}`).toBe(302);
+}
