@@ -1,11 +1,10 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { requestInfoContext } from "./context";
 import { I18nProvider } from "./lib/i18n";
+import { createNodeBody } from "./lib/node-body.server";
 import { NonceProvider } from "./lib/nonce";
 import resources, { type Language } from "./locales";
 import { getLanguage } from "./middleware/i18next";
@@ -41,6 +40,18 @@ export default function handleRequest(
       reject(error);
     };
 
+    // The body is React's pipe itself: the server writes it straight into the Node response
+    // (server/request-handler.ts); anything else reads it as a web stream (app/lib/node-body.server.ts).
+    const ready = () => {
+      shellRendered = true;
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      resolve(
+        new Response(
+          createNodeBody((destination) => pipe(destination)),
+          { headers: responseHeaders, status: responseStatusCode },
+        ),
+      );
+    };
     let stream: ReturnType<typeof renderToPipeableStream>;
     try {
       stream = renderToPipeableStream(
@@ -51,23 +62,14 @@ export default function handleRequest(
         </NonceProvider>,
         {
           nonce,
-          [readyOption]() {
-            shellRendered = true;
-            const body = new PassThrough({
-              final(callback) {
-                clearTimeout(timeoutId);
-                timeoutId = undefined;
-                callback();
-              },
-            });
-            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-            pipe(body);
-            resolve(
-              new Response(createReadableStreamFromReadable(body), {
-                headers: responseHeaders,
-                status: responseStatusCode,
-              }),
-            );
+          onShellReady() {
+            if (readyOption === "onShellReady") ready();
+          },
+          onAllReady() {
+            // Everything is rendered: nothing left for the timer to abort.
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
+            if (readyOption === "onAllReady") ready();
           },
           onShellError(error: unknown) {
             fail(error);

@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import type { Server } from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
@@ -19,6 +18,7 @@ import { DiskStorage } from "~/lib/storage.server";
 import { adminExists, createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
 import { backupCommand, restoreCommand } from "./backup";
 import { servePrecompressed } from "./precompress";
+import { createRequestHandler } from "./request-handler";
 
 /**
  * The production web server: Express 5 around the React Router request handler. Bundled by

@@ -37,6 +37,8 @@ export interface ImagePreset {
   quality: number;
   /** GIF accepted too (its first frame); every other preset takes JPEG, PNG and WebP only. */
   acceptsGif?: boolean;
+  /** Stored format: WebP (the default: public images, smallest) or JPEG (5x cheaper to encode). */
+  output?: "webp" | "jpeg";
 }
 
 const MB = 1024 * 1024;
@@ -46,8 +48,10 @@ export const IMAGE_PRESETS = {
   category: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1200, maxHeight: 1200, quality: 80 },
   hero: { maxBytes: 10 * MB, maxPixels: 60_000_000, maxWidth: 2400, maxHeight: 1600, quality: 80, acceptsGif: true },
   blog: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1600, maxHeight: 1600, quality: 80 },
-  // Receipts stay legible: bank reference numbers are small print.
-  receipt: { maxBytes: 5 * MB, maxPixels: 40_000_000, maxWidth: 2400, maxHeight: 2400, quality: 88 },
+  // Receipts stay legible: bank reference numbers are small print. JPEG, not WebP: a receipt is
+  // encoded once per payment while the shopper waits and viewed once by the owner; a 12 MP phone
+  // photo costs ~180 ms of CPU as JPEG against ~980 ms as WebP, for about the same size.
+  receipt: { maxBytes: 5 * MB, maxPixels: 40_000_000, maxWidth: 2400, maxHeight: 2400, quality: 88, output: "jpeg" },
 } satisfies Record<string, ImagePreset>;
 
 export type ImageKind = keyof typeof IMAGE_PRESETS;
@@ -108,7 +112,7 @@ export async function processImage(input: Uint8Array, preset: ImagePreset): Prom
     const { data, info } = await sharp(input, options)
       .rotate() // apply EXIF orientation, then the orientation tag goes with the rest
       .resize({ width: preset.maxWidth, height: preset.maxHeight, fit: "inside", withoutEnlargement: true })
-      .webp({ quality: preset.quality })
+      .toFormat(preset.output ?? "webp", { quality: preset.quality })
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   } catch (error) {
@@ -134,8 +138,14 @@ export async function storeImage(
     throw new ImageError("tooLarge", { maxMb: Math.round(preset.maxBytes / MB) });
   }
   const image = await processImage(new Uint8Array(await file.arrayBuffer()), preset);
-  const key = generateKey(options.folder ?? `${kind}s`, "webp");
-  await storage.put(options.area ?? (kind === "receipt" ? "private" : "public"), key, image.data, "image/webp");
+  const jpeg = "output" in preset && preset.output === "jpeg";
+  const key = generateKey(options.folder ?? `${kind}s`, jpeg ? "jpg" : "webp");
+  await storage.put(
+    options.area ?? (kind === "receipt" ? "private" : "public"),
+    key,
+    image.data,
+    jpeg ? "image/jpeg" : "image/webp",
+  );
   return key;
 }
 

@@ -93,7 +93,7 @@ const targets: Target[] = [
     url: "/payment",
     fields: freshCheckout,
     fileField: "receipt",
-    stored: /^private\/receipts\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.webp$/,
+    stored: /^private\/receipts\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.jpg$/,
     maxBytes: 5 * MB,
     bodyLimit: 5 * MB + 256 * 1024,
     client: () => shopper,
@@ -288,7 +288,10 @@ test("real images are stored re-encoded, without EXIF/GPS, under generated names
       if (target.name === "payment receipt") expect(key.split("/")[2]).toBe(shopperUserId);
       const stored = fs.readFileSync(path.join(shop.files.uploadsDir, key));
       const meta = await sharp(stored).metadata();
-      expect(meta.format, `${target.name} / ${file.label}: re-encoded`).toBe("webp");
+      // Receipts are stored as JPEG, public images as WebP (app/lib/images.server.ts).
+      expect(meta.format, `${target.name} / ${file.label}: re-encoded`).toBe(
+        key.startsWith("private/") ? "jpeg" : "webp",
+      );
       expect(meta.exif, `${target.name} / ${file.label}: no EXIF`).toBeUndefined();
       expect(meta.xmp).toBeUndefined();
       expect(meta.iptc).toBeUndefined();
@@ -414,10 +417,10 @@ test("receipts are served privately as sandboxed images that cannot be sniffed o
     const response = await client.get(url, { maxRedirects: 0 });
     expect(response.status(), url).toBe(200);
     const headers = response.headers();
-    expect(headers["content-type"], url).toBe("image/webp");
+    expect(headers["content-type"], url).toBe("image/jpeg");
     expect(headers["x-content-type-options"], url).toBe("nosniff");
     expect(headers["content-disposition"], url).toMatch(
-      url.endsWith("download=1") ? /^attachment; filename="receipt-ORD-[\w-]+\.webp"$/ : /^inline; filename="/,
+      url.endsWith("download=1") ? /^attachment; filename="receipt-ORD-[\w-]+\.jpg"$/ : /^inline; filename="/,
     );
     expect(headers["content-security-policy"], url).toMatch(/(^|;\s*)sandbox(;|$)/);
     expect(headers["content-security-policy"], url).toMatch(/default-src 'none'/);

@@ -251,7 +251,7 @@ test.describe("purchase", () => {
 
     const response = await page.request.get(`${orderPath}/receipt`);
     expect(response.status()).toBe(200);
-    expect(response.headers()["content-type"]).toBe("image/webp");
+    expect(response.headers()["content-type"]).toBe("image/jpeg");
     expect(response.headers()["cache-control"]).toBe("private, no-store");
     // The header may be sent as a list (Fetch reads its first value): every value must be nosniff.
     const nosniff = (response.headers()["x-content-type-options"] ?? "").split(",").map((value) => value.trim());

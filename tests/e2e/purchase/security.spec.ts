@@ -82,7 +82,7 @@ test.describe("order security", () => {
       expect((await owner.request.get(orderPath)).status()).toBe(200);
       const receipt = await owner.request.get(`${orderPath}/receipt`);
       expect(receipt.status()).toBe(200);
-      expect(receipt.headers()["content-type"]).toBe("image/webp");
+      expect(receipt.headers()["content-type"]).toBe("image/jpeg");
 
       // Another signed-in customer: not found, for the page and the file.
       const page = await other.request.get(orderPath, { maxRedirects: 0 });

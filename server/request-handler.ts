@@ -1,0 +1,78 @@
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import type { NextFunction, Request, Response } from "express";
+import {
+  createRequestHandler as createRouterHandler,
+  type RouterContextProvider,
+  type ServerBuild,
+} from "react-router";
+import { pipeToNode } from "~/lib/node-body.server";
+
+/**
+ * Express -> React Router, as @react-router/express does, with one difference: a document body
+ * made by app/entry.server.tsx is React's pipe writing straight into the Node response, instead
+ * of React -> Node stream -> web stream -> Node response (two copies of every chunk and the
+ * web-stream machinery on the hottest path: every page view).
+ */
+export function createRequestHandler(options: {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  getLoadContext: (req: Request, res: Response) => RouterContextProvider;
+  mode?: string;
+}) {
+  const handle = createRouterHandler(options.build, options.mode ?? process.env.NODE_ENV);
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const response = await handle(toWebRequest(req, res), options.getLoadContext(req, res));
+      await send(res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function toWebRequest(req: Request, res: Response): globalThis.Request {
+  const forwarded = req.app.enabled("trust proxy") ? req.get("X-Forwarded-Host")?.split(":")[1] : undefined;
+  const port = Number.parseInt(forwarded ?? req.get("host")?.split(":")[1] ?? "", 10);
+  const host = `${req.hostname.split(/[\\/?#@]/)[0] || "localhost"}${Number.isSafeInteger(port) ? `:${port}` : ""}`;
+  const controller = new AbortController();
+  let finished = false;
+  res.on("finish", () => {
+    finished = true;
+  });
+  res.on("close", () => {
+    if (!finished) controller.abort();
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  return new globalThis.Request(`${req.protocol}://${host}${req.originalUrl}`, init);
+}
+
+async function send(res: Response, response: globalThis.Response): Promise<void> {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const piped = pipeToNode(response.body, res);
+  if (piped) return piped;
+  if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (res.destroyed || res.writableEnded) return;
+    throw error;
+  }
+}
