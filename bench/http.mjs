@@ -224,7 +224,8 @@ async function startShop(dirs) {
   const origin = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = track(
-    spawn(process.execPath, ["bin/shop.mjs", "start"], {
+    // The flags of `npm start` (package.json): a smaller young generation keeps RSS down under load.
+    spawn(process.execPath, ["--max-semi-space-size=8", "bin/shop.mjs", "start"], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: {

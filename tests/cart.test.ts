@@ -221,6 +221,14 @@ describe("addToCart", () => {
     expect(await lines(cart)).toEqual([]);
   });
 
+  it("stops repeated adds at the line limit of 999", async () => {
+    const product = await makeProduct({ variants: [["Black", 5000]] });
+    await addToCart(db, cart, { productId: product, color: "Black", quantity: "999" });
+    const error = await cartError(() => addToCart(db, cart, { productId: product, color: "Black", quantity: "1" }));
+    expect(error.key).toBe("cart.errors.badQuantity");
+    expect((await lines(cart))[0]?.quantity).toBe(999);
+  });
+
   it("refuses a colour of another product", async () => {
     const mine = await makeProduct({ variants: [["Black", 5]] });
     await makeProduct({ variants: [["Pink", 5]] });

@@ -225,6 +225,8 @@ export async function addToCart(
         "cart.errors.insufficientStockDetail",
       );
     }
+    // Repeated adds stop at the line limit too (the cart page's quantity field allows 1-999).
+    if (inCart + quantity > MAX_LINE_QUANTITY) throw new CartError("cart.errors.badQuantity");
     if (inCart + quantity > variant.stock) {
       throw new CartError(
         "cart.errors.insufficientStock",

@@ -96,8 +96,13 @@ function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** Control characters (NUL ends an FTS5 query string early: a 500) count as spaces. */
 export function normalizeSearch(term: string | null | undefined): string {
-  return (term ?? "").trim().replace(/\s+/g, " ").slice(0, 100);
+  return (term ?? "")
+    .replace(/\p{Cc}/gu, " ")
+    .trim()
+    .replace(/\s+/g, " ")
+    .slice(0, 100);
 }
 
 /**

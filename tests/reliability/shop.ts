@@ -99,7 +99,8 @@ export async function startShop(
   const files = options.files ?? newShopFiles(options.name);
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["bin/shop.mjs", "start"], {
+  // The flags of `npm start` (package.json), so memory is measured as in production.
+  const child = spawn(process.execPath, ["--max-semi-space-size=8", "bin/shop.mjs", "start"], {
     cwd: ROOT,
     env: shopEnv(files, { PORT: String(port), PUBLIC_URL: baseURL, ...options.env }),
     stdio: ["ignore", "ignore", "pipe"],
@@ -130,6 +131,7 @@ export async function startShop(
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
+      if (!options.files) removeFiles(files);
       throw new Error(`the shop exited before it answered (code ${child.exitCode}):\n${stderr}`);
     }
     try {
@@ -140,6 +142,7 @@ export async function startShop(
     }
     if (Date.now() > deadline) {
       await shop.kill();
+      if (!options.files) removeFiles(files);
       throw new Error(`the shop did not answer /healthz within 2 minutes:\n${stderr}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,0 +1,427 @@
+/**
+ * Every form (POST action) of the shop with the fields its route module reads, for the fuzzer
+ * (fuzz.spec.ts). Built by reading each module in app/routes: the hidden fields a page puts in
+ * its form, the buttons' `intent` values and the fields of the shared Zod schemas.
+ *
+ * A field lists values the form itself would send ("valid" examples). The fuzzer mixes them with
+ * garbage, leaves fields out, repeats them and adds fields the form does not have; values that
+ * depend on the shop's data (ids, one-time keys) come from the spec's `FuzzContext`, so random
+ * bodies also reach past the "not found" checks into the real work.
+ */
+
+/** Who posts: a browser without a session, the signed-in customer, or the signed-in admin. */
+export type Role = "anon" | "customer" | "admin";
+
+/** Ids and keys of the spec's shop, so a form can be sent "with the right hidden keys". */
+export interface FuzzContext {
+  /** A product with several colours, and two of its colours. */
+  productId: number;
+  colours: string[];
+  /** A colour that exists only on another product. */
+  foreignColour: string;
+  /** A product the admin fuzzes (edits, category moves, deletes). */
+  adminProductId: number;
+  categoryId: number;
+  blogPostId: number;
+  bankAccountId: number;
+  /** The customer's current cart line, when there is one. */
+  lineId: number | null;
+  /** An order of the customer whose receipt the admin rejected (the customer may replace it). */
+  orderId: string;
+  /** Another order of the customer, for the admin's status changes. */
+  transitionOrderId: string;
+  /** A customer the admin may block and unblock (not the fuzzing customer). */
+  victimId: string;
+  /** The payment page's current one-time key (read before each payment post). */
+  submissionKey: string;
+  customerEmail: string;
+}
+
+/** Valid example values of one field: fixed, or read from the context. */
+export type Examples = readonly string[] | ((ctx: FuzzContext) => readonly string[]);
+
+export interface FormAction {
+  /** A readable name for reports. */
+  name: string;
+  /** The route module that handles it. */
+  module: string;
+  path: (ctx: FuzzContext) => string;
+  as: Role;
+  /** `multipart` when the page's form has a file input (enctype multipart/form-data). */
+  encoding: "urlencoded" | "multipart";
+  /** Text fields with example values. */
+  fields: Record<string, Examples>;
+  /** File inputs (multipart only). */
+  files?: readonly string[];
+  /**
+   * Done before each post, so random bodies reach the real work: the payment form needs a
+   * checkout and a fresh key, the cart forms a line, the receipt replacement a rejected receipt.
+   */
+  prepare?: "payment" | "cart-line" | "rejected-receipt";
+}
+
+const EMAILS = ["shopper@example.com", "Shopper@Example.com", " user+tag@example.org "];
+const PASSWORDS = ["correct horse", "123456", "pw-secret-1"];
+const REDIRECTS = ["/", "/cart", "/product/1", "//evil.example", "https://evil.example/", "javascript:alert(1)"];
+const PRICES = ["12.34", "0", "1", "9999999.99", "0.5"];
+const STOCKS = ["0", "1", "25", "999999"];
+const ORDER_STATUSES = ["pending_payment", "paid", "shipped", "delivered", "cancelled"];
+const id = (pick: (ctx: FuzzContext) => number | string) => (ctx: FuzzContext) => [String(pick(ctx))];
+
+const checkoutFields: Record<string, Examples> = {
+  firstName: ["Chan", "陳"],
+  lastName: ["Tai Man", "大文"],
+  email: (ctx) => [ctx.customerEmail],
+  phone: ["+852 9123 4567", "91234567", ""],
+  address: ["Flat A, 12/F, 1 Nathan Road", "彌敦道1號"],
+  city: ["Tsim Sha Tsui", "尖沙咀"],
+  postalCode: ["", "999077"],
+  country: ["Hong Kong", "香港"],
+  notes: ["", "Leave at the door"],
+};
+
+const productFields: Record<string, Examples> = {
+  intent: ["save", "add-variant", "remove-variant-0", "image-up-1", "image-down-0", "image-remove-0"],
+  name_en: ["Fuzz Rifle", "M4 Carbine"],
+  name_zh: ["模糊步槍"],
+  description_en: ["", "A rifle."],
+  description_zh: ["", "步槍。"],
+  price_hkd: PRICES,
+  price_gbp: ["", ...PRICES],
+  price_eur: ["", ...PRICES],
+  price_usd: ["", ...PRICES],
+  category_id: (ctx) => ["", String(ctx.categoryId)],
+  is_featured: ["on"],
+  stock: STOCKS,
+  "variants[0].color": ["Black", "Tan"],
+  "variants[0].stock": STOCKS,
+  "variants[1].color": ["Tan", "black"],
+  "variants[1].stock": STOCKS,
+  "images[0]": ["products/none.webp"],
+};
+
+const categoryFields: Record<string, Examples> = {
+  name_en: ["Fuzz Gear", "Pistols"],
+  name_zh: ["模糊裝備"],
+  description_en: ["", "Gear."],
+  description_zh: ["", "裝備。"],
+  sort_order: ["0", "5", "-3", "1.5"],
+  is_active: ["on", ""],
+  slug: ["", "fuzz-gear", "Fuzz Gear!"],
+  remove_image: ["", "1"],
+};
+
+const blogFields: Record<string, Examples> = {
+  title_en: ["Range day", "A *title*"],
+  title_zh: ["靶場日"],
+  content_en: ["# Hello\n\nSome **Markdown**.", "<script>alert(1)</script>"],
+  content_zh: ["你好"],
+  author: ["Harbour Team"],
+  published: ["on", ""],
+  remove_image: ["", "on"],
+};
+
+const bankFields: Record<string, Examples> = {
+  bank_name: ["HSBC", "中國銀行"],
+  account_holder: ["Harbour Tactical Ltd"],
+  account_number: ["123-456789-001", "12345678"],
+  fps_id: ["", "1234567", "pay@example.com"],
+  swift_code: ["", "HSBCHKHHHKH", "hsbc hk hh"],
+  routing_number: ["", "004"],
+  bank_address: ["", "1 Queen's Road Central"],
+  is_primary: ["", "on"],
+};
+
+/** Every POST action of the shop. */
+export const FORMS: readonly FormAction[] = [
+  // ---- store, signed out ----
+  {
+    name: "login / sign-up",
+    module: "app/routes/store/login.tsx",
+    path: () => "/login",
+    as: "anon",
+    encoding: "urlencoded",
+    fields: { intent: ["login", "signup"], email: EMAILS, password: PASSWORDS, redirectTo: REDIRECTS },
+  },
+  {
+    name: "forgot password",
+    module: "app/routes/store/forgot-password.tsx",
+    path: () => "/forgot-password",
+    as: "anon",
+    encoding: "urlencoded",
+    fields: { email: EMAILS },
+  },
+  {
+    name: "reset password",
+    module: "app/routes/store/reset-password.tsx",
+    path: () => "/reset-password",
+    as: "anon",
+    encoding: "urlencoded",
+    fields: { token: ["abcdefghijklmnopqrstuvwxyz0123456789"], password: PASSWORDS, confirm: PASSWORDS },
+  },
+  {
+    name: "verify e-mail",
+    module: "app/routes/store/verify-email.tsx",
+    path: () => "/verify-email",
+    as: "anon",
+    encoding: "urlencoded",
+    fields: { token: ["abcdefghijklmnopqrstuvwxyz0123456789", "short"] },
+  },
+  {
+    name: "language",
+    module: "app/routes/resources/language.ts",
+    path: () => "/resources/language",
+    as: "anon",
+    encoding: "urlencoded",
+    fields: { language: ["en", "zh"], redirectTo: REDIRECTS },
+  },
+  {
+    name: "currency",
+    module: "app/routes/resources/currency.ts",
+    path: () => "/resources/currency",
+    as: "anon",
+    encoding: "urlencoded",
+    fields: { currency: ["HKD", "USD", "GBP", "EUR"], redirectTo: REDIRECTS },
+  },
+  {
+    name: "checkout (signed out)",
+    module: "app/routes/store/checkout.tsx",
+    path: () => "/checkout",
+    as: "anon",
+    encoding: "urlencoded",
+    fields: { ...checkoutFields, email: EMAILS },
+  },
+  // ---- store, the customer ----
+  {
+    name: "cart: add",
+    module: "app/routes/store/cart.tsx",
+    path: () => "/cart",
+    as: "customer",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["add"],
+      productId: (ctx) => [String(ctx.productId)],
+      color: (ctx) => [...ctx.colours, ctx.foreignColour, "Default"],
+      quantity: ["1", "2"],
+      redirectTo: REDIRECTS,
+      _fetcher: ["1"],
+    },
+  },
+  {
+    name: "cart: update / remove / clear",
+    module: "app/routes/store/cart.tsx",
+    path: () => "/cart",
+    as: "customer",
+    encoding: "urlencoded",
+    prepare: "cart-line",
+    fields: {
+      intent: ["update", "remove", "clear"],
+      lineId: (ctx) => (ctx.lineId === null ? ["1"] : [String(ctx.lineId)]),
+      quantity: ["1", "2"],
+      setQuantity: ["1", "3"],
+      _fetcher: ["1"],
+    },
+  },
+  {
+    name: "checkout",
+    module: "app/routes/store/checkout.tsx",
+    path: () => "/checkout",
+    as: "customer",
+    encoding: "urlencoded",
+    fields: checkoutFields,
+  },
+  {
+    name: "payment",
+    module: "app/routes/store/payment.tsx",
+    path: () => "/payment",
+    as: "customer",
+    encoding: "multipart",
+    prepare: "payment",
+    fields: { submissionKey: (ctx) => [ctx.submissionKey], js: ["1"] },
+    files: ["receipt"],
+  },
+  {
+    name: "account: change password",
+    module: "app/routes/store/account.tsx",
+    path: () => "/account",
+    as: "customer",
+    encoding: "urlencoded",
+    fields: { current: PASSWORDS, password: PASSWORDS, confirm: PASSWORDS },
+  },
+  {
+    name: "account: replace receipt",
+    module: "app/routes/store/account-order.tsx",
+    path: (ctx) => `/account/orders/${ctx.orderId}`,
+    as: "customer",
+    encoding: "multipart",
+    prepare: "rejected-receipt",
+    fields: {},
+    files: ["receipt"],
+  },
+  {
+    name: "logout",
+    module: "app/routes/store/logout.ts",
+    path: () => "/logout",
+    as: "anon",
+    encoding: "urlencoded",
+    fields: { to: ["/admin/login", "/"] },
+  },
+  // ---- admin ----
+  {
+    name: "admin: login / setup",
+    module: "app/routes/admin/login.tsx",
+    path: () => "/admin/login",
+    as: "anon",
+    encoding: "urlencoded",
+    fields: { intent: ["login", "setup"], email: EMAILS, password: PASSWORDS, token: ["reliability-setup-token"] },
+  },
+  {
+    name: "admin: grant admin",
+    module: "app/routes/admin/dashboard.tsx",
+    path: () => "/admin",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: { email: ["nobody-here@example.com"] },
+  },
+  {
+    name: "admin: new product",
+    module: "app/routes/admin/product-form.tsx",
+    path: () => "/admin/products/new",
+    as: "admin",
+    encoding: "multipart",
+    fields: productFields,
+    files: ["newImages"],
+  },
+  {
+    name: "admin: edit product",
+    module: "app/routes/admin/product-form.tsx",
+    path: (ctx) => `/admin/products/edit/${ctx.adminProductId}`,
+    as: "admin",
+    encoding: "multipart",
+    fields: productFields,
+    files: ["newImages"],
+  },
+  {
+    name: "admin: product list (category, delete)",
+    module: "app/routes/admin/products.tsx",
+    path: () => "/admin/products",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["category", "delete"],
+      productId: id((ctx) => ctx.adminProductId),
+      categoryId: id((ctx) => ctx.categoryId),
+      returnTo: ["/admin/products", "/admin/products?page=2", "//evil.example"],
+    },
+  },
+  {
+    name: "admin: categories",
+    module: "app/routes/admin/categories.tsx",
+    path: () => "/admin/categories",
+    as: "admin",
+    encoding: "multipart",
+    fields: {
+      intent: ["create", "update", "delete"],
+      id: id((ctx) => ctx.categoryId),
+      confirmed: ["", "1"],
+      ...categoryFields,
+    },
+    files: ["image"],
+  },
+  {
+    name: "admin: order transitions",
+    module: "app/routes/admin/order.tsx",
+    path: (ctx) => `/admin/orders/${ctx.transitionOrderId}`,
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["markPaid", "markShipped", "markDelivered", "rejectReceipt", "cancel"],
+      expected: ORDER_STATUSES,
+      tracking: ["", "SF1234567890"],
+      reason: ["The receipt is unreadable"],
+      returnTo: ["/admin/orders", "/admin/orders?status=paid", "//evil.example"],
+      confirmed: ["1"],
+    },
+  },
+  {
+    name: "admin: customer block",
+    module: "app/routes/admin/customer.tsx",
+    path: (ctx) => `/admin/customers/${ctx.victimId}`,
+    as: "admin",
+    encoding: "urlencoded",
+    fields: { intent: ["block", "unblock"] },
+  },
+  {
+    name: "admin: blog list (delete)",
+    module: "app/routes/admin/blog.tsx",
+    path: () => "/admin/blog",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: { intent: ["delete"], id: id((ctx) => ctx.blogPostId), confirmed: ["", "1"] },
+  },
+  {
+    name: "admin: new blog post",
+    module: "app/routes/admin/blog-form.tsx",
+    path: () => "/admin/blog/new",
+    as: "admin",
+    encoding: "multipart",
+    fields: blogFields,
+    files: ["image"],
+  },
+  {
+    name: "admin: edit blog post",
+    module: "app/routes/admin/blog-form.tsx",
+    path: (ctx) => `/admin/blog/edit/${ctx.blogPostId}`,
+    as: "admin",
+    encoding: "multipart",
+    fields: blogFields,
+    files: ["image"],
+  },
+  {
+    name: "admin: settings (bank accounts, hero)",
+    module: "app/routes/admin/settings.tsx",
+    path: () => "/admin/settings",
+    as: "admin",
+    encoding: "multipart",
+    fields: {
+      intent: ["create", "update", "delete", "make_primary", "hero", "hero_reset"],
+      id: id((ctx) => ctx.bankAccountId),
+      confirmed: ["", "1"],
+      ...bankFields,
+    },
+    files: ["hero"],
+  },
+];
+
+/** GET forms and resource routes that read query strings. */
+export const QUERIES: readonly { name: string; path: string; param: string; extra?: Record<string, string[]> }[] = [
+  { name: "search resource", path: "/resources/search", param: "q" },
+  { name: "search page", path: "/search", param: "q", extra: { page: ["1", "2", "-1", "abc"] } },
+  {
+    name: "category filters",
+    path: "/category/rifles",
+    param: "sort",
+    extra: { price: ["0-500", "500-", "x"], page: ["1", "999999999999"] },
+  },
+  { name: "admin products list", path: "/admin/products", param: "q", extra: { category: ["1", "x"], page: ["2"] } },
+  { name: "admin orders list", path: "/admin/orders", param: "q", extra: { status: ["paid", "x"], page: ["0"] } },
+  { name: "admin customers list", path: "/admin/customers", param: "q", extra: { page: ["-5"] } },
+];
+
+/** Fields no form owns: sent along with valid submissions, they must change nothing. */
+export const FOREIGN_FIELDS: Record<string, string> = {
+  status: "delivered",
+  total: "1",
+  total_cents: "1",
+  subtotal_cents: "1",
+  price: "0.01",
+  price_cents: "1",
+  unit_price_cents: "1",
+  user_id: "someone-else",
+  userId: "someone-else",
+  role: "admin",
+  is_admin: "1",
+  isAdmin: "true",
+  stock: "-5",
+  id: "1",
+};
