@@ -120,7 +120,12 @@ function Gallery({ images, name, current }: { images: string[]; name: string; cu
                 to={href(index)}
                 preventScrollReset
                 replace
-                aria-label={t("product.showImage", { n: index + 1 })}
+                aria-label={
+                  index === visibleThumbs - 1 && count > visibleThumbs
+                    ? // The accessible name contains the visible "+N" text (WCAG 2.5.3).
+                      `${t("product.showImage", { n: index + 1 })}, ${t("product.moreImages", { count: count - visibleThumbs })}`
+                    : t("product.showImage", { n: index + 1 })
+                }
                 aria-current={index === current ? "true" : undefined}
                 className={`block overflow-hidden rounded-md border-2 ${index === current ? "border-brand-600" : "border-transparent"}`}
               >
@@ -229,7 +234,7 @@ function ProductView({ data: { product, related, image, language, jsonLd } }: { 
                   {product.variants.map((variant) => (
                     <label
                       key={variant.color}
-                      className={`cursor-pointer rounded-md border px-3 py-1.5 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 ${variant.stock === 0 ? "text-stone-400" : ""}`}
+                      className={`cursor-pointer rounded-md border px-3 py-1.5 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 ${variant.stock === 0 ? "text-stone-500" : ""}`}
                     >
                       <input
                         type="radio"
