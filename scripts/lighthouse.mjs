@@ -20,10 +20,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
+// The same Chromium and flags as every browser test (Node runs the TypeScript file as is).
+import { chromiumLaunchOptions } from "../tests/chromium.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = chromiumLaunchOptions.executablePath;
 /** How many failing audits, and how many offending items of each, the report names per page. */
 const TOP_AUDITS = 8;
 const TOP_ITEMS = 4;
@@ -66,7 +68,8 @@ async function waitForHealth(base, child, timeoutMs = 180_000) {
 async function startServer() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-lighthouse-"));
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, "bin/shop.mjs"), "start"], {
+  // The flags of `npm start` (package.json), so the page is measured as it is served.
+  const child = spawn(process.execPath, ["--max-semi-space-size=8", path.join(root, "bin/shop.mjs"), "start"], {
     cwd: root,
     env: {
       ...process.env,
@@ -249,15 +252,7 @@ async function main() {
     chrome = await launch({
       chromePath: CHROMIUM,
       port: await freePort(),
-      chromeFlags: [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
+      chromeFlags: ["--headless=new", ...chromiumLaunchOptions.args],
       logLevel: "silent",
     });
 

@@ -12,14 +12,14 @@ import {
   outcomeMismatch,
   type Parties,
   postOutcome,
-  prepareParties,
   ROUTE_MATRIX,
   relativeLocation,
   routeId,
   SECRET_ADDRESS,
+  shopWithParties,
   type Who,
 } from "./route-matrix";
-import { adminSignIn, ROOT, removeFiles, type Shop, startShop } from "./shop";
+import { adminSignIn, ROOT, type Shop } from "./shop";
 
 /**
  * Issue 9: who may do what. Every cell of the route matrix (route × GET/POST × signed out,
@@ -28,24 +28,13 @@ import { adminSignIn, ROOT, removeFiles, type Shop, startShop } from "./shop";
  */
 
 let shop: Shop;
-let parties: Parties;
 let ids: MatrixIds;
 let clients: Parties["clients"];
 let accounts: Parties["accounts"];
 
-test.beforeAll(async ({ playwright }) => {
-  test.setTimeout(120_000);
-  shop = await startShop({ name: "authz" });
-  parties = await prepareParties(playwright, shop);
-  ({ ids, clients, accounts } = parties);
-});
-
-test.afterAll(async () => {
-  await parties?.dispose();
-  if (shop) {
-    await shop.stop();
-    removeFiles(shop.files);
-  }
+shopWithParties("authz", (started, prepared) => {
+  shop = started;
+  ({ ids, clients, accounts } = prepared);
 });
 
 /* ------------------------------------------------------------------------------------------ */

@@ -7,11 +7,11 @@ import {
   fingerprint,
   type MatrixIds,
   type Parties,
-  prepareParties,
   ROUTE_MATRIX,
+  shopWithParties,
   userId,
 } from "./route-matrix";
-import { FULL, removeFiles, runs, type Shop, startShop } from "./shop";
+import { FULL, runs, type Shop, startShop } from "./shop";
 
 /**
  * Issue 9: forged requests and stolen sessions. Cross-site writes are refused before any action
@@ -25,19 +25,10 @@ let ids: MatrixIds;
 let clients: Parties["clients"];
 let accounts: Parties["accounts"];
 
-test.beforeAll(async ({ playwright }) => {
-  test.setTimeout(120_000);
-  shop = await startShop({ name: "forgery" });
-  parties = await prepareParties(playwright, shop);
-  ({ ids, clients, accounts } = parties);
-});
-
-test.afterAll(async () => {
-  await parties?.dispose();
-  if (shop) {
-    await shop.stop();
-    removeFiles(shop.files);
-  }
+shopWithParties("forgery", (started, prepared) => {
+  shop = started;
+  parties = prepared;
+  ({ ids, clients, accounts } = prepared);
 });
 
 /** Requests a browser would send from another site; the middleware must refuse every one. */

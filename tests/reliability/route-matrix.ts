@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { type APIRequestContext, expect, type PlaywrightWorkerArgs } from "@playwright/test";
+import { type APIRequestContext, expect, type PlaywrightWorkerArgs, test } from "@playwright/test";
 import {
   apiAddToCart,
   apiOrders,
@@ -13,7 +13,7 @@ import {
   uniqueEmail,
   uniquePassword,
 } from "../e2e/fixtures";
-import { adminSignIn, createAdmin, openDatabase, type Shop, type ShopFiles } from "./shop";
+import { adminSignIn, createAdmin, openDatabase, removeFiles, type Shop, type ShopFiles, startShop } from "./shop";
 
 /**
  * The authorization matrix: every route of app/routes.ts × GET (its loader) and POST (its
@@ -581,4 +581,26 @@ export async function customerSignIn(client: APIRequestContext, account: Account
     maxRedirects: 0,
   });
   expect(response.status(), `sign-in of ${account.email}`).toBe(302);
+}
+
+/**
+ * For a spec file: a shop of its own with the four parties, started before its tests (each
+ * `ready` call gets them) and stopped, with its files removed, after them.
+ */
+export function shopWithParties(name: string, ready: (shop: Shop, parties: Parties) => void): void {
+  let shop: Shop | undefined;
+  let parties: Parties | undefined;
+  test.beforeAll(async ({ playwright }) => {
+    test.setTimeout(120_000);
+    shop = await startShop({ name });
+    parties = await prepareParties(playwright, shop);
+    ready(shop, parties);
+  });
+  test.afterAll(async () => {
+    await parties?.dispose();
+    if (shop) {
+      await shop.stop();
+      removeFiles(shop.files);
+    }
+  });
 }

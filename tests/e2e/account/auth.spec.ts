@@ -154,8 +154,9 @@ test.describe("sign-up, login and logout", () => {
 
 test.describe("validation", () => {
   /**
-   * Turns off the browser's own constraint checks, so the shop's messages show: with
-   * JavaScript they come from the form's client-side validation, without it from the server.
+   * Turns off the browser's own constraint checks, so the shop's messages show. They come from
+   * the server either way (storefront forms validate there only: docs/decisions/015); with
+   * JavaScript the page shows them without a reload.
    */
   async function skipBrowserValidation(page: Page) {
     await page
