@@ -5,6 +5,9 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { ensureRecentNode } from "./node-check.mjs";
+
+ensureRecentNode();
 
 const [command = "start", ...args] = process.argv.slice(2);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -35,6 +38,7 @@ if (command === "dev") {
     await run(args);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
+    // A command line the command cannot read (UsageError) exits with 2, anything else with 1.
+    process.exit(error?.exitCode === 2 ? 2 : 1);
   }
 }
