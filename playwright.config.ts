@@ -26,16 +26,18 @@ async function freePort(): Promise<number> {
 // Chosen once in the runner; workers inherit the environment and reuse the same values.
 process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_SETUP_PORTS ??= `${await freePort()},${await freePort()}`;
+process.env.E2E_OWNER_PORTS ??= `${await freePort()},${await freePort()}`;
 process.env.E2E_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "shop-e2e-"));
 /** Fixed first-admin setup token of the test servers (see tests/e2e/admin/first-admin.spec.ts). */
 process.env.E2E_SETUP_TOKEN ??= "e2e-setup-token-0123456789";
 const port = Number(process.env.E2E_PORT);
 const [setupJsPort, setupNoJsPort] = process.env.E2E_SETUP_PORTS.split(",").map(Number) as [number, number];
+const [ownerJsPort, ownerNoJsPort] = process.env.E2E_OWNER_PORTS.split(",").map(Number) as [number, number];
 const dir = process.env.E2E_DIR;
 const baseURL = `http://127.0.0.1:${port}`;
 
 /** The production server, on its own port, database and uploads folder under `name`. */
-function shopServer(name: string, serverPort: number) {
+function shopServer(name: string, serverPort: number, extraEnv: Record<string, string> = {}) {
   const url = `http://127.0.0.1:${serverPort}`;
   return {
     command: "node bin/shop.mjs start",
@@ -55,6 +57,7 @@ function shopServer(name: string, serverPort: number) {
       ADMIN_SETUP_TOKEN: process.env.E2E_SETUP_TOKEN ?? "",
       // Every test request comes from 127.0.0.1: per-address limits would throttle the suite itself.
       RATE_LIMIT_ADDRESS_FACTOR: "1000",
+      ...extraEnv,
     },
   };
 }
@@ -75,8 +78,23 @@ export default defineConfig({
   },
   projects: [
     // The first-admin setup works once per shop: each of its two runs gets a fresh server.
-    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /first-admin/ },
-    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /first-admin/ },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: [/first-admin/, /owner\//] },
+    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: [/first-admin/, /owner\//] },
+    // What the owner changes shop-wide (shop details, removing the demo) gets a shop of its own per
+    // run, not shared with the other specs, in live mode (DEMO_MODE=off). Shop details first,
+    // then the demo removal, which empties the catalogue.
+    ...(
+      [
+        ["js", true, ownerJsPort],
+        ["no-js", false, ownerNoJsPort],
+      ] as const
+    ).flatMap(([suffix, javaScriptEnabled, ownerPort]) => {
+      const use = { javaScriptEnabled, baseURL: `http://127.0.0.1:${ownerPort}` };
+      return [
+        { name: `owner-${suffix}`, use, testMatch: /owner\/(?!demo).*\.spec\.ts/ },
+        { name: `owner-demo-${suffix}`, use, testMatch: /owner\/demo.*\.spec\.ts/, dependencies: [`owner-${suffix}`] },
+      ];
+    }),
     {
       name: "setup-js",
       use: { javaScriptEnabled: true, baseURL: `http://127.0.0.1:${setupJsPort}` },
@@ -88,5 +106,11 @@ export default defineConfig({
       testMatch: /first-admin/,
     },
   ],
-  webServer: [shopServer("main", port), shopServer("setup-js", setupJsPort), shopServer("setup-no-js", setupNoJsPort)],
+  webServer: [
+    shopServer("main", port),
+    shopServer("setup-js", setupJsPort),
+    shopServer("setup-no-js", setupNoJsPort),
+    shopServer("owner-js", ownerJsPort, { DEMO_MODE: "off" }),
+    shopServer("owner-no-js", ownerNoJsPort, { DEMO_MODE: "off" }),
+  ],
 });

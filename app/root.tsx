@@ -20,6 +20,7 @@ import { sessionMiddleware } from "./middleware/session";
 import { userMiddleware } from "./middleware/user";
 import { countCartLines } from "./models/cart.server";
 import { listActiveCategories } from "./models/category.server";
+import { getShop, shopIdentity } from "./models/shop.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
   sessionMiddleware,
@@ -57,13 +58,17 @@ function seoLinks(request: Request, publicUrl: string) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, config } = services(context);
-  const [categories, cartCount] = await Promise.all([
+  const [categories, cartCount, shop] = await Promise.all([
     listActiveCategories(db),
     currentCartId(context).then((id) => countCartLines(db, id)),
+    getShop(context),
   ]);
   const user = getUser(context);
+  const language = getLanguage(context);
   return data({
-    language: getLanguage(context),
+    language,
+    // The owner's shop name, address, support e-mail and "Supported By" mark (Settings → Shop details).
+    shop: shopIdentity(shop, language),
     currency: getCurrency(context),
     // The root loader alone reads the flash message, so it shows in the server HTML.
     flash: takeFlash(context),
@@ -141,6 +146,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 /** Last resort: a page that leaks no stack trace, in the reader's language where known. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation();
+  const root = useRootData();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const notFound = status === 404;
   return (
@@ -148,7 +154,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       id="main"
       className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 p-8 text-center"
     >
-      <title>{notFound ? t("notFound.metaTitle") : t("error.title")}</title>
+      <title>{notFound ? t("notFound.metaTitle", { shop: root?.shop.name ?? "" }) : t("error.title")}</title>
       <p className="text-5xl font-bold text-brand-700">{status}</p>
       <h1 className="text-2xl font-semibold">{notFound ? t("notFound.title") : t("error.title")}</h1>
       <p className="text-stone-600">{notFound ? t("notFound.text") : t("error.text")}</p>

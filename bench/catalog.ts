@@ -54,7 +54,7 @@ export async function main() {
       await measure("category page 20, price band, price high-low, GBP", () =>
         listProducts(db, {
           categoryId: rifles?.id ?? null,
-          price: "800-1600",
+          price: "high",
           sort: "price-high-low",
           page: 20,
           currency: "GBP",

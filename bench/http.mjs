@@ -371,7 +371,7 @@ function rotating(paths, extra = {}) {
 
 function categoryPaths(slugs) {
   const sorts = [null, "featured", "newest", "price-low-high", "price-high-low"];
-  const prices = [null, null, "under-400", "400-800", "800-1600", "over-1600"];
+  const prices = [null, null, "budget", "mid", "high", "top"];
   const pages = [1, 1, 1, 2, 3, 5, 10];
   const paths = [];
   const all = ["all", "new-arrivals", ...slugs];

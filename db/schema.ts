@@ -65,9 +65,14 @@ export interface CategoriesTable {
   image_path: string | null;
   is_active: ColumnType<Bool, Bool | undefined, Bool>;
   sort_order: ColumnType<number, number | undefined, number>;
+  /** Seeded demo content: "Remove demo data" deletes it. */
+  is_demo: ColumnType<Bool, Bool | undefined, Bool>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
+
+/** 1 when the operator left that currency's price empty: it follows the HKD price at the shop's exchange rate. */
+type DerivedFlag = ColumnType<Bool, Bool | undefined, Bool>;
 
 export interface ProductsTable {
   id: Generated<number>;
@@ -80,7 +85,11 @@ export interface ProductsTable {
   price_gbp_cents: number;
   price_eur_cents: number;
   price_usd_cents: number;
+  price_gbp_derived: DerivedFlag;
+  price_eur_derived: DerivedFlag;
+  price_usd_derived: DerivedFlag;
   is_featured: ColumnType<Bool, Bool | undefined, Bool>;
+  is_demo: ColumnType<Bool, Bool | undefined, Bool>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -88,7 +97,9 @@ export interface ProductsTable {
 export interface ProductVariantsTable {
   id: Generated<number>;
   product_id: number;
-  color: string; // 'Default' when the product has no colours
+  color: string; // 'Default' when the product has no colours; the key cart lines refer to
+  /** The colour's Chinese name; null shows the English one. */
+  color_zh: ColumnType<string | null, string | null | undefined, string | null>;
   stock: number; // CHECK (stock >= 0)
   sort_order: ColumnType<number, number | undefined, number>;
 }
@@ -156,6 +167,7 @@ export interface OrderLinesTable {
   name_en: string;
   name_zh: string;
   color: string;
+  color_zh: ColumnType<string | null, string | null | undefined, string | null>;
   image_path: string | null;
   unit_price_cents: number;
   quantity: number;
@@ -172,6 +184,7 @@ export interface BlogPostsTable {
   image_path: string | null;
   published: ColumnType<Bool, Bool | undefined, Bool>;
   published_at: Timestamp | null;
+  is_demo: ColumnType<Bool, Bool | undefined, Bool>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -186,6 +199,8 @@ export interface BankAccountsTable {
   routing_number: string | null;
   bank_address: string | null;
   is_primary: ColumnType<Bool, Bool | undefined, Bool>;
+  /** The demo account seeded with the demo catalogue: shoppers must not be told to pay into it. */
+  is_demo: ColumnType<Bool, Bool | undefined, Bool>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -9,7 +9,7 @@ import type { ViteDevServer } from "vite";
 import { type DB, migrateToLatest, openDatabase } from "#db/connect.server";
 import { isDatabaseEmpty, seedDemo } from "#db/seed/index.server";
 import { requestInfoContext, type Services, servicesContext } from "~/context";
-import { parseFlags } from "~/lib/cli-args";
+import { parseCommandLine, UsageError } from "~/lib/cli-args";
 import { type Config, loadConfig } from "~/lib/config.server";
 import { createMailer } from "~/lib/mail.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server";
@@ -288,6 +288,21 @@ export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
   return { config, services: svc, close: () => db.destroy() };
 }
 
+/**
+ * What the start log says: where the shop runs and, only while no admin exists (prepare() makes
+ * a setup token only then), the two ways to get the first admin account.
+ */
+export function startMessages(config: Pick<Config, "publicUrl" | "port">, setupToken: string | null): string[] {
+  const lines = [`Harbour Tactical is running at ${config.publicUrl} (port ${config.port})`];
+  if (setupToken) {
+    lines.push(
+      "No admin yet. Create one: npm run admin:create -- --email you@example.com --password 'a long password'",
+      `Or sign up on the shop, open ${config.publicUrl}/admin/login and use "Add Me As Admin" with the one-time setup token: ${setupToken}`,
+    );
+  }
+  return lines;
+}
+
 /** `npm start`: prepare, then serve until SIGTERM/SIGINT, finishing requests in flight. */
 export async function startServer(options: { vite?: ViteDevServer } = {}): Promise<Server> {
   const runtime = await prepare();
@@ -301,14 +316,13 @@ export async function startServer(options: { vite?: ViteDevServer } = {}): Promi
     vite: options.vite,
   });
   const server = app.listen(config.port, process.env.HOST ?? "0.0.0.0", () => {
-    console.info(`Harbour Tactical is running at ${config.publicUrl} (port ${config.port})`);
-    console.info("Admin account: npm run admin:create -- --email you@example.com --password 'a long password'");
-    if (runtime.services.adminSetup.token) {
-      console.info(
-        `No admin yet. Or sign up on the shop, open ${config.publicUrl}/admin/login and use "Add Me As Admin" with the one-time setup token: ${runtime.services.adminSetup.token}`,
-      );
-    }
+    for (const line of startMessages(config, runtime.services.adminSetup.token)) console.info(line);
   });
+  // Idle keep-alive connections stay open 65 s (Node's default is 5 s), longer than the idle
+  // timeout of the proxies and HTTP clients in front of the shop: otherwise a client that reuses
+  // a connection the server is just closing gets ECONNRESET on its next request (seen under load).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -332,12 +346,22 @@ export async function startServer(options: { vite?: ViteDevServer } = {}): Promi
   return server;
 }
 
-/** The command-line entry points (bin/shop.mjs), all run from the built server. */
+const ADMIN_CREATE = {
+  usage: "npm run admin:create -- --email you@example.com --password 'a long password'",
+  options: { email: { type: "string" }, password: { type: "string" } },
+} as const;
+
+/**
+ * The command-line entry points (bin/shop.mjs), all run from the built server. Each reads its
+ * arguments strictly: a mistyped or incomplete command line is refused with a UsageError.
+ */
 export const commands: Record<string, (args: string[]) => Promise<void>> = {
-  async start() {
+  async start(args) {
+    parseCommandLine(args, { usage: "npm start (settings are environment variables: see the README)", options: {} });
     await startServer();
   },
-  async migrate() {
+  async migrate(args) {
+    parseCommandLine(args, { usage: "npm run db:migrate", options: {} });
     const config = loadConfig();
     const db = openDatabase(config.databaseUrl);
     try {
@@ -347,7 +371,8 @@ export const commands: Record<string, (args: string[]) => Promise<void>> = {
       await db.destroy();
     }
   },
-  async seed() {
+  async seed(args) {
+    parseCommandLine(args, { usage: "npm run db:seed", options: {} });
     const config = loadConfig();
     const db = openDatabase(config.databaseUrl);
     try {
@@ -368,9 +393,11 @@ export const commands: Record<string, (args: string[]) => Promise<void>> = {
   restore: restoreCommand,
   /** `admin:create --email E --password P`: creates the account if missing and makes it admin. */
   async "admin:create"(args) {
-    const { email = "", password = "" } = parseFlags(args);
+    const { values } = parseCommandLine(args, ADMIN_CREATE);
+    const { email = "", password = "" } = values;
+    if (!email) throw new UsageError("--email is missing", ADMIN_CREATE.usage);
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
-      throw new Error("Usage: npm run admin:create -- --email you@example.com --password 'a long password'");
+      throw new UsageError(`${JSON.stringify(email)} is not an e-mail address`, ADMIN_CREATE.usage);
     }
     const config = loadConfig();
     const db = openDatabase(config.databaseUrl);

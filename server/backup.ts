@@ -5,7 +5,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { sqliteFile } from "#db/connect.server";
 import { migrations } from "#db/migrations";
-import { parseFlags } from "~/lib/cli-args";
+import { parseCommandLine, UsageError } from "~/lib/cli-args";
 import { type Config, loadConfig } from "~/lib/config.server";
 
 /**
@@ -472,9 +472,13 @@ function assertSqlite(config: Config, what: string): string {
 
 /** `npm run backup [-- --to <folder>]` */
 export async function backupCommand(args: string[]): Promise<void> {
+  const { values } = parseCommandLine(args, {
+    usage: "npm run backup [-- --to <folder>]",
+    options: { to: { type: "string" } },
+  });
+  const { to } = values;
   const config = loadConfig();
   const databaseFile = assertSqlite(config, "Back up");
-  const { to } = parseFlags(args);
   const parentDir = path.resolve(to || path.join(config.dataDir, "backups"));
   const { dir, manifest } = await createBackup({
     databaseFile,
@@ -491,8 +495,10 @@ export async function backupCommand(args: string[]): Promise<void> {
 
 /** `npm run restore -- <backup folder>` */
 export async function restoreCommand(args: string[]): Promise<void> {
-  const backupDir = args.find((arg) => !arg.startsWith("--"));
-  if (!backupDir) throw new Error("Usage: npm run restore -- <backup folder>   (stop the shop first)");
+  const usage = "npm run restore -- <backup folder>   (stop the shop first)";
+  const { positionals } = parseCommandLine(args, { usage, options: {}, positionals: { min: 0, max: 1 } });
+  const backupDir = positionals[0];
+  if (!backupDir) throw new UsageError("The backup folder is missing", usage);
   const config = loadConfig();
   const databaseFile = assertSqlite(config, "Restore");
   const { preRestore, manifest } = await restoreBackup({

@@ -2,7 +2,7 @@ import { createInstance } from "i18next";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { now } from "#db/connect.server";
 import type { Currency, OrderStatus, UserStatus } from "#db/schema";
 import type { CurrentUser } from "~/lib/auth.server";
@@ -14,6 +14,9 @@ import {
   countryName,
   customerBatches,
   customerSummary,
+  decimalAmount,
+  EXPORT_COLUMNS,
+  exportFileName,
   findCustomer,
   listCustomers,
   listIpActivity,
@@ -59,10 +62,16 @@ async function addUser(
   return id;
 }
 
-async function addOrder(userId: string, status: OrderStatus, currency: Currency, totalCents: number) {
+async function addOrder(
+  userId: string,
+  status: OrderStatus,
+  currency: Currency,
+  totalCents: number,
+  contact: { first?: string; last?: string; phone?: string | null; at?: string } = {},
+) {
   seq += 1;
   const id = crypto.randomUUID();
-  const at = new Date(Date.UTC(2025, 5, 1) + seq * 1000).toISOString();
+  const at = contact.at ?? new Date(Date.UTC(2025, 5, 1) + seq * 1000).toISOString();
   await db
     .insertInto("orders")
     .values({
@@ -75,9 +84,10 @@ async function addOrder(userId: string, status: OrderStatus, currency: Currency,
       subtotal_cents: totalCents,
       shipping_cents: 0,
       total_cents: totalCents,
-      first_name: "Chan",
-      last_name: "Tai Man",
+      first_name: contact.first ?? "Tai Man",
+      last_name: contact.last ?? "Chan",
       email: "x@example.com",
+      phone: contact.phone ?? null,
       address: "1 Nathan Road",
       city: "Hong Kong",
       country: "Hong Kong",
@@ -351,23 +361,30 @@ function parseCsv(text: string): string[][] {
 }
 
 describe("CSV export", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("neutralises spreadsheet formulas", () => {
     for (const value of ["=1+1", "+852", "-3", "@SUM(A1)", "\tx", "\rx"])
       expect(neutralizeCell(value)).toBe(`'${value}`);
     expect(neutralizeCell("plain@example.com")).toBe("plain@example.com");
   });
 
-  it("streams a UTF-8 CSV with a BOM, CRLF, the header, Chinese intact, totals per currency, formulas neutralised", async () => {
+  it("streams a UTF-8 CSV with a BOM, CRLF, the header, Chinese intact, plain amounts per currency, formulas neutralised", async () => {
     const id = await addUser("csv-one@export.test", {
       city: "香港",
       country: "HK",
       last_login_ip: "203.0.113.5",
       last_login_at: "2025-03-04T05:06:07.000Z",
+      created_at: "2025-01-02T03:04:05.000Z",
     });
-    await addOrder(id, "paid", "HKD", 123_400);
-    await addOrder(id, "delivered", "USD", 1_000);
-    await addOrder(id, "cancelled", "USD", 50_000);
-    await addUser("=cmd@export.test", { city: '=HYPERLINK("http://evil")', status: "blocked" });
+    await addOrder(id, "paid", "HKD", 123_450, { first: "Tai Man", last: "Chan", phone: "9123 4567" });
+    await addOrder(id, "delivered", "USD", 1_000, { first: "大文", last: "陳", phone: "+852 6123 4567" });
+    await addOrder(id, "cancelled", "USD", 50_000, { first: "大文", last: "陳" });
+    await addOrder(id, "pending_payment", "GBP", 7_000, { first: "大文", last: "陳", phone: "+852 6123 4567" });
+    const evilId = await addUser("=cmd@export.test", { city: '=HYPERLINK("http://evil")', status: "blocked" });
+    await addOrder(evilId, "cancelled", "HKD", 100, { first: "=1+1", last: "@SUM(A1)", phone: "-2+3" });
 
     const auditBefore = await db
       .selectFrom("audit_log")
@@ -377,38 +394,106 @@ describe("CSV export", () => {
     const { response, bytes, text } = await exportCsv({ q: "export.test" });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
-    expect(response.headers.get("Content-Disposition")).toBe(
-      `attachment; filename="customers-${new Date().toISOString().slice(0, 10)}.csv"`,
+    expect(response.headers.get("Content-Disposition")).toMatch(
+      /^attachment; filename="customers-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(
-      text.startsWith("\uFEFFEmail,IP Address,Country,City,Last Login,Order Count,Total Spent,Status,Created At\r\n"),
-    ).toBe(true);
+    const header =
+      "Email,Name,Phone,IP Address,Country,City,Last Login (HKT),Order Count," +
+      "Total Spent HKD,Total Spent GBP,Total Spent EUR,Total Spent USD,Status,Created At (HKT)";
+    expect(text.startsWith(`\uFEFF${header}\r\n`)).toBe(true);
+    expect(EXPORT_COLUMNS.join(",")).toBe(header);
     expect(text.replace(/\r\n/g, "")).not.toMatch(/\n/);
     const rows = parseCsv(text.slice(1));
     expect(rows).toHaveLength(3);
     const one = rows.find((row) => row[0] === "csv-one@export.test");
     expect(one).toEqual([
       "csv-one@export.test",
+      // The name and phone of the latest order (the one placed last, whatever its state).
+      "陳大文",
+      "'+852 6123 4567",
       "203.0.113.5",
       "HK",
       "香港",
-      "2025-03-04T05:06:07.000Z",
-      "3",
-      "HK$1,234.00; $10.00",
+      // 05:06 UTC is 13:06 in Hong Kong.
+      "2025-03-04 13:06",
+      "4",
+      // Paid and later only, as numbers without symbols or separators; 0.00 where none.
+      "1234.50",
+      "0.00",
+      "0.00",
+      "10.00",
       "active",
-      expect.stringMatching(/^2025-/),
+      "2025-01-02 11:04",
     ]);
     const evil = rows.find((row) => row[0]?.includes("cmd@export.test"));
     expect(evil?.[0]).toBe("'=cmd@export.test");
-    expect(evil?.[3]).toBe('\'=HYPERLINK("http://evil")');
-    expect(evil?.[6]).toBe("");
-    expect(evil?.[7]).toBe("blocked");
+    expect(evil?.[1]).toBe("'=1+1 @SUM(A1)");
+    expect(evil?.[2]).toBe("'-2+3");
+    expect(evil?.[5]).toBe('\'=HYPERLINK("http://evil")');
+    expect(evil?.slice(8, 12)).toEqual(["0.00", "0.00", "0.00", "0.00"]);
+    expect(evil?.[12]).toBe("blocked");
 
     const audit = await db.selectFrom("audit_log").selectAll().where("action", "=", "customer.exported").execute();
     expect(audit).toHaveLength(auditBefore.length + 1);
     expect(JSON.parse(audit.at(-1)?.details ?? "").after).toEqual({ rows: 2, search: "export.test" });
     expect(audit.at(-1)?.actor_user_id).toBe(ADMIN.id);
+  });
+
+  it("leaves name and phone empty for a customer without orders", async () => {
+    await addUser("no-orders@empty-export.test");
+    const rows = parseCsv((await exportCsv({ q: "empty-export.test" })).text.slice(1));
+    expect(rows[1]?.slice(0, 3)).toEqual(["no-orders@empty-export.test", "", ""]);
+    expect(rows[1]?.[7]).toBe("0");
+  });
+
+  it("writes times in Hong Kong time around midnight UTC", async () => {
+    await addUser("late@hkt-export.test", {
+      // 23:59 UTC on the 22nd is 07:59 on the 23rd in Hong Kong; 16:30 UTC is 00:30 the next day.
+      created_at: "2026-11-22T23:59:00.000Z",
+      last_login_at: "2026-11-23T16:30:00.000Z",
+    });
+    const rows = parseCsv((await exportCsv({ q: "hkt-export.test" })).text.slice(1));
+    const header = rows[0] ?? [];
+    const row = rows[1] ?? [];
+    expect(row[header.indexOf("Created At (HKT)")]).toBe("2026-11-23 07:59");
+    expect(row[header.indexOf("Last Login (HKT)")]).toBe("2026-11-24 00:30");
+  });
+
+  it("names the file after the Hong Kong date, also when it is still the day before in UTC", async () => {
+    expect(exportFileName(new Date("2026-11-23T15:59:59.000Z"))).toBe("customers-2026-11-23.csv");
+    expect(exportFileName(new Date("2026-11-23T16:00:00.000Z"))).toBe("customers-2026-11-24.csv");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-23T21:05:00.000Z")); // 05:05 on the 24th in Hong Kong
+    const { response } = await exportCsv({ q: "nobody-at-all.test" });
+    expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="customers-2026-11-24.csv"');
+  });
+
+  it("writes cents as plain decimals", () => {
+    expect(decimalAmount(0)).toBe("0.00");
+    expect(decimalAmount(5)).toBe("0.05");
+    expect(decimalAmount(123_450)).toBe("1234.50");
+    expect(decimalAmount(100_000_000)).toBe("1000000.00");
+    expect(decimalAmount(-1_999)).toBe("-19.99");
+  });
+
+  it("has the customers screen's order and search: newest first, ties by id, across batches", async () => {
+    // Three accounts share a sign-up time: the tie is broken by id, as on the screen.
+    const tie = "2025-07-07T07:07:07.000Z";
+    for (let i = 0; i < 3; i++) await addUser(`tie-${i}@order-export.test`, { created_at: tie });
+    for (let i = 0; i < 9; i++) await addUser(`n-${i}@order-export.test`);
+    await addUser("elsewhere@other-export.test");
+    const screen: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const listing = await listCustomers(db, { search: "order-export.test", page, pageSize: 5 });
+      screen.push(...listing.customers.map((c) => c.email));
+    }
+    expect(screen).toHaveLength(12);
+    const batched: string[] = [];
+    for await (const batch of customerBatches(db, "order-export.test", 2)) batched.push(...batch.map((c) => c.email));
+    expect(batched).toEqual(screen);
+    const rows = parseCsv((await exportCsv({ q: "order-export.test" })).text.slice(1));
+    expect(rows.slice(1).map((row) => row[0])).toEqual(screen);
   });
 
   it("reads beyond 500 rows in keyset batches of at most 500, every account once", async () => {
@@ -477,7 +562,7 @@ describe("the Customers pages", () => {
   it("shows the table with location name, totals, status, View link, the export form and a shared address", async () => {
     const id = await addUser("render-me@render.test", { country: "GB", city: "Leeds", last_login_ip: "192.0.2.44" });
     const other = await addUser("render-two@render.test");
-    await addOrder(id, "paid", "GBP", 4_550);
+    await addOrder(id, "paid", "GBP", 4_550, { first: "大文", last: "陳" });
     await addSignIn(id, "192.0.2.200", new Date());
     await addSignIn(other, "192.0.2.200", new Date());
     const html = await render(AdminCustomers, customersLoader, "/admin/customers?q=render-me", {});
@@ -485,6 +570,8 @@ describe("the Customers pages", () => {
     expect(html).toContain("render-me@render.test");
     expect(html).not.toContain("render-two@render.test");
     expect(html).toContain("Leeds, UK");
+    // The name of the latest order, family name first in Chinese script.
+    expect(html).toMatch(/data-testid="customer-name"[^>]*>陳大文</);
     expect(html).toContain("£45.50");
     expect(html).toContain(`href="/admin/customers/${id}"`);
     expect(html).toMatch(/<form[^>]*action="\/admin\/customers\/export" method="post"/);
@@ -499,9 +586,11 @@ describe("the Customers pages", () => {
 
   it("shows a customer's orders linking to the admin order, sign-ins and the Block button", async () => {
     const id = await addUser("detail@render.test", { country: "HK" });
-    const orderId = await addOrder(id, "shipped", "HKD", 88_800);
+    const orderId = await addOrder(id, "shipped", "HKD", 88_800, { phone: "9876 5432" });
     await addSignIn(id, "192.0.2.77", new Date());
     const html = await render(AdminCustomer, customerLoader, `/admin/customers/${id}`, { id });
+    expect(html).toMatch(/data-testid="customer-name"[^>]*>Tai Man Chan</);
+    expect(html).toMatch(/data-testid="customer-phone"[^>]*>9876 5432</);
     expect(html).toContain("detail@render.test");
     expect(html).toContain(`href="/admin/orders/${orderId}"`);
     expect(html).toContain("HK$888.00");

@@ -288,7 +288,7 @@ describe("order e-mails", () => {
       reason: "金額不符",
     });
     mailer.sent.length = 0;
-    expect(await sendOrderStatusEmail(mailer, svc.config, rejected, "rejectReceipt")).toBe(true);
+    expect(await sendOrderStatusEmail(db, mailer, svc.config, rejected, "rejectReceipt")).toBe(true);
     const [mail] = mailer.sent;
     expect(mail?.to).toBe(zh.email);
     expect(mail?.subject).toBe(`請為訂單 ${zh.order_number} 重新上傳收據`);
@@ -303,10 +303,10 @@ describe("order e-mails", () => {
       expected: "paid",
       trackingNumber: "HK-TRACK-1",
     });
-    await sendOrderStatusEmail(mailer, svc.config, shipped, "markShipped");
+    await sendOrderStatusEmail(db, mailer, svc.config, shipped, "markShipped");
     expect(mailer.sent[1]?.subject).toBe(`Your order ${en.order_number} is on its way`);
     expect(mailer.sent[1]?.text).toContain("Tracking number: HK-TRACK-1");
-    expect(await sendOrderStatusEmail(mailer, svc.config, shipped, "markDelivered")).toBe(false);
+    expect(await sendOrderStatusEmail(db, mailer, svc.config, shipped, "markDelivered")).toBe(false);
   });
 });
 

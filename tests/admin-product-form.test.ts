@@ -2,13 +2,15 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { CurrentUser } from "~/lib/auth.server";
+import { convertFromHkd } from "~/lib/money";
 import { sessionContext } from "~/lib/session.server";
 import { createProduct, findProductForEdit, type ProductInput, updateProduct } from "~/models/admin-product.server";
+import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/shop.server";
 import { createUser } from "~/models/user.server";
-import { action, type ProductFormActionData } from "~/routes/admin/product-form";
-import { EXCHANGE_RATES, parseCents, productSchema } from "~/schemas/product";
+import { action, loader, type ProductFormActionData } from "~/routes/admin/product-form";
+import { parseCents, productSchema } from "~/schemas/product";
 import { createTestServices } from "./setup/db";
-import { routeContext } from "./setup/route";
+import { routeContext, runRoute } from "./setup/route";
 
 const svc = await createTestServices();
 const { db, storage } = svc;
@@ -91,14 +93,38 @@ describe("product schema", () => {
     expect(names.name_zh).toEqual(["adminProductForm.errors.nameZhRequired"]);
   });
 
-  it("fills empty GBP/EUR/USD from HKD with the configured rates and keeps given ones", () => {
+  it("leaves empty GBP/EUR/USD as following HKD (null) and keeps typed ones as fixed", () => {
     const result = parse({ price_hkd: "1000", price_eur: "99.99" });
     expect(result.status).toBe("success");
     if (result.status !== "success") return;
-    expect(result.value.price_gbp_cents).toBe(Math.round(100_000 * EXCHANGE_RATES.GBP));
-    expect(result.value.price_usd_cents).toBe(Math.round(100_000 * EXCHANGE_RATES.USD));
+    // No conversion in the schema: the model derives them at the shop's rate when saving.
+    expect(result.value.price_gbp_cents).toBeNull();
+    expect(result.value.price_usd_cents).toBeNull();
     expect(result.value.price_eur_cents).toBe(9999);
     expect(result.value.is_featured).toBe(false);
+  });
+
+  it("reads a colour's Chinese name trimmed, empty as none, and refuses one over 60 characters", () => {
+    const ok = parse({
+      "variants[0].color": "Black",
+      "variants[0].color_zh": "  黑色 ",
+      "variants[0].stock": "1",
+      "variants[1].color": "Tan",
+      "variants[1].color_zh": "   ",
+      "variants[1].stock": "1",
+      "variants[2].color": "Olive",
+      "variants[2].stock": "1",
+    });
+    expect(ok.status).toBe("success");
+    if (ok.status === "success") {
+      expect(ok.value.variants.map((variant) => variant.color_zh)).toEqual(["黑色", null, null]);
+    }
+    const bad = errorsOf({
+      "variants[0].color": "Black",
+      "variants[0].color_zh": "黑".repeat(61),
+      "variants[0].stock": "1",
+    });
+    expect(bad["variants[0].color_zh"]).toEqual(["adminProductForm.errors.colorTooLong"]);
   });
 
   it("reads variants as arrays with whole, non-negative stock", () => {
@@ -112,8 +138,8 @@ describe("product schema", () => {
     expect(ok.status).toBe("success");
     if (ok.status === "success") {
       expect(ok.value.variants).toEqual([
-        { color: "Black", stock: 3 },
-        { color: "Tan", stock: 0 },
+        { color: "Black", color_zh: null, stock: 3 },
+        { color: "Tan", color_zh: null, stock: 0 },
       ]);
       expect(ok.value.is_featured).toBe(true);
     }
@@ -148,8 +174,8 @@ describe("saving products", () => {
       storage,
       input({
         variants: [
-          { color: "Black", stock: 4 },
-          { color: "Tan", stock: 2 },
+          { color: "Black", color_zh: "黑色", stock: 4 },
+          { color: "Tan", color_zh: null, stock: 2 },
         ],
       }),
       [await png({ r: 200, g: 0, b: 0 })],
@@ -157,8 +183,8 @@ describe("saving products", () => {
     );
     const saved = await findProductForEdit(db, id);
     expect(saved?.variants).toEqual([
-      { color: "Black", stock: 4 },
-      { color: "Tan", stock: 2 },
+      { color: "Black", color_zh: "黑色", stock: 4 },
+      { color: "Tan", color_zh: null, stock: 2 },
     ]);
     expect(saved?.images).toHaveLength(1);
     const file = await storage.get("public", saved?.images[0] ?? "");
@@ -175,7 +201,7 @@ describe("saving products", () => {
 
   it("gives a product without colours one 'Default' variant holding its stock", async () => {
     const id = await createProduct(db, storage, input({ stock: 7 }), [], ADMIN.id);
-    expect((await findProductForEdit(db, id))?.variants).toEqual([{ color: "Default", stock: 7 }]);
+    expect((await findProductForEdit(db, id))?.variants).toEqual([{ color: "Default", color_zh: null, stock: 7 }]);
   });
 
   it("replaces variants and reorders and removes images in one update", async () => {
@@ -185,8 +211,8 @@ describe("saving products", () => {
       storage,
       input({
         variants: [
-          { color: "Black", stock: 4 },
-          { color: "Tan", stock: 2 },
+          { color: "Black", color_zh: "黑色", stock: 4 },
+          { color: "Tan", color_zh: null, stock: 2 },
         ],
       }),
       files,
@@ -202,8 +228,8 @@ describe("saving products", () => {
       input({
         name_en: "Renamed",
         variants: [
-          { color: "Tan", stock: 9 },
-          { color: "Olive", stock: 1 },
+          { color: "Tan", color_zh: "沙色", stock: 9 },
+          { color: "Olive", color_zh: null, stock: 1 },
         ],
       }),
       { keep: [third, first, "products/not-ours.webp"], newFiles: [] },
@@ -213,8 +239,8 @@ describe("saving products", () => {
     const after = await findProductForEdit(db, id);
     expect(after?.product.name_en).toBe("Renamed");
     expect(after?.variants).toEqual([
-      { color: "Tan", stock: 9 },
-      { color: "Olive", stock: 1 },
+      { color: "Tan", color_zh: "沙色", stock: 9 },
+      { color: "Olive", color_zh: null, stock: 1 },
     ]);
     expect(after?.images).toEqual([third, first]);
     expect(await storage.exists("public", second)).toBe(false);
@@ -228,6 +254,136 @@ describe("saving products", () => {
     const details = JSON.parse(audit.details ?? "{}");
     expect(details.before.product.name_en).toBe("Test Rifle");
     expect(details.after.product.name_en).toBe("Renamed");
+    // The colours' Chinese names are part of what the audit shows changed.
+    expect(details.before.variants[1]).toEqual({ color: "Tan", color_zh: null, stock: 2 });
+    expect(details.after.variants[0]).toEqual({ color: "Tan", color_zh: "沙色", stock: 9 });
+  });
+});
+
+/** The shop's exchange rates (millionths per HKD), as the owner sets them under Shop details. */
+async function setRates(rates: { GBP: number; EUR: number; USD: number } | null): Promise<void> {
+  await db.deleteFrom("site_settings").where("key", "=", SHOP_DETAILS_KEY).execute();
+  if (rates) {
+    await db
+      .insertInto("site_settings")
+      .values({
+        key: SHOP_DETAILS_KEY,
+        value: JSON.stringify({ exchangeRates: rates }),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+  }
+}
+
+async function pricesOf(id: number) {
+  return db
+    .selectFrom("products")
+    .select([
+      "price_hkd_cents",
+      "price_gbp_cents",
+      "price_gbp_derived",
+      "price_eur_cents",
+      "price_eur_derived",
+      "price_usd_cents",
+      "price_usd_derived",
+    ])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+}
+
+describe("prices that follow HKD", () => {
+  it("stores an empty price as derived, converted at the shop's current rate", async () => {
+    await setRates({ GBP: 95_000, EUR: 118_000, USD: 128_005 });
+    try {
+      const id = await createProduct(
+        db,
+        storage,
+        input({ price_hkd_cents: 88_800, price_gbp_cents: null, price_eur_cents: 9_999, price_usd_cents: null }),
+        [],
+        ADMIN.id,
+      );
+      expect(await pricesOf(id)).toEqual({
+        price_hkd_cents: 88_800,
+        price_gbp_cents: 8_436, // 888.00 × 0.095 = 84.36
+        price_gbp_derived: 1,
+        price_eur_cents: 9_999,
+        price_eur_derived: 0,
+        price_usd_cents: 11_367, // 888.00 × 0.128005 = 113.668… → 113.67, half up in cents
+        price_usd_derived: 1,
+      });
+    } finally {
+      await setRates(null);
+    }
+  });
+
+  it("moves a derived price with every HKD change and leaves a typed one alone", async () => {
+    const id = await createProduct(
+      db,
+      storage,
+      input({ price_hkd_cents: 88_800, price_gbp_cents: null, price_eur_cents: 9_999, price_usd_cents: null }),
+      [],
+      ADMIN.id,
+    );
+    expect((await pricesOf(id)).price_gbp_cents).toBe(8_880);
+    await updateProduct(
+      db,
+      storage,
+      id,
+      input({ price_hkd_cents: 188_800, price_gbp_cents: null, price_eur_cents: 9_999, price_usd_cents: null }),
+      { keep: [], newFiles: [] },
+      ADMIN.id,
+    );
+    const after = await pricesOf(id);
+    expect(after.price_gbp_cents).toBe(18_880); // £188.80, not the £88.80 of the first save
+    expect(after.price_gbp_derived).toBe(1);
+    expect(after.price_usd_cents).toBe(convertFromHkd(188_800, DEFAULT_SHOP.exchangeRates.USD));
+    expect(after.price_eur_cents).toBe(9_999);
+    expect(after.price_eur_derived).toBe(0);
+  });
+
+  it("through the form: HKD only, then HKD raised, then a typed price cleared", async () => {
+    const created = (await callAction(
+      ADMIN,
+      form({ intent: "save", name_en: "Follower", name_zh: "跟隨", price_hkd: "888", price_eur: "99.99", stock: "1" }),
+    )) as Response;
+    expect(created.status).toBe(302);
+    const { id } = await db
+      .selectFrom("products")
+      .select("id")
+      .where("name_en", "=", "Follower")
+      .executeTakeFirstOrThrow();
+    expect(await pricesOf(id)).toMatchObject({ price_gbp_cents: 8_880, price_gbp_derived: 1, price_eur_derived: 0 });
+
+    // The form shows a derived price empty (its amount is the hint) and a fixed one as typed.
+    const loaded = await runRoute(svc, loader, new Request(`http://localhost/admin/products/edit/${id}`), ADMIN, {
+      id: String(id),
+    });
+    const data = loaded.result as Awaited<ReturnType<typeof loader>>;
+    expect(data.draft).toMatchObject({ price_hkd: "888.00", price_gbp: "", price_eur: "99.99", price_usd: "" });
+    expect(data.rates).toEqual(DEFAULT_SHOP.exchangeRates);
+
+    // Saved as loaded with a higher HKD price: GBP follows, EUR stays fixed.
+    const raised = (await callAction(
+      ADMIN,
+      form({ intent: "save", name_en: "Follower", name_zh: "跟隨", price_hkd: "1888", price_eur: "99.99", stock: "1" }),
+      id,
+    )) as Response;
+    expect(raised.status).toBe(302);
+    expect(await pricesOf(id)).toMatchObject({
+      price_gbp_cents: 18_880,
+      price_gbp_derived: 1,
+      price_eur_cents: 9_999,
+      price_eur_derived: 0,
+    });
+
+    // Clearing the typed EUR price makes it follow HKD again.
+    const cleared = (await callAction(
+      ADMIN,
+      form({ intent: "save", name_en: "Follower", name_zh: "跟隨", price_hkd: "1888", price_eur: "", stock: "1" }),
+      id,
+    )) as Response;
+    expect(cleared.status).toBe(302);
+    expect(await pricesOf(id)).toMatchObject({ price_eur_cents: 22_278, price_eur_derived: 1 }); // 1888 × 0.118
   });
 });
 
@@ -253,8 +409,8 @@ describe("the product form action", () => {
     expect(added.init.status).toBe(200);
     expect(added.data.draft.name_en).toBe("Typed");
     expect(added.data.draft.variants).toEqual([
-      { color: "Black", stock: "2" },
-      { color: "", stock: "0" },
+      { color: "Black", color_zh: "", stock: "2" },
+      { color: "", color_zh: "", stock: "0" },
     ]);
     const removed = (await callAction(
       ADMIN,
@@ -266,7 +422,7 @@ describe("the product form action", () => {
         "variants[1].stock": "5",
       }),
     )) as { data: ProductFormActionData };
-    expect(removed.data.draft.variants).toEqual([{ color: "Tan", stock: "5" }]);
+    expect(removed.data.draft.variants).toEqual([{ color: "Tan", color_zh: "", stock: "5" }]);
     expect(await db.selectFrom("products").select("id").where("name_en", "=", "Typed").execute()).toEqual([]);
   });
 
@@ -292,7 +448,7 @@ describe("the product form action", () => {
       .executeTakeFirstOrThrow();
     expect(product.price_hkd_cents).toBe(88_000);
     const saved = await findProductForEdit(db, product.id);
-    expect(saved?.variants).toEqual([{ color: "Default", stock: 3 }]);
+    expect(saved?.variants).toEqual([{ color: "Default", color_zh: null, stock: 3 }]);
     expect(saved?.images).toHaveLength(1);
   });
 
@@ -344,6 +500,57 @@ describe("the product form action", () => {
       detailKey: "adminProductForm.imagesSkipped",
       params: { count: 3 },
     });
+  });
+
+  it("saves a colour's Chinese name trimmed, and refuses one too long with 400 and the input kept", async () => {
+    const fields = {
+      intent: "save",
+      name_en: "Colours",
+      name_zh: "顏色",
+      price_hkd: "100",
+      "variants[0].color": "Black",
+      "variants[0].color_zh": "  黑色  ",
+      "variants[0].stock": "2",
+      "variants[1].color": "Tan",
+      "variants[1].color_zh": "",
+      "variants[1].stock": "1",
+    };
+    const tooLong = "沙".repeat(61);
+    const refused = (await callAction(ADMIN, form({ ...fields, "variants[1].color_zh": tooLong }))) as {
+      data: ProductFormActionData;
+      init: { status: number };
+    };
+    expect(refused.init.status).toBe(400);
+    expect(refused.data.errors["variants[1].color_zh"]).toEqual(["adminProductForm.errors.colorTooLong"]);
+    expect(refused.data.draft.variants).toEqual([
+      { color: "Black", color_zh: "  黑色  ", stock: "2" },
+      { color: "Tan", color_zh: tooLong, stock: "1" },
+    ]);
+    expect(await db.selectFrom("products").select("id").where("name_en", "=", "Colours").execute()).toEqual([]);
+
+    const saved = (await callAction(ADMIN, form(fields))) as Response;
+    expect(saved.status).toBe(302);
+    const { id } = await db
+      .selectFrom("products")
+      .select("id")
+      .where("name_en", "=", "Colours")
+      .executeTakeFirstOrThrow();
+    expect((await findProductForEdit(db, id))?.variants).toEqual([
+      { color: "Black", color_zh: "黑色", stock: 2 },
+      { color: "Tan", color_zh: null, stock: 1 },
+    ]);
+
+    // An edit keeps, changes and clears the Chinese names of existing colours.
+    const edited = (await callAction(
+      ADMIN,
+      form({ ...fields, "variants[0].color_zh": "", "variants[1].color_zh": "沙色" }),
+      id,
+    )) as Response;
+    expect(edited.status).toBe(302);
+    expect((await findProductForEdit(db, id))?.variants).toEqual([
+      { color: "Black", color_zh: null, stock: 2 },
+      { color: "Tan", color_zh: "沙色", stock: 1 },
+    ]);
   });
 
   it("answers 404 for a product that does not exist", async () => {

@@ -206,8 +206,8 @@ describe("listAdminProducts", () => {
     expect(colourSummary(row?.colors ?? [])).toEqual({
       kind: "some",
       shown: [
-        { color: "Tan", stock: 4 },
-        { color: "Olive Drab", stock: 3 },
+        { color: "Tan", color_zh: null, stock: 4 },
+        { color: "Olive Drab", color_zh: null, stock: 3 },
       ],
       more: 2,
     });

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
 import type { DB } from "#db/connect.server";
 import * as pageViewRollup from "#db/migrations/0005-page-view-rollup";
+import type { Currency, OrderStatus } from "#db/schema";
 import { seedDemo } from "#db/seed/index.server";
 import { userContext } from "~/lib/auth.server";
 import { MemoryStorage } from "~/lib/storage.server";
@@ -108,10 +109,11 @@ function sampleViews(): { path: string; session: string; at: number }[] {
 }
 
 async function order(
-  status: "pending_payment" | "cancelled" | "paid",
-  currency: "HKD" | "GBP",
+  status: OrderStatus,
+  currency: Currency,
   total: number,
   at: number,
+  name: { first: string; last: string } = { first: "A", last: "B" },
 ) {
   const id = crypto.randomUUID();
   await db
@@ -126,8 +128,8 @@ async function order(
       subtotal_cents: total,
       shipping_cents: 0,
       total_cents: total,
-      first_name: "A",
-      last_name: "B",
+      first_name: name.first,
+      last_name: name.last,
       email: "a@b.hk",
       address: "x",
       city: "y",
@@ -173,15 +175,32 @@ describe("analytics", () => {
     expect(series[0]?.day).toBe("2026-10-23");
   });
 
-  it("keeps revenue per currency, leaves cancelled orders out, and values inventory in HKD", async () => {
+  it("counts revenue from paid orders only, per currency, with pending payments apart, and values inventory in HKD", async () => {
+    // Before: one pending HKD order (the daily-series test). Pending is not revenue.
+    let metrics = await getBusinessMetrics(db);
+    expect(metrics.revenue).toEqual([]);
+    expect(metrics.pending).toEqual([{ currency: "HKD", count: 1, cents: 10_000 }]);
+
     await order("paid", "GBP", 5_000, NOW - 7_200_000);
     await order("cancelled", "GBP", 99_999, NOW - 7_200_000);
-    const metrics = await getBusinessMetrics(db);
+    await order("processing", "HKD", 20_000, NOW - 7_200_000);
+    await order("shipped", "HKD", 30_000, NOW - 7_200_000);
+    await order("delivered", "USD", 1_234, NOW - 7_200_000);
+    await order("pending_payment", "GBP", 700, NOW - 7_200_000);
+    await order("pending_payment", "GBP", 300, NOW - 7_200_000);
+    await order("cancelled", "EUR", 4_000, NOW - 7_200_000);
+    metrics = await getBusinessMetrics(db);
+    // Per currency in the shop's order (HKD, GBP, EUR, USD); cancelled counts nowhere.
     expect(metrics.revenue).toEqual([
-      { currency: "GBP", cents: 5_000 },
-      { currency: "HKD", cents: 10_000 },
+      { currency: "HKD", count: 2, cents: 50_000 },
+      { currency: "GBP", count: 1, cents: 5_000 },
+      { currency: "USD", count: 1, cents: 1_234 },
     ]);
-    expect(metrics.totalOrders).toBe(3);
+    expect(metrics.pending).toEqual([
+      { currency: "HKD", count: 1, cents: 10_000 },
+      { currency: "GBP", count: 2, cents: 1_000 },
+    ]);
+    expect(metrics.totalOrders).toBe(9);
     const rows = await db
       .selectFrom("product_variants")
       .innerJoin("products", "products.id", "product_variants.product_id")
@@ -203,12 +222,37 @@ describe("analytics", () => {
     expect(stored).toMatchObject([{ path: "/x", user_agent: "UA", referrer: null }]);
   });
 
-  it("lists the latest five orders with 8-character ids", async () => {
-    for (let i = 0; i < 4; i++) await order("pending_payment", "HKD", 100 * (i + 1), NOW - i * 1000);
+  it("lists the latest five orders, newest first, with their ORD number and the customer's name", async () => {
+    const later = NOW + 60_000;
+    const ids: string[] = [];
+    for (const [i, name] of [
+      { first: "Tai Man", last: "Chan" },
+      { first: "大文", last: "陳" },
+      { first: "Emma", last: "Watson" },
+      { first: "Siu Ming", last: "Wong" },
+    ].entries())
+      ids.push(await order("pending_payment", "HKD", 100 * (i + 1), later + i * 1000, name));
     const recent = await listRecentOrders(db, 5);
     expect(recent).toHaveLength(5);
-    expect(recent.every((o) => o.shortId.length === 8)).toBe(true);
-    expect((recent[0]?.createdAt ?? "") >= (recent[4]?.createdAt ?? "")).toBe(true);
+    expect(recent.slice(0, 4).map((o) => o.id)).toEqual([...ids].reverse());
+    expect(recent[0]).toMatchObject({
+      id: ids[3],
+      firstName: "Siu Ming",
+      lastName: "Wong",
+      status: "pending_payment",
+      currency: "HKD",
+      totalCents: 400,
+      createdAt: new Date(later + 3000).toISOString(),
+    });
+    expect(recent[0]?.orderNumber).toMatch(/^ORD-\d+-/);
+    const stored = await db
+      .selectFrom("orders")
+      .select("order_number")
+      .where("id", "=", ids[1] as string)
+      .executeTakeFirst();
+    expect(recent[2]?.orderNumber).toBe(stored?.order_number);
+    expect(recent[2]).toMatchObject({ firstName: "大文", lastName: "陳" });
+    expect((recent[3]?.createdAt ?? "") >= (recent[4]?.createdAt ?? "")).toBe(true);
   });
 });
 

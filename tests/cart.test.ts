@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
 import type { Currency } from "#db/schema";
-import { FREE_SHIPPING_ABOVE_CENTS, SHIPPING_FEE_CENTS, shippingFor } from "~/lib/shipping";
+import { DEFAULT_SHIPPING_RULE, shippingFor } from "~/lib/shipping";
 import {
   addToCart,
   CartError,
@@ -117,8 +117,7 @@ describe("shippingFor", () => {
   });
 
   it("is 10.00 up to and including 100.00", () => {
-    expect(SHIPPING_FEE_CENTS).toBe(1000);
-    expect(FREE_SHIPPING_ABOVE_CENTS).toBe(10000);
+    expect(DEFAULT_SHIPPING_RULE).toEqual({ feeCents: 1000, freeAboveCents: 10000 });
     expect(shippingFor(1)).toBe(1000);
     expect(shippingFor(5000)).toBe(1000);
     expect(shippingFor(9999)).toBe(1000);
@@ -128,6 +127,14 @@ describe("shippingFor", () => {
   it("is free above 100.00", () => {
     expect(shippingFor(10001)).toBe(0);
     expect(shippingFor(250000)).toBe(0);
+  });
+
+  it("follows the shop's rule for the currency: its fee, its threshold, or never free", () => {
+    const rule = { feeCents: 45_00, freeAboveCents: 800_00 };
+    expect(shippingFor(800_00, rule)).toBe(45_00);
+    expect(shippingFor(800_01, rule)).toBe(0);
+    expect(shippingFor(5_000_00, { feeCents: 12_50, freeAboveCents: null })).toBe(12_50);
+    expect(shippingFor(0, { feeCents: 12_50, freeAboveCents: null })).toBe(0);
   });
 });
 
@@ -334,7 +341,7 @@ describe("removeLine and clearCart", () => {
 
 describe("loadCart", () => {
   it("is empty without a cart", async () => {
-    const empty = await loadCart(db, null, "HKD");
+    const empty = await loadCart(db, null, "HKD", DEFAULT_SHIPPING_RULE);
     expect(empty).toMatchObject({ lines: [], subtotalCents: 0, shippingCents: 0, totalCents: 0, overStock: false });
   });
 
@@ -348,7 +355,7 @@ describe("loadCart", () => {
     const b = await makeProduct({ hkd: 12_00, gbp: 1_99, eur: 2_49, usd: 2_79, variants: [[DEFAULT_COLOR, 9]] });
     await addToCart(db, cart, { productId: a, color: "Black", quantity: "2" });
     await addToCart(db, cart, { productId: b, color: undefined, quantity: "3" });
-    const loaded = await loadCart(db, cart, currency);
+    const loaded = await loadCart(db, cart, currency, DEFAULT_SHIPPING_RULE);
     expect(loaded.currency).toBe(currency);
     expect(loaded.lines.map((l) => [l.productId, l.color, l.quantity, l.unitPriceCents, l.lineTotalCents])).toEqual([
       [a, "Black", 2, unitA, unitA * 2],
@@ -364,10 +371,10 @@ describe("loadCart", () => {
   it("follows the product's price: a changed price changes the cart", async () => {
     const product = await makeProduct({ hkd: 40_00, variants: [["Black", 9]] });
     await addToCart(db, cart, { productId: product, color: "Black", quantity: "2" });
-    const before = await loadCart(db, cart, "HKD");
+    const before = await loadCart(db, cart, "HKD", DEFAULT_SHIPPING_RULE);
     expect(before).toMatchObject({ subtotalCents: 80_00, shippingCents: 10_00, totalCents: 90_00 });
     await db.updateTable("products").set({ price_hkd_cents: 75_00 }).where("id", "=", product).execute();
-    const after = await loadCart(db, cart, "HKD");
+    const after = await loadCart(db, cart, "HKD", DEFAULT_SHIPPING_RULE);
     expect(after.lines[0]).toMatchObject({ unitPriceCents: 75_00, lineTotalCents: 150_00 });
     // Above 100.00 now: shipping becomes free.
     expect(after).toMatchObject({ subtotalCents: 150_00, shippingCents: 0, totalCents: 150_00 });
@@ -376,9 +383,15 @@ describe("loadCart", () => {
   it("charges shipping at exactly 100.00 and none just above", async () => {
     const product = await makeProduct({ hkd: 50_00, variants: [["Black", 9]] });
     await addToCart(db, cart, { productId: product, color: "Black", quantity: "2" });
-    expect(await loadCart(db, cart, "HKD")).toMatchObject({ subtotalCents: 100_00, shippingCents: 10_00 });
+    expect(await loadCart(db, cart, "HKD", DEFAULT_SHIPPING_RULE)).toMatchObject({
+      subtotalCents: 100_00,
+      shippingCents: 10_00,
+    });
     await db.updateTable("products").set({ price_hkd_cents: 50_01 }).where("id", "=", product).execute();
-    expect(await loadCart(db, cart, "HKD")).toMatchObject({ subtotalCents: 100_02, shippingCents: 0 });
+    expect(await loadCart(db, cart, "HKD", DEFAULT_SHIPPING_RULE)).toMatchObject({
+      subtotalCents: 100_02,
+      shippingCents: 0,
+    });
   });
 
   it("flags lines asking for more than is in stock now", async () => {
@@ -390,16 +403,16 @@ describe("loadCart", () => {
     });
     await addToCart(db, cart, { productId: product, color: "Black", quantity: "4" });
     await addToCart(db, cart, { productId: product, color: "Tan", quantity: "1" });
-    expect((await loadCart(db, cart, "HKD")).overStock).toBe(false);
+    expect((await loadCart(db, cart, "HKD", DEFAULT_SHIPPING_RULE)).overStock).toBe(false);
     await setStock(product, "Black", 3);
-    const loaded = await loadCart(db, cart, "HKD");
+    const loaded = await loadCart(db, cart, "HKD", DEFAULT_SHIPPING_RULE);
     expect(loaded.overStock).toBe(true);
     expect(loaded.lines.map((l) => [l.color, l.quantity, l.stock])).toEqual([
       ["Black", 4, 3],
       ["Tan", 1, 5],
     ]);
     await setStock(product, "Black", 4);
-    expect((await loadCart(db, cart, "HKD")).overStock).toBe(false);
+    expect((await loadCart(db, cart, "HKD", DEFAULT_SHIPPING_RULE)).overStock).toBe(false);
   });
 });
 

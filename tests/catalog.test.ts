@@ -8,6 +8,8 @@ import {
   listRelatedProducts,
   normalizeSlug,
   PRICE_BANDS,
+  parsePriceBand,
+  priceBandRange,
   titleFromSlug,
 } from "~/models/catalog.server";
 import { searchProducts } from "~/models/search.server";
@@ -45,26 +47,37 @@ describe("the title rule and slug matching", () => {
 });
 
 describe("listings", () => {
-  it("filters by category and price band (on the HKD price)", async () => {
+  it("filters by category and price band, on the price in the shopper's currency", async () => {
     const rifles = await categoryId("rifles");
     const all = await listProducts(db, { categoryId: rifles, sort: "featured", page: 1, currency: "HKD" });
     expect(all.total).toBeGreaterThan(0);
-    for (const band of Object.keys(PRICE_BANDS) as (keyof typeof PRICE_BANDS)[]) {
-      const { min, max } = PRICE_BANDS[band];
-      const listing = await listProducts(db, {
-        categoryId: null,
-        price: band,
-        sort: "newest",
-        page: 1,
-        currency: "HKD",
-        pageSize: 100,
-      });
-      expect(listing.total, band).toBeGreaterThan(0);
-      for (const product of listing.products) {
-        expect(product.price_cents).toBeGreaterThanOrEqual(min);
-        if (max !== null) expect(product.price_cents).toBeLessThan(max);
+    for (const currency of ["HKD", "GBP"] as const) {
+      for (const band of PRICE_BANDS) {
+        const { min, max } = priceBandRange(band, currency);
+        const listing = await listProducts(db, {
+          categoryId: null,
+          price: band,
+          sort: "newest",
+          page: 1,
+          currency,
+          pageSize: 100,
+        });
+        expect(listing.total, `${currency} ${band}`).toBeGreaterThan(0);
+        for (const product of listing.products) {
+          expect(product.price_cents).toBeGreaterThanOrEqual(min);
+          if (max !== null) expect(product.price_cents).toBeLessThan(max);
+        }
       }
     }
+    // The bands meet at amounts of each currency's own: under £40 is not under HK$400.
+    expect(priceBandRange("budget", "GBP")).toEqual({ min: 0, max: 40_00 });
+    expect(priceBandRange("mid", "HKD")).toEqual({ min: 400_00, max: 800_00 });
+    expect(priceBandRange("top", "EUR")).toEqual({ min: 200_00, max: null });
+    // Links from earlier releases keep working.
+    expect(parsePriceBand("under-400")).toBe("budget");
+    expect(parsePriceBand("over-1600")).toBe("top");
+    expect(parsePriceBand("high")).toBe("high");
+    expect(parsePriceBand("cheap")).toBeNull();
   });
 
   it("sorts four ways, prices in the shopper's currency", async () => {

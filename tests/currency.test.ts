@@ -9,26 +9,29 @@ import {
 } from "~/lib/currency.server";
 import { CURRENCY_SYMBOLS, formatMoney, priceIn } from "~/lib/money";
 
-const SPEC_EURO_ZONE = [
-  "DE",
-  "FR",
-  "IT",
-  "ES",
-  "NL",
-  "BE",
+/** The euro area as of 2026: the 20 members of 2025 (Croatia joined in 2023) and Bulgaria (1 January 2026). */
+const EURO_AREA = [
   "AT",
-  "PT",
-  "IE",
-  "FI",
-  "GR",
-  "LU",
-  "MT",
+  "BE",
+  "BG",
   "CY",
-  "SK",
-  "SI",
+  "DE",
   "EE",
-  "LV",
+  "ES",
+  "FI",
+  "FR",
+  "GR",
+  "HR",
+  "IE",
+  "IT",
   "LT",
+  "LU",
+  "LV",
+  "MT",
+  "NL",
+  "PT",
+  "SI",
+  "SK",
 ];
 
 describe("currencyForCountry", () => {
@@ -37,13 +40,16 @@ describe("currencyForCountry", () => {
     expect(currencyForCountry("gb")).toBe("GBP");
   });
 
-  it.each(SPEC_EURO_ZONE)("%s pays in euros", (code) => {
+  it.each(EURO_AREA)("%s pays in euros", (code) => {
     expect(currencyForCountry(code)).toBe("EUR");
     expect(currencyForCountry(code.toLowerCase())).toBe("EUR");
   });
 
-  it("the euro zone is exactly the spec's list", () => {
-    expect([...EURO_ZONE].sort()).toEqual([...SPEC_EURO_ZONE].sort());
+  it("the euro zone is exactly the current euro area: 21 members, Croatia and Bulgaria included", () => {
+    expect([...EURO_ZONE].sort()).toEqual([...EURO_AREA].sort());
+    expect(EURO_ZONE.size).toBe(21);
+    expect(currencyForCountry("HR")).toBe("EUR");
+    expect(currencyForCountry("BG")).toBe("EUR");
   });
 
   it.each([["HK"], ["US"], ["CH"], ["SE"], ["UK"], ["CN"], [""], ["garbage"], ["EU"], ["D"], [null], [undefined]])(

@@ -2,12 +2,31 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createMailer, escapeHtml, MemoryMailer, sendLocalizedEmail, translatorFor } from "~/lib/mail.server";
+import {
+  createMailer,
+  escapeHtml,
+  fromHeader,
+  type MailSender,
+  MemoryMailer,
+  sendLocalizedEmail,
+  translatorFor,
+} from "~/lib/mail.server";
 import en from "~/locales/en/translation";
 import zh from "~/locales/zh/translation";
+import { DEFAULT_SHOP } from "~/models/shop.server";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-mail-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+/** The shop as the owner set it up (Settings → Shop details): its name, address and e-mails. */
+const SHOP: MailSender = {
+  name: { en: "Lion Rock Airsoft", zh: "獅子山氣槍" },
+  address: { en: "1 Nathan Road, Kowloon", zh: "九龍彌敦道1號" },
+  senderEmail: "orders@lionrock.example",
+  supportEmail: "help@lionrock.example",
+};
+const zhFooter = "獅子山氣槍 · 九龍彌敦道1號 · help@lionrock.example";
+const enFooter = "Lion Rock Airsoft · 1 Nathan Road, Kowloon · help@lionrock.example";
 
 function emlFiles(): string[] {
   const folder = path.join(dataDir, "mail");
@@ -48,8 +67,8 @@ describe("createMailer without SMTP", () => {
     const info = vi.spyOn(console, "info").mockImplementation(() => {});
     const folder = fs.mkdtempSync(path.join(dataDir, "zh-"));
     const mailer = createMailer({ smtpUrl: null, dataDir: folder });
-    await sendLocalizedEmail(mailer, "buyer@example.com", "zh", (t) => ({
-      subject: `${t("meta.siteName")} 訂單`,
+    await sendLocalizedEmail(mailer, SHOP, "buyer@example.com", "zh", (_t, shop) => ({
+      subject: `${shop} 訂單`,
       heading: "多謝惠顧",
       paragraphs: ["已收到付款"],
     }));
@@ -59,6 +78,8 @@ describe("createMailer without SMTP", () => {
     // Non-ASCII headers are MIME-encoded; the subject is still there.
     expect(eml).toMatch(/^Subject: =\?UTF-8\?/im);
     expect(eml).toMatch(/charset=utf-8/i);
+    // From the shop's sender address, under its name.
+    expect(eml).toMatch(/^From: "?Lion Rock Airsoft"? <orders@lionrock\.example>$/m);
     info.mockRestore();
   });
 });
@@ -66,8 +87,8 @@ describe("createMailer without SMTP", () => {
 describe("sendLocalizedEmail", () => {
   it("uses the Chinese footer and translator in zh and escapes HTML in the HTML part", async () => {
     const mailer = new MemoryMailer();
-    await sendLocalizedEmail(mailer, "buyer@example.com", "zh", (t) => ({
-      subject: `${t("meta.siteName")}：訂單 HT-1001`,
+    await sendLocalizedEmail(mailer, SHOP, "buyer@example.com", "zh", (t, shop) => ({
+      subject: `${shop}：${t("email.verifyHeading")} HT-1001`,
       heading: `Order <b>HT-1001</b> & "friends"`,
       paragraphs: [`<script>alert("x")</script>`, "Second & 'third' paragraph"],
       action: { label: "查看訂單", url: `https://shop.test/orders/HT-1001?a=1&b="2"` },
@@ -77,16 +98,16 @@ describe("sendLocalizedEmail", () => {
     const message = mailer.sent[0];
     if (!message) throw new Error("no message");
     expect(message.to).toBe("buyer@example.com");
-    // The build callback got a translator fixed to Chinese.
-    expect(message.subject).toBe(`${zh.meta.siteName}：訂單 HT-1001`);
-    expect(message.subject).not.toContain(en.meta.siteName);
+    // The build callback got a translator fixed to Chinese and the shop's Chinese name.
+    expect(message.subject).toBe(`獅子山氣槍：${zh.email.verifyHeading} HT-1001`);
+    expect(message.from).toBe('"Lion Rock Airsoft" <orders@lionrock.example>');
 
-    // Chinese footer in both parts, not the English one.
-    expect(message.text).toContain(zh.email.footer);
-    expect(message.html).toContain(escapeHtml(zh.email.footer));
-    expect(message.text).not.toContain(en.email.footer);
-    expect(message.html).not.toContain(en.email.footer);
-    expect(message.text.trimEnd().endsWith(zh.email.footer)).toBe(true);
+    // The shop's Chinese footer (name, address, support e-mail) in both parts, not the English one.
+    expect(message.text).toContain(zhFooter);
+    expect(message.html).toContain(escapeHtml(zhFooter));
+    expect(message.text).not.toContain(enFooter);
+    expect(message.html).not.toContain(enFooter);
+    expect(message.text.trimEnd().endsWith(zhFooter)).toBe(true);
     expect(message.html).toContain(`lang="zh-Hant-HK"`);
 
     // HTML is escaped in the HTML part...
@@ -104,15 +125,15 @@ describe("sendLocalizedEmail", () => {
 
   it("uses the English footer in en", async () => {
     const mailer = new MemoryMailer();
-    await sendLocalizedEmail(mailer, "a@example.com", "en", (t) => ({
-      subject: t("meta.siteName"),
+    await sendLocalizedEmail(mailer, SHOP, "a@example.com", "en", (_t, shop) => ({
+      subject: shop,
       heading: "Hello",
       paragraphs: ["Body"],
     }));
     const message = mailer.sent[0];
-    expect(message?.subject).toBe(en.meta.siteName);
-    expect(message?.text).toContain(en.email.footer);
-    expect(message?.text).not.toContain(zh.email.footer);
+    expect(message?.subject).toBe("Lion Rock Airsoft");
+    expect(message?.text).toContain(enFooter);
+    expect(message?.text).not.toContain(zhFooter);
     expect(message?.html).toContain(`lang="en"`);
     expect(message?.html).not.toContain("<a href"); // no action, no button
   });
@@ -120,9 +141,23 @@ describe("sendLocalizedEmail", () => {
   it("translators are per language and do not leak into each other", async () => {
     const tZh = await translatorFor("zh");
     const tEn = await translatorFor("en");
-    expect(tZh("email.footer")).toBe(zh.email.footer);
-    expect(tEn("email.footer")).toBe(en.email.footer);
+    expect(tZh("email.verifyHeading")).toBe(zh.email.verifyHeading);
+    expect(tEn("email.verifyHeading")).toBe(en.email.verifyHeading);
     expect(await translatorFor("zh")).toBe(tZh);
+  });
+
+  it("leaves out an empty address, and the From name cannot break the header", async () => {
+    const mailer = new MemoryMailer();
+    const sender = { ...SHOP, name: { en: 'Bad "Name"\r\nBcc: x@evil.test', zh: "" }, address: { en: "", zh: "" } };
+    await sendLocalizedEmail(mailer, sender, "a@example.com", "zh", () => ({
+      subject: "s",
+      heading: "h",
+      paragraphs: [],
+    }));
+    const message = mailer.sent[0];
+    expect(message?.text.trimEnd().endsWith('Bad "Name"\r\nBcc: x@evil.test · help@lionrock.example')).toBe(true);
+    expect(message?.from).toBe('"Bad NameBcc: x@evil.test" <orders@lionrock.example>');
+    expect(fromHeader(DEFAULT_SHOP)).toBe('"Harbour Tactical" <no-reply@harbourtactical.hk>');
   });
 });
 

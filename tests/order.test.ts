@@ -2,9 +2,10 @@ import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
 import type { Currency } from "#db/schema";
-import { shippingFor } from "~/lib/shipping";
+import { DEFAULT_SHIPPING_RULE, shippingFor } from "~/lib/shipping";
 import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
 import { OrderError, type PlaceOrderInput, placeOrder } from "~/models/order.server";
+import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/shop.server";
 import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
 import { createTestDb } from "./setup/db";
 
@@ -213,7 +214,7 @@ describe("placeOrder", () => {
     const product = await makeProduct({ hkd: 120_00, gbp: 11_99, eur: 13_99, usd: 15_49, variants: [["Black", 5]] });
     const shopper = await makeShopper();
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity: "2" });
-    const cart = await loadCart(db, shopper.cartId, currency);
+    const cart = await loadCart(db, shopper.cartId, currency, DEFAULT_SHIPPING_RULE);
     const { order } = await placeOrder(db, input(shopper, { currency }));
     expect(order.currency).toBe(currency);
     expect(order.subtotal_cents).toBe(unit * 2);
@@ -225,12 +226,41 @@ describe("placeOrder", () => {
     expect(line).toMatchObject({ unit_price_cents: unit, quantity: 2, line_total_cents: unit * 2 });
   });
 
+  it("charges delivery under the owner's rule for the order's currency (Settings → Shop details)", async () => {
+    const rules = {
+      ...DEFAULT_SHOP.shipping,
+      GBP: { feeCents: 4_50, freeAboveCents: 50_00 },
+      USD: { feeCents: 12_00, freeAboveCents: null },
+    };
+    await db
+      .insertInto("site_settings")
+      .values({ key: SHOP_DETAILS_KEY, value: JSON.stringify({ shipping: rules }), updated_at: now() })
+      .execute();
+    try {
+      const product = await makeProduct({ hkd: 300_00, gbp: 30_00, usd: 400_00, variants: [["Black", 9]] });
+      const place = async (currency: Currency, quantity: string) => {
+        const shopper = await makeShopper();
+        await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity });
+        const cart = await loadCart(db, shopper.cartId, currency, rules[currency]);
+        const { order } = await placeOrder(db, input(shopper, { currency }));
+        expect(order.total_cents, currency).toBe(cart.totalCents);
+        return order;
+      };
+      expect((await place("GBP", "1")).shipping_cents).toBe(4_50); // £30: under £50
+      expect((await place("GBP", "2")).shipping_cents).toBe(0); // £60: above £50
+      expect((await place("USD", "2")).shipping_cents).toBe(12_00); // never free in USD
+      expect((await place("HKD", "1")).shipping_cents).toBe(0); // HK$300: the default rule
+    } finally {
+      await db.deleteFrom("site_settings").where("key", "=", SHOP_DETAILS_KEY).execute();
+    }
+  });
+
   it("charges the database price at the time of the order, not the price when the item was added", async () => {
     // placeOrder has no price parameter at all: whatever a browser sends, prices come from the products.
     const product = await makeProduct({ hkd: 30_00, variants: [["Black", 5]] });
     const shopper = await makeShopper();
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity: "2" });
-    expect((await loadCart(db, shopper.cartId, "HKD")).totalCents).toBe(70_00);
+    expect((await loadCart(db, shopper.cartId, "HKD", DEFAULT_SHIPPING_RULE)).totalCents).toBe(70_00);
 
     await db.updateTable("products").set({ price_hkd_cents: 55_55 }).where("id", "=", product.id).execute();
     const { order } = await placeOrder(db, input(shopper));

@@ -27,24 +27,41 @@ beforeAll(async () => {
   xml = await buildSitemap(svc.db, BASE);
 }, 60_000);
 
+interface SitemapUrl {
+  loc: string;
+  lastmod: string | null;
+  /** hreflang → href of the page's <xhtml:link rel="alternate"> elements. */
+  alternates: Record<string, string>;
+}
+
+function unescapeXml(text: string): string {
+  // Every "&" must start an entity; no raw "<", ">" or quotes inside text.
+  if (/&(?!(?:amp|lt|gt|quot|apos);)/.test(text) || /["'<>]/.test(text)) throw new Error(`unescaped: ${text}`);
+  return text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
+}
+
 /** A deliberately small reader for the one shape we emit: <urlset> holding flat <url> elements. */
-function parseUrls(text: string): { loc: string; lastmod: string | null }[] {
+function parseUrls(text: string): SitemapUrl[] {
   const body = text.match(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<urlset [^>]+>\n([\s\S]*)<\/urlset>\n$/);
   if (!body) throw new Error("not a <urlset> document");
   const urls = (body[1] as string).split("\n").filter(Boolean);
   return urls.map((line) => {
-    const url = line.match(/^<url><loc>([^<]+)<\/loc>(?:<lastmod>([^<]+)<\/lastmod>)?<\/url>$/);
+    const url = line.match(
+      /^<url><loc>([^<]+)<\/loc>(?:<lastmod>([^<]+)<\/lastmod>)?((?:<xhtml:link [^>]*\/>)*)<\/url>$/,
+    );
     if (!url) throw new Error(`malformed <url>: ${line}`);
-    const loc = url[1] as string;
-    // Every "&" must start an entity; no raw "<", ">" or quotes inside text.
-    if (/&(?!(?:amp|lt|gt|quot|apos);)/.test(loc) || /["'<>]/.test(loc)) throw new Error(`unescaped: ${loc}`);
-    const decoded = loc
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&quot;/g, '"')
-      .replace(/&apos;/g, "'")
-      .replace(/&amp;/g, "&");
-    return { loc: decoded, lastmod: url[2] ?? null };
+    const alternates: Record<string, string> = {};
+    for (const link of (url[3] ?? "").match(/<xhtml:link [^>]*\/>/g) ?? []) {
+      const parts = link.match(/^<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)"\/>$/);
+      if (!parts) throw new Error(`malformed <xhtml:link>: ${link}`);
+      alternates[parts[1] as string] = unescapeXml(parts[2] as string);
+    }
+    return { loc: unescapeXml(url[1] as string), lastmod: url[2] ?? null, alternates };
   });
 }
 
@@ -96,13 +113,41 @@ describe("buildSitemap", () => {
     expect(parseUrls(xml).map((url) => url.loc)).toContain(`${BASE}/category/tom's-%26-co`);
   });
 
-  it("lists every product with its last change date", async () => {
-    const products = await svc.db.selectFrom("products").select(["id", "updated_at"]).execute();
+  it("lists every product shoppers can see with its last change date, none of an inactive category", async () => {
+    const products = await svc.db
+      .selectFrom("products")
+      .leftJoin("categories", "categories.id", "products.category_id")
+      .select(["products.id", "products.updated_at", "categories.is_active"])
+      .execute();
     expect(products).toHaveLength(SEED_PRODUCTS.length);
     const urls = new Map(parseUrls(xml).map((url) => [url.loc, url.lastmod]));
+    const hidden = products.filter((product) => product.is_active === 0);
+    expect(hidden.length).toBeGreaterThan(0);
     for (const product of products) {
-      expect(urls.get(`${BASE}/product/${product.id}`)).toBe(product.updated_at.slice(0, 10));
+      const loc = `${BASE}/product/${product.id}`;
+      if (product.is_active === 0) expect(urls.has(loc), loc).toBe(false);
+      else expect(urls.get(loc)).toBe(product.updated_at.slice(0, 10));
     }
+  });
+
+  it("gives every URL its English, Chinese and x-default alternates, as the pages' hreflang links do", () => {
+    const urls = parseUrls(xml);
+    expect(xml.match(/<xhtml:link /g)?.length).toBe(urls.length * 3);
+    for (const url of urls) {
+      expect(url.alternates, url.loc).toEqual({
+        en: `${url.loc}?lng=en`,
+        "zh-Hant-HK": `${url.loc}?lng=zh`,
+        "x-default": url.loc,
+      });
+    }
+    const home = urls.find((url) => url.loc === `${BASE}/`);
+    expect(home?.alternates).toEqual({
+      en: `${BASE}/?lng=en`,
+      "zh-Hant-HK": `${BASE}/?lng=zh`,
+      "x-default": `${BASE}/`,
+    });
+    // Escaped in attributes too.
+    expect(xml).toContain(`hreflang="zh-Hant-HK" href="${BASE}/category/tom&apos;s-%26-co?lng=zh"`);
   });
 
   it("lists published posts and no drafts", async () => {
@@ -137,7 +182,12 @@ describe("buildSitemap", () => {
     const started = performance.now();
     const big = await buildSitemap(svc.db, BASE);
     expect(performance.now() - started).toBeLessThan(2000);
-    expect(parseUrls(big).filter((url) => url.loc.includes("/product/")).length).toBe(SEED_PRODUCTS.length + 10_000);
+    const hidden = SEED_PRODUCTS.filter(
+      (product) => SEED_CATEGORIES.find((category) => category.slug === product.category)?.is_active === 0,
+    ).length;
+    expect(parseUrls(big).filter((url) => url.loc.includes("/product/")).length).toBe(
+      SEED_PRODUCTS.length - hidden + 10_000,
+    );
   });
 });
 

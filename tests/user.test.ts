@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { parseFlags } from "~/lib/cli-args";
 import { verifyPassword } from "~/lib/password.server";
 import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
 import { createTestDb } from "./setup/db";
@@ -28,13 +27,5 @@ describe("accounts for admin:create", () => {
     const rows = await db.selectFrom("admin_users").selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ user_id: user.id, email: "owner@example.com" });
-  });
-
-  it("reads --flag value and --flag=value", () => {
-    expect(parseFlags(["--email", "a@b.c", "--password=x y", "--dry-run"])).toEqual({
-      email: "a@b.c",
-      password: "x y",
-      "dry-run": "",
-    });
   });
 });

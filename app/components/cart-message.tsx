@@ -1,4 +1,3 @@
-import { colorLabel } from "~/lib/color";
 import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 
@@ -6,9 +5,8 @@ import { useTranslation } from "~/lib/i18n";
 export function CartMessage({ flash }: { flash: Flash | null | undefined }) {
   const { t } = useTranslation();
   if (!flash) return null;
-  const params = flash.params?.color
-    ? { ...flash.params, color: colorLabel(String(flash.params.color), t) }
-    : flash.params;
+  // Names in the parameters (product, colour) are already in the reader's language.
+  const params = flash.params;
   return (
     <p
       role={flash.type === "error" ? "alert" : "status"}

@@ -1,6 +1,6 @@
 import type { Currency } from "#db/schema";
-import { colorLabel } from "~/lib/color";
 import { useTranslation } from "~/lib/i18n";
+import { colorName } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import type { Cart } from "~/models/cart.server";
@@ -8,9 +8,12 @@ import type { Cart } from "~/models/cart.server";
 export interface SummaryLine {
   key: string | number;
   name: string;
-  color: string;
+  /** The colour in the reader's language; null for a product without colour options. */
+  color: string | null;
   quantity: number;
   lineTotalCents: number;
+  /** False for a cart line that can no longer be bought (shown, not counted). */
+  available?: boolean;
 }
 
 /** Lines, subtotal, shipping ('Free' at zero) and total: checkout, payment and order pages. */
@@ -39,10 +42,14 @@ export function OrderSummary({
           <li key={line.key} className="flex justify-between gap-3 py-2">
             <span>
               {line.name}
-              {line.color !== "Default" ? <span className="text-stone-500"> · {colorLabel(line.color, t)}</span> : null}
+              {line.color !== null ? <span className="text-stone-500"> · {line.color}</span> : null}
               <span className="text-stone-500"> × {line.quantity}</span>
             </span>
-            <span className="whitespace-nowrap">{money(line.lineTotalCents)}</span>
+            {line.available === false ? (
+              <span className="font-medium text-red-700">{t("cart.unavailable")}</span>
+            ) : (
+              <span className="whitespace-nowrap">{money(line.lineTotalCents)}</span>
+            )}
           </li>
         ))}
       </ul>
@@ -71,9 +78,10 @@ export function CartSummary({ cart, language }: { cart: Cart; language: Language
       lines={cart.lines.map((line) => ({
         key: line.id,
         name: language === "zh" ? line.name_zh : line.name_en,
-        color: line.color,
+        color: line.color === "Default" ? null : colorName(line, language),
         quantity: line.quantity,
         lineTotalCents: line.lineTotalCents,
+        available: line.available,
       }))}
       currency={cart.currency}
       subtotalCents={cart.subtotalCents}

@@ -1,9 +1,8 @@
 import type { TFunction } from "i18next";
 import { Link, useFetcher, useLocation } from "react-router";
 import { CartMessage } from "~/components/cart-message";
-import { colorLabel } from "~/lib/color";
 import type { Flash } from "~/lib/flash.server";
-import { localized } from "~/lib/localize";
+import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { Language } from "~/locales";
@@ -54,7 +53,15 @@ export function ProductImage({
 }
 
 /** Colour badges: at most three, then '+N more'. */
-export function ColorBadges({ colors, t }: { colors: { color: string; stock: number }[]; t: TFunction }) {
+export function ColorBadges({
+  colors,
+  language,
+  t,
+}: {
+  colors: { color: string; color_zh: string | null; stock: number }[];
+  language: Language;
+  t: TFunction;
+}) {
   const named = colors.filter((c) => c.color !== "Default");
   if (named.length === 0) return null;
   return (
@@ -64,7 +71,7 @@ export function ColorBadges({ colors, t }: { colors: { color: string; stock: num
           key={c.color}
           className={`rounded-full border px-2 py-0.5 text-xs ${c.stock > 0 ? "border-stone-300 text-stone-700" : "border-stone-200 text-stone-500 line-through"}`}
         >
-          {colorLabel(c.color, t)}
+          {colorName(c, language)}
         </li>
       ))}
       {named.length > 3 ? (
@@ -142,7 +149,7 @@ export function ProductCard({
           </Link>
         </h3>
         <p className="line-clamp-2 text-sm text-stone-600">{localized(product, "description", language)}</p>
-        <ColorBadges colors={product.colors} t={t} />
+        <ColorBadges colors={product.colors} language={language} t={t} />
         <div className="mt-auto flex items-center justify-between pt-2">
           <p className="text-lg font-bold text-brand-700" data-price>
             {formatMoney(product.price_cents, product.currency)}

@@ -22,6 +22,11 @@ export interface Config {
   adminSetupToken: string | null;
   /** Multiplies the per-address sign-in, sign-up and reset limits. */
   rateLimitAddressFactor: number;
+  /**
+   * A demonstration shop: the demo bank account may be shown to shoppers (marked as a demo).
+   * Off, a shop whose primary account is still the demo one (or that has none) takes no orders.
+   */
+  demoMode: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,7 +48,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailVerification: isOn(env.EMAIL_VERIFICATION),
     adminSetupToken: env.ADMIN_SETUP_TOKEN?.trim() || null,
     rateLimitAddressFactor: Math.max(1, Number(env.RATE_LIMIT_ADDRESS_FACTOR) || 1),
+    demoMode:
+      env.DEMO_MODE === undefined || env.DEMO_MODE.trim() === "" ? isLocalAddress(env.PUBLIC_URL) : isOn(env.DEMO_MODE),
   };
+}
+
+/**
+ * Demo mode's default: on while the shop has no public address of its own (PUBLIC_URL unset, or
+ * a loopback host), off once it is served at its real address.
+ */
+function isLocalAddress(publicUrl: string | undefined): boolean {
+  if (!publicUrl?.trim()) return true;
+  let host: string;
+  try {
+    host = new URL(publicUrl.trim()).hostname;
+  } catch {
+    return false;
+  }
+  return ["localhost", "127.0.0.1", "[::1]", "::1"].includes(host.toLowerCase());
 }
 
 function isOn(value: string | undefined): boolean {

@@ -4,27 +4,32 @@ import { CURRENCIES, type Currency } from "#db/schema";
 
 const require = createRequire(import.meta.url);
 
-/** The spec's euro-zone list. */
+/**
+ * The euro area: the 20 members of 2025 (Croatia since 2023) and Bulgaria since 1 January 2026.
+ * Shoppers there are shown euros.
+ */
 export const EURO_ZONE = new Set([
-  "DE",
-  "FR",
-  "IT",
-  "ES",
-  "NL",
-  "BE",
   "AT",
-  "PT",
-  "IE",
-  "FI",
-  "GR",
-  "LU",
-  "MT",
+  "BE",
+  "BG",
   "CY",
-  "SK",
-  "SI",
+  "DE",
   "EE",
-  "LV",
+  "ES",
+  "FI",
+  "FR",
+  "GR",
+  "HR",
+  "IE",
+  "IT",
   "LT",
+  "LU",
+  "LV",
+  "MT",
+  "NL",
+  "PT",
+  "SI",
+  "SK",
 ]);
 
 export const currencyCookie = createCookie("currency", {

@@ -48,6 +48,8 @@ export const IMAGE_PRESETS = {
   category: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1200, maxHeight: 1200, quality: 80 },
   hero: { maxBytes: 10 * MB, maxPixels: 60_000_000, maxWidth: 2400, maxHeight: 1600, quality: 80, acceptsGif: true },
   blog: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1600, maxHeight: 1600, quality: 80 },
+  // The footer's "Supported By" logo: small, transparency kept (WebP).
+  logo: { maxBytes: 2 * MB, maxPixels: 20_000_000, maxWidth: 480, maxHeight: 240, quality: 85 },
   // Receipts stay legible: bank reference numbers are small print. JPEG, not WebP: a receipt is
   // encoded once per payment while the shopper waits and viewed once by the owner; a 12 MP phone
   // photo costs ~180 ms of CPU as JPEG against ~980 ms as WebP, for about the same size.

@@ -10,3 +10,12 @@ export function localized<K extends string>(
   if (language === "zh" && zh) return zh;
   return row[`${field}_en`] ?? "";
 }
+
+/**
+ * A colour's name in the reader's language: its Chinese name on Chinese pages when it has one,
+ * else the English name it is stored by (the cart and orders refer to a colour by that name).
+ */
+export function colorName(variant: { color: string; color_zh?: string | null }, language: Language): string {
+  if (language === "zh" && variant.color_zh) return variant.color_zh;
+  return variant.color;
+}

@@ -13,6 +13,8 @@ import type { Config } from "./config.server";
  */
 
 export interface MailMessage {
+  /** The sender, `"Shop" <address>`; the mailer's default when absent. */
+  from?: string;
   to: string;
   subject: string;
   text: string;
@@ -31,7 +33,7 @@ export function createMailer(
     const transport = nodemailer.createTransport(config.smtpUrl);
     return {
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        await transport.sendMail({ ...message, from: message.from ?? from });
       },
     };
   }
@@ -39,7 +41,7 @@ export function createMailer(
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await transport.sendMail({ ...message, from: message.from ?? from });
       await fs.mkdir(folder, { recursive: true });
       const file = path.join(folder, `${Date.now()}-${crypto.randomUUID()}.eml`);
       await fs.writeFile(file, info.message as Buffer);
@@ -89,16 +91,40 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, "&#39;");
 }
 
-/** Renders and sends one message in `language`; `build` writes the content with `t`. */
+/** Who the shop is in its e-mails: the From header and the footer (Settings → Shop details). */
+export interface MailSender {
+  /** The shop's name in each language. */
+  name: { en: string; zh: string };
+  address: { en: string; zh: string };
+  senderEmail: string;
+  supportEmail: string;
+}
+
+/** `"Shop name" <sender@…>`, with the characters that would break the header removed. */
+export function fromHeader(sender: MailSender): string {
+  const name = (sender.name.en || sender.name.zh).replace(/["\\\r\n]/g, "");
+  return `"${name}" <${sender.senderEmail}>`;
+}
+
+/**
+ * Renders and sends one message in `language` from the shop; `build` writes the content with
+ * `t` and the shop's name in that language.
+ */
 export async function sendLocalizedEmail(
   mailer: Mailer,
+  sender: MailSender,
   to: string,
   language: Language,
-  build: (t: TFunction) => EmailContent,
+  build: (t: TFunction, shopName: string) => EmailContent,
 ): Promise<void> {
   const t = await translatorFor(language);
-  const content = build(t);
-  const footer = t("email.footer");
+  const shopName = sender.name[language] || sender.name.en;
+  const content = build(t, shopName);
+  const footer = t("email.footer", {
+    shop: shopName,
+    address: sender.address[language] || sender.address.en,
+    email: sender.supportEmail,
+  }).replace(/ · (?= · |$)/g, "");
   const text = [
     content.heading,
     "",
@@ -113,5 +139,5 @@ ${content.paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>
 ${content.action ? `<p><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:#4d7c0f;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(content.action.label)}</a></p>` : ""}
 <hr style="border:none;border-top:1px solid #e7e5e4"><p style="font-size:12px;color:#78716c">${escapeHtml(footer)}</p>
 </body></html>`;
-  await mailer.send({ to, subject: content.subject, text, html });
+  await mailer.send({ from: fromHeader(sender), to, subject: content.subject, text, html });
 }

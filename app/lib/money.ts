@@ -18,6 +18,12 @@ export function formatMoney(cents: number, currency: Currency): string {
   return `${sign}${CURRENCY_SYMBOLS[currency]}${whole}.${fraction}`;
 }
 
+/** Whole amounts without the cents (".00" dropped): price bands, "free above HK$100". */
+export function formatMoneyShort(cents: number, currency: Currency): string {
+  const full = formatMoney(cents, currency);
+  return full.endsWith(".00") ? full.slice(0, -3) : full;
+}
+
 export interface Priced {
   price_hkd_cents: number;
   price_gbp_cents: number;
@@ -25,7 +31,11 @@ export interface Priced {
   price_usd_cents: number;
 }
 
-/** A product's price in the shopper's currency (each currency is priced by the shop, not converted). */
+/**
+ * A product's price in the shopper's currency. Each currency has its own stored price: typed by
+ * the operator, or derived from the HKD price at the shop's exchange rate and kept up to date
+ * (see `convertFromHkd` and app/models/shop.server.ts).
+ */
 export function priceIn(product: Priced, currency: Currency): number {
   switch (currency) {
     case "GBP":
@@ -37,4 +47,38 @@ export function priceIn(product: Priced, currency: Currency): number {
     default:
       return product.price_hkd_cents;
   }
+}
+
+/** The currencies whose prices can be derived from HKD. */
+export const DERIVED_CURRENCIES = ["GBP", "EUR", "USD"] as const;
+export type DerivedCurrency = (typeof DERIVED_CURRENCIES)[number];
+
+/** Exchange rates as millionths of a unit of each currency per 1 HKD (0.1 GBP per HKD = 100000). */
+export type ExchangeRates = Record<DerivedCurrency, number>;
+
+export const PPM = 1_000_000;
+
+/**
+ * HKD cents at a rate in millionths, rounded half up to whole cents, in integer arithmetic (the
+ * same formula as the SQL that recomputes every derived price when a rate changes).
+ */
+export function convertFromHkd(hkdCents: number, ratePpm: number): number {
+  return Number((BigInt(Math.trunc(hkdCents)) * BigInt(Math.trunc(ratePpm)) + BigInt(PPM / 2)) / BigInt(PPM));
+}
+
+/** A rate in millionths as the decimal the operator types: 118000 → "0.118". */
+export function rateToText(ratePpm: number): string {
+  const whole = Math.floor(ratePpm / PPM);
+  const fraction = String(ratePpm % PPM)
+    .padStart(6, "0")
+    .replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}
+
+/** "0.118" → 118000; more than six decimals, negative or not a number → null. */
+export function parseRate(text: string): number | null {
+  const value = text.trim();
+  if (!/^\d{1,4}(?:\.\d{1,6})?$/.test(value)) return null;
+  const [whole = "0", fraction = ""] = value.split(".");
+  return Number.parseInt(whole, 10) * PPM + Number.parseInt(fraction.padEnd(6, "0"), 10);
 }

@@ -1,9 +1,23 @@
-/** Shipping is free above this subtotal (in the order's currency), otherwise a flat fee. */
-export const FREE_SHIPPING_ABOVE_CENTS = 100_00;
-export const SHIPPING_FEE_CENTS = 10_00;
+import type { Currency } from "#db/schema";
 
-/** The spec's rule: free when the subtotal is above 100, otherwise 10 (nothing for an empty cart). */
-export function shippingFor(subtotalCents: number): number {
+/** How an order in one currency pays for delivery: a flat fee, free above a subtotal (or never). */
+export interface ShippingRule {
+  feeCents: number;
+  /** Free when the subtotal is above this; null: never free. */
+  freeAboveCents: number | null;
+}
+
+export type ShippingRules = Record<Currency, ShippingRule>;
+
+/** The spec's rule, before the owner sets their own: free above 100, otherwise 10, in each currency. */
+export const DEFAULT_SHIPPING_RULE: ShippingRule = { feeCents: 10_00, freeAboveCents: 100_00 };
+
+/**
+ * Shipping for a subtotal in the order's currency under the shop's rule for that currency:
+ * nothing for an empty cart, free when the subtotal is above the threshold, else the flat fee.
+ */
+export function shippingFor(subtotalCents: number, rule: ShippingRule = DEFAULT_SHIPPING_RULE): number {
   if (subtotalCents <= 0) return 0;
-  return subtotalCents > FREE_SHIPPING_ABOVE_CENTS ? 0 : SHIPPING_FEE_CENTS;
+  if (rule.freeAboveCents !== null && subtotalCents > rule.freeAboveCents) return 0;
+  return rule.feeCents;
 }

@@ -1,6 +1,7 @@
 import type { DB } from "#db/connect.server";
 import { listPublishedPostIds } from "~/models/blog.server";
 import { listActiveCategories } from "~/models/category.server";
+import { shownToShoppers } from "~/models/product.server";
 
 /** Pages that exist whatever the catalogue holds. */
 export const STATIC_PATHS = [
@@ -28,15 +29,28 @@ function day(timestamp: string | null | undefined): string | null {
 }
 
 /**
+ * A page's language versions, as the pages' own hreflang links give them (app/root.tsx
+ * seoLinks): `?lng=en`, `?lng=zh` and, for x-default, the plain URL (the reader's language).
+ */
+export function alternates(base: string, path: string): { hreflang: string; href: string }[] {
+  return [
+    { hreflang: "en", href: `${base}${path}?lng=en` },
+    { hreflang: "zh-Hant-HK", href: `${base}${path}?lng=zh` },
+    { hreflang: "x-default", href: `${base}${path}` },
+  ];
+}
+
+/**
  * The sitemap: the fixed pages, every active category, every product and every published post,
- * as absolute URLs under `publicUrl`. One query a table, so a catalogue of thousands of products
- * stays one cheap request.
+ * as absolute URLs under `publicUrl`, each with its English, Chinese and x-default alternates.
+ * Products of an inactive category are left out, as they are everywhere shoppers look. One
+ * query a table, so a catalogue of thousands of products stays one cheap request.
  */
 export async function buildSitemap(db: DB, publicUrl: string): Promise<string> {
   const base = publicUrl.replace(/\/+$/, "");
   const [categories, products, posts] = await Promise.all([
     listActiveCategories(db),
-    db.selectFrom("products").select(["id", "updated_at"]).orderBy("id").execute(),
+    db.selectFrom("products").select(["id", "updated_at"]).where(shownToShoppers).orderBy("id").execute(),
     listPublishedPostIds(db),
   ]);
 
@@ -46,7 +60,10 @@ export async function buildSitemap(db: DB, publicUrl: string): Promise<string> {
   ];
   const url = (path: string, lastmod: string | null = null) => {
     const mod = lastmod ? `<lastmod>${lastmod}</lastmod>` : "";
-    parts.push(`<url><loc>${escapeXml(base + path)}</loc>${mod}</url>\n`);
+    const links = alternates(base, path)
+      .map((alt) => `<xhtml:link rel="alternate" hreflang="${alt.hreflang}" href="${escapeXml(alt.href)}"/>`)
+      .join("");
+    parts.push(`<url><loc>${escapeXml(base + path)}</loc>${mod}${links}</url>\n`);
   };
 
   for (const path of STATIC_PATHS) url(path);

@@ -14,6 +14,8 @@ export const ADMIN_ONLY_KEYS = [
   "adminCustomers",
   "adminBlog",
   "adminSettings",
+  "adminDemoData",
+  "adminShop",
   "dashboard",
   "orderEmail",
 ] as const;

@@ -5,6 +5,7 @@ import type { Config } from "~/lib/config.server";
 import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
 import { translateKey } from "~/lib/translate-key";
 import type { Language } from "~/locales";
+import { loadShop } from "./shop.server";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export const VERIFY_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -112,8 +113,8 @@ async function sendAccountLinkEmail(
 ): Promise<void> {
   const token = await createAccountToken(db, user.id, link.purpose, link.ttlMs);
   const url = `${config.publicUrl}${link.path}?token=${encodeURIComponent(token)}`;
-  await sendLocalizedEmail(mailer, user.email, language, (t) => ({
-    subject: translateKey(t, link.keys.subject),
+  await sendLocalizedEmail(mailer, await loadShop(db), user.email, language, (t, shop) => ({
+    subject: translateKey(t, link.keys.subject, { shop }),
     heading: translateKey(t, link.keys.heading),
     paragraphs: link.keys.paragraphs.map((key) => translateKey(t, key)),
     action: { label: translateKey(t, link.keys.action), url },

@@ -3,7 +3,8 @@ import { stringify } from "csv-stringify";
 import { type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import { CURRENCIES, type Currency, type Database, type OrderStatus, type UserStatus } from "#db/schema";
-import { formatMoney } from "~/lib/money";
+import { hongKongDate, hongKongDateTime } from "~/lib/dates";
+import { formatPersonName } from "~/lib/person-name";
 import { HTML_LANG, type Language } from "~/locales";
 import { recordAudit } from "./audit.server";
 
@@ -13,7 +14,8 @@ import { recordAudit } from "./audit.server";
  * the order counts and the spending of that page's accounts. Spending counts the orders a
  * customer has paid for (paid, processing, shipped, delivered), per currency: money is never
  * summed across currencies. Location (country, city, last IP) was recorded by the server at
- * sign-in, never sent by the browser.
+ * sign-in, never sent by the browser. An account has no name or phone of its own: they are the
+ * ones given with its latest order.
  */
 
 export const CUSTOMER_PAGE_SIZE = 25;
@@ -44,6 +46,10 @@ export interface CustomerRow {
   order_count: number;
   /** Spending per currency, in the order of CURRENCIES; empty when none. */
   totals: MoneyTotal[];
+  /** The name given with the latest order ("陳大文", "Tai Man Chan"); "" without orders. */
+  name: string;
+  /** The phone given with the latest order; null without orders or when none was given. */
+  phone: string | null;
 }
 
 export interface CustomerSummary {
@@ -172,11 +178,14 @@ type UserPart = {
   created_at: string;
 };
 
-/** Order counts and spending per currency of these accounts: two GROUP BY queries, whatever their number. */
+/**
+ * Order counts, spending per currency, and the name and phone of the latest order of these
+ * accounts: three queries (two GROUP BY, one ranking), whatever their number.
+ */
 async function withOrderFigures(db: DB, users: UserPart[]): Promise<CustomerRow[]> {
   if (users.length === 0) return [];
   const ids = users.map((user) => user.id);
-  const [counts, sums] = await Promise.all([
+  const [counts, sums, contacts] = await Promise.all([
     db
       .selectFrom("orders")
       .select(["user_id", (eb) => eb.fn.countAll<number>().as("n")])
@@ -190,6 +199,25 @@ async function withOrderFigures(db: DB, users: UserPart[]): Promise<CustomerRow[
       .where("status", "in", SPENDING_STATUSES)
       .groupBy(["user_id", "currency"])
       .execute(),
+    // The latest order of each account (ties by id, as the lists sort): a window function,
+    // the same in SQLite and PostgreSQL.
+    db
+      .selectFrom(
+        db
+          .selectFrom("orders")
+          .select([
+            "user_id",
+            "first_name",
+            "last_name",
+            "phone",
+            sql<number>`row_number() over (partition by user_id order by created_at desc, id desc)`.as("recency"),
+          ])
+          .where("user_id", "in", ids)
+          .as("ranked"),
+      )
+      .select(["user_id", "first_name", "last_name", "phone"])
+      .where("recency", "=", 1)
+      .execute(),
   ]);
   const countOf = new Map(counts.map((row) => [row.user_id, Number(row.n)]));
   const totalsOf = new Map<string, MoneyTotal[]>();
@@ -199,13 +227,19 @@ async function withOrderFigures(db: DB, users: UserPart[]): Promise<CustomerRow[
     list.push({ currency: row.currency, cents: Number(row.cents) });
     totalsOf.set(row.user_id, list);
   }
+  const contactOf = new Map(contacts.map((row) => [row.user_id, row]));
   const rank = (currency: Currency) => CURRENCIES.indexOf(currency);
-  return users.map((user) => ({
-    ...user,
-    last_login_at: user.last_login_at ?? user.created_at,
-    order_count: countOf.get(user.id) ?? 0,
-    totals: (totalsOf.get(user.id) ?? []).sort((a, b) => rank(a.currency) - rank(b.currency)),
-  }));
+  return users.map((user) => {
+    const contact = contactOf.get(user.id);
+    return {
+      ...user,
+      last_login_at: user.last_login_at ?? user.created_at,
+      order_count: countOf.get(user.id) ?? 0,
+      totals: (totalsOf.get(user.id) ?? []).sort((a, b) => rank(a.currency) - rank(b.currency)),
+      name: contact ? formatPersonName(contact.first_name, contact.last_name) : "",
+      phone: contact?.phone?.trim() || null,
+    };
+  });
 }
 
 /** The cards: all accounts, active ones, distinct countries and the country with the most. */
@@ -240,7 +274,7 @@ export async function customerSummary(db: DB): Promise<CustomerSummary> {
   };
 }
 
-/** One page of accounts, newest first, with their order counts and spending. */
+/** One page of accounts, newest first (ties by id), with their order counts and spending. */
 export async function listCustomers(
   db: DB,
   query: { search?: string | null; page?: number; pageSize?: number },
@@ -385,21 +419,37 @@ export async function setCustomerBlocked(
  * CSV export
  * ------------------------------------------------------------------------------------------ */
 
+/**
+ * The export's columns (docs/decisions/021-customer-export-shape.md): one row per account, in
+ * the customers screen's order, with spending as plain numbers in one column per currency and
+ * times in Hong Kong time, named so in the header.
+ */
 export const EXPORT_COLUMNS = [
   "Email",
+  "Name",
+  "Phone",
   "IP Address",
   "Country",
   "City",
-  "Last Login",
+  "Last Login (HKT)",
   "Order Count",
-  "Total Spent",
+  ...CURRENCIES.map((currency) => `Total Spent ${currency}` as const),
   "Status",
-  "Created At",
+  "Created At (HKT)",
 ] as const;
 
-/** Spending per currency in one cell: "HK$1,234.00; $10.00". */
-export function formatTotals(totals: MoneyTotal[]): string {
-  return totals.map((total) => formatMoney(total.cents, total.currency)).join("; ");
+type ExportColumn = (typeof EXPORT_COLUMNS)[number];
+
+/** Integer cents as a plain decimal a spreadsheet reads as a number: 123450 → "1234.50". */
+export function decimalAmount(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(Math.trunc(cents));
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** The export's file name: the day it was made, in Hong Kong (UTC may still be the day before). */
+export function exportFileName(at: Date = new Date()): string {
+  return `customers-${hongKongDate(at)}.csv`;
 }
 
 /**
@@ -420,8 +470,10 @@ export async function countCustomers(db: DB, search?: string | null): Promise<nu
 }
 
 /**
- * The accounts `search` finds, in batches of `batchSize` ordered by id (keyset pagination: each
- * batch starts after the last id of the one before), so memory stays flat however many rows.
+ * The accounts `search` finds, in the customers screen's order (newest first, ties by id), in
+ * batches of `batchSize`. Keyset pagination: each batch starts after the (created_at, id) of
+ * the last row of the one before, along the users_list index, so memory stays flat and no
+ * batch rereads the rows before it, however many accounts.
  */
 export async function* customerBatches(
   db: DB,
@@ -429,33 +481,46 @@ export async function* customerBatches(
   batchSize = EXPORT_BATCH_SIZE,
 ): AsyncGenerator<CustomerRow[]> {
   const condition = await searchCondition(db, search);
-  let after: string | null = null;
+  let after: { created_at: string; id: string } | null = null;
   for (;;) {
     let query = db.selectFrom("users").select(USER_COLUMNS);
     if (condition) query = query.where(condition);
-    if (after !== null) query = query.where("users.id", ">", after);
-    const users = await query.orderBy("users.id").limit(batchSize).execute();
+    if (after !== null) {
+      const { created_at, id } = after;
+      // A row-value comparison (SQLite and PostgreSQL): one index range, where the equivalent
+      // OR of two conditions is not.
+      query = query.where((eb) => eb(eb.refTuple("users.created_at", "users.id"), "<", eb.tuple(created_at, id)));
+    }
+    const users = await query
+      .orderBy("users.created_at", "desc")
+      .orderBy("users.id", "desc")
+      .limit(batchSize)
+      .execute();
     if (users.length === 0) return;
     yield await withOrderFigures(db, users);
-    if (users.length < batchSize) return;
-    after = users[users.length - 1]?.id ?? null;
+    const last = users[users.length - 1];
+    if (users.length < batchSize || !last) return;
+    after = { created_at: last.created_at, id: last.id };
   }
 }
 
-type ExportColumn = (typeof EXPORT_COLUMNS)[number];
-
 function csvRecord(customer: CustomerRow): Record<ExportColumn, string> {
-  const cells: Record<ExportColumn, string> = {
+  const spent = new Map(customer.totals.map((total) => [total.currency, total.cents]));
+  const cells = {
     Email: customer.email,
+    Name: customer.name,
+    Phone: customer.phone ?? "",
     "IP Address": customer.last_login_ip ?? "",
     Country: customer.country ?? "",
     City: customer.city ?? "",
-    "Last Login": customer.last_login_at,
+    "Last Login (HKT)": hongKongDateTime(customer.last_login_at),
     "Order Count": String(customer.order_count),
-    "Total Spent": formatTotals(customer.totals),
+    ...Object.fromEntries(
+      CURRENCIES.map((currency) => [`Total Spent ${currency}`, decimalAmount(spent.get(currency) ?? 0)]),
+    ),
     Status: customer.status,
-    "Created At": customer.created_at,
-  };
+    "Created At (HKT)": hongKongDateTime(customer.created_at),
+  } as Record<ExportColumn, string>;
   for (const column of EXPORT_COLUMNS) cells[column] = neutralizeCell(cells[column]);
   return cells;
 }

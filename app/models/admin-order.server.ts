@@ -6,6 +6,7 @@ import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import { recordAudit } from "~/models/audit.server";
+import { loadShop } from "./shop.server";
 
 export const ORDERS_PER_PAGE = 25;
 
@@ -290,6 +291,7 @@ export async function transitionOrder(db: DB, actor: { id: string }, input: Tran
  * a link to upload a new one.
  */
 export async function sendOrderStatusEmail(
+  db: DB,
   mailer: Mailer,
   config: Pick<Config, "publicUrl">,
   order: OrderRow,
@@ -307,7 +309,7 @@ export async function sendOrderStatusEmail(
     tracking: order.tracking_number ?? "",
     reason: order.receipt_rejected_reason ?? "",
   };
-  await sendLocalizedEmail(mailer, order.email, language, (t) => ({
+  await sendLocalizedEmail(mailer, await loadShop(db), order.email, language, (t) => ({
     subject: t(`orderEmail.${key}Subject`, params),
     heading: t("orderEmail.statusHeading", params),
     paragraphs: [

@@ -26,7 +26,11 @@ export interface AdminProductQuery {
   language: Language;
 }
 
-export type AdminProductRow = ProductCard & { category_id: number | null };
+export type AdminProductRow = ProductCard & {
+  category_id: number | null;
+  /** Its category is inactive: shoppers cannot see or buy it (the list marks it). */
+  hidden_from_shoppers: boolean;
+};
 
 export interface AdminCategoryOption {
   id: number;
@@ -117,14 +121,18 @@ export async function listAdminProducts(db: DB, query: AdminProductQuery): Promi
     .offset((page - 1) * pageSize)
     .execute();
   const cards = await toCards(db, rows as CardRow[], query.currency);
-  const products = cards.map((card, i) => ({ ...card, category_id: rows[i]?.category_id ?? null }));
+  const inactive = new Set(categories.filter((c) => !c.is_active).map((c) => c.id));
+  const products = cards.map((card, i) => {
+    const categoryId = rows[i]?.category_id ?? null;
+    return { ...card, category_id: categoryId, hidden_from_shoppers: categoryId !== null && inactive.has(categoryId) };
+  });
   return { products, total: Number(total), page, pages, pageSize, categories };
 }
 
 /** The colours the list shows: the first two in stock, how many more there are, or why none. */
-export function colourSummary(
-  colors: { color: string; stock: number }[],
-): { kind: "none" } | { kind: "out" } | { kind: "some"; shown: { color: string; stock: number }[]; more: number } {
+export function colourSummary<C extends { color: string; stock: number }>(
+  colors: C[],
+): { kind: "none" } | { kind: "out" } | { kind: "some"; shown: C[]; more: number } {
   if (colors.length === 0) return { kind: "none" };
   const inStock = colors.filter((c) => c.stock > 0);
   if (inStock.length === 0) return { kind: "out" };

@@ -2,32 +2,45 @@ import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database, ProductRow } from "#db/schema";
 import { storeImage } from "~/lib/images.server";
+import { convertFromHkd, type ExchangeRates } from "~/lib/money";
 import type { Storage } from "~/lib/storage.server";
 import { DEFAULT_COLOR, MAX_PRODUCT_IMAGES } from "~/schemas/product";
 import { recordAudit } from "./audit.server";
+import { loadShop } from "./shop.server";
+
+/** A colour: `color` is its key and English name, `color_zh` its Chinese name (null: the English one). */
+export interface VariantInput {
+  color: string;
+  color_zh: string | null;
+  stock: number;
+}
 
 export interface ProductForEdit {
   product: ProductRow;
-  variants: { color: string; stock: number }[];
+  variants: VariantInput[];
   /** Storage keys in display order. */
   images: string[];
 }
 
-/** What the form saves, prices already in integer cents. */
+/**
+ * What the form saves, prices in integer cents. A GBP/EUR/USD price of null follows HKD: it is
+ * stored as derived and computed from the HKD price at the shop's current rate on every save
+ * (and again whenever the owner changes that rate); a number is the operator's fixed price.
+ */
 export interface ProductInput {
   name_en: string;
   name_zh: string;
   description_en: string;
   description_zh: string;
   price_hkd_cents: number;
-  price_gbp_cents: number;
-  price_eur_cents: number;
-  price_usd_cents: number;
+  price_gbp_cents: number | null;
+  price_eur_cents: number | null;
+  price_usd_cents: number | null;
   category_id: number | null;
   is_featured: boolean;
   /** Stock of a product without colours: it goes into one 'Default' variant. */
   stock: number;
-  variants: { color: string; stock: number }[];
+  variants: VariantInput[];
 }
 
 export interface ImageChanges {
@@ -44,7 +57,7 @@ export async function findProductForEdit(db: Executor, id: number): Promise<Prod
   if (!product) return null;
   const variants = await db
     .selectFrom("product_variants")
-    .select(["color", "stock"])
+    .select(["color", "color_zh", "stock"])
     .where("product_id", "=", id)
     .orderBy("sort_order")
     .orderBy("id")
@@ -58,11 +71,20 @@ export async function findProductForEdit(db: Executor, id: number): Promise<Prod
   return { product, variants, images: images.map((row) => row.path) };
 }
 
-function variantsOf(input: ProductInput): { color: string; stock: number }[] {
-  return input.variants.length > 0 ? input.variants : [{ color: DEFAULT_COLOR, stock: input.stock }];
+function variantsOf(input: ProductInput): VariantInput[] {
+  return input.variants.length > 0 ? input.variants : [{ color: DEFAULT_COLOR, color_zh: null, stock: input.stock }];
 }
 
-function productColumns(input: ProductInput) {
+/** A GBP/EUR/USD price and its flag: the typed price as fixed, or the HKD price converted as derived. */
+function priceColumns(typed: number | null, hkdCents: number, ratePpm: number) {
+  return typed === null ? { cents: convertFromHkd(hkdCents, ratePpm), derived: 1 } : { cents: typed, derived: 0 };
+}
+
+/** The product's own columns; `rates` are the shop's, read in the same transaction as the write. */
+function productColumns(input: ProductInput, rates: ExchangeRates) {
+  const gbp = priceColumns(input.price_gbp_cents, input.price_hkd_cents, rates.GBP);
+  const eur = priceColumns(input.price_eur_cents, input.price_hkd_cents, rates.EUR);
+  const usd = priceColumns(input.price_usd_cents, input.price_hkd_cents, rates.USD);
   return {
     category_id: input.category_id,
     name_en: input.name_en,
@@ -70,9 +92,12 @@ function productColumns(input: ProductInput) {
     description_en: input.description_en,
     description_zh: input.description_zh,
     price_hkd_cents: input.price_hkd_cents,
-    price_gbp_cents: input.price_gbp_cents,
-    price_eur_cents: input.price_eur_cents,
-    price_usd_cents: input.price_usd_cents,
+    price_gbp_cents: gbp.cents,
+    price_eur_cents: eur.cents,
+    price_usd_cents: usd.cents,
+    price_gbp_derived: gbp.derived,
+    price_eur_derived: eur.derived,
+    price_usd_derived: usd.derived,
     is_featured: input.is_featured ? 1 : 0,
   };
 }
@@ -110,7 +135,8 @@ async function writeImages(trx: Transaction<Database>, productId: number, keys: 
 
 /**
  * A new product with its colours (or one 'Default' variant holding its stock) and images.
- * Image files are written first and removed again if the transaction fails.
+ * Prices left empty follow HKD at the shop's current rates. Image files are written first and
+ * removed again if the transaction fails.
  */
 export async function createProduct(
   db: DB,
@@ -124,9 +150,10 @@ export async function createProduct(
   try {
     return await db.transaction().execute(async (trx) => {
       const timestamp = now();
+      const { exchangeRates } = await loadShop(trx);
       const { id } = await trx
         .insertInto("products")
-        .values({ ...productColumns(input), created_at: timestamp, updated_at: timestamp })
+        .values({ ...productColumns(input, exchangeRates), created_at: timestamp, updated_at: timestamp })
         .returning("id")
         .executeTakeFirstOrThrow();
       await trx
@@ -150,7 +177,8 @@ export async function createProduct(
 }
 
 /**
- * Saves the product fields, replaces its colours (stock updated by colour, new ones added,
+ * Saves the product fields (every price that follows HKD recomputed from the new HKD price at the
+ * shop's current rate, the typed ones kept as typed), replaces its colours (stock updated by colour, new ones added,
  * removed ones deleted; cart lines of a removed colour stay and show as unavailable) and its
  * images (kept in the given order, new ones after, dropped ones deleted after the commit),
  * all in one transaction. Returns null when the product does not exist.
@@ -174,9 +202,10 @@ export async function updateProduct(
     removedImages = await db.transaction().execute(async (trx) => {
       const before = await findProductForEdit(trx, id);
       if (!before) throw new Error(`product ${id} disappeared`);
+      const { exchangeRates } = await loadShop(trx);
       await trx
         .updateTable("products")
-        .set({ ...productColumns(input), updated_at: now() })
+        .set({ ...productColumns(input, exchangeRates), updated_at: now() })
         .where("id", "=", id)
         .execute();
 
@@ -195,12 +224,18 @@ export async function updateProduct(
         if (variantId === undefined) {
           await trx
             .insertInto("product_variants")
-            .values({ product_id: id, color: variant.color, stock: variant.stock, sort_order: index })
+            .values({
+              product_id: id,
+              color: variant.color,
+              color_zh: variant.color_zh,
+              stock: variant.stock,
+              sort_order: index,
+            })
             .execute();
         } else {
           await trx
             .updateTable("product_variants")
-            .set({ stock: variant.stock, sort_order: index })
+            .set({ color_zh: variant.color_zh, stock: variant.stock, sort_order: index })
             .where("id", "=", variantId)
             .execute();
         }

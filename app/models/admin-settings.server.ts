@@ -29,7 +29,8 @@ export async function findHeroImage(db: DB): Promise<HeroImage> {
   };
 }
 
-async function deletePublicFile(storage: Storage, key: string | null): Promise<void> {
+/** Best-effort removal of a public file no row points at any more. */
+export async function deletePublicFile(storage: Storage, key: string | null): Promise<void> {
   if (!key) return;
   try {
     await storage.delete("public", key);
@@ -122,12 +123,14 @@ export interface BankAccount {
   routing_number: string | null;
   bank_address: string | null;
   is_primary: boolean;
+  /** The account seeded with the demo (Remove demo data deletes it). */
+  is_demo: boolean;
   created_at: string;
   updated_at: string;
 }
 
 function toBankAccount(row: BankAccountRow): BankAccount {
-  return { ...row, is_primary: row.is_primary === 1 };
+  return { ...row, is_primary: row.is_primary === 1, is_demo: row.is_demo === 1 };
 }
 
 /** Every bank account, newest first. */

@@ -1,6 +1,10 @@
 import { sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
-import type { Currency, OrderStatus } from "#db/schema";
+import { CURRENCIES, type Currency, type OrderStatus } from "#db/schema";
+import { hongKongDate } from "~/lib/dates";
+import { SPENDING_STATUSES } from "./admin-customer.server";
+
+export { hongKongDate };
 
 /** The shop's day boundaries are Hong Kong's (UTC+8, no daylight saving). */
 const HK_OFFSET_MS = 8 * 60 * 60 * 1000;
@@ -73,11 +77,6 @@ export async function recordPageView(
 export function startOfHongKongDay(at = Date.now()): string {
   const local = at + HK_OFFSET_MS;
   return new Date(local - (local % 86_400_000) - HK_OFFSET_MS).toISOString();
-}
-
-/** The Hong Kong date (YYYY-MM-DD) of an instant: the `day` of the page-view rollups. */
-export function hongKongDate(at = Date.now()): string {
-  return new Date(at + HK_OFFSET_MS).toISOString().slice(0, 10);
 }
 
 export interface Analytics {
@@ -171,17 +170,34 @@ export async function getDailySeries(db: DB, days = 30, at = Date.now()): Promis
   return points;
 }
 
+export interface CurrencyTotal {
+  currency: Currency;
+  /** How many orders. */
+  count: number;
+  cents: number;
+}
+
 export interface BusinessMetrics {
   totalProducts: number;
   totalOrders: number;
   uniqueCustomers: number;
-  /** Never summed across currencies; cancelled orders left out. */
-  revenue: { currency: Currency; cents: number }[];
+  /** Orders paid for (paid, processing, shipped, delivered), per currency, in the order of CURRENCIES. */
+  revenue: CurrencyTotal[];
+  /** Orders waiting for their payment to be confirmed (pending_payment), per currency. */
+  pending: CurrencyTotal[];
   inventoryValueHkdCents: number;
 }
 
+const PAID = new Set<OrderStatus>(SPENDING_STATUSES);
+
+/**
+ * The dashboard's business cards. Revenue is what customers have paid: the orders an admin has
+ * marked paid and every later step (SPENDING_STATUSES, as the customers screen counts
+ * spending); orders still waiting for payment are shown apart, and cancelled ones count
+ * nowhere. Money is never summed across currencies: one figure per currency.
+ */
 export async function getBusinessMetrics(db: DB): Promise<BusinessMetrics> {
-  const [products, orders, revenue, inventory] = await Promise.all([
+  const [products, orders, byStatus, inventory] = await Promise.all([
     db
       .selectFrom("products")
       .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -190,12 +206,19 @@ export async function getBusinessMetrics(db: DB): Promise<BusinessMetrics> {
       .selectFrom("orders")
       .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.count<number>("user_id").distinct().as("customers")])
       .executeTakeFirstOrThrow(),
+    // One pass over the orders for both figures. Grouped by currency first: SQLite then reads
+    // the covering orders_customer_totals index; by status first it walks
+    // orders_status_created_id and fetches every order's row for its currency and total.
     db
       .selectFrom("orders")
-      .select((eb) => ["currency", eb.fn.sum<number>("total_cents").as("cents")])
+      .select((eb) => [
+        "currency",
+        "status",
+        eb.fn.countAll<number>().as("n"),
+        eb.fn.sum<number>("total_cents").as("cents"),
+      ])
       .where("status", "!=", "cancelled")
-      .groupBy("currency")
-      .orderBy("currency")
+      .groupBy(["currency", "status"])
       .execute(),
     db
       .selectFrom("product_variants")
@@ -203,36 +226,57 @@ export async function getBusinessMetrics(db: DB): Promise<BusinessMetrics> {
       .select(sql<number>`coalesce(sum(products.price_hkd_cents * product_variants.stock), 0)`.as("cents"))
       .executeTakeFirstOrThrow(),
   ]);
+  const revenue = new Map<Currency, CurrencyTotal>();
+  const pending = new Map<Currency, CurrencyTotal>();
+  for (const row of byStatus) {
+    const into = PAID.has(row.status) ? revenue : row.status === "pending_payment" ? pending : null;
+    if (!into) continue;
+    const total = into.get(row.currency) ?? { currency: row.currency, count: 0, cents: 0 };
+    total.count += Number(row.n);
+    total.cents += Number(row.cents);
+    into.set(row.currency, total);
+  }
+  const inOrder = (totals: Map<Currency, CurrencyTotal>) =>
+    CURRENCIES.flatMap((currency) => {
+      const total = totals.get(currency);
+      return total ? [total] : [];
+    });
   return {
     totalProducts: Number(products.n),
     totalOrders: Number(orders.n),
     uniqueCustomers: Number(orders.customers),
-    revenue: revenue.map((row) => ({ currency: row.currency, cents: Number(row.cents) })),
+    revenue: inOrder(revenue),
+    pending: inOrder(pending),
     inventoryValueHkdCents: Number(inventory.cents),
   };
 }
 
 export interface RecentOrder {
   id: string;
-  shortId: string;
-  customer: string;
+  orderNumber: string;
+  /** The name given with the order (not the account's e-mail). */
+  firstName: string;
+  lastName: string;
   status: OrderStatus;
   currency: Currency;
   totalCents: number;
   createdAt: string;
 }
 
+/** The latest orders, newest first, each with its ORD number and the name it was placed under. */
 export async function listRecentOrders(db: DB, limit = 5): Promise<RecentOrder[]> {
   const rows = await db
     .selectFrom("orders")
-    .select(["id", "user_id", "first_name", "last_name", "status", "currency", "total_cents", "created_at"])
+    .select(["id", "order_number", "first_name", "last_name", "status", "currency", "total_cents", "created_at"])
     .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
     .limit(limit)
     .execute();
   return rows.map((row) => ({
     id: row.id,
-    shortId: row.id.slice(0, 8),
-    customer: row.user_id ? row.user_id.slice(0, 8) : "",
+    orderNumber: row.order_number,
+    firstName: row.first_name,
+    lastName: row.last_name,
     status: row.status,
     currency: row.currency,
     totalCents: row.total_cents,

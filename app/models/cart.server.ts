@@ -2,8 +2,9 @@ import crypto from "node:crypto";
 import { type DB, now } from "#db/connect.server";
 import type { Currency } from "#db/schema";
 import { priceIn } from "~/lib/money";
-import { shippingFor } from "~/lib/shipping";
+import { type ShippingRule, shippingFor } from "~/lib/shipping";
 import { publicUrl } from "~/lib/storage.server";
+import { shownToShoppers } from "./product.server";
 
 /**
  * The cart lives on the server: a cookie (or the signed-in user) names it; lines are product +
@@ -34,9 +35,14 @@ export interface CartLine {
   category_slug: string | null;
   category_name_en: string | null;
   category_name_zh: string | null;
+  /** The colour's English name: the line's key, with the product. */
   color: string;
+  /** The colour's Chinese name, if it has one. */
+  color_zh: string | null;
   quantity: number;
   stock: number;
+  /** False when the product's category is inactive: the line is shown, not counted, not sold. */
+  available: boolean;
   unitPriceCents: number;
   lineTotalCents: number;
   imageUrl: string | null;
@@ -49,8 +55,12 @@ export interface Cart {
   subtotalCents: number;
   shippingCents: number;
   totalCents: number;
+  /** The shop's shipping rule in the cart's currency (the page says when shipping becomes free). */
+  shippingRule: ShippingRule;
   /** Lines asking for more than is in stock now (the page highlights them). */
   overStock: boolean;
+  /** Lines whose product is hidden now (inactive category): checkout waits until they are removed. */
+  unavailable: boolean;
 }
 
 export function newCartId(): string {
@@ -101,7 +111,13 @@ export async function countCartLines(db: DB, cartId: string | null): Promise<num
   return Number(n);
 }
 
-export async function loadCart(db: DB, cartId: string | null, currency: Currency): Promise<Cart> {
+/** The cart in `currency`: prices from the database, shipping under the shop's rule for that currency. */
+export async function loadCart(
+  db: DB,
+  cartId: string | null,
+  currency: Currency,
+  shippingRule: ShippingRule,
+): Promise<Cart> {
   const empty: Cart = {
     id: cartId,
     lines: [],
@@ -109,7 +125,9 @@ export async function loadCart(db: DB, cartId: string | null, currency: Currency
     subtotalCents: 0,
     shippingCents: 0,
     totalCents: 0,
+    shippingRule,
     overStock: false,
+    unavailable: false,
   };
   if (!cartId) return empty;
   const rows = await db
@@ -138,7 +156,9 @@ export async function loadCart(db: DB, cartId: string | null, currency: Currency
       "categories.slug as category_slug",
       "categories.name_en as category_name_en",
       "categories.name_zh as category_name_zh",
+      "categories.is_active as category_is_active",
       "product_variants.stock",
+      "product_variants.color_zh",
       "product_images.path as image_path",
     ])
     .where("cart_lines.cart_id", "=", cartId)
@@ -155,15 +175,19 @@ export async function loadCart(db: DB, cartId: string | null, currency: Currency
       category_name_en: row.category_name_en,
       category_name_zh: row.category_name_zh,
       color: row.color,
+      color_zh: row.color_zh ?? null,
       quantity: row.quantity,
       stock: row.stock ?? 0,
+      // A left join: no category (null) is shown; an inactive one (0) hides the product.
+      available: row.category_is_active !== 0,
       unitPriceCents: unit,
       lineTotalCents: unit * row.quantity,
       imageUrl: publicUrl(row.image_path),
     };
   });
-  const subtotal = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
-  const shipping = shippingFor(subtotal);
+  const buyable = lines.filter((line) => line.available);
+  const subtotal = buyable.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  const shipping = shippingFor(subtotal, shippingRule);
   return {
     id: cartId,
     lines,
@@ -171,7 +195,9 @@ export async function loadCart(db: DB, cartId: string | null, currency: Currency
     subtotalCents: subtotal,
     shippingCents: shipping,
     totalCents: subtotal + shipping,
-    overStock: lines.some((line) => line.quantity > line.stock),
+    shippingRule,
+    overStock: buyable.some((line) => line.quantity > line.stock),
+    unavailable: buyable.length < lines.length,
   };
 }
 
@@ -182,13 +208,23 @@ function parseQuantity(value: unknown): number | null {
 }
 
 async function variantFor(db: DB, productId: number, color: string) {
-  return db
-    .selectFrom("product_variants")
-    .innerJoin("products", "products.id", "product_variants.product_id")
-    .select(["product_variants.stock", "product_variants.color", "products.name_en", "products.name_zh"])
-    .where("product_variants.product_id", "=", productId)
-    .where("product_variants.color", "=", color)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom("product_variants")
+      .innerJoin("products", "products.id", "product_variants.product_id")
+      .select([
+        "product_variants.stock",
+        "product_variants.color",
+        "product_variants.color_zh",
+        "products.name_en",
+        "products.name_zh",
+      ])
+      // A product of an inactive category is hidden: it cannot be added (it is "not available").
+      .where(shownToShoppers)
+      .where("product_variants.product_id", "=", productId)
+      .where("product_variants.color", "=", color)
+      .executeTakeFirst()
+  );
 }
 
 /**
@@ -221,7 +257,8 @@ export async function addToCart(
     if (quantity > variant.stock) {
       throw new CartError(
         "cart.errors.insufficientStock",
-        { count: variant.stock, color },
+        // The route shows the colour in the reader's language (color_zh, when there is one).
+        { count: variant.stock, color, ...(variant.color_zh ? { color_zh: variant.color_zh } : {}) },
         "cart.errors.insufficientStockDetail",
       );
     }
@@ -285,7 +322,12 @@ export async function removeLine(db: DB, cartId: string, lineId: unknown) {
   const line = await db
     .selectFrom("cart_lines")
     .innerJoin("products", "products.id", "cart_lines.product_id")
-    .select(["cart_lines.id", "cart_lines.color", "products.name_en", "products.name_zh"])
+    .leftJoin("product_variants", (join) =>
+      join
+        .onRef("product_variants.product_id", "=", "cart_lines.product_id")
+        .onRef("product_variants.color", "=", "cart_lines.color"),
+    )
+    .select(["cart_lines.id", "cart_lines.color", "product_variants.color_zh", "products.name_en", "products.name_zh"])
     .where("cart_lines.id", "=", id)
     .where("cart_lines.cart_id", "=", cartId)
     .executeTakeFirst();

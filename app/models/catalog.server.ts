@@ -3,7 +3,7 @@ import type { DB } from "#db/connect.server";
 import type { CategoryRow, Currency, Database } from "#db/schema";
 import { priceIn } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
-import { CARD_COLUMNS, type CardRow, type ProductCard, toCards } from "./product.server";
+import { CARD_COLUMNS, type CardRow, type ProductCard, shownToShoppers, toCards } from "./product.server";
 
 /**
  * The catalogue rules: listing (category, price band, sort, page), search and the product
@@ -13,24 +13,57 @@ import { CARD_COLUMNS, type CardRow, type ProductCard, toCards } from "./product
 
 export const PAGE_SIZE = 24;
 
-/** The spec's price filters, on the HKD price. */
-export const PRICE_BANDS = {
-  "under-400": { min: 0, max: 40_000 },
-  "400-800": { min: 40_000, max: 80_000 },
-  "800-1600": { min: 80_000, max: 160_000 },
-  "over-1600": { min: 160_000, max: null },
-} as const;
-export type PriceBand = keyof typeof PRICE_BANDS;
+/** The price filter's four bands, the same for every shopper, with limits in their currency. */
+export const PRICE_BANDS = ["budget", "mid", "high", "top"] as const;
+export type PriceBand = (typeof PRICE_BANDS)[number];
+
+/**
+ * Where the bands meet, in cents of each currency: the spec's HK$400 / 800 / 1,600, and round
+ * amounts of about the same worth in the other currencies. A band filters the price in the
+ * shopper's currency (the one the cards show).
+ */
+export const PRICE_BAND_LIMITS: Record<Currency, readonly [number, number, number]> = {
+  HKD: [400_00, 800_00, 1_600_00],
+  GBP: [40_00, 80_00, 160_00],
+  EUR: [50_00, 100_00, 200_00],
+  USD: [50_00, 100_00, 200_00],
+};
+
+/** The band names of earlier releases (HKD amounts in the URL), still understood in old links. */
+const LEGACY_BANDS: Record<string, PriceBand> = {
+  "under-400": "budget",
+  "400-800": "mid",
+  "800-1600": "high",
+  "over-1600": "top",
+};
+
+/** A band from a query string value (current or legacy name); null for anything else. */
+export function parsePriceBand(value: string | null | undefined): PriceBand | null {
+  if (!value) return null;
+  if ((PRICE_BANDS as readonly string[]).includes(value)) return value as PriceBand;
+  return Object.hasOwn(LEGACY_BANDS, value) ? (LEGACY_BANDS[value] as PriceBand) : null;
+}
+
+/** A band's limits in `currency`: min included, max excluded (null: no upper limit). */
+export function priceBandRange(band: PriceBand, currency: Currency): { min: number; max: number | null } {
+  const [low, middle, high] = PRICE_BAND_LIMITS[currency];
+  switch (band) {
+    case "budget":
+      return { min: 0, max: low };
+    case "mid":
+      return { min: low, max: middle };
+    case "high":
+      return { min: middle, max: high };
+    default:
+      return { min: high, max: null };
+  }
+}
 
 export const SORTS = ["featured", "newest", "price-low-high", "price-high-low"] as const;
 export type Sort = (typeof SORTS)[number];
 
 /** 'new-arrivals' lists what arrived in this many days, newest first. */
 export const NEW_ARRIVAL_DAYS = 90;
-
-export function isPriceBand(value: unknown): value is PriceBand {
-  return typeof value === "string" && Object.hasOwn(PRICE_BANDS, value);
-}
 
 export function isSort(value: unknown): value is Sort {
   return typeof value === "string" && (SORTS as readonly string[]).includes(value);
@@ -150,16 +183,18 @@ export async function listProducts(db: DB, query: ListingQuery): Promise<Listing
   const search = normalizeSearch(query.search);
   if (query.search !== undefined && [...search].length < 2) return { products: [], total: 0, page: 1, pages: 1 };
 
-  let base = db.selectFrom("products");
+  let base = db.selectFrom("products").where(shownToShoppers);
   if (query.categoryId !== null) base = base.where("products.category_id", "=", query.categoryId);
   if (query.newArrivals) {
     const since = new Date(Date.now() - NEW_ARRIVAL_DAYS * 24 * 60 * 60 * 1000).toISOString();
     base = base.where("products.created_at", ">=", since);
   }
   if (query.price) {
-    const band = PRICE_BANDS[query.price];
-    base = base.where("products.price_hkd_cents", ">=", band.min);
-    if (band.max !== null) base = base.where("products.price_hkd_cents", "<", band.max);
+    // On the shopper's currency's price column: each has a (category_id, price) index.
+    const column = PRICE_COLUMN[query.currency];
+    const band = priceBandRange(query.price, query.currency);
+    base = base.where(column, ">=", band.min);
+    if (band.max !== null) base = base.where(column, "<", band.max);
   }
   if (search) base = base.where(matchSearch(search));
 
@@ -193,9 +228,11 @@ export async function listProducts(db: DB, query: ListingQuery): Promise<Listing
   return { products: await toCards(db, found as CardRow[], query.currency), total: Number(total), page, pages };
 }
 
+/** How many products shoppers can see (none: the shop is empty, as far as they can tell). */
 export async function countProducts(db: DB): Promise<number> {
   const { n } = await db
     .selectFrom("products")
+    .where(shownToShoppers)
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
   return Number(n);
@@ -213,11 +250,13 @@ export interface ProductDetail {
   is_featured: boolean;
   category: { id: number; slug: string; name_en: string; name_zh: string; is_active: boolean } | null;
   images: string[];
-  variants: { color: string; stock: number }[];
+  /** `color` is the variant's key (the cart and orders refer to it); `color_zh` its Chinese name, if any. */
+  variants: { color: string; color_zh: string | null; stock: number }[];
   total_stock: number;
   updated_at: string;
 }
 
+/** A product as its page shows it; null when there is none or its category is inactive (hidden). */
 export async function findProduct(db: DB, id: number, currency: Currency): Promise<ProductDetail | null> {
   if (!Number.isSafeInteger(id) || id < 1) return null;
   const row = await db
@@ -232,12 +271,12 @@ export async function findProduct(db: DB, id: number, currency: Currency): Promi
     ])
     .where("products.id", "=", id)
     .executeTakeFirst();
-  if (!row) return null;
+  if (!row || (row.category_id !== null && row.category_is_active === 0)) return null;
   const [images, variants] = await Promise.all([
     db.selectFrom("product_images").select("path").where("product_id", "=", id).orderBy("sort_order").execute(),
     db
       .selectFrom("product_variants")
-      .select(["color", "stock"])
+      .select(["color", "color_zh", "stock"])
       .where("product_id", "=", id)
       .orderBy("sort_order")
       .orderBy("id")

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { DB } from "#db/connect.server";
 import type { Currency } from "#db/schema";
 import { priceIn } from "~/lib/money";
@@ -18,7 +19,8 @@ export interface ProductCard {
   is_featured: boolean;
   image_url: string | null;
   total_stock: number;
-  colors: { color: string; stock: number }[];
+  /** `color` is the variant's key (English name); `color_zh` its Chinese name, if any. */
+  colors: { color: string; color_zh: string | null; stock: number }[];
 }
 
 /** The columns a product card needs (products joined with categories). */
@@ -38,6 +40,14 @@ export const CARD_COLUMNS = [
   "categories.name_zh as category_name_zh",
 ] as const;
 
+/**
+ * Inactive means hidden from shoppers everywhere: a product whose category is inactive is left
+ * out of every listing, the home page, search, the product page, the sitemap and structured
+ * data, and cannot be bought. A product without a category is shown. A filter on `products`
+ * that no listing index needs: the inactive categories are a handful, read once a query.
+ */
+export const shownToShoppers = sql<boolean>`(products.category_id is null or products.category_id not in (select id from categories where is_active = 0))`;
+
 /** Up to `limit` featured products, newest first, priced in `currency`. */
 export async function listFeaturedProducts(db: DB, currency: Currency, limit = 3): Promise<ProductCard[]> {
   const rows = await db
@@ -45,6 +55,7 @@ export async function listFeaturedProducts(db: DB, currency: Currency, limit = 3
     .leftJoin("categories", "categories.id", "products.category_id")
     .select(CARD_COLUMNS)
     .where("products.is_featured", "=", 1)
+    .where(shownToShoppers)
     .orderBy("products.created_at", "desc")
     .orderBy("products.id", "desc")
     .limit(limit)
@@ -70,7 +81,7 @@ export async function toCards(db: DB, rows: CardRow[], currency: Currency): Prom
   const [variants, images] = await Promise.all([
     db
       .selectFrom("product_variants")
-      .select(["product_id", "color", "stock"])
+      .select(["product_id", "color", "color_zh", "stock"])
       .where("product_id", "in", ids)
       .orderBy("sort_order")
       .orderBy("id")
@@ -83,7 +94,9 @@ export async function toCards(db: DB, rows: CardRow[], currency: Currency): Prom
       .execute(),
   ]);
   return rows.map((row) => {
-    const colors = variants.filter((v) => v.product_id === row.id).map(({ color, stock }) => ({ color, stock }));
+    const colors = variants
+      .filter((v) => v.product_id === row.id)
+      .map(({ color, color_zh, stock }) => ({ color, color_zh, stock }));
     return {
       id: row.id,
       name_en: row.name_en,

@@ -24,7 +24,8 @@ export const checkoutSchema = z.object({
   phone: optional(40).refine((value) => value === undefined || /^[+\d][\d\s()-]{5,}$/.test(value), {
     error: "checkout.errors.phone",
   }),
-  address: required(300),
+  // A textarea: the lines of a street address are joined with commas, so an order's address is one line everywhere.
+  address: required(300).transform((value) => value.replace(/\s*,?\s*(?:\r\n|\r|\n)+\s*/g, ", ")),
   city: required(100),
   // Hong Kong has no postal codes.
   postalCode: optional(20),

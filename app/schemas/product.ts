@@ -10,12 +10,6 @@ export const MAX_PRODUCT_IMAGES = 5;
 export const MAX_VARIANTS = 50;
 export const DEFAULT_COLOR = "Default";
 
-/**
- * GBP, EUR and USD per 1 HKD, used when a price in that currency is left empty. Fixed here
- * for now; an environment variable (e.g. EXCHANGE_RATES_JSON) can override them later.
- */
-export const EXCHANGE_RATES = { GBP: 0.1, EUR: 0.118, USD: 0.128 } as const;
-
 const MONEY_PATTERN = /^\d{1,7}(?:\.\d{1,2})?$/;
 
 /** "12.3" → 1230; "12.345", "-1", "1e3" → null. */
@@ -31,11 +25,6 @@ export function centsToText(cents: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 }
 
-/** HKD cents converted with a rate, rounded to whole cents (integer arithmetic on the result). */
-export function convertFromHkd(hkdCents: number, currency: keyof typeof EXCHANGE_RATES): number {
-  return Math.round(hkdCents * EXCHANGE_RATES[currency]);
-}
-
 const PRICE_INVALID = "adminProductForm.errors.priceInvalid";
 
 const requiredPrice = z
@@ -44,6 +33,7 @@ const requiredPrice = z
   .regex(MONEY_PATTERN, { error: PRICE_INVALID })
   .transform((value) => parseCents(value) ?? 0);
 
+/** GBP/EUR/USD: empty means "follows HKD" (derived at the shop's rate when saved), typed means fixed. */
 const optionalPrice = z
   .string()
   .trim()
@@ -57,14 +47,18 @@ const stockField = z
   .regex(/^\d{1,6}$/, { error: "adminProductForm.errors.stockInvalid" })
   .transform((value) => Number.parseInt(value, 10));
 
-export const variantSchema = z.object({
-  color: z
-    .string({ error: "adminProductForm.errors.colorRequired" })
-    .trim()
-    .min(1, { error: "adminProductForm.errors.colorRequired" })
-    .max(60, { error: "adminProductForm.errors.colorTooLong" }),
-  stock: stockField,
-});
+export const variantSchema = z
+  .object({
+    color: z
+      .string({ error: "adminProductForm.errors.colorRequired" })
+      .trim()
+      .min(1, { error: "adminProductForm.errors.colorRequired" })
+      .max(60, { error: "adminProductForm.errors.colorTooLong" }),
+    /** The colour's Chinese name; empty shows the English one to Chinese readers. */
+    color_zh: z.string().trim().max(60, { error: "adminProductForm.errors.colorTooLong" }).optional(),
+    stock: stockField,
+  })
+  .transform(({ color, color_zh, stock }) => ({ color, color_zh: color_zh || null, stock }));
 
 export const productSchema = z
   .object({
@@ -119,9 +113,10 @@ export const productSchema = z
     description_en: value.description_en ?? "",
     description_zh: value.description_zh ?? "",
     price_hkd_cents: value.price_hkd,
-    price_gbp_cents: value.price_gbp ?? convertFromHkd(value.price_hkd, "GBP"),
-    price_eur_cents: value.price_eur ?? convertFromHkd(value.price_hkd, "EUR"),
-    price_usd_cents: value.price_usd ?? convertFromHkd(value.price_hkd, "USD"),
+    // null: the price follows HKD (the model derives it at the shop's current rate on every save).
+    price_gbp_cents: value.price_gbp ?? null,
+    price_eur_cents: value.price_eur ?? null,
+    price_usd_cents: value.price_usd ?? null,
     category_id: value.category_id ?? null,
     is_featured: value.is_featured ?? false,
     stock: value.stock ?? 0,

@@ -7,6 +7,7 @@ import * as m0005 from "./0005-page-view-rollup";
 import * as m0006 from "./0006-customer-admin";
 import * as m0007 from "./0007-admin-indexes";
 import * as m0008 from "./0008-price-sort-indexes";
+import * as m0009 from "./0009-owner-controls";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "0006-customer-admin": m0006,
   "0007-admin-indexes": m0007,
   "0008-price-sort-indexes": m0008,
+  "0009-owner-controls": m0009,
 };

@@ -98,6 +98,17 @@ export interface SeedVariant {
   stock: number;
 }
 
+/** The Chinese names of the demo colours (shown on Chinese pages, in the cart and in e-mails). */
+export const SEED_COLOUR_ZH: Record<string, string> = {
+  Black: "黑色",
+  Tan: "沙色",
+  "Olive Drab": "橄欖綠",
+  Grey: "灰色",
+  "Coyote Brown": "狼棕色",
+  "Multi-Terrain Camo": "多地形迷彩",
+  "Ranger Green": "遊騎兵綠",
+};
+
 export interface SeedProduct extends SeedPrices {
   category: CategorySlug;
   name_en: string;

@@ -1,10 +1,19 @@
 import { generateKey, type Storage } from "../../app/lib/storage.server";
+import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "../../app/models/settings.server";
 import { type DB, now } from "../connect.server";
 import { renderBlogImage, renderCategoryImage, renderHeroImage, renderProductImage } from "./artwork.server";
-import { SEED_BANK_ACCOUNT, SEED_BLOG_POSTS, SEED_CATEGORIES, SEED_PRODUCTS, type SeedProduct } from "./catalogue";
+import {
+  SEED_BANK_ACCOUNT,
+  SEED_BLOG_POSTS,
+  SEED_CATEGORIES,
+  SEED_COLOUR_ZH,
+  SEED_PRODUCTS,
+  type SeedProduct,
+} from "./catalogue";
 
-/** The site setting holding the storage key of the home hero image. */
-export const HERO_SETTING_KEY = "hero_background_image";
+/** The settings holding the home hero image and the demo's own hero ("Remove demo data" resets the one to the other). */
+export const HERO_SETTING_KEY = HERO_IMAGE_KEY;
+export const DEMO_HERO_SETTING_KEY = DEMO_HERO_IMAGE_KEY;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
@@ -91,6 +100,7 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
             image_path: categoryKeys[index] ?? null,
             is_active: category.is_active,
             sort_order: category.sort_order,
+            is_demo: 1,
             created_at: categoriesCreated,
             updated_at: categoriesCreated,
           })
@@ -99,7 +109,13 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
         categoryIds.set(category.slug, row.id);
       }
 
-      const variants: { product_id: number; color: string; stock: number; sort_order: number }[] = [];
+      const variants: {
+        product_id: number;
+        color: string;
+        color_zh: string | null;
+        stock: number;
+        sort_order: number;
+      }[] = [];
       const images: { product_id: number; path: string; sort_order: number }[] = [];
       for (const { product, createdAt, imageKeys } of products) {
         const row = await trx
@@ -115,13 +131,20 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
             price_eur_cents: product.price_eur_cents,
             price_usd_cents: product.price_usd_cents,
             is_featured: product.is_featured,
+            is_demo: 1,
             created_at: createdAt,
             updated_at: createdAt,
           })
           .returning("id")
           .executeTakeFirstOrThrow();
         product.variants.forEach((variant, sort_order) => {
-          variants.push({ product_id: row.id, color: variant.color, stock: variant.stock, sort_order });
+          variants.push({
+            product_id: row.id,
+            color: variant.color,
+            color_zh: SEED_COLOUR_ZH[variant.color] ?? null,
+            stock: variant.stock,
+            sort_order,
+          });
         });
         imageKeys.forEach((path, sort_order) => {
           images.push({ product_id: row.id, path, sort_order });
@@ -144,6 +167,7 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
             image_path: blogKeys[index] ?? null,
             published: post.published,
             published_at: publishedAt,
+            is_demo: 1,
             created_at: createdAt,
             updated_at: publishedAt ?? at(0, 30),
           })
@@ -153,13 +177,18 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
       const accountCreated = at(125);
       await trx
         .insertInto("bank_accounts")
-        .values({ ...SEED_BANK_ACCOUNT, created_at: accountCreated, updated_at: accountCreated })
+        .values({ ...SEED_BANK_ACCOUNT, is_demo: 1, created_at: accountCreated, updated_at: accountCreated })
         .execute();
 
       const settingTime = at(0);
       await trx
         .insertInto("site_settings")
         .values({ key: HERO_SETTING_KEY, value: heroKey, updated_at: settingTime })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value: heroKey, updated_at: settingTime }))
+        .execute();
+      await trx
+        .insertInto("site_settings")
+        .values({ key: DEMO_HERO_SETTING_KEY, value: heroKey, updated_at: settingTime })
         .onConflict((oc) => oc.column("key").doUpdateSet({ value: heroKey, updated_at: settingTime }))
         .execute();
     });

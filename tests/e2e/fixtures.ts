@@ -226,27 +226,61 @@ export async function logOut(page: Page, email: string): Promise<void> {
   await expect(page.getByRole("status").filter({ hasText: "You have been logged out" })).toBeVisible();
 }
 
-/** The header's user menu: the <details> whose summary is the signed-in e-mail. */
+/** The header's user menu: the <details> behind the user icon that holds the signed-in e-mail. */
 export function userMenu(page: Page, email: string) {
-  return page.locator("header details").filter({ has: page.locator("summary", { hasText: email }) });
+  return page.locator("header details[data-testid=user-menu]").filter({ hasText: email });
 }
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** Folders of the main test server (see playwright.config.ts). */
-export function mainServerPaths() {
+/** Folders of a test server (see playwright.config.ts): "main", or an owner project's own. */
+export function serverPaths(server = "main") {
   const dir = process.env.E2E_DIR;
   if (!dir) throw new Error("E2E_DIR is not set: run through playwright.config.ts");
-  const data = path.join(dir, "main", "data");
-  return { data, mail: path.join(data, "mail"), uploads: path.join(dir, "main", "uploads") };
+  const data = path.join(dir, server, "data");
+  return { data, mail: path.join(data, "mail"), uploads: path.join(dir, server, "uploads") };
+}
+
+/** Folders of the main test server. */
+export function mainServerPaths() {
+  return serverPaths("main");
 }
 
 /**
- * Makes `email` an admin of the main test server with the real CLI (creating the account
- * with `password` if it does not exist yet).
+ * Runs `fn` while no other Playwright worker holds the lock `name` (a directory in the run's
+ * temporary folder). "primary": another bank account than the demo one is primary meanwhile
+ * (tests/e2e/admin/settings.spec.ts), so the payment page and the admin banner change.
  */
-export function createAdmin(email: string, password: string): void {
-  const { data, uploads } = mainServerPaths();
+export async function withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const dir = path.join(process.env.E2E_DIR ?? "/tmp", `settings-lock-${name}`);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(dir);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The server of the running owner project ("owner-js" / "owner-no-js"): its own shop per run. */
+export function ownerServer(javaScriptEnabled: boolean): string {
+  return javaScriptEnabled ? "owner-js" : "owner-no-js";
+}
+
+/**
+ * Makes `email` an admin of a test server (the main one unless named) with the real CLI
+ * (creating the account with `password` if it does not exist yet).
+ */
+export function createAdmin(email: string, password: string, server = "main"): void {
+  const { data, uploads } = serverPaths(server);
   execFileSync(process.execPath, ["bin/shop.mjs", "admin:create", "--email", email, "--password", password], {
     cwd: ROOT,
     env: {
@@ -265,10 +299,10 @@ export function createAdmin(email: string, password: string): void {
  * Makes a new admin account with the real CLI and signs it in on /admin/login (a fresh admin
  * per test, so no test depends on another's session). Returns the account's e-mail.
  */
-export async function signInAsAdmin(page: Page, prefix = "admin"): Promise<string> {
+export async function signInAsAdmin(page: Page, prefix = "admin", server = "main"): Promise<string> {
   const email = uniqueEmail(prefix);
   const password = uniquePassword();
-  createAdmin(email, password);
+  createAdmin(email, password, server);
   await page.goto("/admin/login");
   await submitAuthForm(page, email, password, "Login");
   await expect(page).toHaveURL(/\/admin$/);
@@ -435,6 +469,11 @@ export async function colourStocks(browser: PurchaseBrowser, baseURL: string, pr
     for (const colour of colours) {
       const selector = `input[type=radio][name=color][value="${colour}"]`;
       const radio = form.locator(selector);
+      // A sold-out colour is a disabled radio: it cannot be chosen.
+      if (await radio.isDisabled()) {
+        stocks[colour] = 0;
+        continue;
+      }
       await form
         .locator("label")
         .filter({ has: page.locator(selector) })

@@ -376,6 +376,27 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     adminBody: () => ({ intent: "nothing" }),
     admin: 400,
   }),
+  adminRow("/admin/settings/shop", "routes/admin/shop-details.tsx", () => "/admin/settings/shop", {
+    body: () => ({ name_en: "Forged", name_zh: "偽造", support_email: "mallory@example.com" }),
+    adminBody: () => ({}),
+    admin: 400,
+  }),
+  adminRow(
+    "/admin/settings/pages/:slug",
+    "routes/admin/content-page-form.tsx",
+    () => "/admin/settings/pages/shipping",
+    {
+      body: () => ({ intent: "save", title_en: "Defaced", body_en: "Defaced", title_zh: "偽造", body_zh: "偽造" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+  ),
+  // Without the page's own button (intent=remove, confirmed=1) nothing is removed: a 400.
+  adminRow("/admin/demo-data", "routes/admin/demo-data.tsx", () => "/admin/demo-data", {
+    body: () => ({ intent: "remove", confirmed: "1" }),
+    adminBody: () => ({ intent: "remove" }),
+    admin: 400,
+  }),
   adminRow(
     "/admin/*",
     "routes/admin/not-found.tsx",

@@ -6,8 +6,30 @@ export interface Column {
 }
 
 /**
- * The admin lists' table: it scrolls sideways inside its own box on a phone (the page never
- * does), with one header row. Rows come as children (`<tr>` elements).
+ * Below 640 px a "cards" table shows each row as a card: the header row is hidden and every
+ * cell is a block with its column's name (the cell's `data-label`) in a column on its left, so
+ * the status and the actions are on screen without scrolling sideways. Plain CSS on the same
+ * markup: one table for every width, the same forms and links, nothing that needs JavaScript.
+ */
+const CARDS = [
+  "max-sm:block max-sm:min-w-0",
+  "max-sm:[&>thead]:hidden",
+  "max-sm:[&>tbody]:block",
+  "max-sm:[&>tbody>tr]:block max-sm:[&>tbody>tr]:py-2",
+  "max-sm:[&>tbody>tr>td]:relative max-sm:[&>tbody>tr>td]:block max-sm:[&>tbody>tr>td]:max-w-none",
+  "max-sm:[&>tbody>tr>td]:py-1 max-sm:[&>tbody>tr>td]:pl-30 max-sm:[&>tbody>tr>td]:whitespace-normal",
+  "max-sm:[&>tbody>tr>td:empty]:hidden",
+  "max-sm:[&>tbody>tr>td]:before:absolute max-sm:[&>tbody>tr>td]:before:left-3 max-sm:[&>tbody>tr>td]:before:w-24",
+  "max-sm:[&>tbody>tr>td]:before:pt-0.5 max-sm:[&>tbody>tr>td]:before:text-xs",
+  "max-sm:[&>tbody>tr>td]:before:font-semibold max-sm:[&>tbody>tr>td]:before:uppercase",
+  "max-sm:[&>tbody>tr>td]:before:text-stone-600 max-sm:[&>tbody>tr>td]:before:content-[attr(data-label)]",
+].join(" ");
+
+/**
+ * The admin lists' table, with one header row; rows come as children (`<tr>` elements).
+ * `layout="scroll"` (the default): on a phone it scrolls sideways inside its own box (the page
+ * never does). `layout="cards"`: on a phone each row is a card (see CARDS); every `<td>` then
+ * carries `data-label` with its column's name.
  */
 export function AdminTable({
   columns,
@@ -15,6 +37,7 @@ export function AdminTable({
   testId,
   tableTestId,
   className = "mt-2",
+  layout = "scroll",
   children,
 }: {
   columns: (ReactNode | Column)[];
@@ -23,11 +46,19 @@ export function AdminTable({
   testId?: string;
   tableTestId?: string;
   className?: string;
+  layout?: "scroll" | "cards";
   children: ReactNode;
 }) {
   return (
-    <div className={`${className} overflow-x-auto rounded-lg bg-white shadow-sm`} data-testid={testId}>
-      <table className={`w-full ${minWidth} text-left text-sm`} data-testid={tableTestId}>
+    <div
+      className={`${className} overflow-x-auto rounded-lg bg-white shadow-sm`}
+      data-testid={testId}
+      data-layout={layout}
+    >
+      <table
+        className={`w-full ${minWidth} text-left text-sm ${layout === "cards" ? CARDS : ""}`}
+        data-testid={tableTestId}
+      >
         <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
           <tr>
             {columns.map((column, index) => {

@@ -1,6 +1,7 @@
 import { Form, useLocation, useSubmit } from "react-router";
 import { CURRENCIES, type Currency } from "#db/schema";
 import { useTranslation } from "~/lib/i18n";
+import { useHydrated } from "~/lib/use-hydrated";
 import type { Language } from "~/locales";
 
 function useReturnTo(): string {
@@ -28,7 +29,10 @@ export function LanguageToggle({ language, className = "" }: { language: Languag
   );
 }
 
-/** Currency picker: a select and a submit button; with JavaScript it submits on change. */
+/**
+ * Currency picker: a select and a submit button. With JavaScript the select submits itself on
+ * change and the button goes away; without, the button stays (it is in the server HTML).
+ */
 export function CurrencyPicker({
   currency,
   id,
@@ -41,6 +45,7 @@ export function CurrencyPicker({
   const { t } = useTranslation();
   const returnTo = useReturnTo();
   const submit = useSubmit();
+  const hydrated = useHydrated();
   return (
     <Form method="post" action="/resources/currency" className={`flex items-center gap-1 ${className}`}>
       <input type="hidden" name="redirectTo" value={returnTo} />
@@ -61,9 +66,14 @@ export function CurrencyPicker({
           </option>
         ))}
       </select>
-      <button type="submit" className="rounded-md border border-white/20 px-2 py-1 text-xs hover:bg-white/10">
-        {t("nav.setCurrency")}
-      </button>
+      {hydrated ? null : (
+        <button
+          type="submit"
+          className="whitespace-nowrap rounded-md border border-white/20 px-2 py-1 text-xs hover:bg-white/10"
+        >
+          {t("nav.setCurrency")}
+        </button>
+      )}
     </Form>
   );
 }

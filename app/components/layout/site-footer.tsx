@@ -2,16 +2,19 @@ import { Link } from "react-router";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import type { Language } from "~/locales";
+import type { ShopIdentity } from "~/models/shop.server";
 import type { NavCategory } from "./site-header";
 
 export function SiteFooter({
   language,
   categories,
   year,
+  shop,
 }: {
   language: Language;
   categories: NavCategory[];
   year: number;
+  shop: ShopIdentity;
 }) {
   const { t } = useTranslation();
   const linkClass = "text-stone-300 hover:text-white hover:underline";
@@ -19,7 +22,7 @@ export function SiteFooter({
     <footer className="mt-16 bg-stone-900 text-sm text-stone-300">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <section>
-          <h2 className="mb-3 text-base font-semibold text-white">{t("meta.siteName")}</h2>
+          <h2 className="mb-3 text-base font-semibold text-white">{shop.name}</h2>
           <p className="leading-relaxed">{t("footer.blurb")}</p>
         </section>
         <section>
@@ -62,33 +65,19 @@ export function SiteFooter({
         <section>
           <h2 className="mb-3 text-base font-semibold text-white">{t("footer.contactInfo")}</h2>
           <address className="space-y-2 not-italic">
-            <p>{t("footer.address")}</p>
+            {shop.address ? <p>{shop.address}</p> : null}
             <p>
-              <a href={`mailto:${t("footer.email")}`} className={linkClass}>
-                {t("footer.email")}
+              <a href={`mailto:${shop.supportEmail}`} className={linkClass}>
+                {shop.supportEmail}
               </a>
             </p>
           </address>
-          <div className="mt-4">
-            <p className="mb-1 text-xs uppercase tracking-wide text-stone-400">{t("footer.supportedBy")}</p>
-            <div className="flex items-center gap-2 text-stone-200" title={t("footer.supporterName")}>
-              <svg aria-hidden="true" viewBox="0 0 40 40" className="h-9 w-9">
-                <path
-                  d="M20 3 35 9v11c0 9-6.5 15-15 17C11.5 35 5 29 5 20V9z"
-                  fill="#435020"
-                  stroke="#a3b86c"
-                  strokeWidth="2"
-                />
-                <path d="M13 21l5 5 9-11" fill="none" stroke="#e7ecd6" strokeWidth="3" strokeLinecap="round" />
-              </svg>
-              <span className="text-xs font-medium">{t("footer.supporterName")}</span>
-            </div>
-          </div>
+          {shop.supportedBy ? <SupportedBy supporter={shop.supportedBy} /> : null}
         </section>
       </div>
       <div className="border-t border-white/10">
         <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-4 sm:flex-row sm:items-center sm:justify-between">
-          <p>{t("footer.copyright", { year })}</p>
+          <p>{t("footer.copyright", { year, shop: shop.name })}</p>
           <p className="flex gap-4">
             <Link to="/privacy" className={linkClass}>
               {t("footer.privacy")}
@@ -100,5 +89,44 @@ export function SiteFooter({
         </div>
       </div>
     </footer>
+  );
+}
+
+/** The footer's "Supported By" mark: the owner's logo, or the built-in badge; a link when set. */
+function SupportedBy({ supporter }: { supporter: NonNullable<ShopIdentity["supportedBy"]> }) {
+  const { t } = useTranslation();
+  const mark = (
+    <>
+      {supporter.logoUrl ? (
+        <img src={supporter.logoUrl} alt="" className="h-9 w-auto max-w-[7rem] object-contain" loading="lazy" />
+      ) : (
+        <svg aria-hidden="true" viewBox="0 0 40 40" className="h-9 w-9">
+          <path
+            d="M20 3 35 9v11c0 9-6.5 15-15 17C11.5 35 5 29 5 20V9z"
+            fill="#435020"
+            stroke="#a3b86c"
+            strokeWidth="2"
+          />
+          <path d="M13 21l5 5 9-11" fill="none" stroke="#e7ecd6" strokeWidth="3" strokeLinecap="round" />
+        </svg>
+      )}
+      <span className="text-xs font-medium">{supporter.name}</span>
+    </>
+  );
+  return (
+    <div className="mt-4" data-testid="supported-by">
+      <p className="mb-1 text-xs uppercase tracking-wide text-stone-400">{t("footer.supportedBy")}</p>
+      {supporter.url ? (
+        <a
+          href={supporter.url}
+          rel="noopener noreferrer"
+          className="flex items-center gap-2 text-stone-200 hover:text-white hover:underline"
+        >
+          {mark}
+        </a>
+      ) : (
+        <div className="flex items-center gap-2 text-stone-200">{mark}</div>
+      )}
+    </div>
   );
 }

@@ -14,6 +14,8 @@ export interface NavCategory {
 }
 
 interface SiteHeaderProps {
+  /** The shop's name in the reader's language (Settings → Shop details). */
+  shopName: string;
   language: Language;
   currency: Currency;
   categories: NavCategory[];
@@ -21,19 +23,26 @@ interface SiteHeaderProps {
   cartCount: number;
 }
 
-/** Signed out: a Login link. Signed in: the e-mail opening a menu (a <details>, no JS needed). */
+/**
+ * Signed out: a Login link. Signed in: a user icon opening a menu (a <details>, no JS needed);
+ * the e-mail is inside the menu, never in the bar, so a long address cannot squeeze the header.
+ */
 function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
   const { t } = useTranslation();
   if (!user) {
     return (
-      <Link to="/login" className="rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10">
+      <Link to="/login" className="whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10">
         {t("nav.login")}
       </Link>
     );
   }
   return (
     <details className="menu relative" data-testid="user-menu">
-      <summary className="flex max-w-[9rem] cursor-pointer items-center gap-1 rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10 sm:max-w-[14rem]">
+      <summary
+        className="flex cursor-pointer items-center rounded-md p-1.5 hover:bg-white/10"
+        aria-label={t("userMenu.open")}
+        title={t("userMenu.open")}
+      >
         <svg
           aria-hidden="true"
           viewBox="0 0 24 24"
@@ -45,12 +54,13 @@ function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
           <circle cx="12" cy="8" r="4" />
           <path d="M4 21c0-4 4-6 8-6s8 2 8 6" />
         </svg>
-        <span className="hidden truncate sm:inline">{user.email}</span>
-        <span className="sr-only sm:hidden">{user.email}</span>
       </summary>
-      <div className="absolute right-0 z-50 mt-2 flex w-56 flex-col gap-1 rounded-md bg-white p-2 text-stone-900 shadow-xl ring-1 ring-black/10">
-        <p className="truncate px-2 py-1 text-xs text-stone-500">
-          {t("userMenu.signedInAs")} {user.email}
+      <div className="absolute right-0 z-50 mt-2 flex w-64 max-w-[calc(100vw-1.5rem)] flex-col gap-1 rounded-md bg-white p-2 text-stone-900 shadow-xl ring-1 ring-black/10">
+        <p className="px-2 py-1 text-xs text-stone-600">
+          {t("userMenu.signedInAs")}{" "}
+          <span className="block font-medium text-stone-900 [overflow-wrap:anywhere]" data-testid="user-email">
+            {user.email}
+          </span>
         </p>
         <Link to="/account" className="rounded px-2 py-1.5 text-sm hover:bg-stone-100">
           {t("userMenu.account")}
@@ -70,10 +80,16 @@ function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
   );
 }
 
-export function SiteHeader({ language, currency, categories, user, cartCount }: SiteHeaderProps) {
+/**
+ * The storefront header: one row at every width. The shop name and the controls on the right
+ * never shrink; the search box gives way first (down to a minimum), then extra category links.
+ * Categories sit in the bar from 1280 px (xl) and in the menu below that; the search box and
+ * the currency picker are in the bar from 768 px (md) and in the menu below that.
+ */
+export function SiteHeader({ shopName, language, currency, categories, user, cartCount }: SiteHeaderProps) {
   const { t } = useTranslation();
   const navClass = ({ isActive }: { isActive: boolean }) =>
-    `rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10 ${isActive ? "text-brand-100 underline underline-offset-4" : ""}`;
+    `whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10 ${isActive ? "text-brand-100 underline underline-offset-4" : ""}`;
   const categoryLinks = categories.map((category) => (
     <NavLink key={category.id} to={`/category/${category.slug}`} className={navClass} prefetch="intent">
       {localized(category, "name", language)}
@@ -81,29 +97,32 @@ export function SiteHeader({ language, currency, categories, user, cartCount }: 
   ));
 
   return (
-    <header className="sticky top-0 z-40 bg-brand-900 text-white shadow">
-      <div className="mx-auto flex max-w-7xl items-center gap-2 px-3 py-3 sm:gap-3 sm:px-4">
-        <Link
-          to="/"
-          className="flex min-w-0 items-center gap-2 text-base font-bold tracking-tight sm:text-lg"
-          aria-label={t("meta.siteName")}
-        >
+    <header className="sticky top-0 z-40 bg-brand-900 text-white shadow" data-testid="site-header">
+      <div className="mx-auto flex max-w-7xl flex-nowrap items-center gap-1.5 px-2 py-3 sm:gap-3 sm:px-4">
+        <Link to="/" className="flex shrink-0 items-center gap-2 text-base font-bold tracking-tight sm:text-lg">
           <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8 shrink-0">
             <circle cx="16" cy="16" r="14" fill="none" stroke="currentColor" strokeWidth="2.5" />
             <path d="M16 4v8M16 20v8M4 16h8M20 16h8" stroke="currentColor" strokeWidth="2.5" />
             <circle cx="16" cy="16" r="2.5" fill="#a3b86c" />
           </svg>
-          <span className="truncate">{t("meta.siteName")}</span>
+          <span className="whitespace-nowrap" data-testid="shop-name">
+            {shopName}
+          </span>
         </Link>
 
-        <nav aria-label={t("nav.categories")} className="hidden flex-1 items-center gap-1 lg:flex">
+        {/* Gives way only once the search box is down to its minimum (a tiny shrink factor). */}
+        <nav
+          aria-label={t("nav.categories")}
+          className="hidden min-w-0 shrink-[0.001] items-center overflow-hidden xl:flex"
+        >
           {categoryLinks}
           <NavLink to="/blog" className={navClass}>
             {t("nav.blog")}
           </NavLink>
         </nav>
 
-        <div className="ml-auto hidden w-56 md:block">
+        {/* Grows into the free space and is the first to shrink (a large shrink factor), down to 8rem. */}
+        <div className="ml-auto hidden min-w-32 max-w-md flex-[1_100_16rem] md:block">
           <SearchBox id="search-desktop" language={language} />
         </div>
 
@@ -112,13 +131,13 @@ export function SiteHeader({ language, currency, categories, user, cartCount }: 
           <CurrencyPicker currency={currency} id="currency-desktop" className="hidden md:flex" />
           <Link
             to="/cart"
-            className="relative rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"
-            aria-label={cartCount > 0 ? t("nav.cartItems", { count: cartCount }) : t("nav.cart")}
+            className="flex items-center gap-1 whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"
+            data-testid="header-cart"
           >
             <svg
               aria-hidden="true"
               viewBox="0 0 24 24"
-              className="inline h-5 w-5"
+              className="h-5 w-5 shrink-0"
               fill="none"
               stroke="currentColor"
               strokeWidth="2"
@@ -127,22 +146,27 @@ export function SiteHeader({ language, currency, categories, user, cartCount }: 
               <circle cx="10" cy="20" r="1.5" />
               <circle cx="18" cy="20" r="1.5" />
             </svg>
-            <span className="ml-1 hidden sm:inline">{t("nav.cart")}</span>
+            {/* The link's name is the sr-only text, which starts with the visible "Cart" (WCAG 2.5.3). */}
+            <span aria-hidden="true" className="hidden sm:inline">
+              {t("nav.cart")}
+            </span>
             {cartCount > 0 ? (
               <span
+                aria-hidden="true"
                 data-testid="cart-count"
-                className="absolute -right-1 -top-1 min-w-5 rounded-full bg-amber-500 px-1.5 text-center text-xs font-bold leading-5 text-stone-900"
+                className="min-w-5 rounded-full bg-amber-500 px-1.5 text-center text-xs font-bold leading-5 text-stone-900"
               >
                 {cartCount}
               </span>
             ) : null}
+            <span className="sr-only">{cartCount > 0 ? t("nav.cartItems", { count: cartCount }) : t("nav.cart")}</span>
           </Link>
           <UserMenu user={user} />
 
-          {/* The mobile menu is a <details> element: it opens and closes without JavaScript. */}
-          <details className="menu lg:hidden">
+          {/* The menu is a <details> element: it opens and closes without JavaScript. */}
+          <details className="menu xl:hidden">
             <summary
-              className="cursor-pointer rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"
+              className="cursor-pointer rounded-md px-1.5 py-1 text-sm font-medium hover:bg-white/10 sm:px-2"
               aria-label={t("nav.openMenu")}
             >
               <svg
@@ -158,14 +182,16 @@ export function SiteHeader({ language, currency, categories, user, cartCount }: 
               <span className="sr-only">{t("nav.menu")}</span>
             </summary>
             <div className="absolute inset-x-0 top-full flex flex-col gap-3 border-t border-white/10 bg-brand-900 p-4 shadow-xl">
-              <SearchBox id="search-mobile" language={language} />
+              <div className="md:hidden">
+                <SearchBox id="search-mobile" language={language} />
+              </div>
               <nav aria-label={t("nav.menu")} className="flex flex-col gap-1">
                 {categoryLinks}
                 <NavLink to="/blog" className={navClass}>
                   {t("nav.blog")}
                 </NavLink>
               </nav>
-              <CurrencyPicker currency={currency} id="currency-mobile" />
+              <CurrencyPicker currency={currency} id="currency-mobile" className="md:hidden" />
             </div>
           </details>
         </div>

@@ -4,7 +4,7 @@ import { useTranslation } from "~/lib/i18n";
 export function Breadcrumb({ items }: { items: { label: string; to?: string }[] }) {
   const { t } = useTranslation();
   return (
-    <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
+    <nav aria-label={t("nav.breadcrumb")} className="text-sm text-stone-500">
       <ol className="flex flex-wrap items-center gap-1">
         <li>
           <Link to="/" className="hover:text-brand-700 hover:underline">

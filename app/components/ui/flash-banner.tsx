@@ -1,7 +1,10 @@
 import { useState } from "react";
-import { colorLabel } from "~/lib/color";
+import { useLocation } from "react-router";
 import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
+import { useHydrated } from "~/lib/use-hydrated";
+
+const dismissClass = "-my-1 -mr-2 rounded px-2 py-1 text-lg leading-none opacity-70 hover:opacity-100";
 
 const STYLES: Record<Flash["type"], string> = {
   success: "border-green-300 bg-green-50 text-green-900",
@@ -9,14 +12,19 @@ const STYLES: Record<Flash["type"], string> = {
   info: "border-sky-300 bg-sky-50 text-sky-900",
 };
 
-/** The flash message, rendered in the server HTML so it shows without JavaScript. */
+/**
+ * The flash message, rendered in the server HTML so it shows without JavaScript. Its "×" is a
+ * link to the same page until React runs: the root loader has already cleared the message, so
+ * the page comes back without it. Once hydrated it is a button that hides the message in place.
+ */
 export function FlashBanner({ flash }: { flash: Flash | null | undefined }) {
   const { t } = useTranslation();
+  const location = useLocation();
+  const hydrated = useHydrated();
   const [dismissed, setDismissed] = useState<Flash | null>(null);
   if (!flash || dismissed === flash) return null;
-  const params = flash.params?.color
-    ? { ...flash.params, color: colorLabel(String(flash.params.color), t) }
-    : flash.params;
+  // Names in the parameters (product, colour) are already in the reader's language.
+  const params = flash.params;
   return (
     <div
       role={flash.type === "error" ? "alert" : "status"}
@@ -29,14 +37,26 @@ export function FlashBanner({ flash }: { flash: Flash | null | undefined }) {
         {/* biome-ignore lint/suspicious/noExplicitAny: see above */}
         {flash.detailKey ? <p className="text-sm">{t(flash.detailKey as any, params)}</p> : null}
       </div>
-      <button
-        type="button"
-        onClick={() => setDismissed(flash)}
-        className="text-sm underline opacity-70 hover:opacity-100"
-        aria-label={t("flash.dismiss")}
-      >
-        ×
-      </button>
+      {hydrated ? (
+        <button
+          type="button"
+          onClick={() => setDismissed(flash)}
+          className={dismissClass}
+          aria-label={t("flash.dismiss")}
+          data-testid="flash-dismiss"
+        >
+          ×
+        </button>
+      ) : (
+        <a
+          href={`${location.pathname}${location.search}`}
+          className={dismissClass}
+          aria-label={t("flash.dismiss")}
+          data-testid="flash-dismiss"
+        >
+          ×
+        </a>
+      )}
     </div>
   );
 }

@@ -51,6 +51,8 @@ export default {
     back: "Back to customers",
     heading: "Customer",
     email: "Email",
+    name: "Name (latest order)",
+    phone: "Phone (latest order)",
     status: "Status",
     created: "Created",
     lastLogin: "Last Login",

@@ -25,6 +25,7 @@ export default {
   outOfStock: "Out of stock",
   featured: "Featured",
   noCategory: "No category",
+  hiddenInactive: "Hidden — category inactive",
   noMatch: "No products found matching your filters",
   noProducts: "No products yet",
   categoryUpdated: "Product category updated successfully",

@@ -1,10 +1,12 @@
 import adminBlog from "./admin-blog";
 import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
+import adminDemoData from "./admin-demo-data";
 import adminOrders from "./admin-orders";
 import adminProductForm from "./admin-product-form";
 import adminProducts from "./admin-products";
 import adminSettings from "./admin-settings";
+import adminShop from "./admin-shop";
 import dashboard from "./dashboard";
 /**
  * English interface text: the source of truth for keys. zh/translation.ts must satisfy this
@@ -12,8 +14,6 @@ import dashboard from "./dashboard";
  */
 export default {
   meta: {
-    siteName: "Harbour Tactical",
-    defaultTitle: "Harbour Tactical | Airsoft Guns & Tactical Gear in Hong Kong",
     defaultDescription:
       "Airsoft rifles, pistols, shotguns, accessories and tactical gear from a Hong Kong shop. Pay by FPS bank transfer; delivery within 48 hours of payment verification.",
   },
@@ -42,6 +42,7 @@ export default {
     switchLanguageTitle: "切換至中文",
     currencyLabel: "Currency",
     setCurrency: "Set currency",
+    breadcrumb: "Breadcrumb",
   },
   currency: {
     HKD: "HK$ HKD",
@@ -59,16 +60,13 @@ export default {
     faq: "FAQ",
     contact: "Contact Us",
     contactInfo: "Contact",
-    address: "Unit 12, 8/F, Kwun Tong Industrial Centre, 472 Kwun Tong Road, Kwun Tong, Kowloon, Hong Kong",
-    email: "support@harbourtactical.hk",
-    copyright: "© {{year}} Harbour Tactical. All rights reserved.",
+    copyright: "© {{year}} {{shop}}. All rights reserved.",
     privacy: "Privacy Policy",
     terms: "Terms of Service",
     supportedBy: "Supported By",
-    supporterName: "Hong Kong Airsoft Players Network",
   },
   home: {
-    title: "Harbour Tactical | Airsoft Guns & Tactical Gear in Hong Kong",
+    title: "{{shop}} | Airsoft Guns & Tactical Gear in Hong Kong",
     heroTitle: "Gear Up for the Field",
     heroBlurb:
       "Rifles, pistols, shotguns and tactical gear chosen by players, for players. Every gun legal in Hong Kong, every order checked by hand.",
@@ -90,7 +88,7 @@ export default {
     title: "Oops! Page not found",
     text: "The page you are looking for does not exist or has moved.",
     returnHome: "Return to Home",
-    metaTitle: "Page not found | Harbour Tactical",
+    metaTitle: "Page not found | {{shop}}",
   },
   error: {
     title: "Something went wrong",
@@ -159,17 +157,16 @@ export default {
     invalidLanguage: "Please choose English or Chinese.",
   },
   email: {
-    resetSubject: "Reset your Harbour Tactical password",
+    resetSubject: "Reset your {{shop}} password",
     resetHeading: "Choose a new password",
     resetText: "Someone asked to reset the password of your account. The link works once, for one hour.",
     resetIgnore: "If it was not you, ignore this e-mail: your password stays the same.",
     resetAction: "Choose a new password",
-    verifySubject: "Confirm your e-mail for Harbour Tactical",
+    verifySubject: "Confirm your e-mail for {{shop}}",
     verifyHeading: "Confirm your e-mail address",
     verifyText: "Thanks for signing up. Confirm your e-mail address to start shopping. The link works for 24 hours.",
     verifyAction: "Confirm my e-mail",
-    footer:
-      "Harbour Tactical · Unit 12, 8/F, Kwun Tong Industrial Centre, 472 Kwun Tong Road, Hong Kong · support@harbourtactical.hk",
+    footer: "{{shop}} · {{address}} · {{email}}",
   },
   auth: {
     loginTitle: "Login",
@@ -191,6 +188,7 @@ export default {
     metaSignup: "Sign Up",
   },
   userMenu: {
+    open: "Account menu",
     signedInAs: "Signed in as",
     account: "My Account",
     admin: "Admin",
@@ -255,6 +253,7 @@ export default {
     viewStore: "View store",
     logout: "Logout",
     menu: "Admin menu",
+    navDrawer: "Admin menu (drop-down)",
     welcome: "Welcome, {{email}}",
     welcomeText: "Choose a section from the menu to manage the shop.",
   },
@@ -277,10 +276,9 @@ export default {
     filters: "Filters",
     priceLabel: "Price",
     priceAll: "All prices",
-    priceUnder400: "Under HK$400",
-    price400to800: "HK$400 - HK$800",
-    price800to1600: "HK$800 - HK$1,600",
-    priceOver1600: "Over HK$1,600",
+    priceUnder: "Under {{amount}}",
+    priceBetween: "{{min}} – {{max}}",
+    priceOver: "Over {{amount}}",
     sortLabel: "Sort by",
     sortFeatured: "Featured",
     sortNewest: "Newest",
@@ -298,7 +296,7 @@ export default {
     previous: "Previous",
     next: "Next",
     metaDescription:
-      "{{title}}: airsoft guns and tactical gear at Harbour Tactical, Hong Kong. Prices in HKD, GBP, EUR or USD.",
+      "{{title}}: airsoft guns and tactical gear at {{shop}}, Hong Kong. Prices in HKD, GBP, EUR or USD.",
   },
   product: {
     notFoundTitle: "Product not found",
@@ -339,19 +337,9 @@ export default {
     viewAll: "See all results",
   },
   colors: {
+    // A product without colour options has one variant by this name. Other colours carry their
+    // own Chinese name (product_variants.color_zh).
     Default: "Standard",
-    Black: "Black",
-    Tan: "Tan",
-    "Olive Drab": "Olive Drab",
-    "Multi-Terrain Camo": "Multi-Terrain Camo",
-    Grey: "Grey",
-    "Ranger Green": "Ranger Green",
-    "Coyote Brown": "Coyote Brown",
-    White: "White",
-    Red: "Red",
-    Blue: "Blue",
-    Silver: "Silver",
-    Green: "Green",
   },
   cart: {
     title: "Shopping Cart",
@@ -376,6 +364,8 @@ export default {
     orderTotal: "Total",
     checkout: "Proceed to Checkout",
     fixQuantities: "Lower the highlighted quantities to what is in stock before checking out.",
+    unavailable: "No longer available",
+    removeUnavailable: "Remove the items that are no longer available before checking out.",
     color: "Colour",
     category: "Category",
     added: "Added to cart",
@@ -415,7 +405,16 @@ export default {
     emptyTitle: "Your cart is empty",
     emptyText: "Add some products before checking out.",
     backHome: "Back to Home",
-    steps: "Shipping › Payment › Review › Complete",
+    stepsLabel: "Checkout steps",
+    stepShipping: "Shipping",
+    stepPayment: "Payment",
+    stepReview: "Review",
+    stepComplete: "Complete",
+    accountNeeded: "You need an account to place an order",
+    accountNeededText:
+      "Log in or sign up before you pay: you come straight back to checkout, and your cart comes with you.",
+    signIn: "Log in",
+    signUp: "Sign up",
     authRequired: "Authentication required",
     authRequiredDetail: "Please log in to submit your order",
     errors: {
@@ -424,6 +423,7 @@ export default {
       phone: "Enter a valid phone number",
       emptyCart: "Your cart is empty",
       outOfStock: "{{name}} ({{color}}) has only {{count}} left in stock. Update your cart and try again.",
+      unavailable: "{{name}} is no longer available. Remove it from your cart and try again.",
     },
   },
   payment: {
@@ -434,11 +434,20 @@ export default {
     instructions: "Pay by bank transfer",
     instructionsText:
       "Transfer the total to the account below by FPS or bank transfer, then upload a photo or screenshot of the transfer receipt.",
+    internationalText:
+      "This is an international bank transfer in {{currency}}: send the total to the account below with its SWIFT/BIC code, then upload a photo or screenshot of the transfer receipt. FPS takes Hong Kong dollars only.",
+    contactText:
+      "We cannot show bank details for a payment in {{currency}} here. Please contact us at {{email}} for them, then upload the transfer receipt below.",
+    closedText: "This shop cannot take payments yet — please contact us at {{email}}",
+    demoAccount: "Demo account",
+    demoAccountText: "This shop runs in demo mode: these are sample bank details. Do not send real money.",
     fpsId: "FPS ID",
     payee: "Payee name",
     bank: "Bank",
     accountNumber: "Account number",
-    swift: "SWIFT code",
+    swift: "SWIFT/BIC code",
+    bankAddress: "Bank address",
+    routingNumber: "Routing number",
     amount: "Amount to pay",
     receipt: "Transfer receipt",
     receiptHint: "JPG, PNG or WebP image, at most 5 MB.",
@@ -504,6 +513,8 @@ export default {
     newReceiptLabel: "Photo or screenshot of the new receipt",
     receiptReplaced: "Receipt uploaded",
     receiptReplacedDetail: "We will check it within 1-2 business days.",
+    receiptRejectedAt: "Receipt not accepted: {{reason}}",
+    receiptReplacedAt: "New receipt uploaded",
     shipTo: "Delivery address",
     notFound: "Order not found",
     statuses: {
@@ -513,13 +524,21 @@ export default {
       shipped: "Shipped",
       delivered: "Delivered",
       cancelled: "Cancelled",
+      receipt_checking: "Receipt received — being checked",
+      receipt_rejected: "Receipt not accepted — upload a new one",
     },
   },
   orderEmail: {
     receivedSubject: "We received your order {{number}}",
     receivedHeading: "Thank you, {{name}}!",
     receivedText: "We have received your order {{number}} and your transfer receipt. Here is what you ordered:",
-    bankDetails: "Paid to: {{bank}}, {{holder}}, account {{account}}, FPS ID {{fps}}.",
+    transferFps: "The account for this order (FPS or bank transfer in HKD):",
+    transferLocal: "The account for this order (bank transfer in HKD):",
+    transferInternational: "The account for this order (international bank transfer in {{currency}}):",
+    transferContact: "For the bank details of a transfer in {{currency}}, please contact us at {{email}}.",
+    demoAccount: "This is the demo account of a shop in demo mode: do not send real money to it.",
+    receivedNext:
+      "What happens next: we check your transfer against your receipt, usually within 1-2 business days, and e-mail you when your payment is confirmed. Your order is then delivered within 48 hours.",
     viewOrder: "View your order",
     statusHeading: "Hello {{name}},",
     paidSubject: "Payment confirmed for order {{number}}",
@@ -542,16 +561,19 @@ export default {
   adminCustomers,
   adminBlog,
   adminSettings,
+  adminDemoData,
+  adminShop,
   adminProducts,
   adminProductForm,
   dashboard,
   content: {
     lastUpdated: "Last updated {{date}}",
+    neverFree: "— (delivery is never free)",
   },
   blog: {
     title: "Blog",
     titlePage: "Blog, page {{page}}",
-    intro: "News, buying guides and field tips from the Harbour Tactical team.",
+    intro: "News, buying guides and field tips from the {{shop}} team.",
     readMore: "Read More",
     readMoreAbout: "Read more: {{title}}",
     by: "By {{author}}",
@@ -565,6 +587,6 @@ export default {
     next: "Next",
     pageOf: "Page {{page}} of {{pages}}",
     metaDescription:
-      "Airsoft news, buying guides, Hong Kong rules and field tips from Harbour Tactical, an airsoft shop in Hong Kong.",
+      "Airsoft news, buying guides, Hong Kong rules and field tips from {{shop}}, an airsoft shop in Hong Kong.",
   },
 };

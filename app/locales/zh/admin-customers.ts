@@ -52,6 +52,8 @@ export default {
     back: "返回客戶列表",
     heading: "客戶",
     email: "電郵",
+    name: "姓名（最近訂單）",
+    phone: "電話（最近訂單）",
     status: "狀態",
     created: "建立日期",
     lastLogin: "最近登入",

@@ -26,6 +26,7 @@ export default {
   outOfStock: "缺貨",
   featured: "精選",
   noCategory: "未分類",
+  hiddenInactive: "已隱藏 — 分類已停用",
   noMatch: "找不到符合篩選條件的產品",
   noProducts: "尚未有產品",
   categoryUpdated: "產品分類已成功更新",

@@ -2,17 +2,17 @@ import type en from "../en/translation";
 import adminBlog from "./admin-blog";
 import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
+import adminDemoData from "./admin-demo-data";
 import adminOrders from "./admin-orders";
 import adminProductForm from "./admin-product-form";
 import adminProducts from "./admin-products";
 import adminSettings from "./admin-settings";
+import adminShop from "./admin-shop";
 import dashboard from "./dashboard";
 
 /** 繁體中文（香港）介面文字：結構必須與英文版完全一致。 */
 export default {
   meta: {
-    siteName: "港灣戰術",
-    defaultTitle: "港灣戰術 | 香港氣槍及戰術裝備專門店",
     defaultDescription:
       "香港氣槍專門店：長槍、手槍、霰彈槍、配件及戰術裝備。以轉數快（FPS）銀行轉帳付款，核實付款後 48 小時內送達。",
   },
@@ -41,6 +41,7 @@ export default {
     switchLanguageTitle: "Switch to English",
     currencyLabel: "貨幣",
     setCurrency: "設定貨幣",
+    breadcrumb: "導覽路徑",
   },
   currency: {
     HKD: "HK$ 港元",
@@ -57,20 +58,17 @@ export default {
     faq: "常見問題",
     contact: "聯絡我們",
     contactInfo: "聯絡資料",
-    address: "九龍觀塘觀塘道472號觀塘工業中心8樓12室",
-    email: "support@harbourtactical.hk",
-    copyright: "© {{year}} 港灣戰術。版權所有。",
+    copyright: "© {{year}} {{shop}}。版權所有。",
     privacy: "私隱政策",
     terms: "服務條款",
     supportedBy: "支持機構",
-    supporterName: "香港氣槍玩家網絡",
   },
   home: {
-    title: "港灣戰術 | 香港氣槍及戰術裝備專門店",
+    title: "{{shop}} | 香港氣槍及戰術裝備專門店",
     heroTitle: "整裝出發，迎戰沙場",
     heroBlurb: "由玩家為玩家挑選的長槍、手槍、霰彈槍及戰術裝備。每支槍均符合香港法例，每張訂單均由專人核對。",
     shopNow: "立即選購",
-    newArrivals: "最新到貨",
+    newArrivals: "新品上架",
     featuredTitle: "精選產品",
     featuredSubtitle: "本月團隊精心挑選",
     viewAll: "查看所有產品",
@@ -87,7 +85,7 @@ export default {
     title: "糟糕！找不到頁面",
     text: "你要找的頁面不存在或已經移除。",
     returnHome: "返回主頁",
-    metaTitle: "找不到頁面 | 港灣戰術",
+    metaTitle: "找不到頁面 | {{shop}}",
   },
   error: {
     title: "出現錯誤",
@@ -156,16 +154,16 @@ export default {
     invalidLanguage: "請選擇英文或中文。",
   },
   email: {
-    resetSubject: "重設你的港灣戰術密碼",
+    resetSubject: "重設你的{{shop}}密碼",
     resetHeading: "設定新密碼",
     resetText: "有人要求重設你帳戶的密碼。此連結只可使用一次，一小時內有效。",
     resetIgnore: "如不是你本人提出，請忽略此電郵，你的密碼不會更改。",
     resetAction: "設定新密碼",
-    verifySubject: "確認你在港灣戰術的電郵",
+    verifySubject: "確認你在{{shop}}的電郵",
     verifyHeading: "確認你的電郵地址",
     verifyText: "多謝註冊。請確認電郵地址後開始購物。此連結 24 小時內有效。",
     verifyAction: "確認電郵",
-    footer: "港灣戰術 · 九龍觀塘觀塘道472號觀塘工業中心8樓12室 · support@harbourtactical.hk",
+    footer: "{{shop}} · {{address}} · {{email}}",
   },
   auth: {
     loginTitle: "登入",
@@ -187,6 +185,7 @@ export default {
     metaSignup: "註冊",
   },
   userMenu: {
+    open: "帳戶選單",
     signedInAs: "已登入：",
     account: "我的帳戶",
     admin: "管理後台",
@@ -249,6 +248,7 @@ export default {
     viewStore: "查看商店",
     logout: "登出",
     menu: "管理選單",
+    navDrawer: "管理選單（下拉式）",
     welcome: "歡迎，{{email}}",
     welcomeText: "請從選單選擇要管理的項目。",
   },
@@ -265,16 +265,15 @@ export default {
     productsHeading: "產品",
     home: "主頁",
     allProducts: "所有產品",
-    newArrivals: "最新到貨",
+    newArrivals: "新品上架",
     showing_one: "顯示 {{count}} 件產品",
     showing_other: "顯示 {{count}} 件產品",
     filters: "篩選",
     priceLabel: "價格",
     priceAll: "所有價格",
-    priceUnder400: "HK$400 以下",
-    price400to800: "HK$400 至 HK$800",
-    price800to1600: "HK$800 至 HK$1,600",
-    priceOver1600: "HK$1,600 以上",
+    priceUnder: "{{amount}} 以下",
+    priceBetween: "{{min}} 至 {{max}}",
+    priceOver: "{{amount}} 以上",
     sortLabel: "排序",
     sortFeatured: "精選",
     sortNewest: "最新",
@@ -291,7 +290,7 @@ export default {
     pageOf: "第 {{page}} 頁，共 {{pages}} 頁",
     previous: "上一頁",
     next: "下一頁",
-    metaDescription: "{{title}}：港灣戰術的氣槍及戰術裝備，香港出貨，價格以港元、英鎊、歐元或美元顯示。",
+    metaDescription: "{{title}}：{{shop}}的氣槍及戰術裝備，香港出貨，價格以港元、英鎊、歐元或美元顯示。",
   },
   product: {
     notFoundTitle: "找不到產品",
@@ -333,18 +332,6 @@ export default {
   },
   colors: {
     Default: "標準",
-    Black: "黑色",
-    Tan: "沙色",
-    "Olive Drab": "橄欖綠",
-    "Multi-Terrain Camo": "多地形迷彩",
-    Grey: "灰色",
-    "Ranger Green": "遊騎兵綠",
-    "Coyote Brown": "狼棕色",
-    White: "白色",
-    Red: "紅色",
-    Blue: "藍色",
-    Silver: "銀色",
-    Green: "綠色",
   },
   cart: {
     title: "購物車",
@@ -369,6 +356,8 @@ export default {
     orderTotal: "總額",
     checkout: "前往結帳",
     fixQuantities: "結帳前，請把標示的數量減至庫存數量以內。",
+    unavailable: "已停止供應",
+    removeUnavailable: "結帳前，請移除已停止供應的貨品。",
     color: "顏色",
     category: "類別",
     added: "已加入購物車",
@@ -407,7 +396,15 @@ export default {
     emptyTitle: "你的購物車是空的",
     emptyText: "請先加入產品再結帳。",
     backHome: "返回主頁",
-    steps: "送貨 › 付款 › 確認 › 完成",
+    stepsLabel: "結帳步驟",
+    stepShipping: "送貨",
+    stepPayment: "付款",
+    stepReview: "確認",
+    stepComplete: "完成",
+    accountNeeded: "下單需要會員帳戶",
+    accountNeededText: "付款前請先登入或註冊：完成後會直接返回結帳頁面，購物車內的貨品亦會保留。",
+    signIn: "登入",
+    signUp: "註冊",
     authRequired: "需要登入",
     authRequiredDetail: "請先登入再提交訂單",
     errors: {
@@ -416,6 +413,7 @@ export default {
       phone: "請輸入有效的電話號碼",
       emptyCart: "你的購物車是空的",
       outOfStock: "{{name}}（{{color}}）只剩 {{count}} 件庫存，請更新購物車後再試。",
+      unavailable: "{{name}}已停止供應，請從購物車移除後再試。",
     },
   },
   payment: {
@@ -425,11 +423,20 @@ export default {
     returnToCart: "返回購物車",
     instructions: "以銀行轉帳付款",
     instructionsText: "請以轉數快（FPS）或銀行轉帳將總額轉至以下帳戶，然後上載轉帳收據的相片或截圖。",
+    internationalText:
+      "這是以 {{currency}} 付款的國際銀行電匯：請憑 SWIFT/BIC 代碼將總額匯至以下帳戶，然後上載轉帳收據的相片或截圖。轉數快只接受港元。",
+    contactText:
+      "我們未能在此顯示以 {{currency}} 付款的銀行資料。請電郵 {{email}} 向我們索取，然後在下方上載轉帳收據。",
+    closedText: "本店暫時未能接受付款——請電郵 {{email}} 聯絡我們",
+    demoAccount: "示範帳戶",
+    demoAccountText: "本店正以示範模式運作：以下是示範銀行資料，請勿轉帳真實款項。",
     fpsId: "轉數快識別碼",
     payee: "收款人名稱",
     bank: "銀行",
     accountNumber: "帳戶號碼",
-    swift: "SWIFT 代碼",
+    swift: "SWIFT/BIC 代碼",
+    bankAddress: "銀行地址",
+    routingNumber: "銀行路由號碼",
     amount: "應付金額",
     receipt: "轉帳收據",
     receiptHint: "JPG、PNG 或 WebP 圖片，最大 5 MB。",
@@ -494,6 +501,8 @@ export default {
     newReceiptLabel: "新收據的相片或截圖",
     receiptReplaced: "收據已上載",
     receiptReplacedDetail: "我們會在 1 至 2 個工作天內核對。",
+    receiptRejectedAt: "收據未獲接納：{{reason}}",
+    receiptReplacedAt: "已上載新收據",
     shipTo: "送貨地址",
     notFound: "找不到訂單",
     statuses: {
@@ -503,13 +512,21 @@ export default {
       shipped: "已寄出",
       delivered: "已送達",
       cancelled: "已取消",
+      receipt_checking: "已收到收據 — 正在核對",
+      receipt_rejected: "收據未獲接納 — 請上載新收據",
     },
   },
   orderEmail: {
     receivedSubject: "我們已收到你的訂單 {{number}}",
     receivedHeading: "{{name}}，多謝你！",
     receivedText: "我們已收到你的訂單 {{number}} 及轉帳收據。你訂購的貨品如下：",
-    bankDetails: "付款帳戶：{{bank}}，{{holder}}，帳戶號碼 {{account}}，轉數快識別碼 {{fps}}。",
+    transferFps: "本訂單的收款帳戶（以港元經轉數快或銀行轉帳）：",
+    transferLocal: "本訂單的收款帳戶（以港元銀行轉帳）：",
+    transferInternational: "本訂單的收款帳戶（以 {{currency}} 國際銀行電匯）：",
+    transferContact: "如需以 {{currency}} 轉帳的銀行資料，請電郵 {{email}} 聯絡我們。",
+    demoAccount: "這是示範模式商店的示範帳戶：請勿轉帳真實款項。",
+    receivedNext:
+      "接下來：我們會按你的收據核對轉帳，一般需時 1 至 2 個工作天，確認收款後會再以電郵通知你。訂單其後會在 48 小時內送達。",
     viewOrder: "查看你的訂單",
     statusHeading: "{{name}}，你好：",
     paidSubject: "訂單 {{number}} 已確認付款",
@@ -529,16 +546,19 @@ export default {
   adminCustomers,
   adminBlog,
   adminSettings,
+  adminDemoData,
+  adminShop,
   adminProducts,
   adminProductForm,
   dashboard,
   content: {
     lastUpdated: "最後更新：{{date}}",
+    neverFree: "—（不設免運費）",
   },
   blog: {
     title: "網誌",
     titlePage: "網誌（第 {{page}} 頁）",
-    intro: "港灣戰術團隊為你送上最新消息、選購指南及實戰心得。",
+    intro: "{{shop}}團隊為你送上最新消息、選購指南及實戰心得。",
     readMore: "閱讀全文",
     readMoreAbout: "閱讀全文：{{title}}",
     by: "作者：{{author}}",
@@ -551,6 +571,6 @@ export default {
     previous: "上一頁",
     next: "下一頁",
     pageOf: "第 {{page}} 頁，共 {{pages}} 頁",
-    metaDescription: "港灣戰術為你送上氣槍最新消息、選購指南、香港法例須知及實戰心得。香港氣槍專門店。",
+    metaDescription: "{{shop}}為你送上氣槍最新消息、選購指南、香港法例須知及實戰心得。香港氣槍專門店。",
   },
 } satisfies typeof en;

@@ -16,6 +16,7 @@ import { ImagePicker } from "~/components/admin/image-picker";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
@@ -54,12 +55,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const post = await loadPost(context, id);
   const language = getLanguage(context);
   const t = getInstance(context).t;
-  const firstPublished = post?.published_at
-    ? new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
-        dateStyle: "long",
-        timeZone: "Asia/Hong_Kong",
-      }).format(new Date(post.published_at))
-    : null;
+  const firstPublished = post?.published_at ? formatDate(post.published_at, language, "longDate") : null;
   return {
     post: post
       ? {

@@ -15,6 +15,7 @@ import { FormAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { readForm } from "~/lib/read-form";
@@ -58,14 +59,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     listAdminPosts(db, { search: q, language, page: positivePage(url.searchParams.get("page")) }),
     deleteId ? findAdminPost(db, deleteId) : null,
   ]);
-  // Dates in the shop's own time zone, formatted here so server and browser render the same text.
-  const dateFormat = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
-    dateStyle: "medium",
-    timeZone: "Asia/Hong_Kong",
-  });
   const t = getInstance(context).t;
   return {
-    posts: listing.posts.map((post) => ({ ...post, createdOn: dateFormat.format(new Date(post.created_at)) })),
+    posts: listing.posts.map((post) => ({ ...post, createdOn: formatDate(post.created_at, language) })),
     total: listing.total,
     page: listing.page,
     pages: listing.pages,

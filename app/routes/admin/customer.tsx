@@ -5,6 +5,7 @@ import { AdminTable } from "~/components/admin/admin-table";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
@@ -93,13 +94,6 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
   const { t } = useTranslation();
   const { customer, orders, signIns, location, isSelf, language } = loaderData;
   const none = t("adminCustomers.none");
-  const locale = language === "zh" ? "zh-HK" : "en-GB";
-  const dateTime = new Intl.DateTimeFormat(locale, {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Asia/Hong_Kong",
-  });
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "Asia/Hong_Kong" });
   const blocked = customer.status === "blocked";
   return (
     <div className="max-w-5xl">
@@ -125,9 +119,19 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
       <section className="mt-6 rounded-lg bg-white p-6 shadow-sm" aria-label={t("adminCustomers.detail.heading")}>
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <Fact label={t("adminCustomers.detail.email")}>{customer.email}</Fact>
+          <Fact label={t("adminCustomers.detail.name")} testId="customer-name">
+            {customer.name || none}
+          </Fact>
+          <Fact label={t("adminCustomers.detail.phone")} testId="customer-phone">
+            {customer.phone ?? none}
+          </Fact>
           <Fact label={t("adminCustomers.detail.status")}>{t(`adminCustomers.statuses.${customer.status}`)}</Fact>
-          <Fact label={t("adminCustomers.detail.created")}>{dateTime.format(new Date(customer.created_at))}</Fact>
-          <Fact label={t("adminCustomers.detail.lastLogin")}>{dateTime.format(new Date(customer.last_login_at))}</Fact>
+          <Fact label={t("adminCustomers.detail.created")}>
+            {formatDate(customer.created_at, language, "dateTime")}
+          </Fact>
+          <Fact label={t("adminCustomers.detail.lastLogin")}>
+            {formatDate(customer.last_login_at, language, "dateTime")}
+          </Fact>
           <Fact label={t("adminCustomers.detail.lastIp")}>
             <span className="font-mono text-sm">{customer.last_login_ip ?? none}</span>
           </Fact>
@@ -204,7 +208,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                       {order.order_number}
                     </Link>
                   </td>
-                  <td className="whitespace-nowrap px-3 py-2">{date.format(new Date(order.created_at))}</td>
+                  <td className="whitespace-nowrap px-3 py-2">{formatDate(order.created_at, language)}</td>
                   <td className="px-3 py-2">
                     <span className={`${badgeClass} ${ORDER_BADGE[order.status]}`}>
                       {t(`orders.statuses.${order.status}`)}
@@ -217,7 +221,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
               ))}
             </AdminTable>
             {customer.order_count > orders.length ? (
-              <p className="mt-2 text-xs text-stone-500">
+              <p className="mt-2 text-xs text-stone-600">
                 {t("adminCustomers.detail.ordersMore", { count: orders.length })}
               </p>
             ) : null}
@@ -247,7 +251,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           >
             {signIns.map((event) => (
               <tr key={event.id}>
-                <td className="whitespace-nowrap px-3 py-2">{dateTime.format(new Date(event.created_at))}</td>
+                <td className="whitespace-nowrap px-3 py-2">{formatDate(event.created_at, language, "dateTime")}</td>
                 <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{event.ip ?? none}</td>
                 <td className="px-3 py-2">{event.countryName ?? none}</td>
                 <td className="px-3 py-2">

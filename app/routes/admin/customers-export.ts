@@ -2,7 +2,12 @@ import { redirect } from "react-router";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { readForm } from "~/lib/read-form";
-import { countCustomers, customerCsvStream, normalizeCustomerSearch } from "~/models/admin-customer.server";
+import {
+  countCustomers,
+  customerCsvStream,
+  exportFileName,
+  normalizeCustomerSearch,
+} from "~/models/admin-customer.server";
 import { recordAudit } from "~/models/audit.server";
 import type { Route } from "./+types/customers-export";
 
@@ -13,8 +18,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * POST /admin/customers/export (q: the list's search, optional): streams customers-{date}.csv.
- * The export is recorded in the audit log, with its row count, before the first byte is sent.
+ * POST /admin/customers/export (q: the list's search, optional): streams customers-{date}.csv,
+ * dated in Hong Kong, in the list's order with its search applied. The export is recorded in
+ * the audit log, with its row count, before the first byte is sent.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = requireAdmin(context, request);
@@ -31,12 +37,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     before: null,
     after: { rows, search: q || null },
   });
-  const date = new Date().toISOString().slice(0, 10);
   return new Response(customerCsvStream(db, q), {
     status: 200,
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="customers-${date}.csv"`,
+      "Content-Disposition": `attachment; filename="${exportFileName()}"`,
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
     },

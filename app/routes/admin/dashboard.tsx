@@ -7,12 +7,20 @@ import { OrderStatusBadge } from "~/components/admin/order-status-badge";
 import { ErrorList, Field, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
+import { formatPersonName } from "~/lib/person-name";
 import { readForm } from "~/lib/read-form";
-import { getInstance } from "~/middleware/i18next";
-import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } from "~/models/analytics.server";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import {
+  type CurrencyTotal,
+  getAnalytics,
+  getBusinessMetrics,
+  getDailySeries,
+  listRecentOrders,
+} from "~/models/analytics.server";
 import { findUserByEmail, grantAdmin } from "~/models/user.server";
 import { emailField } from "~/schemas/auth";
 import type { Route } from "./+types/dashboard";
@@ -40,6 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     daily,
     metrics,
     recent,
+    language: getLanguage(context),
     email: admin.email,
     admins: admins.map((row) => ({ id: row.id, email: row.user_email ?? row.email ?? "" })),
     title: `${t("admin.dashboard")} | ${t("admin.title")}`,
@@ -110,12 +119,48 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 type DashboardData = Route.ComponentProps["loaderData"];
 
+// Captions in stone-600: at least 4.5:1 on white (stone-400 was 2.58:1).
 function Stat({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
   return (
     <div className="rounded-lg bg-white p-4 shadow-sm">
-      <p className="text-sm text-stone-500">{label}</p>
+      <p className="text-sm text-stone-600">{label}</p>
       <p className="mt-1 text-2xl font-bold">{value}</p>
-      {hint ? <p className="text-xs text-stone-400">{hint}</p> : null}
+      {hint ? <p className="text-xs text-stone-600">{hint}</p> : null}
+    </div>
+  );
+}
+
+/** Amounts per currency, each with its number of orders; never one sum across currencies. */
+function MoneyStat({
+  label,
+  hint,
+  totals,
+  empty,
+  testId,
+}: {
+  label: string;
+  hint: string;
+  totals: CurrencyTotal[];
+  empty: string;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="rounded-lg bg-white p-4 shadow-sm" data-testid={testId}>
+      <p className="text-sm text-stone-600">{label}</p>
+      {totals.length === 0 ? (
+        <p className="mt-1 text-sm text-stone-600">{empty}</p>
+      ) : (
+        <ul className="mt-1 space-y-0.5">
+          {totals.map((total) => (
+            <li key={total.currency} data-currency={total.currency} className="flex flex-wrap items-baseline gap-x-2">
+              <span className="text-xl font-bold tabular-nums">{formatMoney(total.cents, total.currency)}</span>
+              <span className="text-xs text-stone-600">{t("dashboard.orderCount", { count: total.count })}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="mt-1 text-xs text-stone-600">{hint}</p>
     </div>
   );
 }
@@ -130,7 +175,7 @@ function AnalyticsPanel({ data: d }: { data: DashboardData }) {
     }, 30_000);
     return () => clearInterval(timer);
   }, [revalidator]);
-  const { analytics, daily, metrics, recent } = d;
+  const { analytics, daily, metrics, recent, language } = d;
   return (
     <>
       <section className="mt-8" aria-labelledby="analytics-heading">
@@ -173,22 +218,24 @@ function AnalyticsPanel({ data: d }: { data: DashboardData }) {
         <h2 id="business-heading" className="text-lg font-semibold">
           {t("dashboard.business")}
         </h2>
-        <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-5" data-testid="business">
+        <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="business">
           <Stat label={t("dashboard.totalProducts")} value={metrics.totalProducts} />
           <Stat label={t("dashboard.totalOrders")} value={metrics.totalOrders} />
           <Stat label={t("dashboard.uniqueCustomers")} value={metrics.uniqueCustomers} />
-          <div className="rounded-lg bg-white p-4 shadow-sm">
-            <p className="text-sm text-stone-500">{t("dashboard.revenue")}</p>
-            {metrics.revenue.length === 0 ? (
-              <p className="mt-1 text-sm text-stone-500">{t("dashboard.noRevenue")}</p>
-            ) : (
-              <ul className="mt-1 font-bold">
-                {metrics.revenue.map((row) => (
-                  <li key={row.currency}>{formatMoney(row.cents, row.currency)}</li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <MoneyStat
+            testId="revenue"
+            label={t("dashboard.revenue")}
+            hint={t("dashboard.revenueHint")}
+            totals={metrics.revenue}
+            empty={t("dashboard.noRevenue")}
+          />
+          <MoneyStat
+            testId="pending"
+            label={t("dashboard.pending")}
+            hint={t("dashboard.pendingHint")}
+            totals={metrics.pending}
+            empty={t("dashboard.noPending")}
+          />
           <Stat label={t("dashboard.inventoryValue")} value={formatMoney(metrics.inventoryValueHkdCents, "HKD")} />
         </div>
       </section>
@@ -197,36 +244,40 @@ function AnalyticsPanel({ data: d }: { data: DashboardData }) {
           {t("dashboard.recentOrders")}
         </h2>
         {recent.length === 0 ? (
-          <p className="mt-2 text-sm text-stone-500">{t("dashboard.noRecentOrders")}</p>
+          <p className="mt-2 text-sm text-stone-600">{t("dashboard.noRecentOrders")}</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="text-stone-500">
-                <tr>
-                  <th className="py-1 pr-4">{t("dashboard.order")}</th>
-                  <th className="py-1 pr-4">{t("dashboard.customer")}</th>
-                  <th className="py-1 pr-4">{t("dashboard.status")}</th>
-                  <th className="py-1 text-right">{t("dashboard.amount")}</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {recent.map((order) => (
-                  <tr key={order.id}>
-                    <td className="py-1.5 pr-4 font-mono">
-                      <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline">
-                        {order.shortId}
-                      </Link>
-                    </td>
-                    <td className="py-1.5 pr-4 font-mono">{order.customer || t("dashboard.unknown")}</td>
-                    <td className="py-1.5 pr-4">
-                      <OrderStatusBadge status={order.status} />
-                    </td>
-                    <td className="py-1.5 text-right font-semibold">{formatMoney(order.totalCents, order.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          // A list, not a table: each order is one block that wraps on a phone, and the whole
+          // block is the order's link target (the ORD number is the link's text).
+          <ul className="mt-2 divide-y divide-stone-100" data-testid="recent-orders">
+            {recent.map((order) => (
+              <li
+                key={order.id}
+                className="relative flex flex-wrap items-center gap-x-4 gap-y-1 py-2 text-sm hover:bg-stone-50"
+                data-testid="recent-order"
+              >
+                <div className="min-w-0 flex-1 basis-64">
+                  <Link
+                    to={`/admin/orders/${order.id}`}
+                    className="font-mono text-brand-700 after:absolute after:inset-0 hover:underline"
+                  >
+                    {order.orderNumber}
+                  </Link>
+                  <p className="truncate font-medium" data-testid="recent-customer">
+                    {formatPersonName(order.firstName, order.lastName) || t("dashboard.unknown")}
+                  </p>
+                </div>
+                <OrderStatusBadge status={order.status} />
+                <p className="ml-auto text-right">
+                  <span className="block font-semibold tabular-nums">
+                    {formatMoney(order.totalCents, order.currency)}
+                  </span>
+                  <time dateTime={order.createdAt} className="block text-xs text-stone-600">
+                    {formatDate(order.createdAt, language, "dateTime")}
+                  </time>
+                </p>
+              </li>
+            ))}
+          </ul>
         )}
       </section>
     </>

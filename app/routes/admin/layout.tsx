@@ -1,15 +1,21 @@
 import { Form, Link, NavLink, Outlet } from "react-router";
+import { DemoAccountBanner } from "~/components/admin/demo-banner";
 import { LanguageToggle } from "~/components/layout/preference-forms";
 import { FlashBanner } from "~/components/ui/flash-banner";
+import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { useTranslation } from "~/lib/i18n";
 import { useRootData } from "~/lib/root-data";
+import { isDemoAccountPrimary } from "~/models/payment-account.server";
 import type { Route } from "./+types/layout";
 
 /** The admin shell. The layout checks the right for its own data; every child route checks again. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
-  return { email: admin.email };
+  const { db, config } = services(context);
+  // While shoppers are told to pay into the seeded demo account, every admin page says so.
+  const demoAccount = await isDemoAccountPrimary(db);
+  return { email: admin.email, demoBanner: demoAccount ? { demoMode: config.demoMode } : null };
 }
 
 const SECTIONS = [
@@ -21,10 +27,14 @@ const SECTIONS = [
   { to: "/admin/settings", key: "admin.settings", end: false },
 ] as const;
 
-function AdminNav() {
+/**
+ * The sections, once in the desk sidebar and once in the phone drawer (CSS shows one): each
+ * `nav` has its own label, so the two landmarks are told apart.
+ */
+function AdminNav({ label }: { label: string }) {
   const { t } = useTranslation();
   return (
-    <nav aria-label={t("admin.menu")} className="flex flex-col gap-1">
+    <nav aria-label={label} className="flex flex-col gap-1">
       {SECTIONS.map((section) => (
         <NavLink
           key={section.to}
@@ -70,26 +80,27 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
     <div className="min-h-screen bg-stone-100 lg:flex">
       <aside className="hidden w-60 shrink-0 flex-col gap-6 bg-stone-900 p-4 text-white lg:flex">
         <Link to="/admin" className="text-lg font-bold">
-          {t("meta.siteName")} · {t("admin.title")}
+          {root?.shop.name} · {t("admin.title")}
         </Link>
-        <AdminNav />
+        <AdminNav label={t("admin.menu")} />
         <ShellActions email={loaderData.email} />
       </aside>
       {/* Phone-width drawer: a <details> element, opens without JavaScript. */}
       <details className="menu bg-stone-900 text-white lg:hidden">
         <summary className="flex cursor-pointer items-center justify-between px-4 py-3 font-bold">
           <span>
-            {t("meta.siteName")} · {t("admin.title")}
+            {root?.shop.name} · {t("admin.title")}
           </span>
           <span aria-hidden="true">☰</span>
           <span className="sr-only">{t("admin.menu")}</span>
         </summary>
         <div className="flex flex-col gap-4 px-4 pb-4">
-          <AdminNav />
+          <AdminNav label={t("admin.navDrawer")} />
           <ShellActions email={loaderData.email} />
         </div>
       </details>
       <main id="main" className="min-w-0 flex-1 p-4 lg:p-8">
+        {loaderData.demoBanner ? <DemoAccountBanner demoMode={loaderData.demoBanner.demoMode} /> : null}
         <FlashBanner flash={root?.flash} />
         <Outlet />
       </main>

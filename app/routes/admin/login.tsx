@@ -14,6 +14,7 @@ import { readForm } from "~/lib/read-form";
 import { useRootData } from "~/lib/root-data";
 import { getSession } from "~/lib/session.server";
 import { getInstance } from "~/middleware/i18next";
+import { titleWithShop } from "~/models/shop.server";
 import { adminExists, grantAdmin, isAdmin, normalizeEmail } from "~/models/user.server";
 import { adminLoginSchema, adminSetupSchema } from "~/schemas/auth";
 import type { Route } from "./+types/login";
@@ -21,7 +22,7 @@ import type { Route } from "./+types/login";
 export async function loader({ context }: Route.LoaderArgs) {
   if (getUser(context)?.isAdmin) throw redirect("/admin");
   const t = getInstance(context).t;
-  return { title: `${t("adminLogin.title")} | ${t("meta.siteName")}` };
+  return { title: await titleWithShop(context, t("adminLogin.title")) };
 }
 
 function sameToken(a: string, b: string): boolean {

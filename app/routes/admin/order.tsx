@@ -5,10 +5,11 @@ import { OrderStatusBadge } from "~/components/admin/order-status-badge";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
-import { colorLabel } from "~/lib/color";
+import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
+import { formatPersonName } from "~/lib/person-name";
 import { readForm } from "~/lib/read-form";
 import { safeRedirect } from "~/lib/redirect";
 import { publicUrl } from "~/lib/storage.server";
@@ -67,7 +68,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
     let mailed = false;
     try {
-      mailed = await sendOrderStatusEmail(mailer, config, order, value.intent);
+      mailed = await sendOrderStatusEmail(db, mailer, config, order, value.intent);
     } catch (error) {
       // The change is made and recorded; a mail server that is down must not undo it.
       console.error(`order ${order.order_number}: status e-mail failed`, error);
@@ -99,18 +100,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { order, lines, customer, history, actions, confirmingCancel, language } = loaderData;
-  const date = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Asia/Hong_Kong",
-  });
+  const date = (value: string) => formatDate(value, language, "dateTime");
   const money = (cents: number) => formatMoney(cents, order.currency);
   const fieldErrors = (intent: string, name: string) =>
     actionData?.intent === intent ? actionData.result.error?.[name] : undefined;
   const initial = (intent: string, name: string) =>
     actionData?.intent === intent ? String(actionData.result.initialValue?.[name] ?? "") : undefined;
   const info: [string, string | null][] = [
-    ["adminOrders.name", `${order.first_name} ${order.last_name}`],
+    ["adminOrders.name", formatPersonName(order.first_name, order.last_name)],
     ["adminOrders.email", order.email],
     ["adminOrders.phone", order.phone],
     ["adminOrders.address", order.address],
@@ -133,14 +130,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <OrderStatusBadge status={order.status} />
       </div>
       <p className="mt-1 text-sm text-stone-600">
-        <span className="whitespace-nowrap">
-          {t("adminOrders.placedOn", { date: date.format(new Date(order.created_at)) })}
-        </span>{" "}
-        ·{" "}
-        <span className="whitespace-nowrap">
-          {t("adminOrders.lastUpdated", { date: date.format(new Date(order.updated_at)) })}
-        </span>{" "}
-        · <span className="font-semibold text-stone-900">{money(order.total_cents)}</span>
+        <span className="whitespace-nowrap">{t("adminOrders.placedOn", { date: date(order.created_at) })}</span> ·{" "}
+        <span className="whitespace-nowrap">{t("adminOrders.lastUpdated", { date: date(order.updated_at) })}</span> ·{" "}
+        <span className="font-semibold text-stone-900">{money(order.total_cents)}</span>
       </p>
 
       {actionData?.problem ? (
@@ -199,7 +191,10 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                         )}
                         {line.color !== "Default" ? (
                           <div className="text-xs text-stone-600">
-                            {t("adminOrders.colorValue", { color: colorLabel(line.color, t) })}
+                            {/* Both names: the admin may read either; the customer saw theirs. */}
+                            {t("adminOrders.colorValue", {
+                              color: line.color_zh ? `${line.color} · ${line.color_zh}` : line.color,
+                            })}
                           </div>
                         ) : null}
                       </td>
@@ -272,7 +267,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                   const name = entry.action.replace(/^order\./, "");
                   return (
                     <li key={`${entry.action}-${entry.created_at}`}>
-                      <span className="text-stone-500">{date.format(new Date(entry.created_at))}</span> ·{" "}
+                      <span className="text-stone-500">{date(entry.created_at)}</span> ·{" "}
                       {t(`adminOrders.historyActions.${name}` as "adminOrders.historyActions.placed", {
                         defaultValue: entry.action,
                       })}
@@ -409,7 +404,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               <>
                 {order.receipt_uploaded_at ? (
                   <p className="mt-1 text-xs text-stone-500">
-                    {t("adminOrders.uploadedAt", { date: date.format(new Date(order.receipt_uploaded_at)) })}
+                    {t("adminOrders.uploadedAt", { date: date(order.receipt_uploaded_at) })}
                   </p>
                 ) : null}
                 <a href={`/admin/orders/${order.id}/receipt`} target="_blank" rel="noreferrer" className="mt-3 block">

@@ -6,8 +6,10 @@ import { inputClass } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
+import { formatPersonName } from "~/lib/person-name";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { isOrderStatus, listAdminOrders } from "~/models/admin-order.server";
 import type { Route } from "./+types/orders";
@@ -46,11 +48,7 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
   const location = useLocation();
   const { orders, total, page, pages, status, q, language } = loaderData;
   const returnTo = `${location.pathname}${location.search}`;
-  const date = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Asia/Hong_Kong",
-  });
+  const label = (column: (typeof COLUMNS)[number]) => t(`adminOrders.columns.${column}`);
   return (
     <div className="max-w-6xl">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -113,31 +111,35 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
         </p>
       ) : (
         <AdminTable
-          columns={COLUMNS.map((column) => t(`adminOrders.columns.${column}`))}
+          columns={COLUMNS.map(label)}
           minWidth="min-w-[56rem]"
           className="mt-3"
+          layout="cards"
+          testId="orders-table"
         >
           {orders.map((order) => (
             <tr key={order.id} data-testid="order-row">
-              <td className="px-3 py-2 font-mono text-xs">
+              <td className="px-3 py-2 font-mono text-xs" data-label={label("number")}>
                 <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline">
                   {order.order_number}
                 </Link>
               </td>
-              <td className="px-3 py-2">
-                <div className="font-medium">
-                  {order.first_name} {order.last_name}
+              <td className="px-3 py-2" data-label={label("customer")}>
+                <div className="min-w-0">
+                  <div className="font-medium">{formatPersonName(order.first_name, order.last_name)}</div>
+                  <div className="break-words text-xs text-stone-600">{order.email}</div>
                 </div>
-                <div className="text-xs text-stone-600">{order.email}</div>
               </td>
-              <td className="px-3 py-2">{order.items}</td>
-              <td className="whitespace-nowrap px-3 py-2 font-semibold">
+              <td className="px-3 py-2" data-label={label("items")}>
+                {order.items}
+              </td>
+              <td className="whitespace-nowrap px-3 py-2 font-semibold" data-label={label("total")}>
                 {formatMoney(order.total_cents, order.currency)}
               </td>
-              <td className="px-3 py-2">
+              <td className="px-3 py-2" data-label={label("status")}>
                 <OrderStatusBadge status={order.status} />
               </td>
-              <td className="px-3 py-2">
+              <td className="px-3 py-2" data-label={label("receipt")}>
                 {order.receipt_rejected ? (
                   <span className="text-xs font-medium text-red-700">{t("adminOrders.receiptRejected")}</span>
                 ) : order.has_receipt ? (
@@ -153,8 +155,10 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
                   <span className="text-stone-500">{t("adminOrders.receiptNone")}</span>
                 )}
               </td>
-              <td className="whitespace-nowrap px-3 py-2 text-xs">{date.format(new Date(order.created_at))}</td>
-              <td className="px-3 py-2">
+              <td className="whitespace-nowrap px-3 py-2 text-xs" data-label={label("date")}>
+                {formatDate(order.created_at, language, "dateTime")}
+              </td>
+              <td className="px-3 py-2" data-label={label("actions")}>
                 <div className="flex flex-wrap items-center gap-2">
                   <Link
                     to={`/admin/orders/${order.id}`}

@@ -1,4 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
+import { type ChangeEvent, useEffect, useRef, useState } from "react";
 import {
   type ActionFunctionArgs,
   data,
@@ -15,16 +16,28 @@ import { requireAdmin } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData } from "~/lib/images.server";
+import {
+  convertFromHkd,
+  DERIVED_CURRENCIES,
+  type DerivedCurrency,
+  type ExchangeRates,
+  formatMoney,
+  rateToText,
+} from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance } from "~/middleware/i18next";
 import { createProduct, findProductForEdit, type ProductForEdit, updateProduct } from "~/models/admin-product.server";
-import { centsToText, MAX_PRODUCT_IMAGES, MAX_VARIANTS, productSchema } from "~/schemas/product";
+import { getShop } from "~/models/shop.server";
+import { centsToText, MAX_PRODUCT_IMAGES, MAX_VARIANTS, parseCents, productSchema } from "~/schemas/product";
 
 /*
  * The admin product form at /admin/products/new and /admin/products/edit/:id. It works as
  * plain HTML: colour rows and the image order change through submit buttons named "intent"
  * that re-render the form with what was typed (nothing is saved until intent=save).
+ * A GBP/EUR/USD price left empty follows HKD (docs/decisions/020): the form shows it empty with
+ * today's derived amount as its hint; a typed one is fixed. With JavaScript the hints follow the
+ * HKD field, the total stock follows the colour rows and chosen images show a preview.
  */
 
 /** Five product images at most, plus room for the other fields and the multipart envelope. */
@@ -43,7 +56,7 @@ export interface ProductDraft {
   category_id: string;
   is_featured: boolean;
   stock: string;
-  variants: { color: string; stock: string }[];
+  variants: { color: string; color_zh: string; stock: string }[];
   images: { key: string; url: string }[];
 }
 
@@ -95,6 +108,8 @@ function draftFromProduct(existing: ProductForEdit | null): ProductDraft {
     };
   }
   const { product, variants, images } = existing;
+  // A derived price shows as an empty field (its amount is the hint), so saving keeps it derived.
+  const price = (cents: number, derived: number) => (derived === 1 ? "" : centsToText(cents));
   const onlyDefault = variants.length === 1 && variants[0]?.color === "Default";
   return {
     name_en: product.name_en,
@@ -102,13 +117,19 @@ function draftFromProduct(existing: ProductForEdit | null): ProductDraft {
     description_en: product.description_en,
     description_zh: product.description_zh,
     price_hkd: centsToText(product.price_hkd_cents),
-    price_gbp: centsToText(product.price_gbp_cents),
-    price_eur: centsToText(product.price_eur_cents),
-    price_usd: centsToText(product.price_usd_cents),
+    price_gbp: price(product.price_gbp_cents, product.price_gbp_derived),
+    price_eur: price(product.price_eur_cents, product.price_eur_derived),
+    price_usd: price(product.price_usd_cents, product.price_usd_derived),
     category_id: product.category_id === null ? "" : String(product.category_id),
     is_featured: product.is_featured === 1,
     stock: onlyDefault ? String(variants[0]?.stock ?? 0) : "0",
-    variants: onlyDefault ? [] : variants.map((variant) => ({ color: variant.color, stock: String(variant.stock) })),
+    variants: onlyDefault
+      ? []
+      : variants.map((variant) => ({
+          color: variant.color,
+          color_zh: variant.color_zh ?? "",
+          stock: String(variant.stock),
+        })),
     images: imageEntries(images),
   };
 }
@@ -123,7 +144,11 @@ function readDraft(form: FormData, knownImages: string[]): ProductDraft {
   const variants: ProductDraft["variants"] = [];
   for (let index = 0; index < MAX_VARIANTS; index++) {
     if (!form.has(`variants[${index}].color`) && !form.has(`variants[${index}].stock`)) continue;
-    variants.push({ color: text(form, `variants[${index}].color`), stock: text(form, `variants[${index}].stock`) });
+    variants.push({
+      color: text(form, `variants[${index}].color`),
+      color_zh: text(form, `variants[${index}].color_zh`),
+      stock: text(form, `variants[${index}].stock`),
+    });
   }
   const known = new Set(knownImages);
   const keys: string[] = [];
@@ -152,7 +177,7 @@ function readDraft(form: FormData, knownImages: string[]): ProductDraft {
 function applyIntent(draft: ProductDraft, intent: string): ProductDraft | null {
   if (intent === "add-variant") {
     if (draft.variants.length >= MAX_VARIANTS) return draft;
-    const first = draft.variants.length === 0 ? { color: "", stock: draft.stock } : { color: "", stock: "0" };
+    const first = { color: "", color_zh: "", stock: draft.variants.length === 0 ? draft.stock : "0" };
     return { ...draft, variants: [...draft.variants, first] };
   }
   const remove = /^remove-variant-(\d+)$/.exec(intent);
@@ -197,6 +222,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     id,
     draft: draftFromProduct(existing),
     categories: await listCategories(context),
+    /** The shop's rates today, for the hints of the prices that follow HKD. */
+    rates: (await getShop(context)).exchangeRates,
     title: `${t(id === null ? "adminProductForm.newTitle" : "adminProductForm.editTitle")} | ${t("admin.title")}`,
   };
 }
@@ -290,6 +317,204 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 const buttonClass =
   "rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium text-stone-800 hover:bg-stone-50 disabled:opacity-50";
 
+const PRICE_FIELDS = {
+  GBP: { name: "price_gbp", label: "adminProductForm.priceGbp" },
+  EUR: { name: "price_eur", label: "adminProductForm.priceEur" },
+  USD: { name: "price_usd", label: "adminProductForm.priceUsd" },
+} as const;
+
+/** A price input with its label, hint (described by it) and errors. */
+function PriceInput({
+  name,
+  label,
+  defaultValue,
+  placeholder,
+  hint,
+  errors,
+  onValue,
+}: {
+  name: string;
+  label: string;
+  defaultValue: string;
+  placeholder?: string;
+  hint?: string;
+  errors?: string[];
+  onValue: (value: string) => void;
+}) {
+  const id = `product-${name}`;
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : null, errors ? errorId : null].filter(Boolean).join(" ");
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-stone-800">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        placeholder={placeholder}
+        inputMode="decimal"
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(event) => onValue(event.currentTarget.value)}
+        className={inputClass}
+      />
+      {hint ? (
+        <p id={hintId} className="text-xs text-stone-600">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+/**
+ * HKD and the three prices that can follow it. An empty GBP/EUR/USD field follows HKD: its
+ * placeholder and hint show today's derived amount, from the HKD field as typed (live with
+ * JavaScript, as last submitted without); a typed one is fixed, and clearing it follows HKD again.
+ */
+function PriceFields({
+  draft,
+  errors,
+  rates,
+}: {
+  draft: ProductDraft;
+  errors: Record<string, string[]>;
+  rates: ExchangeRates;
+}) {
+  const { t } = useTranslation();
+  const [hkd, setHkd] = useState(draft.price_hkd);
+  const [typed, setTyped] = useState<Record<DerivedCurrency, string>>({
+    GBP: draft.price_gbp,
+    EUR: draft.price_eur,
+    USD: draft.price_usd,
+  });
+  const hkdCents = parseCents(hkd);
+  return (
+    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <PriceInput
+        name="price_hkd"
+        label={t("adminProductForm.priceHkd")}
+        defaultValue={draft.price_hkd}
+        errors={errors.price_hkd}
+        onValue={setHkd}
+      />
+      {DERIVED_CURRENCIES.map((currency) => {
+        const { name, label } = PRICE_FIELDS[currency];
+        const rate = rates[currency];
+        const derived = hkdCents === null ? null : convertFromHkd(hkdCents, rate);
+        const fixed = typed[currency].trim() !== "";
+        const hint = fixed
+          ? t("adminProductForm.fixedHint")
+          : derived === null
+            ? t("adminProductForm.derivedHintNoHkd", { rate: rateToText(rate) })
+            : t("adminProductForm.derivedHint", { amount: formatMoney(derived, currency), rate: rateToText(rate) });
+        return (
+          <PriceInput
+            key={currency}
+            name={name}
+            label={t(label)}
+            defaultValue={draft[name]}
+            placeholder={derived === null ? undefined : `≈ ${centsToText(derived)}`}
+            hint={hint}
+            errors={errors[name]}
+            onValue={(value) => setTyped((current) => ({ ...current, [currency]: value }))}
+          />
+        );
+      })}
+    </div>
+  );
+}
+
+/** The sum of the stock fields as the server reads them: the colour rows', or the plain Stock field's. */
+function sumStock(values: string[]): number {
+  return values.reduce((sum, value) => sum + (/^\d+$/.test(value.trim()) ? Number(value) : 0), 0);
+}
+
+function stockOfForm(form: FormData): number {
+  const rows = [...form.entries()]
+    .filter(([name, value]) => /^variants\[\d+\]\.stock$/.test(name) && typeof value === "string")
+    .map(([, value]) => String(value));
+  if (rows.length > 0) return sumStock(rows);
+  const plain = form.get("stock");
+  return typeof plain === "string" ? sumStock([plain]) : 0;
+}
+
+/**
+ * "Total stock": as rendered by the server (the saved or last submitted rows), then, with
+ * JavaScript, the sum of the stock fields of its form as they are typed.
+ */
+function StockTotal({ initial }: { initial: number }) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLParagraphElement>(null);
+  const [total, setTotal] = useState(initial);
+  useEffect(() => {
+    const form = ref.current?.closest("form");
+    if (!form) return;
+    const update = () => setTotal(stockOfForm(new FormData(form)));
+    update();
+    form.addEventListener("input", update);
+    return () => form.removeEventListener("input", update);
+  }, []);
+  return (
+    <p ref={ref} className="text-sm text-stone-700" aria-live="polite">
+      {t("adminProductForm.totalStock", { count: total })}
+    </p>
+  );
+}
+
+/**
+ * The file input for new images; with JavaScript the chosen files show as thumbnails before
+ * saving (object URLs, revoked when the choice changes or the form goes away).
+ */
+function NewImagesInput({ free, hint }: { free: number; hint: string }) {
+  const { t } = useTranslation();
+  const [chosen, setChosen] = useState<{ url: string; name: string }[]>([]);
+  useEffect(
+    () => () => {
+      for (const image of chosen) URL.revokeObjectURL(image.url);
+    },
+    [chosen],
+  );
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(event.currentTarget.files ?? [])];
+    setChosen(files.map((file) => ({ url: URL.createObjectURL(file), name: file.name })));
+  };
+  return (
+    <Field label={t("adminProductForm.addImages")} htmlFor="product-newImages" hint={hint}>
+      <input
+        id="product-newImages"
+        name="newImages"
+        type="file"
+        multiple
+        accept="image/jpeg,image/png,image/webp"
+        disabled={free <= 0}
+        onChange={onChange}
+        className="max-w-full text-sm"
+      />
+      {chosen.length > 0 ? (
+        <div className="mt-1">
+          <p className="text-sm text-stone-700">{t("adminProductForm.chosenImages")}</p>
+          <ul className="mt-2 flex flex-wrap gap-2">
+            {chosen.map((image, index) => (
+              <li key={image.url}>
+                <img
+                  src={image.url}
+                  alt={t("adminProductForm.chosenImageAlt", { number: index + 1, name: image.name })}
+                  className="size-16 rounded border border-stone-200 object-cover"
+                />
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </Field>
+  );
+}
+
 export default function ProductForm() {
   const { t } = useTranslation();
   const loaderData = useLoaderData<typeof loader>();
@@ -298,15 +523,9 @@ export default function ProductForm() {
   const errors = actionData?.errors ?? {};
   const isNew = loaderData.id === null;
   const free = MAX_PRODUCT_IMAGES - draft.images.length;
-  const totalStock =
-    draft.variants.length > 0
-      ? draft.variants.reduce(
-          (sum, variant) => sum + (/^\d+$/.test(variant.stock.trim()) ? Number(variant.stock) : 0),
-          0,
-        )
-      : /^\d+$/.test(draft.stock.trim())
-        ? Number(draft.stock)
-        : 0;
+  const totalStock = sumStock(
+    draft.variants.length > 0 ? draft.variants.map((variant) => variant.stock) : [draft.stock],
+  );
   const textField = (name: keyof ProductDraft, label: string, hint?: string) => (
     <Field
       label={label}
@@ -322,7 +541,6 @@ export default function ProductForm() {
         aria-invalid={errors[name] ? true : undefined}
         aria-describedby={errors[name] ? `product-${name}-error` : undefined}
         className={inputClass}
-        inputMode={name.startsWith("price_") ? "decimal" : undefined}
       />
     </Field>
   );
@@ -359,12 +577,7 @@ export default function ProductForm() {
           {areaField("description_en", t("adminProductForm.descriptionEn"))}
           {areaField("description_zh", t("adminProductForm.descriptionZh"))}
         </div>
-        <div className="grid gap-4 sm:grid-cols-4">
-          {textField("price_hkd", t("adminProductForm.priceHkd"))}
-          {textField("price_gbp", t("adminProductForm.priceGbp"), t("adminProductForm.convertHint"))}
-          {textField("price_eur", t("adminProductForm.priceEur"), t("adminProductForm.convertHint"))}
-          {textField("price_usd", t("adminProductForm.priceUsd"), t("adminProductForm.convertHint"))}
-        </div>
+        <PriceFields draft={draft} errors={errors} rates={loaderData.rates} />
         <div className="grid gap-4 sm:grid-cols-2 sm:items-end">
           <Field
             label={t("adminProductForm.category")}
@@ -394,52 +607,72 @@ export default function ProductForm() {
               {textField("stock", t("adminProductForm.stock"), t("adminProductForm.stockHint"))}
             </div>
           ) : (
-            <ul className="flex flex-col gap-3">
+            <ul className="flex flex-col gap-4">
               {draft.variants.map((variant, index) => {
                 const colorName = `variants[${index}].color`;
                 const stockName = `variants[${index}].stock`;
+                const colorZhName = `variants[${index}].color_zh`;
                 return (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: rows are re-rendered from the server by position
-                  <li key={index} className="flex flex-wrap items-start gap-3">
-                    <div className="flex-1">
-                      <Field
-                        label={t("adminProductForm.color")}
-                        htmlFor={`variant-${index}-color`}
-                        errors={errors[colorName]}
-                      >
-                        <input
-                          id={`variant-${index}-color`}
-                          name={colorName}
-                          defaultValue={variant.color}
-                          aria-invalid={errors[colorName] ? true : undefined}
-                          className={inputClass}
-                        />
-                      </Field>
-                    </div>
-                    <div className="w-32">
-                      <Field
-                        label={t("adminProductForm.stock")}
-                        htmlFor={`variant-${index}-stock`}
-                        errors={errors[stockName]}
-                      >
-                        <input
-                          id={`variant-${index}-stock`}
-                          name={stockName}
-                          type="number"
-                          min={0}
-                          step={1}
-                          defaultValue={variant.stock}
-                          aria-invalid={errors[stockName] ? true : undefined}
-                          className={inputClass}
-                        />
-                      </Field>
-                    </div>
+                  <li
+                    // biome-ignore lint/suspicious/noArrayIndexKey: rows are re-rendered from the server by position
+                    key={index}
+                    className="grid grid-cols-2 items-start gap-3 border-b border-stone-200 pb-4 last:border-0 last:pb-0 sm:grid-cols-[1fr_1fr_8rem_auto] sm:border-0 sm:pb-0"
+                  >
+                    <Field
+                      label={t("adminProductForm.color")}
+                      htmlFor={`variant-${index}-color`}
+                      errors={errors[colorName]}
+                      errorId={`variant-${index}-color-error`}
+                    >
+                      <input
+                        id={`variant-${index}-color`}
+                        name={colorName}
+                        defaultValue={variant.color}
+                        aria-invalid={errors[colorName] ? true : undefined}
+                        aria-describedby={errors[colorName] ? `variant-${index}-color-error` : undefined}
+                        className={inputClass}
+                      />
+                    </Field>
+                    <Field
+                      label={t("adminProductForm.colorZh")}
+                      htmlFor={`variant-${index}-color_zh`}
+                      errors={errors[colorZhName]}
+                      errorId={`variant-${index}-color_zh-error`}
+                    >
+                      <input
+                        id={`variant-${index}-color_zh`}
+                        name={colorZhName}
+                        lang="zh-Hant-HK"
+                        defaultValue={variant.color_zh}
+                        aria-invalid={errors[colorZhName] ? true : undefined}
+                        aria-describedby={errors[colorZhName] ? `variant-${index}-color_zh-error` : "variant-zh-hint"}
+                        className={inputClass}
+                      />
+                    </Field>
+                    <Field
+                      label={t("adminProductForm.stock")}
+                      htmlFor={`variant-${index}-stock`}
+                      errors={errors[stockName]}
+                      errorId={`variant-${index}-stock-error`}
+                    >
+                      <input
+                        id={`variant-${index}-stock`}
+                        name={stockName}
+                        type="number"
+                        min={0}
+                        step={1}
+                        defaultValue={variant.stock}
+                        aria-invalid={errors[stockName] ? true : undefined}
+                        aria-describedby={errors[stockName] ? `variant-${index}-stock-error` : undefined}
+                        className={inputClass}
+                      />
+                    </Field>
                     <button
                       type="submit"
                       name="intent"
                       value={`remove-variant-${index}`}
                       formNoValidate
-                      className={`${buttonClass} mt-6`}
+                      className={`${buttonClass} self-end sm:mt-6 sm:self-start`}
                     >
                       {t("adminProductForm.removeVariant")}
                     </button>
@@ -448,14 +681,17 @@ export default function ProductForm() {
               })}
             </ul>
           )}
+          {draft.variants.length > 0 ? (
+            <p id="variant-zh-hint" className="text-xs text-stone-600">
+              {t("adminProductForm.colorZhHint")}
+            </p>
+          ) : null}
           <ErrorList errors={errors.variants} />
           <div className="flex items-center gap-4">
             <button type="submit" name="intent" value="add-variant" formNoValidate className={buttonClass}>
               {t("adminProductForm.addVariant")}
             </button>
-            <p className="text-sm text-stone-700" aria-live="polite">
-              {t("adminProductForm.totalStock", { count: totalStock })}
-            </p>
+            <StockTotal initial={totalStock} />
           </div>
         </fieldset>
 
@@ -505,24 +741,13 @@ export default function ProductForm() {
               </li>
             ))}
           </ol>
-          <Field
-            label={t("adminProductForm.addImages")}
-            htmlFor="product-newImages"
+          <NewImagesInput
+            free={free}
             hint={t("adminProductForm.addImagesHintWithFree", {
               hint: t("adminProductForm.addImagesHint"),
               free: t("adminProductForm.imagesFree", { count: Math.max(0, free) }),
             })}
-          >
-            <input
-              id="product-newImages"
-              name="newImages"
-              type="file"
-              multiple
-              accept="image/jpeg,image/png,image/webp"
-              disabled={free <= 0}
-              className="text-sm"
-            />
-          </Field>
+          />
           {errors.newImages?.length ? (
             <ul className="text-sm text-red-700">
               {errors.newImages.map((key) => (

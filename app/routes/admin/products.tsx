@@ -15,9 +15,9 @@ import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
-import { colorLabel } from "~/lib/color";
 import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
+import { colorName } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import { readForm } from "~/lib/read-form";
 import { getCurrency } from "~/middleware/currency";
@@ -179,7 +179,7 @@ function CategoryForm({
   );
 }
 
-function ColoursCell({ summary }: { summary: ReturnType<typeof colourSummary> }) {
+function ColoursCell({ summary, language }: { summary: ReturnType<typeof colourSummary>; language: "en" | "zh" }) {
   const { t } = useTranslation();
   if (summary.kind === "none") return <span className="text-stone-500">{t("adminProducts.noColors")}</span>;
   if (summary.kind === "out") return <span className="text-red-700">{t("adminProducts.outOfStock")}</span>;
@@ -187,7 +187,7 @@ function ColoursCell({ summary }: { summary: ReturnType<typeof colourSummary> })
     <ul className="flex flex-col gap-0.5">
       {summary.shown.map((c) => (
         <li key={c.color} className="whitespace-nowrap">
-          {colorLabel(c.color, t)} ({c.stock})
+          {c.color === "Default" ? t("colors.Default") : colorName(c, language)} ({c.stock})
         </li>
       ))}
       {summary.more > 0 ? (
@@ -217,6 +217,7 @@ export default function AdminProducts() {
   const { products, categories, total, page, pages, q, categoryId, language, toDelete, returnTo } = loaderData;
   const filtered = Boolean(q) || categoryId !== null;
   const nameOf = (p: { name_en: string; name_zh: string }) => (language === "zh" ? p.name_zh : p.name_en);
+  const label = (column: (typeof COLUMNS)[number]) => t(`adminProducts.columns.${column}`);
 
   /** With JavaScript: confirm() then POST; without, the link leads to the ?delete= step. */
   const confirmDelete = (event: MouseEvent<HTMLAnchorElement>, id: number) => {
@@ -313,16 +314,12 @@ export default function AdminProducts() {
           <p className="mt-4 text-sm text-stone-600" data-testid="product-count">
             {t("adminProducts.showing", { count: total })}
           </p>
-          <AdminTable
-            columns={COLUMNS.map((column) => t(`adminProducts.columns.${column}`))}
-            minWidth="min-w-[60rem]"
-            testId="products-table"
-          >
+          <AdminTable columns={COLUMNS.map(label)} minWidth="min-w-[60rem]" testId="products-table" layout="cards">
             {products.map((product) => {
               const level = product.stockLevel;
               return (
                 <tr key={product.id} data-product-id={product.id}>
-                  <td className="px-3 py-2">
+                  <td className="px-3 py-2" data-label={label("image")}>
                     {product.image_url ? (
                       <img
                         src={product.image_url}
@@ -336,17 +333,29 @@ export default function AdminProducts() {
                       <div className="size-12 rounded bg-stone-200" aria-hidden="true" />
                     )}
                   </td>
-                  <td className="px-3 py-2 font-medium">{nameOf(product)}</td>
-                  <td className="px-3 py-2">
-                    <CategoryForm product={product} categories={categories} language={language} returnTo={returnTo} />
+                  <td className="px-3 py-2 font-medium" data-label={label("name")}>
+                    {nameOf(product)}
                   </td>
-                  <td className="whitespace-nowrap px-3 py-2" data-testid="price">
+                  <td className="px-3 py-2" data-label={label("category")}>
+                    <div className="flex flex-col items-start gap-1">
+                      <CategoryForm product={product} categories={categories} language={language} returnTo={returnTo} />
+                      {product.hidden_from_shoppers ? (
+                        <span
+                          className="whitespace-nowrap rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
+                          data-testid="hidden-badge"
+                        >
+                          {t("adminProducts.hiddenInactive")}
+                        </span>
+                      ) : null}
+                    </div>
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-2" data-testid="price" data-label={label("price")}>
                     {formatMoney(product.price_cents, product.currency)}
                   </td>
-                  <td className="px-3 py-2" data-testid="colours">
-                    <ColoursCell summary={product.colourSummary} />
+                  <td className="px-3 py-2" data-testid="colours" data-label={label("colorsStock")}>
+                    <ColoursCell summary={product.colourSummary} language={language} />
                   </td>
-                  <td className="px-3 py-2">
+                  <td className="px-3 py-2" data-label={label("stock")}>
                     <span
                       data-testid="stock-badge"
                       data-level={level}
@@ -355,14 +364,14 @@ export default function AdminProducts() {
                       {product.total_stock}
                     </span>
                   </td>
-                  <td className="px-3 py-2">
+                  <td className="px-3 py-2" data-label={label("featured")}>
                     {product.is_featured ? (
                       <span className="inline-block rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-900">
                         {t("adminProducts.featured")}
                       </span>
                     ) : null}
                   </td>
-                  <td className="whitespace-nowrap px-3 py-2">
+                  <td className="whitespace-nowrap px-3 py-2" data-label={label("actions")}>
                     <div className="flex gap-2">
                       <Link
                         to={`/admin/products/edit/${product.id}`}

@@ -2,14 +2,17 @@ import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, u
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
+import { CURRENCIES } from "#db/schema";
 import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { ImagePicker } from "~/components/admin/image-picker";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
+import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
+import { formatMoney } from "~/lib/money";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import {
@@ -24,6 +27,8 @@ import {
   updateBankAccount,
   updateHeroImage,
 } from "~/models/admin-settings.server";
+import { listContentPages } from "~/models/content-page.server";
+import { loadShop, shopName } from "~/models/shop.server";
 import {
   createBankAccountSchema,
   HERO_MAX_BYTES,
@@ -50,25 +55,42 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const editId = positiveId(url.searchParams.get("edit"));
   const deleteId = positiveId(url.searchParams.get("delete"));
-  const [hero, accounts, editing, deleting] = await Promise.all([
+  const [shop, pages, hero, accounts, editing, deleting] = await Promise.all([
+    loadShop(db),
+    listContentPages(db),
     findHeroImage(db),
     listBankAccounts(db),
     editId ? findBankAccount(db, editId) : null,
     deleteId ? findBankAccount(db, deleteId) : null,
   ]);
   const language = getLanguage(context);
-  const date = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Asia/Hong_Kong",
-  });
   const t = getInstance(context).t;
   return {
-    hero: { ...hero, updatedText: hero.updatedAt ? date.format(new Date(hero.updatedAt)) : null },
-    accounts: accounts.map((account) => ({ ...account, createdText: date.format(new Date(account.created_at)) })),
+    hero: { ...hero, updatedText: hero.updatedAt ? formatDate(hero.updatedAt, language, "dateTime") : null },
+    accounts: accounts.map((account) => ({
+      ...account,
+      createdText: formatDate(account.created_at, language, "dateTime"),
+    })),
     editing,
     deleting,
     title: `${t("adminSettings.title")} | ${t("admin.title")}`,
+    shop: {
+      name: shopName(shop, language),
+      supportEmail: shop.supportEmail,
+      senderEmail: shop.senderEmail,
+      delivery: CURRENCIES.map((currency) => {
+        const rule = shop.shipping[currency];
+        return {
+          currency,
+          fee: formatMoney(rule.feeCents, currency),
+          free: rule.freeAboveCents === null ? null : formatMoney(rule.freeAboveCents, currency),
+        };
+      }),
+    },
+    pages: pages.map((page) => ({
+      slug: page.slug,
+      editedText: page.editedAt ? formatDate(page.editedAt, language, "date") : null,
+    })),
   };
 }
 
@@ -179,6 +201,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <h1 className="text-2xl font-bold">{t("adminSettings.title")}</h1>
       <p className="mt-1 text-sm text-stone-600">{t("adminSettings.intro")}</p>
 
+      <ShopSection shop={loaderData.shop} pages={loaderData.pages} />
+
       <HeroSection
         key={`hero-${hero.key ?? "default"}`}
         hero={hero}
@@ -217,7 +241,95 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           </ul>
         )}
       </section>
+
+      <section aria-labelledby="demo-data-heading" className="mt-10">
+        <h2 id="demo-data-heading" className="text-xl font-semibold">
+          {t("adminDemoData.settingsHeading")}
+        </h2>
+        <p className="mt-1 text-sm text-stone-600">{t("adminDemoData.settingsText")}</p>
+        <Link
+          to="/admin/demo-data"
+          className="mt-2 inline-block font-medium text-brand-700 underline hover:no-underline"
+        >
+          {t("adminDemoData.settingsLink")}
+        </Link>
+      </section>
     </div>
+  );
+}
+
+/** Settings → Shop details: what the shop says about itself, with the way to change it. */
+function ShopSection({ shop, pages }: { shop: LoaderData["shop"]; pages: LoaderData["pages"] }) {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="shop-heading" className="mt-8">
+      <h2 id="shop-heading" className="text-xl font-semibold">
+        {t("adminShop.summary.heading")}
+      </h2>
+      <p className="mt-1 text-sm text-stone-600">{t("adminShop.summary.intro")}</p>
+      <div className="mt-4 grid gap-6 rounded-lg bg-white p-6 shadow-sm md:grid-cols-2">
+        <div className="min-w-0">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-stone-600">{t("adminShop.summary.name")}</dt>
+            <dd className="break-words font-medium" data-testid="shop-name">
+              {shop.name}
+            </dd>
+            <dt className="text-stone-600">{t("adminShop.summary.supportEmail")}</dt>
+            <dd className="break-words">{shop.supportEmail}</dd>
+            <dt className="text-stone-600">{t("adminShop.summary.senderEmail")}</dt>
+            <dd className="break-words">{shop.senderEmail}</dd>
+            <dt className="text-stone-600">{t("adminShop.summary.delivery")}</dt>
+            <dd>
+              <ul>
+                {shop.delivery.map((row) => (
+                  <li key={row.currency}>
+                    {row.free
+                      ? t("adminShop.summary.deliveryRule", { fee: row.fee, free: row.free })
+                      : t("adminShop.summary.deliveryNeverFree", { fee: row.fee })}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </dl>
+          <Link
+            to="/admin/settings/shop"
+            className="mt-4 inline-block rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+          >
+            {t("adminShop.summary.edit")}
+          </Link>
+        </div>
+        <div className="min-w-0">
+          <h3 id="pages-heading" className="font-semibold">
+            {t("adminShop.pages.heading")}
+          </h3>
+          <p className="text-sm text-stone-600">{t("adminShop.pages.intro")}</p>
+          <ul className="mt-2 divide-y divide-stone-200 text-sm">
+            {pages.map((page) => {
+              const name = t(`footer.${page.slug}`);
+              return (
+                <li key={page.slug} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                  <span>
+                    <span className="font-medium">{name}</span>{" "}
+                    <span className="text-stone-600">
+                      {page.editedText
+                        ? t("adminShop.pages.edited", { date: page.editedText })
+                        : t("adminShop.pages.default")}
+                    </span>
+                  </span>
+                  <Link
+                    to={`/admin/settings/pages/${page.slug}`}
+                    aria-label={t("adminShop.pages.editNamed", { page: name })}
+                    className="rounded-md border border-stone-300 px-3 py-1 hover:bg-stone-50"
+                  >
+                    {t("adminShop.pages.edit")}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      </div>
+    </section>
   );
 }
 
@@ -422,6 +534,11 @@ function BankAccountRow({ account, editing }: { account: LoaderData["accounts"][
           {account.is_primary ? (
             <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-medium text-green-800">
               {t("adminSettings.banking.primaryBadge")}
+            </span>
+          ) : null}
+          {account.is_demo ? (
+            <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">
+              {t("adminSettings.banking.demoBadge")}
             </span>
           ) : null}
         </div>

@@ -1,15 +1,24 @@
 import { data, Form, Link, redirect } from "react-router";
-import { now } from "#db/connect.server";
 import { OrderSummary } from "~/components/order-summary";
 import { FormAlert } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
+import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
+import { colorName } from "~/lib/localize";
+import { formatPersonName } from "~/lib/person-name";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { findOrder } from "~/models/order.server";
+import {
+  type CustomerOrderStatus,
+  customerStatus,
+  findOrder,
+  listOrderHistory,
+  replaceReceipt,
+} from "~/models/order.server";
+import { titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/account-order";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -20,8 +29,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!found) throw data(null, { status: 404 });
   return {
     ...found,
+    status: customerStatus(found.order),
+    history: await listOrderHistory(services(context).db, found.order),
     language: getLanguage(context),
-    title: `${t("orders.orderTitle", { number: found.order.order_number })} | ${t("meta.siteName")}`,
+    title: await titleWithShop(context, t("orders.orderTitle", { number: found.order.order_number })),
   };
 }
 
@@ -60,37 +71,34 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const timestamp = now();
-  const updated = await db
-    .updateTable("orders")
-    .set({ receipt_path: path, receipt_uploaded_at: timestamp, receipt_rejected_reason: null, updated_at: timestamp })
-    .where("id", "=", order.id)
-    .where("status", "=", "pending_payment")
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) {
+  const replaced = await replaceReceipt(db, { orderId: order.id, userId: user.id, receiptPath: path });
+  if (!replaced) {
     await storage.delete("private", path);
     return data({ problem: { key: "error.badRequest", detailKey: undefined } }, { status: 409 });
   }
-  if (order.receipt_path) await storage.delete("private", order.receipt_path);
+  if (replaced.previous) await storage.delete("private", replaced.previous);
   setFlash(context, { type: "success", key: "orders.receiptReplaced", detailKey: "orders.receiptReplacedDetail" });
   return redirect(`/account/orders/${order.id}`);
 }
 
+/** Where the receipt stands, at a glance: waiting for the shop (amber), not accepted (red). */
+const STATUS_TONE: Partial<Record<CustomerOrderStatus, string>> = {
+  receipt_checking: "bg-amber-100 text-amber-900",
+  receipt_rejected: "bg-red-100 text-red-800",
+};
+
+const HISTORY_TEXT = {
+  placed: "orders.placed",
+  paid: "orders.paidAt",
+  shipped: "orders.shippedAt",
+  delivered: "orders.deliveredAt",
+  cancelled: "orders.cancelledAt",
+  receiptReplaced: "orders.receiptReplacedAt",
+} as const;
+
 export default function AccountOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { order, lines, language } = loaderData;
-  const date = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Asia/Hong_Kong",
-  });
-  const history = [
-    ["orders.placed", order.created_at],
-    ["orders.paidAt", order.paid_at],
-    ["orders.shippedAt", order.shipped_at],
-    ["orders.deliveredAt", order.delivered_at],
-    ["orders.cancelledAt", order.cancelled_at],
-  ] as const;
+  const { order, lines, language, status, history } = loaderData;
   const problem = actionData?.problem;
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
@@ -101,22 +109,26 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
       </p>
       <h1 className="mt-2 font-mono text-2xl font-bold">{t("orders.orderTitle", { number: order.order_number })}</h1>
       <p className="mt-1">
-        <span className="rounded bg-stone-200 px-2 py-0.5 text-sm font-medium" data-testid="order-status">
-          {t(`orders.statuses.${order.status}`)}
+        <span
+          className={`rounded px-2 py-0.5 text-sm font-medium ${STATUS_TONE[status] ?? "bg-stone-200"}`}
+          data-testid="order-status"
+        >
+          {t(`orders.statuses.${status}`)}
         </span>
       </p>
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
         <div className="flex flex-col gap-6">
           <section className="rounded-lg border border-stone-200 bg-white p-5">
             <h2 className="text-lg font-semibold">{t("orders.history")}</h2>
-            <ul className="mt-2 space-y-1 text-sm">
-              {history
-                .filter(([, at]) => at)
-                .map(([key, at]) => (
-                  <li key={key}>
-                    {t(key)}: {date.format(new Date(at as string))}
-                  </li>
-                ))}
+            <ul className="mt-2 space-y-1 text-sm" data-testid="order-history">
+              {history.map((entry) => (
+                <li key={`${entry.kind}-${entry.at}`}>
+                  {formatDate(entry.at, language, "dateTime")} ·{" "}
+                  {entry.kind === "receiptRejected"
+                    ? t("orders.receiptRejectedAt", { reason: entry.reason })
+                    : t(HISTORY_TEXT[entry.kind])}
+                </li>
+              ))}
               {order.tracking_number ? (
                 <li>
                   {t("orders.tracking")}: <span className="font-mono">{order.tracking_number}</span>
@@ -127,7 +139,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
           <section className="rounded-lg border border-stone-200 bg-white p-5 text-sm">
             <h2 className="text-lg font-semibold">{t("orders.shipTo")}</h2>
             <p className="mt-2">
-              {order.first_name} {order.last_name} · {order.email}
+              {formatPersonName(order.first_name, order.last_name)} · {order.email}
               {order.phone ? ` · ${order.phone}` : ""}
             </p>
             <p>
@@ -191,7 +203,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
           lines={lines.map((line) => ({
             key: line.id,
             name: language === "zh" ? line.name_zh : line.name_en,
-            color: line.color,
+            color: line.color === "Default" ? null : colorName(line, language),
             quantity: line.quantity,
             lineTotalCents: line.line_total_cents,
           }))}

@@ -1,10 +1,12 @@
 import { Link } from "react-router";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
+import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listOrdersForUser } from "~/models/order.server";
+import { titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/account-orders";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -13,17 +15,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     orders: await listOrdersForUser(services(context).db, user.id),
     language: getLanguage(context),
-    title: `${t("orders.title")} | ${t("meta.siteName")}`,
+    title: await titleWithShop(context, t("orders.title")),
   };
 }
 
 export default function AccountOrders({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { orders, language } = loaderData;
-  const date = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
-    dateStyle: "medium",
-    timeZone: "Asia/Hong_Kong",
-  });
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       <p className="text-sm">
@@ -54,8 +52,8 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
                       {order.order_number}
                     </Link>
                   </td>
-                  <td className="px-4 py-2">{date.format(new Date(order.created_at))}</td>
-                  <td className="px-4 py-2">{t(`orders.statuses.${order.status}`)}</td>
+                  <td className="px-4 py-2">{formatDate(order.created_at, language)}</td>
+                  <td className="min-w-32 px-4 py-2">{t(`orders.statuses.${order.customer_status}`)}</td>
                   <td className="px-4 py-2">{Number(order.items)}</td>
                   <td className="px-4 py-2 text-right font-semibold">
                     {formatMoney(order.total_cents, order.currency)}

@@ -5,12 +5,14 @@ import type { z } from "zod";
 import { PasswordField, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
+import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { verifyPassword } from "~/lib/password.server";
 import { readForm } from "~/lib/read-form";
 import { getSession, hashToken, rotateSession } from "~/lib/session.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
+import { titleWithShop } from "~/models/shop.server";
 import { findUserById, setPassword } from "~/models/user.server";
 import { changePasswordSchema } from "~/schemas/auth";
 import type { Route } from "./+types/account";
@@ -27,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Validation runs on the server only (the action); the browser gets the schema's HTML
     // constraints, not Zod (docs/decisions/015).
     constraint: getZodConstraint(changePasswordSchema),
-    title: `${t("account.title")} | ${t("meta.siteName")}`,
+    title: await titleWithShop(context, t("account.title")),
   };
 }
 
@@ -62,9 +64,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
     constraint: loaderData.constraint,
     shouldValidate: "onSubmit",
   });
-  const since = new Intl.DateTimeFormat(loaderData.language === "zh" ? "zh-HK" : "en-GB", { dateStyle: "long" }).format(
-    new Date(loaderData.memberSince),
-  );
+  const since = formatDate(loaderData.memberSince, loaderData.language, "longDate");
   return (
     <div className="mx-auto grid max-w-4xl gap-8 px-4 py-12 md:grid-cols-2">
       <section>

@@ -1,11 +1,14 @@
 import { data, Link } from "react-router";
+import { MarkdownBody } from "~/components/markdown-body";
 import { services } from "~/context";
+import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import { markdownToText, renderMarkdown } from "~/lib/markdown.server";
 import { publicUrl } from "~/lib/storage.server";
-import { getInstance, getLanguage } from "~/middleware/i18next";
+import { getLanguage } from "~/middleware/i18next";
 import { findPublishedPost } from "~/models/blog.server";
+import { getShop, shopName } from "~/models/shop.server";
 import type { Route } from "./+types/blog-post";
 
 const DESCRIPTION_LENGTH = 160;
@@ -25,46 +28,22 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (!post) throw data(null, { status: 404 });
 
   const language = getLanguage(context);
-  const t = getInstance(context).t;
   const content = localized(post, "content", language);
   const title = localized(post, "title", language);
   const imageUrl = publicUrl(post.image_path);
   return {
     id: post.id,
     title,
-    siteName: t("meta.siteName"),
+    siteName: shopName(await getShop(context), language),
     author: post.author,
     publishedAt: post.published_at,
-    // The shop's own time zone, so server and browser render the same day.
-    publishedOn: post.published_at
-      ? new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
-          dateStyle: "long",
-          timeZone: "Asia/Hong_Kong",
-        }).format(new Date(post.published_at))
-      : null,
+    publishedOn: post.published_at ? formatDate(post.published_at, language, "longDate") : null,
     imageUrl,
     ogImage: imageUrl ? `${config.publicUrl}${imageUrl}` : null,
     description: markdownToText(content, DESCRIPTION_LENGTH),
     html: renderMarkdown(content),
   };
 }
-
-const BODY_CLASSES = [
-  "mt-8 leading-relaxed text-stone-800",
-  "[&_p]:mb-4",
-  "[&_h2]:mt-8 [&_h2]:mb-3 [&_h2]:text-2xl [&_h2]:font-semibold",
-  "[&_h3]:mt-6 [&_h3]:mb-2 [&_h3]:text-xl [&_h3]:font-semibold",
-  "[&_h4]:mt-4 [&_h4]:mb-2 [&_h4]:font-semibold",
-  "[&_a]:text-brand-700 [&_a]:underline",
-  "[&_ul]:mb-4 [&_ul]:list-disc [&_ul]:pl-6 [&_ol]:mb-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_li]:mb-1",
-  "[&_blockquote]:mb-4 [&_blockquote]:border-l-4 [&_blockquote]:border-brand-500 [&_blockquote]:pl-4 [&_blockquote]:italic",
-  "[&_code]:rounded [&_code]:bg-stone-100 [&_code]:px-1 [&_code]:text-sm",
-  "[&_pre]:mb-4 [&_pre]:overflow-x-auto [&_pre]:rounded-lg [&_pre]:bg-stone-100 [&_pre]:p-4 [&_pre_code]:p-0",
-  "[&_img]:my-4 [&_img]:h-auto [&_img]:max-w-full [&_img]:rounded-lg",
-  "[&_hr]:my-8 [&_hr]:border-stone-200",
-  "[&_table]:mb-4 [&_table]:w-full [&_table]:border-collapse [&_table]:text-sm",
-  "[&_th]:border [&_th]:border-stone-300 [&_th]:bg-stone-50 [&_th]:p-2 [&_td]:border [&_td]:border-stone-300 [&_td]:p-2",
-].join(" ");
 
 export default function BlogPost({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -112,11 +91,7 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
         />
       ) : null}
 
-      <div
-        className={BODY_CLASSES}
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkdown sanitises with a strict allow-list (no scripts, styles, handlers or frames)
-        dangerouslySetInnerHTML={{ __html: html }}
-      />
+      <MarkdownBody html={html} className="mt-8" />
 
       <p className="mt-10 border-t border-stone-200 pt-6">
         <Link to="/blog" className="font-medium text-brand-700 hover:underline">

@@ -1,11 +1,14 @@
 import { data, Link } from "react-router";
 import { services } from "~/context";
+import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import { markdownToText } from "~/lib/markdown.server";
+import { useRootData } from "~/lib/root-data";
 import { publicUrl } from "~/lib/storage.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listPublishedPosts } from "~/models/blog.server";
+import { getShop, shopName, titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/blog";
 
 const PAGE_SIZE = 10;
@@ -26,15 +29,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   const language = getLanguage(context);
   const t = getInstance(context).t;
-  // Dates in the shop's own time zone, so server and browser render the same day.
-  const dateFormat = new Intl.DateTimeFormat(language === "zh" ? "zh-HK" : "en-GB", {
-    dateStyle: "long",
-    timeZone: "Asia/Hong_Kong",
-  });
   const title = page > 1 ? t("blog.titlePage", { page }) : t("blog.title");
   return {
-    title: `${title} | ${t("meta.siteName")}`,
-    description: t("blog.metaDescription"),
+    title: await titleWithShop(context, title),
+    description: t("blog.metaDescription", { shop: shopName(await getShop(context), language) }),
     page,
     pages,
     total,
@@ -43,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       title: localized(post, "title", language),
       author: post.author,
       publishedAt: post.published_at,
-      publishedOn: post.published_at ? dateFormat.format(new Date(post.published_at)) : null,
+      publishedOn: post.published_at ? formatDate(post.published_at, language, "longDate") : null,
       imageUrl: publicUrl(post.image_path),
       excerpt: markdownToText(localized(post, "content", language), EXCERPT_LENGTH),
     })),
@@ -52,12 +50,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const root = useRootData();
   const { posts, page, pages } = loaderData;
   return (
     <div className="mx-auto max-w-4xl px-4 py-12">
       <header className="mb-8">
         <h1 className="text-3xl font-bold">{t("blog.title")}</h1>
-        <p className="mt-2 text-lg text-stone-600">{t("blog.intro")}</p>
+        <p className="mt-2 text-lg text-stone-600">{t("blog.intro", { shop: root?.shop.name ?? "" })}</p>
       </header>
 
       {posts.length === 0 ? (

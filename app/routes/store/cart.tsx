@@ -1,24 +1,34 @@
 import { data, Form, Link, redirect } from "react-router";
+import { AccountNeeded } from "~/components/account-needed";
 import { ProductImage } from "~/components/product-card";
 import { services } from "~/context";
+import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
-import { colorLabel } from "~/lib/color";
 import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
+import { colorName } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import { readForm } from "~/lib/read-form";
 import { safeRedirect } from "~/lib/redirect";
-import { FREE_SHIPPING_ABOVE_CENTS } from "~/lib/shipping";
+import type { Language } from "~/locales";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { addToCart, CartError, clearCart, loadCart, removeLine, setLineQuantity } from "~/models/cart.server";
+import { getShop, titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/cart";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = services(context);
   const t = getInstance(context).t;
-  const cart = await loadCart(db, await currentCartId(context), getCurrency(context));
-  return { cart, language: getLanguage(context), title: `${t("cart.title")} | ${t("meta.siteName")}` };
+  const currency = getCurrency(context);
+  const shop = await getShop(context);
+  const cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency]);
+  return {
+    cart,
+    language: getLanguage(context),
+    signedIn: getUser(context) !== null,
+    title: await titleWithShop(context, t("cart.title")),
+  };
 }
 
 /**
@@ -66,7 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         return done(
           line.color === "Default"
             ? { type: "success", key: "cart.removedDefault", params: { name } }
-            : { type: "success", key: "cart.removed", params: { name, color: line.color } },
+            : { type: "success", key: "cart.removed", params: { name, color: colorName(line, getLanguage(context)) } },
         );
       }
       case "clear": {
@@ -82,16 +92,36 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   } catch (error) {
     if (!(error instanceof CartError)) throw error;
-    const flash = { type: "error" as const, key: error.key, detailKey: error.detailKey, params: error.params };
+    const flash = {
+      type: "error" as const,
+      key: error.key,
+      detailKey: error.detailKey,
+      params: colourInLanguage(error.params, getLanguage(context), getInstance(context).t("colors.Default")),
+    };
     if (viaFetcher) return data({ ok: false as const, flash }, { status: 400 });
     setFlash(context, flash);
     return redirect(back, { status: 303 });
   }
 }
 
+/**
+ * A refusal's colour (`color`, with `color_zh` when it has a Chinese name) as one name in the
+ * reader's language; a product without colour options is "Standard".
+ */
+function colourInLanguage(
+  params: Record<string, string | number>,
+  language: Language,
+  standard: string,
+): Record<string, string | number> {
+  const { color, color_zh, ...rest } = params;
+  if (typeof color !== "string") return rest;
+  const name = color === "Default" ? standard : colorName({ color, color_zh: String(color_zh ?? "") }, language);
+  return { ...rest, color: name };
+}
+
 export default function CartPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cart, language } = loaderData;
+  const { cart, language, signedIn } = loaderData;
   if (cart.lines.length === 0) {
     return (
       <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-20 text-center">
@@ -115,14 +145,15 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
           <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
             {cart.lines.map((line) => {
               const name = language === "zh" ? line.name_zh : line.name_en;
-              const over = line.quantity > line.stock;
+              const over = line.available && line.quantity > line.stock;
               return (
                 <li
                   key={line.id}
-                  className={`flex flex-col gap-4 p-4 sm:flex-row ${over ? "bg-amber-50" : ""}`}
+                  className={`flex flex-col gap-4 p-4 sm:flex-row ${over ? "bg-amber-50" : ""} ${line.available ? "" : "bg-stone-50"}`}
                   data-testid="cart-line"
                 >
-                  <Link to={`/product/${line.productId}`} className="shrink-0">
+                  {/* The same product link as the name beside it: hidden from assistive tech and the tab order. */}
+                  <Link to={`/product/${line.productId}`} className="shrink-0" aria-hidden="true" tabIndex={-1}>
                     <ProductImage
                       src={line.imageUrl}
                       alt=""
@@ -140,13 +171,19 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
                       {language === "zh" ? line.category_name_zh : line.category_name_en}
                     </p>
                     {line.color !== "Default" ? (
-                      <p className="text-sm">
-                        {t("cart.color")}: {colorLabel(line.color, t)}
+                      <p className="text-sm" data-testid="line-colour">
+                        {t("cart.color")}: {colorName(line, language)}
                       </p>
                     ) : null}
-                    <p className="text-sm text-stone-600">
-                      {t("cart.price")}: {money(line.unitPriceCents)}
-                    </p>
+                    {line.available ? (
+                      <p className="text-sm text-stone-600">
+                        {t("cart.price")}: {money(line.unitPriceCents)}
+                      </p>
+                    ) : (
+                      <p className="mt-1 text-sm font-semibold text-red-700" data-testid="line-unavailable">
+                        {t("cart.unavailable")}
+                      </p>
+                    )}
                     {over ? (
                       <p className="mt-1 text-sm font-semibold text-amber-800" role="alert">
                         {t("cart.onlyInStock", { count: line.stock })}
@@ -154,50 +191,55 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
                     ) : null}
                   </div>
                   <div className="flex flex-col items-start gap-2 sm:items-end">
-                    {/* Quantity: a small form of its own; works without JavaScript. */}
-                    <Form method="post" className="flex items-center gap-1">
-                      <input type="hidden" name="intent" value="update" />
-                      <input type="hidden" name="lineId" value={line.id} />
-                      <button
-                        type="submit"
-                        name="setQuantity"
-                        value={line.quantity - 1}
-                        disabled={line.quantity <= 1}
-                        aria-label={t("product.decrease")}
-                        className="h-9 w-9 rounded-md border border-stone-300 disabled:opacity-40"
-                      >
-                        −
-                      </button>
-                      <label className="sr-only" htmlFor={`qty-${line.id}`}>
-                        {t("cart.quantity")}
-                      </label>
-                      <input
-                        id={`qty-${line.id}`}
-                        name="quantity"
-                        type="number"
-                        min={1}
-                        max={Math.max(1, line.stock)}
-                        defaultValue={line.quantity}
-                        key={line.quantity}
-                        className="h-9 w-16 rounded-md border border-stone-300 text-center"
-                      />
-                      <button
-                        type="submit"
-                        name="setQuantity"
-                        value={line.quantity + 1}
-                        disabled={line.quantity >= line.stock}
-                        aria-label={t("product.increase")}
-                        className="h-9 w-9 rounded-md border border-stone-300 disabled:opacity-40"
-                      >
-                        +
-                      </button>
-                      <button type="submit" className="ml-1 rounded-md border border-stone-300 px-2 py-1.5 text-sm">
-                        {t("cart.update")}
-                      </button>
-                    </Form>
-                    <p className="font-semibold" data-testid="line-total">
-                      {money(line.lineTotalCents)}
-                    </p>
+                    {/* Quantity: a small form of its own; works without JavaScript. A line that can
+                        no longer be bought can only be removed. */}
+                    {line.available ? (
+                      <Form method="post" className="flex items-center gap-1">
+                        <input type="hidden" name="intent" value="update" />
+                        <input type="hidden" name="lineId" value={line.id} />
+                        <button
+                          type="submit"
+                          name="setQuantity"
+                          value={line.quantity - 1}
+                          disabled={line.quantity <= 1}
+                          aria-label={t("product.decrease")}
+                          className="h-9 w-9 rounded-md border border-stone-300 disabled:opacity-40"
+                        >
+                          −
+                        </button>
+                        <label className="sr-only" htmlFor={`qty-${line.id}`}>
+                          {t("cart.quantity")}
+                        </label>
+                        <input
+                          id={`qty-${line.id}`}
+                          name="quantity"
+                          type="number"
+                          min={1}
+                          max={Math.max(1, line.stock)}
+                          defaultValue={line.quantity}
+                          key={line.quantity}
+                          className="h-9 w-16 rounded-md border border-stone-300 text-center"
+                        />
+                        <button
+                          type="submit"
+                          name="setQuantity"
+                          value={line.quantity + 1}
+                          disabled={line.quantity >= line.stock}
+                          aria-label={t("product.increase")}
+                          className="h-9 w-9 rounded-md border border-stone-300 disabled:opacity-40"
+                        >
+                          +
+                        </button>
+                        <button type="submit" className="ml-1 rounded-md border border-stone-300 px-2 py-1.5 text-sm">
+                          {t("cart.update")}
+                        </button>
+                      </Form>
+                    ) : null}
+                    {line.available ? (
+                      <p className="font-semibold" data-testid="line-total">
+                        {money(line.lineTotalCents)}
+                      </p>
+                    ) : null}
                     <Form method="post">
                       <input type="hidden" name="intent" value="remove" />
                       <input type="hidden" name="lineId" value={line.id} />
@@ -250,10 +292,14 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
               <dd data-testid="total">{money(cart.totalCents)}</dd>
             </div>
           </dl>
-          <p className="mt-2 text-xs text-stone-500">
-            {t("cart.freeShippingNote", { amount: money(FREE_SHIPPING_ABOVE_CENTS) })}
-          </p>
-          {cart.overStock ? (
+          {cart.shippingRule.freeAboveCents !== null ? (
+            <p className="mt-2 text-xs text-stone-500">
+              {t("cart.freeShippingNote", { amount: money(cart.shippingRule.freeAboveCents) })}
+            </p>
+          ) : null}
+          {cart.unavailable ? (
+            <p className="mt-4 text-sm text-red-700">{t("cart.removeUnavailable")}</p>
+          ) : cart.overStock ? (
             <p className="mt-4 text-sm text-amber-800">{t("cart.fixQuantities")}</p>
           ) : (
             <Link
@@ -263,6 +309,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
               {t("cart.checkout")}
             </Link>
           )}
+          {signedIn ? null : <AccountNeeded className="mt-4" />}
         </aside>
       </div>
     </div>

@@ -4,19 +4,22 @@ import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { useTranslation } from "~/lib/i18n";
+import { formatMoneyShort } from "~/lib/money";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import {
   countProducts,
   findActiveCategory,
-  isPriceBand,
   isSort,
   listProducts,
   normalizeSlug,
-  type PRICE_BANDS,
+  PRICE_BANDS,
+  parsePriceBand,
+  priceBandRange,
   type Sort,
   titleFromSlug,
 } from "~/models/catalog.server";
+import { getShop, shopName, titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/category";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -25,9 +28,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const language = getLanguage(context);
   const t = getInstance(context).t;
   const special = normalizeSlug(params.slug);
-  const price = isPriceBand(url.searchParams.get("price"))
-    ? (url.searchParams.get("price") as keyof typeof PRICE_BANDS)
-    : null;
+  const currency = getCurrency(context);
+  const price = parsePriceBand(url.searchParams.get("price"));
   const newArrivals = special === "new-arrivals";
   const sortParam = url.searchParams.get("sort");
   const sort: Sort = isSort(sortParam) ? sortParam : newArrivals ? "newest" : "featured";
@@ -42,7 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         price,
         sort,
         page,
-        currency: getCurrency(context),
+        currency,
       })
     : { products: [], total: 0, page: 1, pages: 1 };
 
@@ -66,8 +68,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return data(
     {
       title,
-      metaTitle: `${title} | ${t("meta.siteName")}`,
-      description: t("catalog.metaDescription", { title }),
+      metaTitle: await titleWithShop(context, title),
+      // The price filter's bands in the shopper's currency ("Under £40", "£40 – £80", …).
+      priceOptions: PRICE_BANDS.map((band) => {
+        const { min, max } = priceBandRange(band, currency);
+        const amount = (cents: number) => formatMoneyShort(cents, currency);
+        const label =
+          max === null
+            ? t("catalog.priceOver", { amount: amount(min) })
+            : min === 0
+              ? t("catalog.priceUnder", { amount: amount(max) })
+              : t("catalog.priceBetween", { min: amount(min), max: amount(max) });
+        return { value: band, label };
+      }),
+      description: t("catalog.metaDescription", { title, shop: shopName(await getShop(context), language) }),
       language,
       price,
       sort,
@@ -77,14 +91,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     { status: known ? 200 : 404 },
   );
 }
-
-const PRICE_OPTIONS = [
-  ["", "catalog.priceAll"],
-  ["under-400", "catalog.priceUnder400"],
-  ["400-800", "catalog.price400to800"],
-  ["800-1600", "catalog.price800to1600"],
-  ["over-1600", "catalog.priceOver1600"],
-] as const;
 
 const SORT_OPTIONS = [
   ["featured", "catalog.sortFeatured"],
@@ -97,7 +103,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const submit = useSubmit();
   const location = useLocation();
-  const { title, language, price, sort, empty, products, total, page, pages } = loaderData;
+  const { title, language, price, priceOptions, sort, empty, products, total, page, pages } = loaderData;
   const selectClass = "rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm";
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -120,9 +126,10 @@ export default function Category({ loaderData }: Route.ComponentProps) {
               className={selectClass}
               onChange={(e) => submit(e.currentTarget.form)}
             >
-              {PRICE_OPTIONS.map(([value, key]) => (
+              <option value="">{t("catalog.priceAll")}</option>
+              {priceOptions.map(({ value, label }) => (
                 <option key={value} value={value}>
-                  {t(key)}
+                  {label}
                 </option>
               ))}
             </select>

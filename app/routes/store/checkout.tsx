@@ -2,6 +2,8 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { z } from "zod";
+import { AccountNeeded } from "~/components/account-needed";
+import { CheckoutSteps } from "~/components/checkout-steps";
 import { CartSummary } from "~/components/order-summary";
 import { Field, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
@@ -14,6 +16,8 @@ import { readForm } from "~/lib/read-form";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
+import { findLastOrderContact } from "~/models/order.server";
+import { getShop, titleWithShop } from "~/models/shop.server";
 import { checkoutSchema } from "~/schemas/checkout";
 import type { Route } from "./+types/checkout";
 
@@ -32,17 +36,38 @@ const FIELDS = [
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = services(context);
   const language = getLanguage(context);
-  const cart = await loadCart(db, await currentCartId(context), getCurrency(context));
+  const currency = getCurrency(context);
+  const shop = await getShop(context);
+  const cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency]);
+  // A product hidden since it went into the cart (inactive category) cannot be ordered: the
+  // cart page shows which, and the way to go on (remove it).
+  if (cart.unavailable) {
+    setFlash(context, { type: "error", key: "cart.removeUnavailable" });
+    throw redirect("/cart");
+  }
   const user = getUser(context);
   // What the shopper typed before (signed out, or on the way back from payment) comes back.
   const saved = getCheckout(context)?.customer;
   const draft = getCheckoutDraft(context);
+  // A returning customer starts from the name, phone and address of their last order.
+  const last = user && !draft && !saved ? await findLastOrderContact(db, user.id) : undefined;
+  const fromLast: Partial<Record<(typeof FIELDS)[number], string | null>> = last
+    ? {
+        firstName: last.first_name,
+        lastName: last.last_name,
+        phone: last.phone,
+        address: last.address,
+        city: last.city,
+        postalCode: last.postal_code,
+        country: last.country,
+      }
+    : {};
   const defaults: Record<string, string> = {
     country: language === "zh" ? "香港" : "Hong Kong",
     email: user?.email ?? "",
   };
   for (const field of FIELDS) {
-    const value = draft?.[field] ?? saved?.[field];
+    const value = draft?.[field] ?? saved?.[field] ?? fromLast[field];
     if (typeof value === "string" && value) defaults[field] = value;
   }
   const t = getInstance(context).t;
@@ -54,7 +79,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     // constraints, not Zod (docs/decisions/015).
     constraint: getZodConstraint(checkoutSchema),
     signedIn: user !== null,
-    title: `${t("checkout.title")} | ${t("meta.siteName")}`,
+    title: await titleWithShop(context, t("checkout.title")),
   };
 }
 
@@ -79,7 +104,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cart, language, defaults, constraint } = loaderData;
+  const { cart, language, defaults, constraint, signedIn } = loaderData;
   const [form, fields] = useForm<z.input<typeof checkoutSchema>>({
     id: "checkout",
     lastResult: actionData,
@@ -116,8 +141,9 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   };
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
-      <p className="text-sm text-stone-500">{t("checkout.steps")}</p>
-      <h1 className="mt-1 text-3xl font-bold">{t("checkout.title")}</h1>
+      <CheckoutSteps current="shipping" />
+      <h1 className="mt-2 text-3xl font-bold">{t("checkout.title")}</h1>
+      {signedIn ? null : <AccountNeeded className="mt-4" />}
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
         <Form
           method="post"
@@ -131,7 +157,20 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             {text("email", t("checkout.email"), { type: "email", autoComplete: "email" })}
             {text("phone", t("checkout.phone"), { type: "tel", autoComplete: "tel" })}
           </div>
-          {text("address", t("checkout.address"), { autoComplete: "street-address" })}
+          {/* A street address may take several lines: a textarea (the server joins the lines). */}
+          <Field
+            label={t("checkout.address")}
+            htmlFor={fields.address.id}
+            errors={fields.address.errors}
+            errorId={fields.address.errorId}
+          >
+            <textarea
+              {...getTextareaProps(fields.address)}
+              rows={2}
+              autoComplete="street-address"
+              className={inputClass}
+            />
+          </Field>
           <div className="grid gap-4 sm:grid-cols-3">
             {text("city", t("checkout.city"), { autoComplete: "address-level2" })}
             {text("postalCode", t("checkout.postalCode"), {

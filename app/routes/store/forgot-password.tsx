@@ -10,6 +10,7 @@ import { passwordResetsPerAddress } from "~/lib/rate-limit.server";
 import { readForm } from "~/lib/read-form";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { sendPasswordResetEmail } from "~/models/account-token.server";
+import { titleWithShop } from "~/models/shop.server";
 import { findUserByEmail } from "~/models/user.server";
 import { forgotPasswordSchema } from "~/schemas/auth";
 import type { Route } from "./+types/forgot-password";
@@ -20,7 +21,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     // Validation runs on the server only (the action); the browser gets the schema's HTML
     // constraints, not Zod (docs/decisions/015).
     constraint: getZodConstraint(forgotPasswordSchema),
-    title: `${t("forgot.title")} | ${t("meta.siteName")}`,
+    title: await titleWithShop(context, t("forgot.title")),
   };
 }
 

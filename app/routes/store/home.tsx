@@ -10,21 +10,23 @@ import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listActiveCategories } from "~/models/category.server";
 import { listFeaturedProducts } from "~/models/product.server";
 import { getSetting, HERO_IMAGE_KEY } from "~/models/settings.server";
+import { getShop, sellerJsonLd, shopName, storeJsonLd } from "~/models/shop.server";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db, config } = services(context);
   const currency = getCurrency(context);
   const t = getInstance(context).t;
-  const [featured, featuredHkd, categories, heroKey] = await Promise.all([
+  const [featured, featuredHkd, categories, heroKey, shop] = await Promise.all([
     listFeaturedProducts(db, currency, 3),
     currency === "HKD" ? null : listFeaturedProducts(db, "HKD", 3),
     listActiveCategories(db),
     getSetting(db, HERO_IMAGE_KEY),
+    getShop(context),
   ]);
+  const language = getLanguage(context);
   // Structured data always quotes HKD, the shop's own currency.
-  const jsonLd = {
-    "@context": "https://schema.org",
+  const itemList = {
     "@type": "ItemList",
     itemListElement: (featuredHkd ?? featured).map((product, index) => ({
       "@type": "ListItem",
@@ -40,14 +42,17 @@ export async function loader({ context }: Route.LoaderArgs) {
           priceCurrency: "HKD",
           price: (product.price_cents / 100).toFixed(2),
           availability: product.total_stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+          seller: sellerJsonLd(shop, config.publicUrl),
         },
       },
     })),
   };
+  const jsonLd = { "@context": "https://schema.org", "@graph": [storeJsonLd(shop, config.publicUrl), itemList] };
+
   return {
-    title: t("home.title"),
+    title: t("home.title", { shop: shopName(shop, language) }),
     description: t("meta.defaultDescription"),
-    language: getLanguage(context),
+    language,
     // The operator's hero image (Settings), else the default one that ships with the shop.
     heroImage: publicUrl(heroKey) ?? "/images/hero-default.webp",
     featured,

@@ -11,6 +11,7 @@ export default function StoreLayout() {
   return (
     <>
       <SiteHeader
+        shopName={root.shop.name}
         language={root.language}
         currency={root.currency}
         categories={root.categories}
@@ -23,7 +24,7 @@ export default function StoreLayout() {
       <main id="main">
         <Outlet />
       </main>
-      <SiteFooter language={root.language} categories={root.categories} year={root.year} />
+      <SiteFooter language={root.language} categories={root.categories} year={root.year} shop={root.shop} />
     </>
   );
 }

@@ -13,6 +13,7 @@ import { readForm } from "~/lib/read-form";
 import { safeRedirect } from "~/lib/redirect";
 import { getInstance } from "~/middleware/i18next";
 import { sendVerificationEmail } from "~/models/account-token.server";
+import { titleWithShop } from "~/models/shop.server";
 import { createUser, findUserByEmail, normalizeEmail } from "~/models/user.server";
 import { authSchema, loginSchema, signupSchema } from "~/schemas/auth";
 import type { Route } from "./+types/login";
@@ -30,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Validation runs on the server only (the action); the browser gets the schema's HTML
     // constraints, not Zod (docs/decisions/015).
     constraint: getZodConstraint(mode === "signup" ? signupSchema : loginSchema),
-    title: `${t(mode === "signup" ? "auth.metaSignup" : "auth.metaLogin")} | ${t("meta.siteName")}`,
+    title: await titleWithShop(context, t(mode === "signup" ? "auth.metaSignup" : "auth.metaLogin")),
   } as const;
 }
 

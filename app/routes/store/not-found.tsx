@@ -1,11 +1,13 @@
 import { data, Link } from "react-router";
 import { useTranslation } from "~/lib/i18n";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { getShop, shopName } from "~/models/shop.server";
 import type { Route } from "./+types/not-found";
 
 /** Any unknown path: the spec's not-found page, with HTTP 404. */
 export async function loader({ context }: Route.LoaderArgs) {
-  return data({ title: getInstance(context).t("notFound.metaTitle") }, { status: 404 });
+  const shop = shopName(await getShop(context), getLanguage(context));
+  return data({ title: getInstance(context).t("notFound.metaTitle", { shop }) }, { status: 404 });
 }
 
 export default function NotFound() {

@@ -4,6 +4,7 @@ import { requireUser } from "~/lib/auth.server";
 import { useTranslation } from "~/lib/i18n";
 import { getInstance } from "~/middleware/i18next";
 import { findOrderByNumber } from "~/models/order.server";
+import { titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/payment-success";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -15,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     orderNumber: order?.order_number ?? null,
     orderId: order?.id ?? null,
-    title: `${t("success.title")} | ${t("meta.siteName")}`,
+    title: await titleWithShop(context, t("success.title")),
   };
 }
 

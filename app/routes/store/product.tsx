@@ -4,16 +4,16 @@ import { CartMessage } from "~/components/cart-message";
 import { ProductCard, ProductImage } from "~/components/product-card";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
-import { colorLabel } from "~/lib/color";
 import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
-import { localized } from "~/lib/localize";
+import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import { useNonce } from "~/lib/nonce";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { findProduct, listRelatedProducts } from "~/models/catalog.server";
+import { titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/product";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const product = await findProduct(db, id, getCurrency(context));
   if (!product) {
     return data(
-      { found: false as const, title: `${t("product.notFoundTitle")} | ${t("meta.siteName")}` },
+      { found: false as const, title: await titleWithShop(context, t("product.notFoundTitle")) },
       { status: 404 },
     );
   }
@@ -58,7 +58,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     image,
     language,
     jsonLd,
-    title: `${name} | ${t("meta.siteName")}`,
+    title: await titleWithShop(context, name),
     description: localized(product, "description", language).slice(0, 160),
   };
 }
@@ -234,12 +234,14 @@ function ProductView({ data: { product, related, image, language, jsonLd } }: { 
                   {product.variants.map((variant) => (
                     <label
                       key={variant.color}
-                      className={`cursor-pointer rounded-md border px-3 py-1.5 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 ${variant.stock === 0 ? "text-stone-500" : ""}`}
+                      className={`rounded-md border px-3 py-1.5 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 ${variant.stock === 0 ? "cursor-not-allowed border-dashed border-stone-300 bg-stone-100 text-stone-600" : "cursor-pointer"}`}
                     >
+                      {/* A sold-out colour cannot be chosen, with or without JavaScript (the cart refuses it too). */}
                       <input
                         type="radio"
                         name="color"
                         value={variant.color}
+                        disabled={variant.stock === 0}
                         defaultChecked={variant.color === initial?.color}
                         onChange={() => {
                           setColor(variant.color);
@@ -247,7 +249,7 @@ function ProductView({ data: { product, related, image, language, jsonLd } }: { 
                         }}
                         className="sr-only"
                       />
-                      {colorLabel(variant.color, t)}
+                      {colorName(variant, language)}
                       {variant.stock === 0 ? ` · ${t("product.soldOut")}` : ""}
                     </label>
                   ))}

@@ -9,6 +9,7 @@ import { useTranslation } from "~/lib/i18n";
 import { readForm } from "~/lib/read-form";
 import { getInstance } from "~/middleware/i18next";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
+import { titleWithShop } from "~/models/shop.server";
 import { setPassword } from "~/models/user.server";
 import { resetPasswordSchema } from "~/schemas/auth";
 import type { Route } from "./+types/reset-password";
@@ -24,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       // Validation runs on the server only (the action); the browser gets the schema's HTML
       // constraints, not Zod (docs/decisions/015).
       constraint: getZodConstraint(resetPasswordSchema),
-      title: `${t("reset.title")} | ${t("meta.siteName")}`,
+      title: await titleWithShop(context, t("reset.title")),
     },
     { status: valid ? 200 : 400 },
   );

@@ -6,6 +6,7 @@ import { useTranslation } from "~/lib/i18n";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listProducts, normalizeSearch } from "~/models/catalog.server";
+import { titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/search";
 
 /** GET /search?q=: the full results page; works without JavaScript. */
@@ -27,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     q,
     tooShort,
     language: getLanguage(context),
-    title: `${q ? t("search.resultsFor", { q }) : t("search.title")} | ${t("meta.siteName")}`,
+    title: await titleWithShop(context, q ? t("search.resultsFor", { q }) : t("search.title")),
     ...listing,
   };
 }

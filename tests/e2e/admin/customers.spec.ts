@@ -5,6 +5,7 @@ import {
   apiCheckout,
   apiPaymentKey,
   apiSubmitPayment,
+  CHECKOUT_DETAILS,
   expect,
   newApiShopper,
   productIdByName,
@@ -96,21 +97,35 @@ test.describe("Customers", () => {
     const row = await findCustomer(page, buyer.email);
     await expect(row.getByTestId("order-count")).toHaveText("1");
 
+    const before = Date.now();
     const downloading = page.waitForEvent("download");
     await page.getByRole("button", { name: "Export Data" }).click();
     const download = await downloading;
-    expect(download.suggestedFilename()).toMatch(/^customers-\d{4}-\d{2}-\d{2}\.csv$/);
+    // Dated in Hong Kong, whatever the UTC date (either side of a Hong Kong midnight during the click).
+    const hongKongDates = [before, Date.now()].map(
+      (at) => `customers-${new Date(at + 8 * 3_600_000).toISOString().slice(0, 10)}.csv`,
+    );
+    expect(hongKongDates).toContain(download.suggestedFilename());
     const bytes = fs.readFileSync(await download.path());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString("utf8").split("\r\n");
-    expect(lines[0]).toBe("Email,IP Address,Country,City,Last Login,Order Count,Total Spent,Status,Created At");
+    expect(lines[0]).toBe(
+      "Email,Name,Phone,IP Address,Country,City,Last Login (HKT),Order Count," +
+        "Total Spent HKD,Total Spent GBP,Total Spent EUR,Total Spent USD,Status,Created At (HKT)",
+    );
     // The search is kept: the one customer it finds, then the final line end.
     expect(lines).toHaveLength(3);
     const cells = lines[1]?.split(",") ?? [];
     expect(cells[0]).toBe(buyer.email);
-    expect(cells[1]).toBe(buyer.address);
-    expect(cells[5]).toBe("1");
-    expect(cells[7]).toBe("active");
+    // Name and phone of the order; a phone starting with + is kept as text.
+    expect(cells[1]).toBe(`${CHECKOUT_DETAILS.firstName} ${CHECKOUT_DETAILS.lastName}`);
+    expect(cells[2]).toBe(`'${CHECKOUT_DETAILS.phone}`);
+    expect(cells[3]).toBe(buyer.address);
+    expect(cells[6]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(cells[7]).toBe("1");
+    // The order is not paid yet (its receipt awaits checking): nothing spent.
+    expect(cells.slice(8, 12)).toEqual(["0.00", "0.00", "0.00", "0.00"]);
+    expect(cells[12]).toBe("active");
     await expect(page).toHaveURL(/\/admin\/customers\?q=/);
   });
 

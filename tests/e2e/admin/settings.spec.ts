@@ -61,7 +61,7 @@ function homeHero(page: Page) {
 /** Makes the account with `accountNumber` primary with the list's button. */
 async function makePrimary(page: Page, accountNumber: string) {
   await page.goto("/admin/settings");
-  const button = accountRow(page, accountNumber).getByRole("button", { name: /^Make .* primary$/ });
+  const button = accountRow(page, accountNumber).getByRole("button", { name: /^Make primary: / });
   if ((await button.count()) === 0) return; // already primary
   await button.click();
   await expect(flash(page, "Primary bank account changed successfully")).toBeVisible();

@@ -24,7 +24,11 @@ const PRODUCT: Record<string, string> = {
 /** English interface text that must not show on the Chinese payment page. */
 const ENGLISH_UI = [
   ...Object.values(en.payment),
-  en.checkout.steps,
+  en.checkout.stepsLabel,
+  en.checkout.stepShipping,
+  en.checkout.stepPayment,
+  en.checkout.stepReview,
+  en.checkout.stepComplete,
   en.cart.summary,
   en.cart.subtotal,
   en.cart.shipping,

@@ -19,10 +19,14 @@ test.describe("home page", () => {
     await expect(tiles).toHaveCount(5);
     await expect(tiles.first()).toHaveAttribute("href", "/category/rifles");
 
-    // Structured data quotes HKD prices.
+    // Structured data: the shop (name and contact from Settings → Shop details) and its featured
+    // products, quoting HKD prices, each sold by the shop.
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
-    expect(jsonLd.itemListElement).toHaveLength(3);
-    expect(jsonLd.itemListElement[0].item.offers.priceCurrency).toBe("HKD");
+    const [store, itemList] = jsonLd["@graph"];
+    expect(store).toMatchObject({ "@type": "Store", name: "Harbour Tactical", email: "support@harbourtactical.hk" });
+    expect(itemList.itemListElement).toHaveLength(3);
+    expect(itemList.itemListElement[0].item.offers.priceCurrency).toBe("HKD");
+    expect(itemList.itemListElement[0].item.offers.seller.name).toBe("Harbour Tactical");
 
     // Every image on the page loads (the seeded pictures exist).
     for (const src of await page

@@ -1,0 +1,331 @@
+import { sql, type Transaction } from "kysely";
+import type { RouterContextProvider } from "react-router";
+import { type DB, now } from "#db/connect.server";
+import { CURRENCIES, type Database } from "#db/schema";
+import { services } from "~/context";
+import { storeImage } from "~/lib/images.server";
+import { DERIVED_CURRENCIES, type DerivedCurrency, type ExchangeRates, rateToText } from "~/lib/money";
+import { DEFAULT_SHIPPING_RULE, type ShippingRules } from "~/lib/shipping";
+import { publicUrl, type Storage } from "~/lib/storage.server";
+import type { Language } from "~/locales";
+import { getLanguage } from "~/middleware/i18next";
+import { centsToText } from "~/schemas/product";
+import { feeField, freeAboveField, rateField, type ShopDetailsForm } from "~/schemas/shop";
+import { deletePublicFile } from "./admin-settings.server";
+import { recordAudit } from "./audit.server";
+
+/**
+ * The shop's identity and terms that the owner sets under Settings → Shop details: name,
+ * address, support and sender e-mail, the "Supported By" mark, shipping per currency and the
+ * exchange rates that derived prices follow. Stored as one JSON value in site_settings; whatever
+ * the owner never set falls back to the defaults below (the texts the shop shipped with).
+ */
+
+export interface Bilingual {
+  en: string;
+  zh: string;
+}
+
+export interface ShopDetails {
+  name: Bilingual;
+  address: Bilingual;
+  supportEmail: string;
+  /** The From address of every e-mail the shop sends. */
+  senderEmail: string;
+  /** The footer's "Supported By" mark: an empty name hides it; no logo shows the built-in badge. */
+  supportedBy: { name: Bilingual; url: string | null; logoKey: string | null };
+  shipping: ShippingRules;
+  /** Millionths of each currency per 1 HKD, for the prices the operator leaves empty. */
+  exchangeRates: ExchangeRates;
+}
+
+export const SHOP_DETAILS_KEY = "shop_details";
+
+export const DEFAULT_SHOP: ShopDetails = {
+  name: { en: "Harbour Tactical", zh: "港灣戰術" },
+  address: {
+    en: "Unit 12, 8/F, Kwun Tong Industrial Centre, 472 Kwun Tong Road, Kwun Tong, Kowloon, Hong Kong",
+    zh: "九龍觀塘觀塘道472號觀塘工業中心8樓12室",
+  },
+  supportEmail: "support@harbourtactical.hk",
+  senderEmail: "no-reply@harbourtactical.hk",
+  supportedBy: {
+    name: { en: "Hong Kong Airsoft Players Network", zh: "香港氣槍玩家網絡" },
+    url: null,
+    logoKey: null,
+  },
+  shipping: Object.fromEntries(CURRENCIES.map((currency) => [currency, { ...DEFAULT_SHIPPING_RULE }])) as ShippingRules,
+  exchangeRates: { GBP: 100_000, EUR: 118_000, USD: 128_000 },
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown, fallback: string): string {
+  return typeof value === "string" ? value : fallback;
+}
+
+function bilingual(value: unknown, fallback: Bilingual): Bilingual {
+  const record = isRecord(value) ? value : {};
+  return { en: text(record.en, fallback.en), zh: text(record.zh, fallback.zh) };
+}
+
+function cents(value: unknown, fallback: number | null): number | null {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : fallback;
+}
+
+/** The stored JSON over the defaults, field by field: a value of the wrong shape is ignored. */
+export function parseShopDetails(json: string | null | undefined): ShopDetails {
+  let stored: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = json ? JSON.parse(json) : {};
+    if (isRecord(parsed)) stored = parsed;
+  } catch {
+    // A damaged value shows the defaults rather than breaking every page.
+  }
+  const supportedBy = isRecord(stored.supportedBy) ? stored.supportedBy : {};
+  const shipping = isRecord(stored.shipping) ? stored.shipping : {};
+  const rates = isRecord(stored.exchangeRates) ? stored.exchangeRates : {};
+  return {
+    name: bilingual(stored.name, DEFAULT_SHOP.name),
+    address: bilingual(stored.address, DEFAULT_SHOP.address),
+    supportEmail: text(stored.supportEmail, DEFAULT_SHOP.supportEmail),
+    senderEmail: text(stored.senderEmail, DEFAULT_SHOP.senderEmail),
+    supportedBy: {
+      name: bilingual(supportedBy.name, DEFAULT_SHOP.supportedBy.name),
+      url: typeof supportedBy.url === "string" && supportedBy.url ? supportedBy.url : null,
+      logoKey: typeof supportedBy.logoKey === "string" && supportedBy.logoKey ? supportedBy.logoKey : null,
+    },
+    shipping: Object.fromEntries(
+      CURRENCIES.map((currency) => {
+        const rule = isRecord(shipping[currency]) ? (shipping[currency] as Record<string, unknown>) : {};
+        const fallback = DEFAULT_SHOP.shipping[currency];
+        return [
+          currency,
+          {
+            feeCents: cents(rule.feeCents, fallback.feeCents) ?? fallback.feeCents,
+            freeAboveCents: rule.freeAboveCents === null ? null : cents(rule.freeAboveCents, fallback.freeAboveCents),
+          },
+        ];
+      }),
+    ) as ShippingRules,
+    exchangeRates: Object.fromEntries(
+      DERIVED_CURRENCIES.map((currency) => {
+        const rate = rates[currency];
+        const valid = typeof rate === "number" && Number.isSafeInteger(rate) && rate > 0;
+        return [currency, valid ? rate : DEFAULT_SHOP.exchangeRates[currency]];
+      }),
+    ) as ExchangeRates,
+  };
+}
+
+export async function loadShop(db: DB): Promise<ShopDetails> {
+  const row = await db
+    .selectFrom("site_settings")
+    .select("value")
+    .where("key", "=", SHOP_DETAILS_KEY)
+    .executeTakeFirst();
+  return parseShopDetails(row?.value);
+}
+
+// One read per request, however many loaders ask (they share the request's context).
+const perRequest = new WeakMap<object, Promise<ShopDetails>>();
+
+/** The shop's details for this request (read once, shared by the root and the page loaders). */
+export function getShop(context: Readonly<RouterContextProvider>): Promise<ShopDetails> {
+  let shop = perRequest.get(context);
+  if (!shop) {
+    shop = loadShop(services(context).db);
+    perRequest.set(context, shop);
+  }
+  return shop;
+}
+
+/** The shop's name in one language (the other language when that one is empty). */
+export function shopName(shop: ShopDetails, language: Language): string {
+  return shop.name[language] || shop.name.en || shop.name.zh;
+}
+
+/** What the storefront's header and footer show, in the reader's language. */
+export function shopIdentity(shop: ShopDetails, language: Language) {
+  const supporter = shop.supportedBy.name[language] || shop.supportedBy.name.en;
+  return {
+    name: shopName(shop, language),
+    address: shop.address[language] || shop.address.en,
+    supportEmail: shop.supportEmail,
+    supportedBy: supporter
+      ? { name: supporter, url: shop.supportedBy.url, logoUrl: publicUrl(shop.supportedBy.logoKey) }
+      : null,
+  };
+}
+
+export type ShopIdentity = ReturnType<typeof shopIdentity>;
+
+/**
+ * Saves the owner's shop details in one transaction: the value, an audit entry and, when an
+ * exchange rate changed, every derived price recomputed from its HKD price at the new rate (the
+ * prices the operator typed stay as typed). Returns the logo key that was replaced, for the
+ * caller to delete after the commit.
+ */
+export async function saveShopDetails(
+  db: DB,
+  details: ShopDetails,
+  options: { actorUserId: string | null },
+): Promise<{ replacedLogoKey: string | null }> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("site_settings")
+      .select("value")
+      .where("key", "=", SHOP_DETAILS_KEY)
+      .executeTakeFirst();
+    const before = parseShopDetails(row?.value);
+    const at = now();
+    const value = JSON.stringify(details);
+    await trx
+      .insertInto("site_settings")
+      .values({ key: SHOP_DETAILS_KEY, value, updated_at: at })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: at }))
+      .execute();
+    for (const currency of DERIVED_CURRENCIES) {
+      if (before.exchangeRates[currency] !== details.exchangeRates[currency]) {
+        await recomputeDerivedPrices(trx, currency, details.exchangeRates[currency]);
+      }
+    }
+    await recordAudit(trx, {
+      actorUserId: options.actorUserId,
+      action: "setting.shop_details_updated",
+      entityType: "setting",
+      entityId: SHOP_DETAILS_KEY,
+      before,
+      after: details,
+    });
+    const replaced = before.supportedBy.logoKey;
+    return { replacedLogoKey: replaced && replaced !== details.supportedBy.logoKey ? replaced : null };
+  });
+}
+
+const PRICE_COLUMNS = {
+  GBP: { price: "price_gbp_cents", derived: "price_gbp_derived" },
+  EUR: { price: "price_eur_cents", derived: "price_eur_derived" },
+  USD: { price: "price_usd_cents", derived: "price_usd_derived" },
+} as const;
+
+/**
+ * Every price in `currency` that follows HKD, recomputed at `ratePpm` (millionths per HKD),
+ * rounded half up in integer arithmetic like `convertFromHkd`. Run inside the caller's transaction.
+ */
+export async function recomputeDerivedPrices(
+  db: DB | Transaction<Database>,
+  currency: DerivedCurrency,
+  ratePpm: number,
+): Promise<void> {
+  const columns = PRICE_COLUMNS[currency];
+  await db
+    .updateTable("products")
+    .set({
+      // The rate inline as an integer literal: a bound JavaScript number reaches SQLite as a
+      // REAL and would turn the integer division into a fractional price.
+      [columns.price]: sql<number>`(cast(price_hkd_cents as bigint) * ${sql.lit(Math.trunc(ratePpm))} + 500000) / 1000000`,
+    })
+    .where(columns.derived, "=", 1)
+    .execute();
+}
+
+/** "Page | Shop name" in the request's language, for <title>. */
+export async function titleWithShop(context: Readonly<RouterContextProvider>, title: string): Promise<string> {
+  const shop = await getShop(context);
+  const language = getLanguage(context);
+  return `${title} | ${shopName(shop, language)}`;
+}
+
+/** The shop as schema.org structured data (home page), in English like the rest of it. */
+export function storeJsonLd(shop: ShopDetails, siteUrl: string) {
+  return {
+    "@type": "Store",
+    "@id": `${siteUrl}/#store`,
+    name: shopName(shop, "en"),
+    url: `${siteUrl}/`,
+    email: shop.supportEmail,
+    ...(shop.address.en ? { address: shop.address.en } : {}),
+    currenciesAccepted: "HKD, GBP, EUR, USD",
+    paymentAccepted: "Bank transfer, FPS",
+  };
+}
+
+/** The seller of every offer: the shop, by name and the id of its Store entity. */
+export function sellerJsonLd(shop: ShopDetails, siteUrl: string) {
+  return { "@type": "Organization", "@id": `${siteUrl}/#store`, name: shopName(shop, "en") };
+}
+
+/** The Shop details form's fields as they show when the page opens: the shop's current details. */
+export function shopDetailsFormValues(shop: ShopDetails): Record<string, string> {
+  const values: Record<string, string> = {
+    name_en: shop.name.en,
+    name_zh: shop.name.zh,
+    address_en: shop.address.en,
+    address_zh: shop.address.zh,
+    support_email: shop.supportEmail,
+    sender_email: shop.senderEmail,
+    supported_by_en: shop.supportedBy.name.en,
+    supported_by_zh: shop.supportedBy.name.zh,
+    supported_by_url: shop.supportedBy.url ?? "",
+  };
+  for (const currency of CURRENCIES) {
+    const rule = shop.shipping[currency];
+    values[feeField(currency)] = centsToText(rule.feeCents);
+    values[freeAboveField(currency)] = rule.freeAboveCents === null ? "" : centsToText(rule.freeAboveCents);
+  }
+  for (const currency of DERIVED_CURRENCIES) values[rateField(currency)] = rateToText(shop.exchangeRates[currency]);
+  return values;
+}
+
+/**
+ * Saves the Shop details form: a new "Supported By" logo is stored through the image pipeline
+ * first (and removed again if the save fails); the old one is deleted after the commit.
+ * Returns whether an exchange rate changed (every derived price then moved with it).
+ */
+export async function updateShopDetails(
+  db: DB,
+  storage: Storage,
+  form: ShopDetailsForm,
+  options: { actorUserId: string | null },
+): Promise<{ ratesChanged: boolean }> {
+  const current = await loadShop(db);
+  const newLogo = form.supported_by_logo
+    ? await storeImage(storage, form.supported_by_logo, "logo", { folder: "logos" })
+    : null;
+  const details: ShopDetails = {
+    name: { en: form.name_en, zh: form.name_zh },
+    address: { en: form.address_en, zh: form.address_zh },
+    supportEmail: form.support_email,
+    senderEmail: form.sender_email,
+    supportedBy: {
+      name: { en: form.supported_by_en, zh: form.supported_by_zh },
+      url: form.supported_by_url,
+      logoKey: newLogo ?? (form.supported_by_logo_remove ? null : current.supportedBy.logoKey),
+    },
+    shipping: Object.fromEntries(
+      CURRENCIES.map((currency) => [
+        currency,
+        { feeCents: form[feeField(currency)], freeAboveCents: form[freeAboveField(currency)] },
+      ]),
+    ) as ShippingRules,
+    exchangeRates: Object.fromEntries(
+      DERIVED_CURRENCIES.map((currency) => [currency, form[rateField(currency)]]),
+    ) as ExchangeRates,
+  };
+  let replaced: string | null;
+  try {
+    ({ replacedLogoKey: replaced } = await saveShopDetails(db, details, options));
+  } catch (error) {
+    if (newLogo) await deletePublicFile(storage, newLogo);
+    throw error;
+  }
+  if (replaced) await deletePublicFile(storage, replaced);
+  return {
+    ratesChanged: DERIVED_CURRENCIES.some(
+      (currency) => current.exchangeRates[currency] !== details.exchangeRates[currency],
+    ),
+  };
+}

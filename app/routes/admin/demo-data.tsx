@@ -1,0 +1,128 @@
+import { data, redirect } from "react-router";
+import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { FormAlert } from "~/components/ui/field";
+import { services } from "~/context";
+import { requireAdmin } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
+import { readForm } from "~/lib/read-form";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { isDemoDataEmpty, removeDemoData, summarizeDemoData } from "~/models/demo-data.server";
+import type { Route } from "./+types/demo-data";
+
+const PATH = "/admin/demo-data";
+
+/** What "Remove demo data" would remove, and the form that does it. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAdmin(context, request);
+  const { db } = services(context);
+  const summary = await summarizeDemoData(db);
+  const language = getLanguage(context);
+  const t = getInstance(context).t;
+  const list = new Intl.ListFormat(language === "zh" ? "zh-HK" : "en-GB", { type: "conjunction" });
+  return {
+    summary: {
+      ...summary,
+      keptCategories: list.format(
+        summary.keptCategories.map((category) => (language === "zh" ? category.name_zh : category.name_en)),
+      ),
+    },
+    empty: isDemoDataEmpty(summary),
+    /** Removing the demo account leaves the shop without any account shoppers can pay into. */
+    noAccountLeft: summary.bankAccounts > 0 && summary.ownBankAccounts === 0,
+    title: `${t("adminDemoData.title")} | ${t("admin.title")}`,
+  };
+}
+
+/** Removes the demo data: only the page's own button (intent=remove, confirmed=1) does it. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = requireAdmin(context, request);
+  const { db, storage } = services(context);
+  const form = await readForm(request);
+  if (form.get("intent") !== "remove" || form.get("confirmed") !== "1") {
+    return data({ problem: "adminDemoData.badRequest" }, { status: 400 });
+  }
+  const removed = await removeDemoData(db, storage, { actorUserId: admin.id });
+  if (isDemoDataEmpty(removed)) {
+    setFlash(context, { type: "info", key: "adminDemoData.nothingRemoved" });
+  } else {
+    setFlash(context, {
+      type: "success",
+      key: "adminDemoData.removed",
+      detailKey: "adminDemoData.removedDetail",
+      params: {
+        products: removed.products,
+        categories: removed.categories,
+        blogPosts: removed.blogPosts,
+        bankAccounts: removed.bankAccounts,
+      },
+    });
+  }
+  return redirect("/admin");
+}
+
+export default function DemoData({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { summary, empty, noAccountLeft } = loaderData;
+  const rows: [string, string][] = [
+    [t("adminDemoData.products"), String(summary.products)],
+    [t("adminDemoData.categories"), String(summary.categories)],
+    [t("adminDemoData.blogPosts"), String(summary.blogPosts)],
+    [t("adminDemoData.bankAccount"), String(summary.bankAccounts)],
+    [t("adminDemoData.heroImage"), t(summary.demoHero ? "adminDemoData.heroYes" : "adminDemoData.heroNo")],
+  ];
+  return (
+    <div className="max-w-3xl">
+      <h1 className="text-2xl font-bold">{t("adminDemoData.title")}</h1>
+      <p className="mt-1 text-sm text-stone-600">{t("adminDemoData.intro")}</p>
+      {actionData?.problem ? (
+        <div className="mt-4">
+          {/* biome-ignore lint/suspicious/noExplicitAny: a key from the action */}
+          <FormAlert title={t(actionData.problem as any)} />
+        </div>
+      ) : null}
+      {empty ? (
+        <p className="mt-6 rounded-lg bg-white p-6 text-stone-700 shadow-sm" data-testid="demo-data-empty">
+          {t("adminDemoData.nothing")}
+        </p>
+      ) : (
+        <>
+          <section aria-labelledby="demo-what-heading" className="mt-6 rounded-lg bg-white p-6 shadow-sm">
+            <h2 id="demo-what-heading" className="text-lg font-semibold">
+              {t("adminDemoData.whatHeading")}
+            </h2>
+            <dl className="mt-3 grid grid-cols-[1fr_auto] gap-x-6 gap-y-2 text-sm" data-testid="demo-data-summary">
+              {rows.map(([label, value]) => (
+                <div key={label} className="contents">
+                  <dt className="text-stone-700">{label}</dt>
+                  <dd className="text-right font-semibold tabular-nums">{value}</dd>
+                </div>
+              ))}
+            </dl>
+            {summary.demoHero ? <p className="mt-4 text-sm text-stone-700">{t("adminDemoData.heroNote")}</p> : null}
+            {summary.keptCategories ? (
+              <p className="mt-4 text-sm text-stone-700" data-testid="demo-data-kept">
+                {t("adminDemoData.kept", { names: summary.keptCategories })}
+              </p>
+            ) : null}
+          </section>
+          <DeleteConfirmation
+            id="demo-remove"
+            heading={t("adminDemoData.confirmHeading")}
+            action={PATH}
+            fields={{ intent: "remove" }}
+            confirmLabel={t("adminDemoData.confirm")}
+            cancelLabel={t("adminDemoData.cancel")}
+            cancelTo="/admin"
+          >
+            {noAccountLeft ? <p>{t("adminDemoData.noAccountLeft")}</p> : null}
+          </DeleteConfirmation>
+        </>
+      )}
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Admin" }, { name: "robots", content: "noindex" }];
+}

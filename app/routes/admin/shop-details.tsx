@@ -1,0 +1,313 @@
+import { type DefaultValue, type FieldMetadata, getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { CURRENCIES } from "#db/schema";
+import { ImagePicker } from "~/components/admin/image-picker";
+import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { services } from "~/context";
+import { requireAdmin } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
+import { BodyTooLargeError, ImageError, readFormData } from "~/lib/images.server";
+import { DERIVED_CURRENCIES } from "~/lib/money";
+import { publicUrl } from "~/lib/storage.server";
+import { translateKey } from "~/lib/translate-key";
+import { getInstance } from "~/middleware/i18next";
+import { loadShop, shopDetailsFormValues, updateShopDetails } from "~/models/shop.server";
+import {
+  feeField,
+  freeAboveField,
+  LOGO_MAX_BYTES,
+  rateField,
+  type ShopDetailsForm,
+  type ShopDetailsInput,
+  shopDetailsSchema,
+} from "~/schemas/shop";
+import type { Route } from "./+types/shop-details";
+
+/*
+ * Settings → Shop details (/admin/settings/shop): the shop's name, address, e-mails, "Supported
+ * By" mark, delivery charges per currency and exchange rates. One multipart form: a refusal
+ * re-renders it with the input kept and the messages next to the fields (400); a save redirects
+ * here with a flash message.
+ */
+
+const PATH = "/admin/settings/shop";
+/** The logo limit plus room for the text fields and the multipart framing. */
+const BODY_LIMIT = LOGO_MAX_BYTES + 256 * 1024;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAdmin(context, request);
+  const shop = await loadShop(services(context).db);
+  const t = getInstance(context).t;
+  return {
+    values: shopDetailsFormValues(shop),
+    logoUrl: publicUrl(shop.supportedBy.logoKey),
+    title: `${t("adminShop.title")} | ${t("admin.title")}`,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = requireAdmin(context, request);
+  const { db, storage } = services(context);
+  let form: FormData;
+  try {
+    form = await readFormData(request, BODY_LIMIT);
+  } catch (error) {
+    // Too large, or not a form at all: a 4xx with the message at the logo field.
+    const tooLarge = error instanceof BodyTooLargeError;
+    const empty = parseWithZod(new FormData(), { schema: shopDetailsSchema });
+    return data(
+      empty.reply({
+        fieldErrors: {
+          supported_by_logo: [tooLarge ? "adminShop.errors.logoTooLarge" : "adminShop.errors.uploadFailed"],
+        },
+      }),
+      { status: tooLarge ? 413 : 400 },
+    );
+  }
+  const submission = parseWithZod(form, { schema: shopDetailsSchema });
+  if (submission.status !== "success") {
+    // The file is not sent back; everything typed is.
+    return data(submission.reply(), { status: 400 });
+  }
+  try {
+    const { ratesChanged } = await updateShopDetails(db, storage, submission.value, { actorUserId: admin.id });
+    setFlash(context, { type: "success", key: ratesChanged ? "adminShop.savedRates" : "adminShop.saved" });
+  } catch (error) {
+    if (!(error instanceof ImageError)) throw error;
+    return data(
+      submission.reply({
+        fieldErrors: {
+          supported_by_logo: [error.code === "tooLarge" ? "adminShop.errors.logoTooLarge" : error.messageKey],
+        },
+      }),
+      { status: 400 },
+    );
+  }
+  return redirect(PATH);
+}
+
+export default function ShopDetailsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const [form, fields] = useForm<ShopDetailsInput, ShopDetailsForm>({
+    id: "shop-details",
+    lastResult: actionData,
+    defaultValue: loaderData.values as DefaultValue<ShopDetailsInput>,
+    constraint: getZodConstraint(shopDetailsSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: shopDetailsSchema }),
+  });
+  const text = (field: FieldMetadata<string | undefined>, label: string, hint?: string, type = "text") => (
+    <Field label={label} htmlFor={field.id} hint={hint} errors={field.errors} errorId={field.errorId}>
+      <input {...getInputProps(field, { type: type as "text" })} autoComplete="off" className={inputClass} dir="auto" />
+    </Field>
+  );
+  const saving = navigation.state === "submitting" && navigation.formAction === PATH;
+  return (
+    <div className="max-w-4xl">
+      <p className="text-sm">
+        <Link to="/admin/settings" className="text-brand-700 underline underline-offset-2">
+          ← {t("adminShop.back")}
+        </Link>
+      </p>
+      <h1 className="mt-2 text-2xl font-bold">{t("adminShop.title")}</h1>
+      <p className="mt-1 text-sm text-stone-600">{t("adminShop.intro")}</p>
+      <Form
+        method="post"
+        action={PATH}
+        encType="multipart/form-data"
+        {...getFormProps(form)}
+        className="mt-6 flex flex-col gap-8"
+      >
+        <FormErrors errors={form.errors} />
+        <Section id="identity" heading={t("adminShop.identity.heading")}>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {text(fields.name_en, t("adminShop.identity.nameEn"))}
+            {text(fields.name_zh, t("adminShop.identity.nameZh"))}
+            {text(fields.address_en, t("adminShop.identity.addressEn"), t("adminShop.identity.addressHint"))}
+            {text(fields.address_zh, t("adminShop.identity.addressZh"), t("adminShop.identity.addressHint"))}
+            {text(
+              fields.support_email,
+              t("adminShop.identity.supportEmail"),
+              t("adminShop.identity.supportEmailHint"),
+              "email",
+            )}
+            {text(
+              fields.sender_email,
+              t("adminShop.identity.senderEmail"),
+              t("adminShop.identity.senderEmailHint"),
+              "email",
+            )}
+          </div>
+        </Section>
+
+        <Section id="supporter" heading={t("adminShop.supporter.heading")} intro={t("adminShop.supporter.intro")}>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {text(fields.supported_by_en, t("adminShop.supporter.nameEn"))}
+            {text(fields.supported_by_zh, t("adminShop.supporter.nameZh"))}
+            <div className="sm:col-span-2">
+              {text(fields.supported_by_url, t("adminShop.supporter.url"), t("adminShop.supporter.urlHint"), "url")}
+            </div>
+            {loaderData.logoUrl ? (
+              <div className="flex flex-col gap-2">
+                <p className="text-sm font-medium text-stone-800">{t("adminShop.supporter.logoCurrent")}</p>
+                <img
+                  src={loaderData.logoUrl}
+                  alt={t("adminShop.supporter.logoCurrent")}
+                  data-testid="logo-current"
+                  className="h-16 w-auto max-w-[12rem] rounded bg-stone-900 object-contain p-2"
+                />
+                <label className="flex items-center gap-2 text-sm">
+                  <input {...getInputProps(fields.supported_by_logo_remove, { type: "checkbox" })} />
+                  {t("adminShop.supporter.logoRemove")}
+                </label>
+              </div>
+            ) : null}
+            <ImagePicker
+              id={fields.supported_by_logo.id}
+              name={fields.supported_by_logo.name}
+              errorId={fields.supported_by_logo.errorId}
+              label={t("adminShop.supporter.logo")}
+              hint={t("adminShop.supporter.logoHint")}
+              errors={fields.supported_by_logo.errors?.map((key) => translateKey(t, key))}
+              accept="image/png,image/jpeg,image/webp"
+              previewAlt={t("adminShop.supporter.logoChosen")}
+              previewClassName="h-16 w-auto max-w-[12rem] rounded bg-stone-900 object-contain p-2"
+            />
+          </div>
+        </Section>
+
+        <Section id="delivery" heading={t("adminShop.shipping.heading")} intro={t("adminShop.shipping.intro")}>
+          <table className="w-full text-sm">
+            <thead>
+              <tr className="text-left text-stone-600">
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  {t("adminShop.shipping.currency")}
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  {t("adminShop.shipping.fee")}
+                </th>
+                <th scope="col" className="py-1 font-medium">
+                  {t("adminShop.shipping.freeAbove")}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {CURRENCIES.map((currency) => {
+                const fee = fields[feeField(currency)];
+                const free = fields[freeAboveField(currency)];
+                return (
+                  <tr key={currency} className="align-top">
+                    <th scope="row" className="py-2 pr-3 text-left font-medium">
+                      {currency}
+                    </th>
+                    <td className="py-2 pr-3">
+                      <MoneyInput field={fee} label={t("adminShop.shipping.feeNamed", { currency })} />
+                    </td>
+                    <td className="py-2">
+                      <MoneyInput
+                        field={free}
+                        label={t("adminShop.shipping.freeAboveNamed", { currency })}
+                        hint={t("adminShop.shipping.freeAboveHint")}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </Section>
+
+        <Section id="rates" heading={t("adminShop.rates.heading")} intro={t("adminShop.rates.intro")}>
+          <div className="grid gap-4 sm:grid-cols-3">
+            {DERIVED_CURRENCIES.map((currency) => {
+              const field = fields[rateField(currency)];
+              return (
+                <Field
+                  key={currency}
+                  label={t("adminShop.rates.perHkd", { currency })}
+                  htmlFor={field.id}
+                  errors={field.errors}
+                  errorId={field.errorId}
+                >
+                  <input {...getInputProps(field, { type: "text" })} inputMode="decimal" className={inputClass} />
+                </Field>
+              );
+            })}
+          </div>
+        </Section>
+
+        <div>
+          <StatusButton pendingText={saving ? t("adminShop.saving") : undefined}>{t("adminShop.save")}</StatusButton>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+function Section({
+  id,
+  heading,
+  intro,
+  children,
+}: {
+  id: string;
+  heading: string;
+  intro?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section aria-labelledby={`${id}-heading`} className="rounded-lg bg-white p-6 shadow-sm">
+      <h2 id={`${id}-heading`} className="text-lg font-semibold">
+        {heading}
+      </h2>
+      {intro ? <p className="mt-1 text-sm text-stone-600">{intro}</p> : null}
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+/** An amount input labelled for screen readers (the table's headers label it visually). */
+function MoneyInput({
+  field,
+  label,
+  hint,
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  hint?: string;
+}) {
+  const { t } = useTranslation();
+  const hintId = `${field.id}-hint`;
+  const describedBy = [field.errors?.length ? field.errorId : null, hint ? hintId : null].filter(Boolean).join(" ");
+  return (
+    <div className="flex flex-col gap-1">
+      <input
+        {...getInputProps(field, { type: "text" })}
+        aria-label={label}
+        aria-describedby={describedBy || undefined}
+        inputMode="decimal"
+        className={`${inputClass} max-w-[10rem]`}
+      />
+      {hint ? (
+        <p id={hintId} className="text-xs text-stone-500">
+          {hint}
+        </p>
+      ) : null}
+      {field.errors?.length ? (
+        <ul id={field.errorId} className="space-y-0.5 text-sm text-red-700">
+          {field.errors.map((key) => (
+            <li key={key}>{translateKey(t, key)}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title ?? "Admin" }, { name: "robots", content: "noindex" }];
+}

@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { CURRENCIES, type Currency } from "#db/schema";
+import { DERIVED_CURRENCIES, type DerivedCurrency, PPM, parseRate } from "~/lib/money";
+import { parseCents } from "./product";
+
+/**
+ * Settings → Shop details, shared by the server and the browser: who the shop is (name,
+ * address, e-mails, the footer's "Supported By" mark), what delivery costs in each currency and
+ * the exchange rates that derived prices follow. Messages are translation keys.
+ */
+
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+
+const TOO_LONG = "adminShop.errors.tooLong";
+const MONEY = /^\d{1,7}(?:\.\d{1,2})?$/;
+
+const required = (key: string, max: number) =>
+  z.string({ error: key }).trim().min(1, { error: key }).max(max, { error: TOO_LONG });
+
+const optional = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: TOO_LONG })
+    .optional()
+    .transform((value) => value ?? "");
+
+const email = (key: string) =>
+  z
+    .string({ error: key })
+    .trim()
+    .min(1, { error: key })
+    .max(254, { error: TOO_LONG })
+    .refine((value) => /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+\.[^\s@<>"(),;:]+$/.test(value), {
+      error: "adminShop.errors.emailInvalid",
+    })
+    .transform((value) => value.toLowerCase());
+
+/** An amount typed as "10" or "10.50" → integer cents. */
+const money = (key: string) =>
+  z
+    .string({ error: key })
+    .trim()
+    .min(1, { error: key })
+    .regex(MONEY, { error: "adminShop.errors.moneyInvalid" })
+    .transform((value) => parseCents(value) ?? 0);
+
+/** Empty: never free; else an amount. */
+const optionalMoney = z
+  .string()
+  .trim()
+  .regex(/^$|^\d{1,7}(?:\.\d{1,2})?$/, { error: "adminShop.errors.moneyInvalid" })
+  .optional()
+  .transform((value) => (value ? (parseCents(value) ?? 0) : null));
+
+/** Units of the currency per 1 HKD, up to six decimals, above 0 and at most 10. */
+const rate = z
+  .string({ error: "adminShop.errors.rateRequired" })
+  .trim()
+  .min(1, { error: "adminShop.errors.rateRequired" })
+  .transform((value, ctx) => {
+    const ppm = parseRate(value);
+    if (ppm === null || ppm <= 0 || ppm > 10 * PPM) {
+      ctx.addIssue({ code: "custom", message: "adminShop.errors.rateInvalid" });
+      return z.NEVER;
+    }
+    return ppm;
+  });
+
+const url = z
+  .string()
+  .trim()
+  .max(300, { error: TOO_LONG })
+  .refine((value) => value === "" || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(value), {
+    error: "adminShop.errors.urlInvalid",
+  })
+  .optional()
+  .transform((value) => value || null);
+
+const lower = <C extends string>(currency: C) => currency.toLowerCase() as Lowercase<C>;
+
+/** Field names per currency: fee_hkd, free_above_hkd, …; rate_gbp, … */
+export const feeField = (currency: Currency) => `fee_${lower(currency)}` as const;
+export const freeAboveField = (currency: Currency) => `free_above_${lower(currency)}` as const;
+export const rateField = (currency: DerivedCurrency) => `rate_${lower(currency)}` as const;
+
+const shippingFields = Object.fromEntries(
+  CURRENCIES.flatMap((currency) => [
+    [feeField(currency), money("adminShop.errors.feeRequired")],
+    [freeAboveField(currency), optionalMoney],
+  ]),
+) as Record<ReturnType<typeof feeField>, ReturnType<typeof money>> &
+  Record<ReturnType<typeof freeAboveField>, typeof optionalMoney>;
+
+const rateFields = Object.fromEntries(DERIVED_CURRENCIES.map((currency) => [rateField(currency), rate])) as Record<
+  ReturnType<typeof rateField>,
+  typeof rate
+>;
+
+export const shopDetailsSchema = z.object({
+  name_en: required("adminShop.errors.nameRequired", 80),
+  name_zh: required("adminShop.errors.nameRequired", 80),
+  address_en: optional(300),
+  address_zh: optional(300),
+  support_email: email("adminShop.errors.supportEmailRequired"),
+  sender_email: email("adminShop.errors.senderEmailRequired"),
+  supported_by_en: optional(80),
+  supported_by_zh: optional(80),
+  supported_by_url: url,
+  supported_by_logo: z
+    .file()
+    .max(LOGO_MAX_BYTES, { error: "adminShop.errors.logoTooLarge" })
+    .optional()
+    // An empty file input sends an empty part: no new logo.
+    .transform((file) => (file && file.size > 0 ? file : undefined)),
+  // An HTML checkbox: present means on.
+  supported_by_logo_remove: z
+    .string()
+    .optional()
+    .transform((value) => value !== undefined && value !== "" && value !== "off"),
+  ...shippingFields,
+  ...rateFields,
+});
+
+export type ShopDetailsForm = z.output<typeof shopDetailsSchema>;
+export type ShopDetailsInput = z.input<typeof shopDetailsSchema>;

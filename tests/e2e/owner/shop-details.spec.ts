@@ -1,0 +1,227 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { BrowserContext, Page } from "@playwright/test";
+import sharp from "sharp";
+import {
+  decodeQuotedPrintable,
+  expect,
+  ownerServer,
+  productIdByName,
+  serverPaths,
+  setLanguage,
+  signInAsAdmin,
+  test,
+} from "../fixtures";
+
+/**
+ * Settings → Shop details on a shop of its own (the "owner" projects, playwright.config.ts):
+ * the owner renames the shop, sets its contact details, "Supported By" logo, delivery charges per
+ * currency and an exchange rate, and edits a policy page; the storefront, the e-mails and the
+ * structured data follow. Serial: every step changes the whole shop.
+ */
+test.describe.configure({ mode: "serial" });
+
+const NAME = { en: "Lion Rock Airsoft", zh: "獅子山氣槍" };
+const PRODUCT = "Compact Red Dot Sight 1x22";
+
+async function setCurrency(context: BrowserContext, baseURL: string, currency: string): Promise<void> {
+  await context.addCookies([{ name: "currency", value: btoa(JSON.stringify(currency)), url: baseURL }]);
+}
+
+function detailsForm(page: Page) {
+  return page.locator("form#shop-details");
+}
+
+test("the owner makes the shop theirs: name, contact, logo, delivery per currency", async ({
+  page,
+  javaScriptEnabled,
+  baseURL,
+}) => {
+  const jsEnabled = javaScriptEnabled !== false;
+  await signInAsAdmin(page, "owner", ownerServer(jsEnabled));
+  await page.goto("/admin/settings");
+  const section = page.locator("section[aria-labelledby=shop-heading]");
+  await expect(section.getByTestId("shop-name")).toHaveText("Harbour Tactical");
+  await expect(section).toContainText("HK$10.00, free above HK$100.00");
+  await section.getByRole("link", { name: "Edit shop details" }).click();
+  await expect(page).toHaveURL(/\/admin\/settings\/shop$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shop details");
+
+  // Bad input: the message next to the field, everything typed kept, nothing saved.
+  const form = detailsForm(page);
+  await form.getByLabel("Shop name (English)").fill(NAME.en);
+  await form.getByLabel("Support e-mail").fill("not an e-mail");
+  await form.getByLabel("Delivery fee in GBP").fill("4.555");
+  await form.getByRole("button", { name: "Save shop details" }).click();
+  await expect(form.getByText("Enter a valid e-mail address")).toBeVisible();
+  await expect(form.getByText("Enter an amount such as 10 or 10.50")).toBeVisible();
+  await expect(form.getByLabel("Shop name (English)")).toHaveValue(NAME.en);
+  await expect(form.getByLabel("Support e-mail")).toHaveAttribute("aria-invalid", "true");
+  if (!jsEnabled) {
+    // The server answered the refusal itself (the browser's checks are off without JavaScript).
+    await page.goto("/");
+    await expect(page.locator("footer")).toContainText("Harbour Tactical");
+    await page.goto("/admin/settings/shop");
+  }
+
+  await form.getByLabel("Shop name (English)").fill(NAME.en);
+  await form.getByLabel("Shop name (Chinese)").fill(NAME.zh);
+  await form.getByLabel("Address (English)").fill("1 Nathan Road, Tsim Sha Tsui, Kowloon");
+  await form.getByLabel("Address (Chinese)").fill("九龍尖沙咀彌敦道1號");
+  await form.getByLabel("Support e-mail").fill("help@lionrock.example");
+  await form.getByLabel("Sender e-mail").fill("orders@lionrock.example");
+  await form.getByLabel("Name (English)", { exact: true }).fill("Kowloon Skirmish League");
+  await form.getByLabel("Name (Chinese)", { exact: true }).fill("九龍野戰聯盟");
+  await form.getByLabel("Link").fill("https://league.example/");
+  const logo = await sharp({ create: { width: 300, height: 120, channels: 4, background: "#d97706" } })
+    .png()
+    .toBuffer();
+  await form
+    .getByLabel("Logo", { exact: true })
+    .setInputFiles({ name: "league.png", mimeType: "image/png", buffer: logo });
+  await form.getByLabel("Delivery fee in HKD").fill("30");
+  await form.getByLabel("Free delivery above, in HKD").fill("800");
+  await form.getByLabel("Delivery fee in GBP").fill("4.50");
+  await form.getByLabel("Free delivery above, in GBP").fill("");
+  await form.getByLabel("GBP per 1 HKD").fill("0.2");
+  await form.getByRole("button", { name: "Save shop details" }).click();
+  await expect(page.getByRole("status")).toContainText(
+    "Shop details saved. Derived prices now follow the new exchange rates.",
+  );
+  await expect(form.getByLabel("Shop name (English)")).toHaveValue(NAME.en);
+  await expect(page.getByTestId("logo-current")).toBeVisible();
+
+  // The storefront: header, footer, title and structured data name the shop.
+  await page.goto("/");
+  await expect(page).toHaveTitle(new RegExp(`^${NAME.en} \\| `));
+  const footer = page.locator("footer");
+  await expect(footer.getByRole("heading", { name: NAME.en })).toBeVisible();
+  await expect(footer).toContainText("1 Nathan Road, Tsim Sha Tsui, Kowloon");
+  await expect(footer.getByRole("link", { name: "help@lionrock.example" })).toHaveAttribute(
+    "href",
+    "mailto:help@lionrock.example",
+  );
+  await expect(footer).toContainText(`© ${new Date().getFullYear()} ${NAME.en}`);
+  const supporter = footer.getByTestId("supported-by");
+  await expect(supporter.getByRole("link")).toHaveAttribute("href", "https://league.example/");
+  await expect(supporter).toContainText("Kowloon Skirmish League");
+  const logoSrc = (await supporter.locator("img").getAttribute("src")) ?? "";
+  expect(logoSrc).toMatch(/^\/uploads\/logos\/.+\.webp$/);
+  expect((await page.request.get(logoSrc)).status()).toBe(200);
+  await expect(page.locator("header")).toContainText(NAME.en);
+  await expect(footer).not.toContainText("Harbour Tactical");
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
+  expect(jsonLd["@graph"][0]).toMatchObject({ "@type": "Store", name: NAME.en, email: "help@lionrock.example" });
+
+  // In Chinese, the Chinese name and address.
+  await setLanguage(page.context(), baseURL ?? "", "zh");
+  await page.goto("/");
+  await expect(page.locator("footer")).toContainText(NAME.zh);
+  await expect(page.locator("footer")).toContainText("九龍尖沙咀彌敦道1號");
+  await expect(page.locator("footer")).toContainText("九龍野戰聯盟");
+  await setLanguage(page.context(), baseURL ?? "", "en");
+
+  // Delivery follows the shopper's currency: HK$30 under HK$800, £4.50 and never free in GBP.
+  const productId = await productIdByName(page.request, PRODUCT);
+  await page.request.post("/cart", { form: { intent: "clear" } });
+  const added = await page.request.post("/cart", {
+    form: { intent: "add", productId: String(productId), color: "Black", quantity: "1" },
+  });
+  expect(added.status()).toBeLessThan(400);
+  await page.goto("/cart");
+  await expect(page.getByTestId("shipping")).toHaveText("HK$30.00");
+  await expect(page.getByText("Free shipping on orders above HK$800.00.")).toBeVisible();
+  await setCurrency(page.context(), baseURL ?? "", "GBP");
+  await page.goto("/cart");
+  await expect(page.getByTestId("shipping")).toHaveText("£4.50");
+  await expect(page.getByText(/Free shipping on orders above/)).toHaveCount(0);
+
+  // The policy page fills in the same charges, in the shopper's currency.
+  await page.goto("/shipping");
+  await expect(page.locator("main")).toContainText("Other orders pay a flat shipping fee of £4.50.");
+  await setCurrency(page.context(), baseURL ?? "", "HKD");
+  await page.goto("/shipping");
+  await expect(page.locator("main")).toContainText("subtotal above HK$800");
+  await expect(page.locator("main")).toContainText("flat shipping fee of HK$30.");
+  await page.goto("/terms");
+  await expect(page.locator("main")).toContainText(`${NAME.en} is an airsoft shop at 1 Nathan Road`);
+});
+
+test("e-mails come from the shop's sender address under its name, signed with its details", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  const server = ownerServer(javaScriptEnabled !== false);
+  const email = await signInAsAdmin(page, "mailer", server);
+  // A password-reset e-mail is the simplest one to ask for.
+  await page.context().clearCookies();
+  await page.goto("/forgot-password");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await expect(page.getByRole("status")).toBeVisible();
+  const { mail } = serverPaths(server);
+  let raw = "";
+  await expect
+    .poll(() => {
+      const files = fs.existsSync(mail) ? fs.readdirSync(mail).filter((name) => name.endsWith(".eml")) : [];
+      raw =
+        files
+          .map((name) => fs.readFileSync(path.join(mail, name), "utf8"))
+          .find((text) => text.toLowerCase().includes(email)) ?? "";
+      return raw;
+    })
+    .not.toBe("");
+  expect(raw).toMatch(/^From: "?Lion Rock Airsoft"? <orders@lionrock\.example>$/m);
+  expect(raw).toMatch(/^Subject: Reset your Lion Rock Airsoft password$/m);
+  expect(decodeQuotedPrintable(raw)).toContain(
+    "Lion Rock Airsoft · 1 Nathan Road, Tsim Sha Tsui, Kowloon · help@lionrock.example",
+  );
+});
+
+test("the owner rewrites a policy page in both languages, and can restore the default", async ({
+  page,
+  javaScriptEnabled,
+  baseURL,
+}) => {
+  await signInAsAdmin(page, "pages", ownerServer(javaScriptEnabled !== false));
+  await page.goto("/admin/settings");
+  await page.getByRole("link", { name: "Edit Returns" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Edit page: Returns");
+  await expect(page.getByTestId("page-state")).toContainText("This page shows the text the shop came with.");
+
+  const english = page.locator("fieldset", { hasText: "English" }).first();
+  const chinese = page.locator("fieldset", { hasText: "Chinese" }).first();
+  await english.getByLabel("Title").fill("");
+  await page.getByRole("button", { name: "Save page" }).click();
+  await expect(english.getByText("Enter the page's title")).toBeVisible();
+
+  await english.getByLabel("Title").fill("Returns at {{shop_name}}");
+  await english.getByLabel("Text").fill("## Within 7 days\n\nWrite to **{{support_email}}** first.");
+  await chinese.getByLabel("Title").fill("退貨");
+  await chinese.getByLabel("Text").fill("七日內聯絡 {{support_email}}。");
+  await page.getByRole("button", { name: "Save page" }).click();
+  await expect(page.getByRole("status")).toContainText("Page saved.");
+  await expect(page.getByTestId("page-state")).toContainText("Edited");
+
+  await page.goto("/returns");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Returns at ${NAME.en}`);
+  await expect(page.getByRole("heading", { level: 2, name: "Within 7 days" })).toBeVisible();
+  await expect(page.locator("main strong")).toHaveText("help@lionrock.example");
+  await setLanguage(page.context(), baseURL ?? "", "zh");
+  await page.goto("/returns");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("退貨");
+  await expect(page.locator("main")).toContainText("七日內聯絡 help@lionrock.example。");
+  await setLanguage(page.context(), baseURL ?? "", "en");
+
+  // Restore the default: a confirmation first (confirm() with JavaScript, a second step without).
+  await page.goto("/admin/settings/pages/returns");
+  page.once("dialog", (dialog) => dialog.accept());
+  await page.getByRole("button", { name: "Restore the default text" }).click();
+  if (javaScriptEnabled === false) {
+    await expect(page.getByRole("alertdialog")).toBeVisible();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Restore the default text" }).click();
+  }
+  await expect(page.getByRole("status")).toContainText("The page shows its default text again.");
+  await page.goto("/returns");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Returns & Refunds");
+});

@@ -1,0 +1,185 @@
+import crypto from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { now } from "#db/connect.server";
+import type { CurrentUser } from "~/lib/auth.server";
+import { transitionOrder } from "~/models/admin-order.server";
+import { addToCart, cartIdForUser } from "~/models/cart.server";
+import { customerStatus, listOrderHistory, listOrdersForUser, placeOrder, replaceReceipt } from "~/models/order.server";
+import { createUser } from "~/models/user.server";
+import { loader as orderLoader } from "~/routes/store/account-order";
+import { loader as ordersLoader } from "~/routes/store/account-orders";
+import { createTestServices } from "./setup/db";
+import { runRoute } from "./setup/route";
+
+/**
+ * What the customer is told about their payment: after the receipt upload the order says
+ * "Receipt received — being checked" (not "Pending payment"); after the shop rejects the
+ * receipt, the order says so and its history shows the rejection with the reason; a new receipt
+ * puts it back to "being checked" and is in the history too.
+ */
+
+const svc = await createTestServices();
+const { db } = svc;
+const admin = await createUser(db, { email: "desk@shop.hk", password: "secret12" });
+const ADMIN: CurrentUser = { id: admin.id, email: admin.email, isAdmin: true };
+
+async function placedOrder() {
+  const stamp = now();
+  const product = await db
+    .insertInto("products")
+    .values({
+      category_id: null,
+      name_en: "Receipt test",
+      name_zh: "收據測試",
+      description_en: "x",
+      description_zh: "x",
+      price_hkd_cents: 80_00,
+      price_gbp_cents: 8_00,
+      price_eur_cents: 9_00,
+      price_usd_cents: 10_00,
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db.insertInto("product_variants").values({ product_id: product.id, color: "Black", stock: 9 }).execute();
+  const user = await createUser(db, { email: `buyer-${crypto.randomUUID()}@example.com`, password: "secret12" });
+  const cartId = await cartIdForUser(db, user.id);
+  await addToCart(db, cartId, { productId: product.id, color: "Black", quantity: 1 });
+  const { order } = await placeOrder(db, {
+    userId: user.id,
+    cartId,
+    currency: "HKD",
+    locale: "en",
+    customer: {
+      firstName: "Chan",
+      lastName: "Tai Man",
+      email: user.email,
+      phone: undefined,
+      address: "1 Nathan Road",
+      city: "Tsim Sha Tsui",
+      postalCode: undefined,
+      country: "Hong Kong",
+      notes: undefined,
+    },
+    receiptPath: `receipts/${user.id}/first.jpg`,
+    submissionKey: crypto.randomUUID(),
+  });
+  const customer: CurrentUser = { id: user.id, email: user.email, isAdmin: false };
+  return { order, customer };
+}
+
+describe("customerStatus", () => {
+  it("says where the receipt stands while payment is pending, else the status", () => {
+    const pending = { status: "pending_payment" as const, receipt_path: "r.jpg", receipt_rejected_reason: null };
+    expect(customerStatus(pending)).toBe("receipt_checking");
+    expect(customerStatus({ ...pending, receipt_rejected_reason: "Wrong amount" })).toBe("receipt_rejected");
+    expect(customerStatus({ ...pending, receipt_path: null })).toBe("pending_payment");
+    expect(customerStatus({ ...pending, status: "paid" })).toBe("paid");
+    expect(customerStatus({ ...pending, status: "cancelled", receipt_rejected_reason: "x" })).toBe("cancelled");
+  });
+});
+
+describe("a receipt from upload to rejection to a new one", () => {
+  it("is told to the customer on their order list, order page and its history", async () => {
+    const { order, customer } = await placedOrder();
+    const list = async () => (await listOrdersForUser(db, customer.id)).map((row) => row.customer_status);
+    const page = async () => {
+      const { result } = await runRoute(
+        svc,
+        orderLoader,
+        new Request(`http://localhost/account/orders/${order.id}`),
+        customer,
+        { id: order.id },
+      );
+      return result as Awaited<ReturnType<typeof orderLoader>>;
+    };
+
+    // Just bought: the receipt is being checked.
+    expect(await list()).toEqual(["receipt_checking"]);
+    expect((await page()).status).toBe("receipt_checking");
+    expect((await page()).history.map((entry) => entry.kind)).toEqual(["placed"]);
+    const { result: listed } = await runRoute(
+      svc,
+      ordersLoader,
+      new Request("http://localhost/account/orders"),
+      customer,
+    );
+    expect((listed as Awaited<ReturnType<typeof ordersLoader>>).orders[0]).toMatchObject({
+      customer_status: "receipt_checking",
+    });
+    // The receipt's storage key is not sent to the page with the list.
+    expect(Object.keys((listed as Awaited<ReturnType<typeof ordersLoader>>).orders[0] ?? {})).not.toContain(
+      "receipt_path",
+    );
+
+    // The shop rejects it with a reason.
+    await transitionOrder(db, ADMIN, {
+      orderId: order.id,
+      transition: "rejectReceipt",
+      expected: "pending_payment",
+      reason: "The amount does not match",
+    });
+    expect(await list()).toEqual(["receipt_rejected"]);
+    const rejected = await page();
+    expect(rejected.status).toBe("receipt_rejected");
+    expect(rejected.history).toEqual([
+      { kind: "placed", at: order.created_at },
+      { kind: "receiptRejected", at: expect.any(String), reason: "The amount does not match" },
+    ]);
+
+    // A new receipt: being checked again; both steps stay in the history.
+    const replaced = await replaceReceipt(db, {
+      orderId: order.id,
+      userId: customer.id,
+      receiptPath: `receipts/${customer.id}/second.jpg`,
+    });
+    expect(replaced).toEqual({ previous: `receipts/${customer.id}/first.jpg` });
+    expect(await list()).toEqual(["receipt_checking"]);
+    expect((await page()).history.map((entry) => entry.kind)).toEqual(["placed", "receiptRejected", "receiptReplaced"]);
+    const audit = await db
+      .selectFrom("audit_log")
+      .select(["action", "actor_user_id"])
+      .where("entity_id", "=", order.id)
+      .where("action", "=", "order.receiptReplaced")
+      .execute();
+    expect(audit).toEqual([{ action: "order.receiptReplaced", actor_user_id: customer.id }]);
+
+    // Not waiting for a receipt any more: a second upload is refused and changes nothing.
+    expect(
+      await replaceReceipt(db, { orderId: order.id, userId: customer.id, receiptPath: "receipts/third.jpg" }),
+    ).toBeNull();
+
+    // Paid: the status says so, and the history goes on.
+    await transitionOrder(db, ADMIN, { orderId: order.id, transition: "markPaid", expected: "pending_payment" });
+    expect(await list()).toEqual(["paid"]);
+    expect((await page()).history.map((entry) => entry.kind)).toEqual([
+      "placed",
+      "receiptRejected",
+      "receiptReplaced",
+      "paid",
+    ]);
+    expect((await listOrderHistory(db, (await page()).order)).at(-1)?.kind).toBe("paid");
+  });
+
+  it("a new receipt is only for the order's customer, after a rejection", async () => {
+    const { order, customer } = await placedOrder();
+    // Not rejected: nothing to replace.
+    expect(await replaceReceipt(db, { orderId: order.id, userId: customer.id, receiptPath: "x.jpg" })).toBeNull();
+    await transitionOrder(db, ADMIN, {
+      orderId: order.id,
+      transition: "rejectReceipt",
+      expected: "pending_payment",
+      reason: "Blurred",
+    });
+    // Someone else's order: refused.
+    const { customer: other } = await placedOrder();
+    expect(await replaceReceipt(db, { orderId: order.id, userId: other.id, receiptPath: "x.jpg" })).toBeNull();
+    const row = await db
+      .selectFrom("orders")
+      .select(["receipt_path", "receipt_rejected_reason"])
+      .where("id", "=", order.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ receipt_path: `receipts/${customer.id}/first.jpg`, receipt_rejected_reason: "Blurred" });
+  });
+});
