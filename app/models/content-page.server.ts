@@ -86,57 +86,53 @@ export async function listContentPages(db: DB): Promise<ContentPageRecord[]> {
 }
 
 /** Saves both languages of a page as the owner wrote them, audited with the text before. */
-export async function saveContentPage(
+export function saveContentPage(
   db: DB,
   slug: ContentPageSlug,
   text: BilingualPage,
   options: { actorUserId: string | null },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom("site_settings")
-      .select("value")
-      .where("key", "=", settingKey(slug))
-      .executeTakeFirst();
-    const at = now();
-    const value = JSON.stringify(text);
-    await trx
-      .insertInto("site_settings")
-      .values({ key: settingKey(slug), value, updated_at: at })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: at }))
-      .execute();
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "setting.page_updated",
-      entityType: "setting",
-      entityId: settingKey(slug),
-      before: before ? JSON.parse(before.value) : null,
-      after: text,
-    });
-  });
+  return writeContentPage(db, slug, text, options);
 }
 
 /** The page shows its default text again (the owner's text is kept in the audit log). */
-export async function resetContentPage(
+export function resetContentPage(
   db: DB,
   slug: ContentPageSlug,
   options: { actorUserId: string | null },
 ): Promise<void> {
+  return writeContentPage(db, slug, null, options);
+}
+
+/** The owner's text of a page (null: back to the default), with its audit entry, in one transaction. */
+async function writeContentPage(
+  db: DB,
+  slug: ContentPageSlug,
+  text: BilingualPage | null,
+  options: { actorUserId: string | null },
+): Promise<void> {
+  const key = settingKey(slug);
   await db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom("site_settings")
-      .select("value")
-      .where("key", "=", settingKey(slug))
-      .executeTakeFirst();
-    if (!before) return;
-    await trx.deleteFrom("site_settings").where("key", "=", settingKey(slug)).execute();
+    const before = await trx.selectFrom("site_settings").select("value").where("key", "=", key).executeTakeFirst();
+    if (text === null) {
+      if (!before) return;
+      await trx.deleteFrom("site_settings").where("key", "=", key).execute();
+    } else {
+      const at = now();
+      const value = JSON.stringify(text);
+      await trx
+        .insertInto("site_settings")
+        .values({ key, value, updated_at: at })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: at }))
+        .execute();
+    }
     await recordAudit(trx, {
       actorUserId: options.actorUserId,
-      action: "setting.page_reset",
+      action: text === null ? "setting.page_reset" : "setting.page_updated",
       entityType: "setting",
-      entityId: settingKey(slug),
-      before: JSON.parse(before.value),
-      after: null,
+      entityId: key,
+      before: before ? JSON.parse(before.value) : null,
+      after: text,
     });
   });
 }

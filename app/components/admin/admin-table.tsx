@@ -30,6 +30,8 @@ const CARDS = [
  * `layout="scroll"` (the default): on a phone it scrolls sideways inside its own box (the page
  * never does). `layout="cards"`: on a phone each row is a card (see CARDS); every `<td>` then
  * carries `data-label` with its column's name.
+ * A scrolling table with no link or button inside passes `labelledBy` (the id of its heading):
+ * its box becomes a named group in the tab order, so a keyboard can scroll it (WCAG 2.1.1).
  */
 export function AdminTable({
   columns,
@@ -38,6 +40,7 @@ export function AdminTable({
   tableTestId,
   className = "mt-2",
   layout = "scroll",
+  labelledBy,
   children,
 }: {
   columns: (ReactNode | Column)[];
@@ -47,13 +50,17 @@ export function AdminTable({
   tableTestId?: string;
   className?: string;
   layout?: "scroll" | "cards";
+  /** The id of the element that names the table's box; makes the box focusable. */
+  labelledBy?: string;
   children: ReactNode;
 }) {
+  const keyboardScroll = labelledBy ? ({ role: "group", "aria-labelledby": labelledBy, tabIndex: 0 } as const) : {};
   return (
     <div
       className={`${className} overflow-x-auto rounded-lg bg-white shadow-sm`}
       data-testid={testId}
       data-layout={layout}
+      {...keyboardScroll}
     >
       <table
         className={`w-full ${minWidth} text-left text-sm ${layout === "cards" ? CARDS : ""}`}

@@ -1,7 +1,7 @@
 /** English text of one admin screen; zh/admin-settings.ts must have the same keys. */
 export default {
   title: "Settings",
-  intro: "The look of the store's home page and the bank accounts shoppers pay into.",
+  intro: "Your shop's details and policy pages, the look of the home page, and the bank accounts shoppers pay into.",
   appearance: {
     heading: "Site Appearance",
     intro: "The background image of the home page's hero banner.",

@@ -2,7 +2,7 @@ import type en from "../en/admin-settings";
 
 export default {
   title: "設定",
-  intro: "商店首頁的外觀，以及顧客付款的銀行戶口。",
+  intro: "商店資料及政策頁面、首頁外觀，以及顧客付款的銀行戶口。",
   appearance: {
     heading: "網站外觀",
     intro: "首頁橫幅的背景圖片。",

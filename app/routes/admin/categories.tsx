@@ -230,7 +230,6 @@ function CategoryRow({ category }: { category: AdminCategory }) {
     <li
       className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm sm:flex-row sm:items-start"
       data-testid="category-row"
-      aria-label={shown.name}
     >
       {category.image_url ? (
         <img

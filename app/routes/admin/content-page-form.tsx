@@ -96,22 +96,22 @@ export default function ContentPageForm({ loaderData, actionData }: Route.Compon
     const description = fields[`description_${key}`];
     const body = fields[`body_${key}`];
     return (
-      <fieldset
-        className="flex min-w-0 flex-col gap-4 rounded-lg bg-white p-6 shadow-sm"
-        lang={key === "zh" ? "zh-Hant-HK" : "en"}
-      >
-        <legend className="px-1 text-lg font-semibold">
+      <fieldset className="min-w-0 rounded-lg bg-white p-6 shadow-sm" lang={key === "zh" ? "zh-Hant-HK" : "en"}>
+        {/* A floated legend sits inside the card instead of on its edge. */}
+        <legend className="float-left w-full text-lg font-semibold">
           {t(key === "en" ? "adminShop.page.english" : "adminShop.page.chinese")}
         </legend>
-        <TextInput field={title} label={t("adminShop.page.pageTitle")} />
-        <TextInput
-          field={description}
-          label={t("adminShop.page.description")}
-          hint={t("adminShop.page.descriptionHint")}
-        />
-        <Field label={t("adminShop.page.body")} htmlFor={body.id} errors={body.errors} errorId={body.errorId}>
-          <textarea {...getTextareaProps(body)} rows={24} className={`${inputClass} font-mono text-sm`} />
-        </Field>
+        <div className="clear-both flex flex-col gap-4 pt-3">
+          <TextInput field={title} label={t("adminShop.page.pageTitle")} />
+          <TextInput
+            field={description}
+            label={t("adminShop.page.description")}
+            hint={t("adminShop.page.descriptionHint")}
+          />
+          <Field label={t("adminShop.page.body")} htmlFor={body.id} errors={body.errors} errorId={body.errorId}>
+            <textarea {...getTextareaProps(body)} rows={24} className={`${inputClass} font-mono text-sm`} />
+          </Field>
+        </div>
       </fieldset>
     );
   };

@@ -248,6 +248,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             ]}
             minWidth="min-w-[32rem]"
             tableTestId="customer-sign-ins"
+            labelledBy="sign-ins-heading"
           >
             {signIns.map((event) => (
               <tr key={event.id}>

@@ -255,6 +255,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
             minWidth="min-w-[36rem]"
             className="mt-3"
             tableTestId="ip-activity"
+            labelledBy="ip-activity-heading"
           >
             {activity.map((entry) => (
               <tr key={entry.ip} data-ip={entry.ip}>

@@ -353,6 +353,7 @@ function PriceInput({
       <input
         id={id}
         name={name}
+        type="text"
         defaultValue={defaultValue}
         placeholder={placeholder}
         inputMode="decimal"
@@ -537,6 +538,7 @@ export default function ProductForm() {
       <input
         id={`product-${name}`}
         name={name}
+        type="text"
         defaultValue={String(draft[name])}
         aria-invalid={errors[name] ? true : undefined}
         aria-describedby={errors[name] ? `product-${name}-error` : undefined}
@@ -627,6 +629,7 @@ export default function ProductForm() {
                       <input
                         id={`variant-${index}-color`}
                         name={colorName}
+                        type="text"
                         defaultValue={variant.color}
                         aria-invalid={errors[colorName] ? true : undefined}
                         aria-describedby={errors[colorName] ? `variant-${index}-color-error` : undefined}
@@ -642,6 +645,7 @@ export default function ProductForm() {
                       <input
                         id={`variant-${index}-color_zh`}
                         name={colorZhName}
+                        type="text"
                         lang="zh-Hant-HK"
                         defaultValue={variant.color_zh}
                         aria-invalid={errors[colorZhName] ? true : undefined}

@@ -523,7 +523,6 @@ function BankAccountRow({ account, editing }: { account: LoaderData["accounts"][
   return (
     <li
       data-testid="bank-account-row"
-      aria-label={name}
       className={`flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm sm:flex-row sm:items-start ${
         account.is_primary ? "ring-2 ring-brand-500" : ""
       } ${editing ? "outline-2 outline-offset-2 outline-stone-400 outline-dashed" : ""}`}

@@ -1,3 +1,4 @@
+import { seriousViolations } from "../a11y";
 import {
   apiAddToCart,
   apiCheckout,
@@ -11,7 +12,6 @@ import {
   signInAsAdmin,
   shopperTest as test,
 } from "../fixtures";
-import { seriousViolations } from "../store/a11y";
 
 /**
  * The back office for assistive technology, in English and Chinese, with and without

@@ -1,5 +1,5 @@
+import { seriousViolations } from "../a11y";
 import { expect, setLanguage, signInAsAdmin, shopperTest as test, withLock } from "../fixtures";
-import { seriousViolations } from "../store/a11y";
 
 /**
  * Issue 14 on the main test shop, which runs in demo mode (PUBLIC_URL is a loopback address)

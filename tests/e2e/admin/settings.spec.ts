@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Page } from "@playwright/test";
 import {
   type ApiShopper,
@@ -11,6 +9,7 @@ import {
   receiptJpeg,
   signInAsAdmin,
   shopperTest as test,
+  withLock,
 } from "../fixtures";
 
 /**
@@ -22,26 +21,6 @@ import {
 
 const DEMO_ACCOUNT = "848-302915-838";
 const DEMO_FPS = "1648203";
-
-/** Runs `fn` while no other Playwright worker holds the lock `name` (a directory on the shared temp folder). */
-async function withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  const dir = path.join(process.env.E2E_DIR ?? "/tmp", `settings-lock-${name}`);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(dir);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function flash(page: Page, text: string) {
   return page.getByRole("status").filter({ hasText: text });

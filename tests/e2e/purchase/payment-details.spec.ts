@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { seriousViolations } from "../a11y";
 import {
   apiAddToCart,
   apiCheckout,
@@ -16,7 +17,6 @@ import {
   waitForReact,
   withLock,
 } from "../fixtures";
-import { seriousViolations } from "../store/a11y";
 
 /**
  * Issue 14: what the shopper is told to pay. FPS carries Hong Kong dollars only: an HKD order

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import en from "../../../app/locales/en/translation";
 import zh from "../../../app/locales/zh/translation";
+import { seriousViolations } from "../a11y";
 import {
   apiAddToCart,
   apiCheckout,
@@ -17,7 +18,6 @@ import {
   uniqueEmail,
   uniquePassword,
 } from "../fixtures";
-import { seriousViolations } from "./a11y";
 
 /**
  * Before checkout: a signed-out shopper is told an account is needed (on the cart and on the

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import en from "../../../app/locales/en/translation";
 import zh from "../../../app/locales/zh/translation";
+import { seriousViolations } from "../a11y";
 import {
   apiAddToCart,
   expect,
@@ -14,7 +15,6 @@ import {
   uniquePassword,
   waitForReact,
 } from "../fixtures";
-import { seriousViolations } from "./a11y";
 
 /**
  * The storefront header: one row at desk and phone widths, in both languages, signed in and
