@@ -33,7 +33,7 @@ export function ProductImage({
 }) {
   if (!src) {
     return (
-      <div className={`flex items-center justify-center bg-stone-200 text-sm text-stone-500 ${className}`}>
+      <div className={`flex items-center justify-center bg-stone-200 text-sm text-stone-700 ${className}`}>
         {t("home.noImage")}
       </div>
     );

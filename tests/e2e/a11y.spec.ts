@@ -16,6 +16,7 @@ import {
   uniqueEmail,
   uniquePassword,
   waitForReact,
+  withMainDatabase,
 } from "./fixtures";
 
 /**
@@ -87,6 +88,28 @@ async function firstLink(page: Page, pattern: RegExp): Promise<string> {
 }
 
 /**
+ * A product without any image, which no seeded product is (products added by hand can be): the
+ * card and the gallery then show a "No image" placeholder, which must be readable too.
+ */
+function insertProductWithoutImage(): { id: number; name: string } {
+  const name = `Sweep Sling ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  return withMainDatabase((db) => {
+    const at = new Date().toISOString();
+    const category = db.prepare("SELECT id FROM categories WHERE slug = 'accessories'").get() as { id: number };
+    const info = db
+      .prepare(
+        `INSERT INTO products (category_id, name_en, name_zh, description_en, description_zh, price_hkd_cents,
+           price_gbp_cents, price_eur_cents, price_usd_cents, created_at, updated_at)
+         VALUES (?, ?, ?, '', '', 12000, 1200, 1400, 1500, ?, ?)`,
+      )
+      .run(category.id, name, `${name}（中）`, at, at);
+    const id = Number(info.lastInsertRowid);
+    db.prepare("INSERT INTO product_variants (product_id, color, stock, sort_order) VALUES (?, 'Black', 3, 0)").run(id);
+    return { id, name };
+  });
+}
+
+/**
  * English at desk width, Chinese at phone width: every page type is seen in both languages and
  * at both widths (the phone layout has its own menus and drawers), for one load per page.
  */
@@ -113,6 +136,9 @@ test.describe("accessibility and markup of every page type", () => {
       await visit("/category/accessories?price=budget&sort=price-low-high");
       await visit(`/product/${colours}`);
       await visit(`/product/${soldOut}`);
+      const bare = insertProductWithoutImage();
+      await visit(`/product/${bare.id}`);
+      await visit(`/search?q=${encodeURIComponent(bare.name)}`);
       await visit("/search?q=m4");
       await visit("/search?q=zzqxv");
       await visit("/blog");

@@ -5,6 +5,7 @@ import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
+import Database from "better-sqlite3";
 
 /**
  * Shared helpers for the end-to-end specs. `jsEnabled` tells a spec which project it runs in,
@@ -267,6 +268,20 @@ export async function withLock<T>(name: string, fn: () => Promise<T>): Promise<T
     return await fn();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `run` on the main test server's SQLite file: for data no page makes (a product without
+ * images, a category switched off behind the shop's back). WAL lets it write beside the server.
+ */
+export function withMainDatabase<T>(run: (db: Database.Database) => T): T {
+  const db = new Database(path.join(serverPaths("main").data, "shop.db"));
+  try {
+    db.pragma("busy_timeout = 10000");
+    return run(db);
+  } finally {
+    db.close();
   }
 }
 

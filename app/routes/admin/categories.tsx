@@ -240,7 +240,7 @@ function CategoryRow({ category }: { category: AdminCategory }) {
           className="h-20 w-20 shrink-0 rounded-md object-cover"
         />
       ) : (
-        <div className="flex h-20 w-20 shrink-0 items-center justify-center rounded-md bg-stone-100 text-xs text-stone-500">
+        <div className="flex h-20 w-20 shrink-0 items-center justify-center rounded-md bg-stone-100 text-xs text-stone-600">
           {t("adminCategories.noImage")}
         </div>
       )}

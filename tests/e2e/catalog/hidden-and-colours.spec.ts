@@ -1,7 +1,5 @@
-import path from "node:path";
 import type { Page } from "@playwright/test";
-import Database from "better-sqlite3";
-import { expect, mainServerPaths, signInAsAdmin, shopperTest as test, waitForReact } from "../fixtures";
+import { expect, signInAsAdmin, shopperTest as test, waitForReact, withMainDatabase } from "../fixtures";
 import { cards, waitForHydration } from "./helpers";
 
 /**
@@ -90,23 +88,12 @@ test.describe("a product of an inactive category", () => {
   });
 });
 
-/** Writes to the main server's database (its own rows only, so other specs are not affected). */
-function withDatabase<T>(run: (db: Database.Database) => T): T {
-  const db = new Database(path.join(mainServerPaths().data, "shop.db"));
-  try {
-    db.pragma("busy_timeout = 10000");
-    return run(db);
-  } finally {
-    db.close();
-  }
-}
-
 test.describe("a product whose category goes inactive while it is in a cart", () => {
   test("shows as no longer available, and checkout waits until it is removed", async ({ page, jsEnabled }) => {
     const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     const at = new Date().toISOString();
     // Its own product, at first without a category (shown), so no other spec sees a new category.
-    const productId = withDatabase((db) => {
+    const productId = withMainDatabase((db) => {
       const product = db
         .prepare(
           `INSERT INTO products (category_id, name_en, name_zh, description_en, description_zh, price_hkd_cents,
@@ -131,7 +118,7 @@ test.describe("a product whose category goes inactive while it is in a cart", ()
     expect((await add(m4)).status()).toBe(302);
 
     // The operator moves it into an inactive category (the demo's Eyewear).
-    withDatabase((db) =>
+    withMainDatabase((db) =>
       db
         .prepare("UPDATE products SET category_id = (SELECT id FROM categories WHERE slug = 'eyewear') WHERE id = ?")
         .run(productId),
@@ -166,7 +153,7 @@ test.describe("a product whose category goes inactive while it is in a cart", ()
 function insertColouredProduct(): { id: number; en: string; zh: string } {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const name = { en: `Colour Carbine ${tag}`, zh: `顏色長槍 ${tag}` };
-  return withDatabase((db) => {
+  return withMainDatabase((db) => {
     const category = db.prepare("SELECT id FROM categories WHERE slug = 'rifles'").get() as { id: number };
     const at = new Date().toISOString();
     const info = db
