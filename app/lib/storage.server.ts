@@ -161,3 +161,18 @@ async function syncFolder(folder: string): Promise<void> {
     await handle.close();
   }
 }
+
+/**
+ * Removes files best-effort: after a failed transaction (the files it wrote first must go) or
+ * after a successful one (the files it replaced). A file that cannot be removed is logged and
+ * left; it never turns a saved change into an error.
+ */
+export async function removeFilesQuietly(storage: Storage, area: StorageArea, keys: readonly string[]): Promise<void> {
+  for (const key of keys) {
+    try {
+      await storage.delete(area, key);
+    } catch (error) {
+      console.error(`could not remove ${area} file`, key, error);
+    }
+  }
+}

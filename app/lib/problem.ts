@@ -1,0 +1,31 @@
+/**
+ * A refusal the user can act on: a translation key (rendered in the reader's language), its
+ * parameters, and the field it belongs to when it belongs to one. The one shape every model,
+ * action and page uses for "no, because…".
+ */
+export interface Problem {
+  key: string;
+  params?: Record<string, string | number>;
+  /** The form field the message is shown next to; without it, it is a message for the whole form. */
+  field?: string;
+  /** A second, explanatory line under the message. */
+  detailKey?: string;
+}
+
+/**
+ * The one user-facing error: models throw it when a rule refuses (out of stock, already paid,
+ * image too large…); `formAction` turns it into a 4xx answer carrying the user's input.
+ * Anything else thrown is a bug and stays a 500.
+ */
+export class UserError extends Error {
+  readonly problem: Problem;
+  readonly status: number;
+
+  constructor(key: string, options: Omit<Problem, "key"> & { status?: number } = {}) {
+    super(key);
+    this.name = "UserError";
+    const { status = 400, ...rest } = options;
+    this.status = status;
+    this.problem = { key, ...rest };
+  }
+}
