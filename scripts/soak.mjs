@@ -77,8 +77,14 @@ export function readCatalogue(databaseFile) {
   const db = openReadOnly(databaseFile);
   try {
     const categories = db.prepare("SELECT slug FROM categories WHERE is_active = 1").pluck().all();
+    // Only what a shopper can see and buy: products of an inactive category are hidden (404).
     const variants = db
-      .prepare("SELECT product_id AS productId, color, stock FROM product_variants ORDER BY product_id, sort_order")
+      .prepare(
+        `SELECT v.product_id AS productId, v.color, v.stock FROM product_variants v
+         JOIN products p ON p.id = v.product_id LEFT JOIN categories c ON c.id = p.category_id
+         WHERE c.id IS NULL OR c.is_active = 1
+         ORDER BY v.product_id, v.sort_order`,
+      )
       .all();
     const stock = Object.fromEntries(variants.map((v) => [`${v.productId}|${v.color}`, v.stock]));
     return { categories, variants, stock };

@@ -70,7 +70,15 @@ export async function seedHttpBench(databaseFile: string, uploadsDir: string): P
     const categorySlugs = (await db.selectFrom("categories").select("slug").where("is_active", "=", 1).execute()).map(
       (row) => row.slug,
     );
-    const productIds = (await db.selectFrom("products").select("id").execute()).map((row) => row.id);
+    // Product pages a shopper can open: a product of an inactive category is hidden (404).
+    const productIds = (
+      await db
+        .selectFrom("products")
+        .leftJoin("categories", "categories.id", "products.category_id")
+        .select("products.id")
+        .where((eb) => eb.or([eb("categories.id", "is", null), eb("categories.is_active", "=", 1)]))
+        .execute()
+    ).map((row) => row.id);
     return {
       counts,
       categorySlugs,

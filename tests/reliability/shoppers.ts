@@ -209,7 +209,13 @@ export function variants(files: ShopFiles, count: number): Variant[] {
   const db = openDatabase(files);
   try {
     const rows = db
-      .prepare("SELECT product_id AS productId, color FROM product_variants ORDER BY product_id, sort_order LIMIT ?")
+      // Only colours a shopper can buy: products of an inactive category are hidden.
+      .prepare(
+        `SELECT v.product_id AS productId, v.color FROM product_variants v
+         JOIN products p ON p.id = v.product_id LEFT JOIN categories c ON c.id = p.category_id
+         WHERE c.id IS NULL OR c.is_active = 1
+         ORDER BY v.product_id, v.sort_order LIMIT ?`,
+      )
       .all(count) as Variant[];
     if (rows.length < count) throw new Error(`the catalogue has only ${rows.length} colour variants`);
     return rows;
