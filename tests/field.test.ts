@@ -1,4 +1,4 @@
-import { createElement, type ReactNode } from "react";
+import { type ComponentProps, createElement, type ReactElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Field } from "~/components/ui/field";
@@ -13,6 +13,11 @@ function render(node: ReactNode): string {
   return renderToString(
     createElement(I18nProvider, { language: "en", messages: resources.en.translation as Messages }, node),
   );
+}
+
+/** A `Field` around one control (passed as React's children argument). */
+function field(options: Omit<ComponentProps<typeof Field>, "children">, control: ReactElement) {
+  return createElement(Field, options as ComponentProps<typeof Field>, control);
 }
 
 /** An attribute of the first tag named `tag` (the markup is React's: double quotes, escaped). */
@@ -42,8 +47,7 @@ function wiring(html: string) {
 describe("Field", () => {
   it("marks a bare control invalid and describes it by its errors and hint", () => {
     const html = render(
-      createElement(
-        Field,
+      field(
         {
           label: "Colour",
           htmlFor: "variant-0-color",
@@ -63,19 +67,27 @@ describe("Field", () => {
 
   it("says nothing of errors when there are none, but keeps the hint", () => {
     const withHint = wiring(
-      render(createElement(Field, { label: "Stock", htmlFor: "stock", hint: "Units on hand" }, createElement("input"))),
+      render(
+        field(
+          {
+            label: "Stock",
+            htmlFor: "stock",
+            hint: "Units on hand",
+          },
+          createElement("input"),
+        ),
+      ),
     );
     expect(withHint.invalid).toBeNull();
     expect(withHint.describedBy).toEqual(["stock-hint"]);
     expect(withHint.descriptions).toEqual(["Units on hand"]);
-    const bare = wiring(render(createElement(Field, { label: "Name", htmlFor: "name" }, createElement("input"))));
+    const bare = wiring(render(field({ label: "Name", htmlFor: "name" }, createElement("input"))));
     expect(bare).toMatchObject({ id: "name", labelFor: "name", invalid: null, describedBy: [] });
   });
 
   it("keeps what the caller wired (Conform's props) and merges without repeats", () => {
     const html = render(
-      createElement(
-        Field,
+      field(
         {
           label: "E-mail",
           htmlFor: "f-email",
@@ -83,7 +95,11 @@ describe("Field", () => {
           errorId: "f-email-error",
           hint: "Work",
         },
-        createElement("input", { id: "f-email", "aria-invalid": true, "aria-describedby": "f-email-error extra" }),
+        createElement("input", {
+          id: "f-email",
+          "aria-invalid": true,
+          "aria-describedby": "f-email-error extra",
+        }),
       ),
     );
     const { id, invalid, describedBy } = wiring(html);
