@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
-import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { ErrorMessage } from "./components/layout/route-error-boundary";
 import { services } from "./context";
 import { getUser } from "./lib/auth.server";
 import { currentCartId } from "./lib/cart-session.server";
@@ -143,24 +144,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return <Outlet />;
 }
 
-/** Last resort: a page that leaks no stack trace, in the reader's language where known. */
+/** Last resort, for errors outside the store and admin layouts: no stack trace, in the reader's language where known. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const { t } = useTranslation();
-  const root = useRootData();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const notFound = status === 404;
   return (
-    <main
-      id="main"
-      className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 p-8 text-center"
-    >
-      <title>{notFound ? t("notFound.metaTitle", { shop: root?.shop.name ?? "" }) : t("error.title")}</title>
-      <p className="text-5xl font-bold text-brand-700">{status}</p>
-      <h1 className="text-2xl font-semibold">{notFound ? t("notFound.title") : t("error.title")}</h1>
-      <p className="text-stone-600">{notFound ? t("notFound.text") : t("error.text")}</p>
-      <Link to="/" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
-        {t("error.returnHome")}
-      </Link>
+    <main id="main">
+      <ErrorMessage error={error} />
     </main>
   );
 }

@@ -4,7 +4,7 @@
  * shop from it (HKD / 10 for GBP, / 8.5 for EUR, / 7.8 for USD, rounded to a .99 price point).
  */
 
-/** Kinds of artwork `artwork.server.ts` knows how to draw. */
+/** Kinds of artwork `demo/artwork.server.ts` knows how to draw. */
 export const ART_KINDS = [
   "carbine-cqb",
   "carbine-entry",

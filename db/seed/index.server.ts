@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateKey, type Storage } from "../../app/lib/storage.server";
 import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "../../app/models/settings.server";
 import { type DB, now } from "../connect.server";
-import { renderBlogImage, renderCategoryImage, renderHeroImage, renderProductImage } from "./artwork.server";
 import {
   SEED_BANK_ACCOUNT,
   SEED_BLOG_POSTS,
@@ -29,6 +31,29 @@ export async function isDatabaseEmpty(db: DB): Promise<boolean> {
   return !category && !product;
 }
 
+type Artwork = typeof import("../../demo/artwork.server");
+
+/** Where the demo's drawings live: `demo/` at the project root, beside `db/` and the build folder. */
+const ARTWORK_FILE = path.join("demo", "artwork.server.ts");
+
+/**
+ * The demo artwork (1,750 lines of SVG drawing) is demo content, not part of the data layer or
+ * the production bundle: it is imported from its source file, only when the demo catalogue is
+ * seeded. The project root is found by walking up from this module, which is `db/seed/` in the
+ * source (tests, dev) and the build's `server/` folder in production; Node runs the TypeScript
+ * file by stripping its types.
+ */
+async function loadArtwork(): Promise<Artwork> {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = path.join(dir, ARTWORK_FILE);
+    if (existsSync(file)) return (await import(/* @vite-ignore */ pathToFileURL(file).href)) as Artwork;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`seedDemo: the demo artwork (${ARTWORK_FILE}) is missing from this install`);
+    dir = parent;
+  }
+}
+
 interface PendingFile {
   key: string;
   render: () => Promise<Buffer>;
@@ -50,6 +75,7 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
   if (!(await isDatabaseEmpty(db))) {
     throw new Error("seedDemo: the database already has categories or products; refusing to seed over them");
   }
+  const { renderBlogImage, renderCategoryImage, renderHeroImage, renderProductImage } = await loadArtwork();
   const clock = Date.now();
   const at = (daysAgo: number, minutesEarlier = 0) =>
     now(new Date(clock - daysAgo * DAY_MS - minutesEarlier * MINUTE_MS));

@@ -1,5 +1,5 @@
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
-import type { ReactNode } from "react";
+import { cloneElement, Fragment, isValidElement, type ReactNode } from "react";
 import { useNavigation } from "react-router";
 import { useTranslation } from "~/lib/i18n";
 import { translateKey } from "~/lib/translate-key";
@@ -22,20 +22,56 @@ interface FieldProps {
   label: string;
   hint?: string;
   errors?: string[] | null;
+  /** The error list's id; `<htmlFor>-error` (Conform's own `errorId` for a field) when not given. */
   errorId?: string;
+  /** The one form control (`input`, `select`, `textarea`): it gets the id and ARIA wiring. */
   children: ReactNode;
   htmlFor: string;
 }
 
+type ControlProps = {
+  id?: string;
+  "aria-invalid"?: boolean | "true" | "false";
+  "aria-describedby"?: string;
+};
+
+/** Space-separated id lists joined without repeats or blanks. */
+function joinIds(...lists: (string | undefined)[]): string | undefined {
+  const ids = [...new Set(lists.flatMap((list) => list?.split(/\s+/) ?? []).filter(Boolean))];
+  return ids.length ? ids.join(" ") : undefined;
+}
+
+/**
+ * A labelled form control with its hint and errors, wired for assistive technology: the label
+ * points at the control, and the control gets `aria-invalid` when there are errors and
+ * `aria-describedby` naming the error list (when shown) and the hint. What the caller already
+ * put on the control wins (`id`, `aria-invalid`) or is kept (`aria-describedby` ids come first).
+ */
 export function Field({ label, hint, errors, errorId, children, htmlFor }: FieldProps) {
+  const invalid = Boolean(errors?.length);
+  const errorListId = errorId ?? `${htmlFor}-error`;
+  const hintId = hint ? `${htmlFor}-hint` : undefined;
+  let control = children;
+  if (isValidElement<ControlProps>(children) && children.type !== Fragment) {
+    const own = children.props;
+    control = cloneElement(children, {
+      id: own.id ?? htmlFor,
+      "aria-invalid": own["aria-invalid"] ?? (invalid ? true : undefined),
+      "aria-describedby": joinIds(own["aria-describedby"], invalid ? errorListId : undefined, hintId),
+    });
+  }
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={htmlFor} className="text-sm font-medium text-stone-800">
         {label}
       </label>
-      {children}
-      {hint ? <p className="text-xs text-stone-500">{hint}</p> : null}
-      <ErrorList id={errorId} errors={errors} />
+      {control}
+      {hint ? (
+        <p id={hintId} className="text-xs text-stone-500">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={errorListId} errors={errors} />
     </div>
   );
 }

@@ -1,11 +1,8 @@
-import { Form, Link, NavLink, Outlet } from "react-router";
-import { DemoAccountBanner } from "~/components/admin/demo-banner";
-import { LanguageToggle } from "~/components/layout/preference-forms";
-import { FlashBanner } from "~/components/ui/flash-banner";
+import { Outlet } from "react-router";
+import { AdminErrorBoundary } from "~/components/layout/admin-error-boundary";
+import { AdminShell } from "~/components/layout/admin-shell";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
-import { useTranslation } from "~/lib/i18n";
-import { useRootData } from "~/lib/root-data";
 import { isDemoAccountPrimary } from "~/models/payment-account.server";
 import type { Route } from "./+types/layout";
 
@@ -18,92 +15,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { email: admin.email, demoBanner: demoAccount ? { demoMode: config.demoMode } : null };
 }
 
-const SECTIONS = [
-  { to: "/admin", key: "admin.dashboard", end: true },
-  { to: "/admin/products", key: "admin.products", end: false },
-  { to: "/admin/orders", key: "admin.orders", end: false },
-  { to: "/admin/customers", key: "admin.customers", end: false },
-  { to: "/admin/blog", key: "admin.blog", end: false },
-  { to: "/admin/settings", key: "admin.settings", end: false },
-] as const;
-
-/**
- * The sections, once in the desk sidebar and once in the phone drawer (CSS shows one): each
- * `nav` has its own label, so the two landmarks are told apart.
- */
-function AdminNav({ label }: { label: string }) {
-  const { t } = useTranslation();
-  return (
-    <nav aria-label={label} className="flex flex-col gap-1">
-      {SECTIONS.map((section) => (
-        <NavLink
-          key={section.to}
-          to={section.to}
-          end={section.end}
-          className={({ isActive }) =>
-            `rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-white/15 text-white" : "text-stone-300 hover:bg-white/10 hover:text-white"}`
-          }
-        >
-          {t(section.key)}
-        </NavLink>
-      ))}
-    </nav>
-  );
-}
-
-function ShellActions({ email }: { email: string }) {
-  const { t } = useTranslation();
-  const root = useRootData();
-  return (
-    <div className="mt-auto flex flex-col gap-2 border-t border-white/10 pt-4 text-sm">
-      <p className="truncate text-stone-400" title={email}>
-        {email}
-      </p>
-      <LanguageToggle language={root?.language ?? "en"} className="text-stone-200" />
-      <Link to="/" className="rounded-md px-2 py-1 text-stone-200 hover:bg-white/10">
-        {t("admin.viewStore")}
-      </Link>
-      <Form method="post" action="/logout">
-        <input type="hidden" name="to" value="/admin/login" />
-        <button type="submit" className="w-full rounded-md px-2 py-1 text-left text-stone-200 hover:bg-white/10">
-          {t("admin.logout")}
-        </button>
-      </Form>
-    </div>
-  );
-}
-
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
-  const root = useRootData();
   return (
-    <div className="min-h-screen bg-stone-100 lg:flex">
-      <aside className="hidden w-60 shrink-0 flex-col gap-6 bg-stone-900 p-4 text-white lg:flex">
-        <Link to="/admin" className="text-lg font-bold">
-          {root?.shop.name} · {t("admin.title")}
-        </Link>
-        <AdminNav label={t("admin.menu")} />
-        <ShellActions email={loaderData.email} />
-      </aside>
-      {/* Phone-width drawer: a <details> element, opens without JavaScript. */}
-      <details className="menu bg-stone-900 text-white lg:hidden">
-        <summary className="flex cursor-pointer items-center justify-between px-4 py-3 font-bold">
-          <span>
-            {root?.shop.name} · {t("admin.title")}
-          </span>
-          <span aria-hidden="true">☰</span>
-          <span className="sr-only">{t("admin.menu")}</span>
-        </summary>
-        <div className="flex flex-col gap-4 px-4 pb-4">
-          <AdminNav label={t("admin.navDrawer")} />
-          <ShellActions email={loaderData.email} />
-        </div>
-      </details>
-      <main id="main" className="min-w-0 flex-1 p-4 lg:p-8">
-        {loaderData.demoBanner ? <DemoAccountBanner demoMode={loaderData.demoBanner.demoMode} /> : null}
-        <FlashBanner flash={root?.flash} />
-        <Outlet />
-      </main>
-    </div>
+    <AdminShell {...loaderData}>
+      <Outlet />
+    </AdminShell>
   );
+}
+
+/** An admin page's thrown 404/403 or error keeps the admin shell. */
+export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
+  return <AdminErrorBoundary error={error} shell={loaderData} />;
 }

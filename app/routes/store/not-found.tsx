@@ -1,29 +1,14 @@
-import { data, Link } from "react-router";
-import { useTranslation } from "~/lib/i18n";
-import { getInstance, getLanguage } from "~/middleware/i18next";
-import { getShop, shopName } from "~/models/shop.server";
-import type { Route } from "./+types/not-found";
+import { notFound } from "~/components/layout/route-error-boundary";
 
-/** Any unknown path: the spec's not-found page, with HTTP 404. */
-export async function loader({ context }: Route.LoaderArgs) {
-  const shop = shopName(await getShop(context), getLanguage(context));
-  return data({ title: getInstance(context).t("notFound.metaTitle", { shop }) }, { status: 404 });
+/**
+ * Any unknown path: HTTP 404, shown by the store layout's error boundary (inside the header and
+ * footer, in the reader's language) like every other missing page.
+ */
+export async function loader(): Promise<never> {
+  throw notFound();
 }
 
+/** Never shown (the loader always throws); a page module, so the 404 renders as a page. */
 export default function NotFound() {
-  const { t } = useTranslation();
-  return (
-    <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 px-4 py-16 text-center">
-      <p className="text-6xl font-extrabold text-brand-700">404</p>
-      <h1 className="text-2xl font-semibold">{t("notFound.title")}</h1>
-      <p className="text-stone-600">{t("notFound.text")}</p>
-      <Link to="/" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
-        {t("notFound.returnHome")}
-      </Link>
-    </div>
-  );
-}
-
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "404" }, { name: "robots", content: "noindex" }];
+  return null;
 }

@@ -1,6 +1,7 @@
 import { useState } from "react";
-import { data, Link, useFetcher, useLocation } from "react-router";
+import { Link, useFetcher, useLocation } from "react-router";
 import { CartMessage } from "~/components/cart-message";
+import { notFound } from "~/components/layout/route-error-boundary";
 import { ProductCard, ProductImage } from "~/components/product-card";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
@@ -11,23 +12,18 @@ import { formatMoney } from "~/lib/money";
 import { useNonce } from "~/lib/nonce";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getCurrency } from "~/middleware/currency";
-import { getInstance, getLanguage } from "~/middleware/i18next";
+import { getLanguage } from "~/middleware/i18next";
 import { findProduct, listRelatedProducts } from "~/models/catalog.server";
 import { titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/product";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db, config } = services(context);
-  const t = getInstance(context).t;
   const language = getLanguage(context);
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : Number.NaN;
   const product = await findProduct(db, id, getCurrency(context));
-  if (!product) {
-    return data(
-      { found: false as const, title: await titleWithShop(context, t("product.notFoundTitle")) },
-      { status: 404 },
-    );
-  }
+  if (!product)
+    throw notFound({ title: "product.notFoundTitle", text: "product.notFoundText", home: "product.backHome" });
   const related = await listRelatedProducts(db, product, getCurrency(context), 4);
   const url = new URL(request.url);
   const image = Math.min(
@@ -144,21 +140,7 @@ function Gallery({ images, name, current }: { images: string[]; name: string; cu
   );
 }
 
-function ProductNotFound() {
-  const { t } = useTranslation();
-  return (
-    <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 px-4 py-16 text-center">
-      <h1 className="text-2xl font-semibold">{t("product.notFoundTitle")}</h1>
-      <p className="text-stone-600">{t("product.notFoundText")}</p>
-      <Link to="/" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
-        {t("product.backHome")}
-      </Link>
-    </div>
-  );
-}
-
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  if (!loaderData.found) return <ProductNotFound />;
   return <ProductView data={loaderData} />;
 }
 
@@ -354,7 +336,6 @@ function ProductView({ data: { product, related, image, language, jsonLd } }: { 
 
 export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData) return [];
-  if (!loaderData.found) return [{ title: loaderData.title }, { name: "robots", content: "noindex" }];
   return [
     { title: loaderData.title },
     { name: "description", content: loaderData.description },

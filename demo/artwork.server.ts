@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import type { ArtKind } from "./catalogue";
+import type { ArtKind } from "../db/seed/catalogue";
 
 /**
  * Demo artwork, drawn as SVG and encoded to WebP with sharp: studio-style product shots, category
