@@ -17,7 +17,7 @@ import {
   listCustomers,
   listIpActivity,
 } from "~/models/admin-customer.server";
-import { findAdminOrder, listAdminOrders } from "~/models/admin-order.server";
+import { findAdminOrder, listAdminOrders } from "~/models/orders/desk.server";
 import { measure } from "./catalog";
 import { type SeededUser, seedShop } from "./seed";
 

@@ -11,7 +11,7 @@ import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { isOrderStatus, listAdminOrders } from "~/models/admin-order.server";
+import { isOrderStatus, listAdminOrders } from "~/models/orders/desk.server";
 import type { Route } from "./+types/orders";
 
 const COLUMNS = ["number", "customer", "items", "total", "status", "receipt", "date", "actions"] as const;
