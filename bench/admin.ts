@@ -16,7 +16,7 @@ import {
   findCustomer,
   listCustomers,
   listIpActivity,
-} from "~/models/admin-customer.server";
+} from "~/models/customers.server";
 import { findAdminOrder, listAdminOrders } from "~/models/orders/desk.server";
 import { measure } from "./catalog";
 import { type SeededUser, seedShop } from "./seed";
