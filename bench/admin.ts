@@ -16,8 +16,8 @@ import {
   findCustomer,
   listCustomers,
   listIpActivity,
-} from "~/models/admin-customer.server";
-import { findAdminOrder, listAdminOrders } from "~/models/admin-order.server";
+} from "~/models/customers.server";
+import { findAdminOrder, listAdminOrders } from "~/models/orders/desk.server";
 import { measure } from "./catalog";
 import { type SeededUser, seedShop } from "./seed";
 

@@ -3,16 +3,16 @@ import { describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
 import type { CurrentUser } from "~/lib/auth.server";
+import { UserError } from "~/lib/problem";
+import { addToCart, cartIdForUser } from "~/models/cart.server";
 import {
   findAdminOrder,
   listAdminOrders,
-  OrderTransitionError,
   sendOrderStatusEmail,
   transitionOrder,
   transitionsFor,
-} from "~/models/admin-order.server";
-import { addToCart, cartIdForUser } from "~/models/cart.server";
-import { placeOrder } from "~/models/order.server";
+} from "~/models/orders/desk.server";
+import { placeOrder } from "~/models/orders/place.server";
 import { createUser } from "~/models/user.server";
 import { action, loader } from "~/routes/admin/order";
 import { loader as listLoader } from "~/routes/admin/orders";
@@ -106,14 +106,14 @@ async function order(
   return order;
 }
 
-async function transitionError(run: () => Promise<unknown>): Promise<OrderTransitionError> {
+async function transitionError(run: () => Promise<unknown>): Promise<UserError> {
   try {
     await run();
   } catch (error) {
-    expect(error).toBeInstanceOf(OrderTransitionError);
-    return error as OrderTransitionError;
+    expect(error).toBeInstanceOf(UserError);
+    return error as UserError;
   }
-  throw new Error("expected an OrderTransitionError");
+  throw new Error("expected a UserError");
 }
 
 describe("order status changes", () => {

@@ -18,7 +18,7 @@ import {
   updateBankAccount,
   updateHeroImage,
 } from "~/models/admin-settings.server";
-import { findPaymentAccount } from "~/models/order.server";
+import { findPaymentAccount } from "~/models/payment-account.server";
 import { getSetting, HERO_IMAGE_KEY } from "~/models/settings.server";
 import { createUser } from "~/models/user.server";
 import Settings, { action, loader } from "~/routes/admin/settings";

@@ -6,7 +6,7 @@ import type { CurrentUser } from "~/lib/auth.server";
 import { sessionContext, setSessionValue } from "~/lib/session.server";
 import en from "~/locales/en/translation";
 import zh from "~/locales/zh/translation";
-import { findLastOrderContact } from "~/models/order.server";
+import { findLastOrderContact } from "~/models/orders/place.server";
 import { createUser } from "~/models/user.server";
 import { loader as checkoutLoader } from "~/routes/store/checkout";
 import { checkoutSchema } from "~/schemas/checkout";

@@ -4,10 +4,11 @@ import { now } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
 import { colorName } from "~/lib/localize";
 import { MemoryMailer } from "~/lib/mail.server";
+import { UserError as OrderError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
 import { addToCart, CartError, cartIdForUser, loadCart } from "~/models/cart.server";
 import { findProduct, listProducts } from "~/models/catalog.server";
-import { OrderError, placeOrder, sendOrderReceivedEmail } from "~/models/order.server";
+import { placeOrder, sendOrderReceivedEmail } from "~/models/orders/place.server";
 import { createTestDb } from "./setup/db";
 
 /**

@@ -1,12 +1,13 @@
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
+import { UserError as OrderError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
 import { buildSitemap } from "~/lib/sitemap.server";
 import { listAdminProducts } from "~/models/admin-product-list.server";
 import { addToCart, CartError, cartIdForUser, loadCart } from "~/models/cart.server";
 import { countProducts, findProduct, listProducts, listRelatedProducts } from "~/models/catalog.server";
-import { OrderError, placeOrder } from "~/models/order.server";
+import { placeOrder } from "~/models/orders/place.server";
 import { listFeaturedProducts } from "~/models/product.server";
 import { searchProducts } from "~/models/search.server";
 import { createTestDb } from "./setup/db";

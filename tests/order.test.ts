@@ -2,9 +2,10 @@ import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
 import type { Currency } from "#db/schema";
+import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE, shippingFor } from "~/lib/shipping";
 import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
-import { OrderError, type PlaceOrderInput, placeOrder } from "~/models/order.server";
+import { type PlaceOrderInput, placeOrder } from "~/models/orders/place.server";
 import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/shop.server";
 import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
 import { createTestDb } from "./setup/db";
@@ -115,14 +116,14 @@ function input(shopper: { userId: string; cartId: string }, overrides: Partial<P
   };
 }
 
-async function orderError(action: () => Promise<unknown>): Promise<OrderError> {
+async function orderError(action: () => Promise<unknown>): Promise<UserError> {
   try {
     await action();
   } catch (error) {
-    expect(error).toBeInstanceOf(OrderError);
-    return error as OrderError;
+    expect(error).toBeInstanceOf(UserError);
+    return error as UserError;
   }
-  throw new Error("expected an OrderError, nothing was thrown");
+  throw new Error("expected a UserError, nothing was thrown");
 }
 
 describe("placeOrder", () => {
@@ -355,8 +356,8 @@ describe("placeOrder", () => {
     expect(placed).toHaveLength(1);
     expect(refused).toHaveLength(19);
     for (const { reason } of refused) {
-      expect(reason).toBeInstanceOf(OrderError);
-      expect((reason as OrderError).key).toBe("checkout.errors.outOfStock");
+      expect(reason).toBeInstanceOf(UserError);
+      expect((reason as UserError).key).toBe("checkout.errors.outOfStock");
     }
     expect(await stockOf(product.id, "Black")).toBe(0);
 

@@ -9,7 +9,7 @@ import { loadConfig } from "~/lib/config.server";
 import { MemoryMailer } from "~/lib/mail.server";
 import { currencyContext } from "~/middleware/currency";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
-import { placeOrder, sendOrderReceivedEmail } from "~/models/order.server";
+import { placeOrder, sendOrderReceivedEmail } from "~/models/orders/place.server";
 import { type PaymentAccountRow, paymentInstructions } from "~/models/payment-account.server";
 import { DEFAULT_SHOP } from "~/models/shop.server";
 import { createUser } from "~/models/user.server";

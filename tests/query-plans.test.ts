@@ -1,11 +1,11 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import { customerBatches, customerSummary, listCustomers, listIpActivity } from "~/models/admin-customer.server";
-import { listAdminOrders } from "~/models/admin-order.server";
 import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } from "~/models/analytics.server";
 import { findProduct, listProducts, listRelatedProducts, type Sort } from "~/models/catalog.server";
-import { listOrdersForUser } from "~/models/order.server";
+import { customerBatches, customerSummary, listCustomers, listIpActivity } from "~/models/customers.server";
+import { listAdminOrders } from "~/models/orders/desk.server";
+import { listOrdersForUser } from "~/models/orders/shopper.server";
 import { listFeaturedProducts } from "~/models/product.server";
 import { searchProducts } from "~/models/search.server";
 import { createTestDb } from "./setup/db";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { verifyPassword } from "~/lib/password.server";
-import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
+import { UserError } from "~/lib/problem";
+import { createUser, findUserByEmail, grantAdmin, grantAdminByEmail } from "~/models/user.server";
 import { createTestDb } from "./setup/db";
 
 const { db } = await createTestDb();
@@ -27,5 +28,23 @@ describe("accounts for admin:create", () => {
     const rows = await db.selectFrom("admin_users").selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ user_id: user.id, email: "owner@example.com" });
+  });
+
+  it("records each grant in the audit log with who granted it, and refuses an unknown e-mail", async () => {
+    const granter = await createUser(db, { email: "granter@example.com", password: "correct horse" });
+    const staff = await createUser(db, { email: "staff@example.com", password: "correct horse" });
+    expect(await grantAdminByEmail(db, granter, " STAFF@example.com ")).toMatchObject({ granted: true });
+    const audit = await db
+      .selectFrom("audit_log")
+      .select(["action", "actor_user_id", "entity_id", "details"])
+      .where("action", "=", "admin.grant")
+      .where("entity_id", "=", staff.id)
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor_user_id: granter.id, entity_id: staff.id });
+    expect(JSON.parse(audit[0]?.details ?? "{}").after).toEqual({ email: "staff@example.com", granted: true });
+    const refused = await grantAdminByEmail(db, granter, "nobody@example.com").catch((error) => error);
+    expect(refused).toBeInstanceOf(UserError);
+    expect(refused.problem).toEqual({ key: "adminHome.noSuchAccount", field: "email" });
   });
 });

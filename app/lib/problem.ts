@@ -28,4 +28,13 @@ export class UserError extends Error {
     this.status = status;
     this.problem = { key, ...rest };
   }
+
+  /** The problem's key and parameters, read straight off the error (`error.key`). */
+  get key(): string {
+    return this.problem.key;
+  }
+
+  get params(): Record<string, string | number> {
+    return this.problem.params ?? {};
+  }
 }

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import { CURRENCIES, type Currency, type OrderStatus } from "#db/schema";
 import { hongKongDate } from "~/lib/dates";
-import { SPENDING_STATUSES } from "./admin-customer.server";
+import { SPENDING_STATUSES } from "./customers.server";
 
 export { hongKongDate };
 

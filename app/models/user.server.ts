@@ -2,6 +2,8 @@ import crypto from "node:crypto";
 import { type DB, now } from "#db/connect.server";
 import type { UserRow } from "#db/schema";
 import { hashPassword } from "~/lib/password.server";
+import { UserError } from "~/lib/problem";
+import { recordAudit } from "./audit.server";
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -25,16 +27,60 @@ export async function createUser(db: DB, input: { email: string; password: strin
   return db.selectFrom("users").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
 }
 
-/** Lists the user in the admin users table (by id and e-mail); returns false when already there. */
-export async function grantAdmin(db: DB, user: Pick<UserRow, "id" | "email">): Promise<boolean> {
-  const existing = await db
+/**
+ * Grants the admin right: lists the user in the admin users table (by id and e-mail) and records
+ * who granted it (`actorUserId`; the user themselves for the first-admin setup) in the audit log,
+ * in one transaction. Returns false when the user is already listed (the attempt is still recorded).
+ */
+export async function grantAdmin(
+  db: DB,
+  user: Pick<UserRow, "id" | "email">,
+  actor: { actorUserId: string | null } = { actorUserId: user.id },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom("admin_users")
+      .select("id")
+      .where((eb) => eb.or([eb("user_id", "=", user.id), eb(eb.fn("lower", ["email"]), "=", user.email)]))
+      .executeTakeFirst();
+    const granted = !existing;
+    if (granted) {
+      await trx.insertInto("admin_users").values({ user_id: user.id, email: user.email, created_at: now() }).execute();
+    }
+    await recordAudit(trx, {
+      actorUserId: actor.actorUserId,
+      action: "admin.grant",
+      entityType: "user",
+      entityId: user.id,
+      after: { email: user.email, granted },
+    });
+    return granted;
+  });
+}
+
+/**
+ * An admin grants the admin right to an existing account by its e-mail (e.g. a member of staff).
+ * No account with that e-mail is a refusal on the e-mail field.
+ */
+export async function grantAdminByEmail(
+  db: DB,
+  actor: { id: string },
+  email: string,
+): Promise<{ user: UserRow; granted: boolean }> {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new UserError("adminHome.noSuchAccount", { field: "email" });
+  return { user, granted: await grantAdmin(db, user, { actorUserId: actor.id }) };
+}
+
+/** The admin users table, oldest first, each by its account's e-mail where it has one. */
+export async function listAdmins(db: DB): Promise<{ id: number; email: string }[]> {
+  const rows = await db
     .selectFrom("admin_users")
-    .select("id")
-    .where((eb) => eb.or([eb("user_id", "=", user.id), eb(eb.fn("lower", ["email"]), "=", user.email)]))
-    .executeTakeFirst();
-  if (existing) return false;
-  await db.insertInto("admin_users").values({ user_id: user.id, email: user.email, created_at: now() }).execute();
-  return true;
+    .leftJoin("users", "users.id", "admin_users.user_id")
+    .select(["admin_users.id", "admin_users.email", "users.email as user_email"])
+    .orderBy("admin_users.created_at")
+    .execute();
+  return rows.map((row) => ({ id: row.id, email: row.user_email ?? row.email ?? "" }));
 }
 
 export async function findUserById(db: DB, id: string): Promise<UserRow | undefined> {

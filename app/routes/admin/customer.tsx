@@ -1,17 +1,18 @@
 import type { ReactNode } from "react";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link } from "react-router";
 import type { OrderStatus, UserStatus } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
-import { setFlash } from "~/lib/flash.server";
+import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
-import { readForm } from "~/lib/read-form";
+import { translateKey } from "~/lib/translate-key";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { countryName, findCustomer, setCustomerBlocked } from "~/models/admin-customer.server";
+import { countryName, findCustomer, setCustomerBlocked } from "~/models/customers.server";
+import { blockCustomerSchema } from "~/schemas/customer";
 import type { Route } from "./+types/customer";
 
 const LIST = "/admin/customers";
@@ -41,26 +42,24 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 /** intent=block or intent=unblock; then back to this page with a flash message. */
-export async function action({ request, context, params }: Route.ActionArgs) {
-  const admin = requireAdmin(context, request);
-  const { db } = services(context);
-  const id = customerId(params.id);
-  if (!id) throw data(null, { status: 404 });
-  const intent = (await readForm(request)).get("intent");
-  if (intent !== "block" && intent !== "unblock") {
-    return data({ problem: "adminCustomers.errors.badIntent" }, { status: 400 });
-  }
-  const result = await setCustomerBlocked(db, id, intent === "block", { actorUserId: admin.id });
-  if (!result.ok) {
-    if (result.key === "adminCustomers.errors.notFound") throw data(null, { status: 404 });
-    return data({ problem: result.key }, { status: 400 });
-  }
-  setFlash(context, {
-    type: "success",
-    key: intent === "block" ? "adminCustomers.blocked" : "adminCustomers.unblocked",
-  });
-  return redirect(`${LIST}/${id}`);
-}
+export const action = formAction(
+  {
+    schema: blockCustomerSchema,
+    authorize: ({ request, context, params }: Route.ActionArgs) => {
+      const admin = requireAdmin(context, request);
+      const id = customerId(params.id);
+      if (!id) throw data(null, { status: 404 });
+      return { admin, id };
+    },
+  },
+  async ({ context, form, value, auth: { admin, id } }) => {
+    await setCustomerBlocked(services(context).db, id, value.intent === "block", { actorUserId: admin.id });
+    return succeed(context, form, {
+      redirectTo: `${LIST}/${id}`,
+      flash: { type: "success", key: value.intent === "block" ? "adminCustomers.blocked" : "adminCustomers.unblocked" },
+    });
+  },
+);
 
 const STATUS_BADGE: Record<UserStatus, string> = {
   active: "bg-green-100 text-green-800",
@@ -95,6 +94,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
   const { customer, orders, signIns, location, isSelf, language } = loaderData;
   const none = t("adminCustomers.none");
   const blocked = customer.status === "blocked";
+  const problem = actionData?.problem?.key ?? actionData?.result?.error?.intent?.[0];
   return (
     <div className="max-w-5xl">
       <p className="text-sm">
@@ -109,10 +109,9 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
         </span>
       </div>
 
-      {actionData?.problem ? (
+      {problem ? (
         <p role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-red-900">
-          {/* biome-ignore lint/suspicious/noExplicitAny: the key comes from the model as a string */}
-          {t(actionData.problem as any)}
+          {translateKey(t, problem)}
         </p>
       ) : null}
 
@@ -271,6 +270,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Customer" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Customer" },
+  { name: "robots", content: "noindex" },
+];

@@ -2,13 +2,8 @@ import { redirect } from "react-router";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { readForm } from "~/lib/read-form";
-import {
-  countCustomers,
-  customerCsvStream,
-  exportFileName,
-  normalizeCustomerSearch,
-} from "~/models/admin-customer.server";
 import { recordAudit } from "~/models/audit.server";
+import { countCustomers, customerCsvStream, exportFileName, normalizeCustomerSearch } from "~/models/customers.server";
 import type { Route } from "./+types/customers-export";
 
 /** The export changes nothing, but it is a POST (audited); a GET goes back to the list. */

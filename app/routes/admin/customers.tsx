@@ -16,7 +16,7 @@ import {
   listIpActivity,
   type MoneyTotal,
   normalizeCustomerSearch,
-} from "~/models/admin-customer.server";
+} from "~/models/customers.server";
 import type { Route } from "./+types/customers";
 
 const PATH = "/admin/customers";
@@ -282,6 +282,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Customers" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Customers" },
+  { name: "robots", content: "noindex" },
+];

@@ -206,6 +206,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Admin Login" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Admin Login" },
+  { name: "robots", content: "noindex" },
+];

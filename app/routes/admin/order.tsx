@@ -1,26 +1,20 @@
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
-import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { data, Link } from "react-router";
+import { OrderActions } from "~/components/admin/order-actions";
+import { OrderItems } from "~/components/admin/order-items";
+import { OrderReceipt } from "~/components/admin/order-receipt";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
-import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { FormErrors } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
-import { setFlash } from "~/lib/flash.server";
+import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
-import { readForm } from "~/lib/read-form";
 import { safeRedirect } from "~/lib/redirect";
 import { publicUrl } from "~/lib/storage.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import {
-  findAdminOrder,
-  OrderTransitionError,
-  sendOrderStatusEmail,
-  transitionOrder,
-  transitionsFor,
-} from "~/models/admin-order.server";
+import { findAdminOrder, sendOrderStatusEmail, transitionOrder, transitionsFor } from "~/models/orders/desk.server";
 import { orderStatusSchema } from "~/schemas/order-status";
 import type { Route } from "./+types/order";
 
@@ -48,19 +42,15 @@ function backTo(value: FormDataEntryValue | null, orderId: string): string {
 }
 
 /** Mark paid, reject the receipt, mark shipped or delivered, cancel: each a compare-and-set. */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = requireAdmin(context, request);
-  const { db, mailer, config } = services(context);
-  const form = await readForm(request);
-  const submission = parseWithZod(form, { schema: orderStatusSchema });
-  const intent = String(form.get("intent") ?? "");
-  if (submission.status !== "success") {
-    return data({ intent, result: submission.reply(), problem: null }, { status: 400 });
-  }
-  const value = submission.value;
-  try {
+export const action = formAction(
+  {
+    schema: orderStatusSchema,
+    authorize: ({ request, context }: Route.ActionArgs) => requireAdmin(context, request),
+  },
+  async ({ context, params, form, value, auth: admin }) => {
+    const { db, mailer, config } = services(context);
     const order = await transitionOrder(db, admin, {
-      orderId: params.id,
+      orderId: params.id ?? "",
       transition: value.intent,
       expected: value.expected,
       trackingNumber: value.intent === "markShipped" ? value.tracking : null,
@@ -73,39 +63,27 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       // The change is made and recorded; a mail server that is down must not undo it.
       console.error(`order ${order.order_number}: status e-mail failed`, error);
     }
-    setFlash(context, {
-      type: "success",
-      key: "adminOrders.updated",
-      detailKey: mailed ? "adminOrders.updatedDetail" : undefined,
-    });
-    return redirect(backTo(form.get("returnTo"), order.id));
-  } catch (error) {
-    if (!(error instanceof OrderTransitionError)) throw error;
-    const t = getInstance(context).t;
-    const status = error.params.status;
-    return data(
-      {
-        intent,
-        result: submission.reply({ formErrors: [error.key] }),
-        problem: {
-          key: error.key,
-          params: status ? { status: t(`orders.statuses.${status}` as "orders.statuses.paid") } : {},
-        },
+    return succeed(context, form, {
+      redirectTo: backTo(form.get("returnTo"), order.id),
+      flash: {
+        type: "success",
+        key: "adminOrders.updated",
+        detailKey: mailed ? "adminOrders.updatedDetail" : undefined,
       },
-      { status: error.key === "adminOrders.errors.notFound" ? 404 : 409 },
-    );
-  }
-}
+    });
+  },
+);
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { order, lines, customer, history, actions, confirmingCancel, language } = loaderData;
   const date = (value: string) => formatDate(value, language, "dateTime");
   const money = (cents: number) => formatMoney(cents, order.currency);
-  const fieldErrors = (intent: string, name: string) =>
-    actionData?.intent === intent ? actionData.result.error?.[name] : undefined;
-  const initial = (intent: string, name: string) =>
-    actionData?.intent === intent ? String(actionData.result.initialValue?.[name] ?? "") : undefined;
+  // "Changed meanwhile" names the order's status now, in the reader's language.
+  const statusParams = (params: Record<string, string | number> | undefined) =>
+    typeof params?.status === "string"
+      ? { ...params, status: t(`orders.statuses.${params.status}` as "orders.statuses.paid") }
+      : params;
   const info: [string, string | null][] = [
     ["adminOrders.name", formatPersonName(order.first_name, order.last_name)],
     ["adminOrders.email", order.email],
@@ -115,7 +93,6 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
     ["adminOrders.postalCode", order.postal_code],
     ["adminOrders.country", order.country],
   ];
-  const hidden = <input type="hidden" name="expected" value={order.status} />;
   return (
     <div className="max-w-6xl">
       <p className="text-sm">
@@ -137,91 +114,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
 
       {actionData?.problem ? (
         <div className="mt-4">
-          <FormErrors errors={[actionData.problem.key]} params={actionData.problem.params} />
+          <FormErrors errors={[actionData.problem.key]} params={statusParams(actionData.problem.params)} />
         </div>
       ) : null}
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_22rem]">
         <div className="flex min-w-0 flex-col gap-6">
-          <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="items-heading">
-            <h2 id="items-heading" className="text-lg font-semibold">
-              {t("adminOrders.items")}
-            </h2>
-            <div className="mt-3 overflow-x-auto">
-              <table className="w-full min-w-[32rem] text-left text-sm">
-                <thead className="text-xs uppercase text-stone-500">
-                  <tr>
-                    <th scope="col" className="py-1 pr-3">
-                      <span className="sr-only">{t("adminOrders.image")}</span>
-                    </th>
-                    <th scope="col" className="py-1 pr-3">
-                      {t("adminOrders.product")}
-                    </th>
-                    <th scope="col" className="py-1 pr-3">
-                      {t("adminOrders.quantity")}
-                    </th>
-                    <th scope="col" className="py-1 pr-3 text-right">
-                      {t("adminOrders.unitPrice")}
-                    </th>
-                    <th scope="col" className="py-1 text-right">
-                      {t("adminOrders.lineTotal")}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {lines.map((line) => (
-                    <tr key={line.id} className="border-t border-stone-100" data-testid="order-line">
-                      <td className="py-2 pr-3">
-                        {line.image_url ? (
-                          <img src={line.image_url} alt="" className="h-12 w-12 rounded object-cover" loading="lazy" />
-                        ) : (
-                          <div className="h-12 w-12 rounded bg-stone-100" />
-                        )}
-                      </td>
-                      <td className="py-2 pr-3">
-                        {line.product_id ? (
-                          <Link to={`/admin/products/edit/${line.product_id}`} className="font-medium hover:underline">
-                            {language === "zh" ? line.name_zh : line.name_en}
-                          </Link>
-                        ) : (
-                          <span className="font-medium">
-                            {language === "zh" ? line.name_zh : line.name_en}{" "}
-                            <span className="text-xs text-stone-500">{t("adminOrders.deletedProduct")}</span>
-                          </span>
-                        )}
-                        {line.color !== "Default" ? (
-                          <div className="text-xs text-stone-600">
-                            {/* Both names: the admin may read either; the customer saw theirs. */}
-                            {t("adminOrders.colorValue", {
-                              color: line.color_zh ? `${line.color} · ${line.color_zh}` : line.color,
-                            })}
-                          </div>
-                        ) : null}
-                      </td>
-                      <td className="py-2 pr-3">{line.quantity}</td>
-                      <td className="whitespace-nowrap py-2 pr-3 text-right">{money(line.unit_price_cents)}</td>
-                      <td className="whitespace-nowrap py-2 text-right font-medium">{money(line.line_total_cents)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <h3 className="sr-only">{t("adminOrders.summary")}</h3>
-            <dl className="mt-4 ml-auto max-w-xs space-y-1 border-t border-stone-200 pt-3 text-sm">
-              <div className="flex justify-between">
-                <dt>{t("cart.subtotal")}</dt>
-                <dd>{money(order.subtotal_cents)}</dd>
-              </div>
-              <div className="flex justify-between">
-                <dt>{t("cart.shipping")}</dt>
-                <dd>{order.shipping_cents === 0 ? t("cart.free") : money(order.shipping_cents)}</dd>
-              </div>
-              <div className="flex justify-between text-base font-bold">
-                <dt>{t("cart.orderTotal")}</dt>
-                <dd data-testid="order-total">{money(order.total_cents)}</dd>
-              </div>
-            </dl>
-          </section>
+          <OrderItems lines={lines} money={money} language={language} order={order} />
 
           <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="customer-heading">
             <h2 id="customer-heading" className="text-lg font-semibold">
@@ -284,158 +183,21 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
 
         {/* On a phone the actions and the receipt come first: they are what the admin is here for. */}
         <div className="order-first flex min-w-0 flex-col gap-6 lg:order-none">
-          <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="actions-heading">
-            <h2 id="actions-heading" className="text-lg font-semibold">
-              {t("adminOrders.actions")}
-            </h2>
-            {order.tracking_number ? (
-              <p className="mt-2 text-sm">
-                {t("adminOrders.tracking")}: <span className="font-mono">{order.tracking_number}</span>
-              </p>
-            ) : null}
-            {actions.length === 0 ? <p className="mt-2 text-sm text-stone-600">{t("adminOrders.noActions")}</p> : null}
-            <div className="mt-3 flex flex-col gap-4">
-              {actions.includes("markPaid") ? (
-                <Form method="post">
-                  {hidden}
-                  <StatusButton name="intent" value="markPaid" className="w-full">
-                    {t("adminOrders.markPaid")}
-                  </StatusButton>
-                </Form>
-              ) : null}
-              {actions.includes("markShipped") ? (
-                <Form method="post" className="flex flex-col gap-2">
-                  {hidden}
-                  <Field
-                    label={t("adminOrders.tracking")}
-                    htmlFor="tracking"
-                    hint={t("adminOrders.trackingHint")}
-                    errors={fieldErrors("markShipped", "tracking")}
-                    errorId="tracking-errors"
-                  >
-                    <input
-                      id="tracking"
-                      name="tracking"
-                      maxLength={100}
-                      defaultValue={initial("markShipped", "tracking")}
-                      aria-invalid={fieldErrors("markShipped", "tracking") ? true : undefined}
-                      aria-describedby="tracking-errors"
-                      className={inputClass}
-                    />
-                  </Field>
-                  <StatusButton name="intent" value="markShipped" className="w-full">
-                    {t("adminOrders.markShipped")}
-                  </StatusButton>
-                </Form>
-              ) : null}
-              {actions.includes("markDelivered") ? (
-                <Form method="post">
-                  {hidden}
-                  <StatusButton name="intent" value="markDelivered" className="w-full">
-                    {t("adminOrders.markDelivered")}
-                  </StatusButton>
-                </Form>
-              ) : null}
-              {actions.includes("rejectReceipt") ? (
-                <Form method="post" className="flex flex-col gap-2 border-t border-stone-200 pt-4">
-                  {hidden}
-                  <Field
-                    label={t("adminOrders.rejectReason")}
-                    htmlFor="reason"
-                    hint={t("adminOrders.rejectReasonHint")}
-                    errors={fieldErrors("rejectReceipt", "reason")}
-                    errorId="reason-errors"
-                  >
-                    <textarea
-                      id="reason"
-                      name="reason"
-                      rows={3}
-                      maxLength={500}
-                      required
-                      defaultValue={initial("rejectReceipt", "reason")}
-                      aria-invalid={fieldErrors("rejectReceipt", "reason") ? true : undefined}
-                      aria-describedby="reason-errors"
-                      className={inputClass}
-                    />
-                  </Field>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="rejectReceipt"
-                    className="rounded-md border border-red-300 bg-white px-4 py-2 font-semibold text-red-800 hover:bg-red-50"
-                  >
-                    {t("adminOrders.rejectReceipt")}
-                  </button>
-                </Form>
-              ) : null}
-              {actions.includes("cancel") ? (
-                confirmingCancel ? (
-                  <DeleteConfirmation
-                    id="cancel"
-                    headingLevel={3}
-                    heading={t("adminOrders.cancelConfirm", { number: order.order_number })}
-                    fields={{ intent: "cancel", expected: order.status }}
-                    confirmLabel={t("adminOrders.cancelYes")}
-                    cancelLabel={t("adminOrders.cancelNo")}
-                    cancelTo={`/admin/orders/${order.id}`}
-                  />
-                ) : (
-                  <Link
-                    to="?cancel=1"
-                    className="border-t border-stone-200 pt-4 text-center text-sm font-semibold text-red-700 hover:underline"
-                  >
-                    {t("adminOrders.cancel")}
-                  </Link>
-                )
-              ) : null}
-            </div>
-          </section>
+          <OrderActions
+            order={order}
+            actions={actions}
+            confirmingCancel={confirmingCancel}
+            result={actionData?.result}
+          />
 
-          <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="receipt-heading">
-            <h2 id="receipt-heading" className="text-lg font-semibold">
-              {t("adminOrders.paymentReceipt")}
-            </h2>
-            {order.receipt_rejected_reason ? (
-              <p className="mt-2 text-sm font-medium text-red-700">
-                {t("adminOrders.rejectedBecause", { reason: order.receipt_rejected_reason })}
-              </p>
-            ) : null}
-            {order.receipt_path ? (
-              <>
-                {order.receipt_uploaded_at ? (
-                  <p className="mt-1 text-xs text-stone-500">
-                    {t("adminOrders.uploadedAt", { date: date(order.receipt_uploaded_at) })}
-                  </p>
-                ) : null}
-                <a href={`/admin/orders/${order.id}/receipt`} target="_blank" rel="noreferrer" className="mt-3 block">
-                  <img
-                    src={`/admin/orders/${order.id}/receipt`}
-                    alt={t("adminOrders.receiptAlt", { number: order.order_number })}
-                    className="max-h-96 w-full rounded border border-stone-200 object-contain"
-                  />
-                  <span className="sr-only">{t("adminOrders.openReceipt")}</span>
-                </a>
-                <a
-                  href={`/admin/orders/${order.id}/receipt?download=1`}
-                  download
-                  className="mt-3 inline-block rounded-md border border-stone-300 px-3 py-1.5 text-sm font-medium hover:bg-stone-50"
-                >
-                  {t("adminOrders.downloadReceipt")}
-                </a>
-              </>
-            ) : (
-              <div className="mt-2 text-sm text-stone-600">
-                <p className="font-medium">{t("adminOrders.noReceipt")}</p>
-                <p>{t("adminOrders.noReceiptDetail")}</p>
-              </div>
-            )}
-          </section>
+          <OrderReceipt order={order} date={date} />
         </div>
       </div>
     </div>
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Order" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Order" },
+  { name: "robots", content: "noindex" },
+];

@@ -2,6 +2,7 @@ import { Form, Link, useLocation } from "react-router";
 import { ORDER_STATUSES } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
+import { Button } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
@@ -11,7 +12,7 @@ import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { isOrderStatus, listAdminOrders } from "~/models/admin-order.server";
+import { isOrderStatus, listAdminOrders } from "~/models/orders/desk.server";
 import type { Route } from "./+types/orders";
 
 const COLUMNS = ["number", "customer", "items", "total", "status", "receipt", "date", "actions"] as const;
@@ -91,9 +92,7 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </label>
-        <button type="submit" className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
-          {t("adminOrders.filter")}
-        </button>
+        <Button>{t("adminOrders.filter")}</Button>
         {q || status ? (
           <Link to="/admin/orders" className="px-2 py-2 text-sm text-brand-700 hover:underline">
             {t("adminOrders.clear")}
@@ -172,15 +171,14 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
                       <input type="hidden" name="intent" value={name} />
                       <input type="hidden" name="expected" value={order.status} />
                       <input type="hidden" name="returnTo" value={returnTo} />
-                      <button
-                        type="submit"
-                        className="rounded bg-brand-600 px-2 py-1 text-xs font-semibold text-white hover:bg-brand-700"
+                      <Button
+                        size="sm"
                         aria-label={t(name === "markPaid" ? "adminOrders.markPaidFor" : "adminOrders.markShippedFor", {
                           number: order.order_number,
                         })}
                       >
                         {t(`adminOrders.${name}`)}
-                      </button>
+                      </Button>
                     </Form>
                   ))}
                 </div>
@@ -194,6 +192,7 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Orders" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Orders" },
+  { name: "robots", content: "noindex" },
+];

@@ -1,24 +1,19 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link } from "react-router";
 import { OrderSummary } from "~/components/order-summary";
-import { FormAlert } from "~/components/ui/field";
+import { ReceiptProblem } from "~/components/store/receipt-problem";
+import { Button } from "~/components/ui/button";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
-import { setFlash } from "~/lib/flash.server";
+import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
-import { colorName } from "~/lib/localize";
+import { colorName, localized } from "~/lib/localize";
 import { formatPersonName } from "~/lib/person-name";
-import { translateKey } from "~/lib/translate-key";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import {
-  type CustomerOrderStatus,
-  customerStatus,
-  findOrder,
-  listOrderHistory,
-  replaceReceipt,
-} from "~/models/order.server";
+import { RECEIPT_FORM_LIMIT, uploadReplacementReceipt } from "~/models/orders/receipts.server";
+import { type CustomerOrderStatus, customerStatus, findOrder, listOrderHistory } from "~/models/orders/shopper.server";
 import { titleWithShop } from "~/models/shop.server";
+import { replaceReceiptSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/account-order";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -37,49 +32,27 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 /** After an admin rejects a receipt, the owner uploads a new one here (pending payment only). */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
-  const { db, storage } = services(context);
-  const found = await findOrder(db, params.id, user.id);
-  if (!found) throw data(null, { status: 404 });
-  const { order } = found;
-  if (order.status !== "pending_payment" || !order.receipt_rejected_reason) {
-    return data({ problem: { key: "error.badRequest", detailKey: undefined } }, { status: 409 });
-  }
-  let form: FormData;
-  try {
-    form = await readFormData(request, IMAGE_PRESETS.receipt.maxBytes + 256 * 1024);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError)
-      return data({ problem: { key: "payment.tooLarge", detailKey: "payment.tooLargeDetail" } }, { status: 413 });
-    // Not a form at all (no boundary, cut short, another content type): a 400, not a 500.
-    return data({ problem: { key: "payment.uploadFailed", detailKey: "payment.uploadFailedDetail" } }, { status: 400 });
-  }
-  const file = form.get("receipt");
-  if (!(file instanceof File) || file.size === 0) {
-    return data({ problem: { key: "payment.required", detailKey: "payment.requiredDetail" } }, { status: 400 });
-  }
-  let path: string;
-  try {
-    path = await storeImage(storage, file, "receipt", { area: "private", folder: `receipts/${user.id}` });
-  } catch (error) {
-    if (!(error instanceof ImageError)) throw error;
-    return data(
-      error.code === "tooLarge"
-        ? { problem: { key: "payment.tooLarge", detailKey: "payment.tooLargeDetail" } }
-        : { problem: { key: "payment.invalidType", detailKey: "payment.invalidTypeDetail" } },
-      { status: 400 },
-    );
-  }
-  const replaced = await replaceReceipt(db, { orderId: order.id, userId: user.id, receiptPath: path });
-  if (!replaced) {
-    await storage.delete("private", path);
-    return data({ problem: { key: "error.badRequest", detailKey: undefined } }, { status: 409 });
-  }
-  if (replaced.previous) await storage.delete("private", replaced.previous);
-  setFlash(context, { type: "success", key: "orders.receiptReplaced", detailKey: "orders.receiptReplacedDetail" });
-  return redirect(`/account/orders/${order.id}`);
-}
+export const action = formAction(
+  {
+    schema: replaceReceiptSchema,
+    maxBytes: RECEIPT_FORM_LIMIT,
+    authorize: async ({ request, context, params }: Route.ActionArgs) => {
+      const user = requireUser(context, request);
+      // Another customer's order is "not found", whatever its id.
+      const found = await findOrder(services(context).db, params.id, user.id);
+      if (!found) throw data(null, { status: 404 });
+      return { user, order: found.order };
+    },
+  },
+  async ({ context, form, value, auth: { user, order } }) => {
+    const { db, storage } = services(context);
+    await uploadReplacementReceipt(db, storage, { order, userId: user.id, file: value.receipt });
+    return succeed(context, form, {
+      redirectTo: `/account/orders/${order.id}`,
+      flash: { type: "success", key: "orders.receiptReplaced", detailKey: "orders.receiptReplacedDetail" },
+    });
+  },
+);
 
 /** Where the receipt stands, at a glance: waiting for the shop (amber), not accepted (red). */
 const STATUS_TONE: Partial<Record<CustomerOrderStatus, string>> = {
@@ -172,12 +145,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
             )}
             {order.receipt_rejected_reason && order.status === "pending_payment" ? (
               <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-col gap-3">
-                {problem ? (
-                  <FormAlert
-                    title={translateKey(t, problem.key)}
-                    detail={problem.detailKey ? translateKey(t, problem.detailKey) : undefined}
-                  />
-                ) : null}
+                {problem ? <ReceiptProblem problem={problem} /> : null}
                 <label htmlFor="receipt" className="text-sm font-medium">
                   {t("orders.newReceiptLabel")}
                 </label>
@@ -189,12 +157,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
                   required
                   className="text-sm"
                 />
-                <button
-                  type="submit"
-                  className="w-fit rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
-                >
-                  {t("orders.uploadNew")}
-                </button>
+                <Button className="w-fit">{t("orders.uploadNew")}</Button>
               </Form>
             ) : null}
           </section>
@@ -202,7 +165,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
         <OrderSummary
           lines={lines.map((line) => ({
             key: line.id,
-            name: language === "zh" ? line.name_zh : line.name_en,
+            name: localized(line, "name", language),
             color: line.color === "Default" ? null : colorName(line, language),
             quantity: line.quantity,
             lineTotalCents: line.line_total_cents,
@@ -217,6 +180,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Order" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Order" },
+  { name: "robots", content: "noindex" },
+];

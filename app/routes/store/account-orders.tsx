@@ -5,7 +5,7 @@ import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { listOrdersForUser } from "~/models/order.server";
+import { listOrdersForUser } from "~/models/orders/shopper.server";
 import { titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/account-orders";
 
@@ -68,6 +68,7 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Orders" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Orders" },
+  { name: "robots", content: "noindex" },
+];

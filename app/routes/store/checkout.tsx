@@ -16,7 +16,7 @@ import { readForm } from "~/lib/read-form";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
-import { findLastOrderContact } from "~/models/order.server";
+import { findLastOrderContact } from "~/models/orders/place.server";
 import { getShop, titleWithShop } from "~/models/shop.server";
 import { checkoutSchema } from "~/schemas/checkout";
 import type { Route } from "./+types/checkout";

@@ -3,7 +3,7 @@ import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { useTranslation } from "~/lib/i18n";
 import { getInstance } from "~/middleware/i18next";
-import { findOrderByNumber } from "~/models/order.server";
+import { findOrderByNumber } from "~/models/orders/shopper.server";
 import { titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/payment-success";
 

@@ -1,28 +1,31 @@
-import { Fragment, type ReactNode, useEffect, useRef, useState } from "react";
-import { data, Form, Link, redirect, useNavigate, useNavigation } from "react-router";
+import { useRef, useState } from "react";
+import { Form, useNavigation } from "react-router";
 import { CheckoutSteps } from "~/components/checkout-steps";
 import { CartSummary } from "~/components/order-summary";
-import { FormAlert } from "~/components/ui/field";
+import { PaymentDetails, withEmailLink } from "~/components/store/payment-details";
+import { NoOrder, Submitted } from "~/components/store/payment-states";
+import { ReceiptProblem } from "~/components/store/receipt-problem";
+import { Button } from "~/components/ui/button";
+import { FetcherField } from "~/components/ui/fetcher-field";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { clearCheckout, getCheckout } from "~/lib/checkout-session.server";
 import { setFlash } from "~/lib/flash.server";
+import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { BodyTooLargeError, IMAGE_PRESETS, ImageError, readFormData, storeImage } from "~/lib/images.server";
 import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
-import { OrderError, placeOrder, sendOrderReceivedEmail } from "~/models/order.server";
-import { loadPaymentInstructions, type PaymentInstructions, takesOrders } from "~/models/payment-account.server";
+import { payForCheckout, sendOrderReceivedEmail } from "~/models/orders/place.server";
+import { RECEIPT_FORM_LIMIT } from "~/models/orders/receipts.server";
+import { loadPaymentInstructions } from "~/models/payment-account.server";
 import { getShop, titleWithShop } from "~/models/shop.server";
+import { paymentSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/payment";
-
-/** Room for the multipart envelope and the small fields around the 5 MB receipt. */
-const BODY_LIMIT = IMAGE_PRESETS.receipt.maxBytes + 256 * 1024;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireUser(context, request);
@@ -49,130 +52,48 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type Problem = { key: string; detailKey?: string; params?: Record<string, string | number> };
-
-function refuse(problem: Problem, status: number) {
-  return data({ ok: false as const, problem, orderNumber: null }, { status });
-}
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
-  const { db, storage, mailer, config } = services(context);
-  let form: FormData;
-  try {
-    form = await readFormData(request, BODY_LIMIT);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError)
-      return refuse({ key: "payment.tooLarge", detailKey: "payment.tooLargeDetail" }, 413);
-    return refuse({ key: "payment.uploadFailed", detailKey: "payment.uploadFailedDetail" }, 400);
-  }
-  const checkout = getCheckout(context);
-  const submissionKey = String(form.get("submissionKey") ?? "");
-  const succeed = (orderNumber: string) => {
+/**
+ * The payment form: the model decides (payForCheckout: the same form sent twice, the checkout,
+ * the shop taking orders, the receipt, the order); a new order clears the checkout and mails the
+ * customer. Plain post: on to the success page; with JavaScript: the order number as data.
+ */
+export const action = formAction(
+  {
+    schema: paymentSchema,
+    maxBytes: RECEIPT_FORM_LIMIT,
+    authorize: ({ request, context }: Route.ActionArgs) => requireUser(context, request),
+  },
+  async ({ context, form, value, auth: user }) => {
+    const { db, storage, mailer, config } = services(context);
+    const { order, duplicate } = await payForCheckout(db, storage, {
+      userId: user.id,
+      cartId: await currentCartId(context),
+      currency: getCurrency(context),
+      locale: getLanguage(context),
+      checkout: getCheckout(context),
+      submissionKey: value.submissionKey,
+      receipt: value.receipt,
+      demoMode: config.demoMode,
+      supportEmail: (await getShop(context)).supportEmail,
+    });
+    if (!duplicate) {
+      clearCheckout(context);
+      sendOrderReceivedEmail(db, mailer, config, order).catch((error) => console.error("order e-mail failed", error));
+    }
+    const orderNumber = order.order_number;
+    // Shown on the success page, which JavaScript reaches a moment later too.
     setFlash(context, {
       type: "success",
       key: "payment.orderSubmitted",
       detailKey: "payment.orderSubmittedDetail",
       params: { number: orderNumber },
     });
-    if (form.get("js") === "1") return data({ ok: true as const, problem: null, orderNumber });
-    return redirect(`/payment-success?order=${encodeURIComponent(orderNumber)}`);
-  };
-
-  // The same form sent twice (double click, refresh, back) finds the order it made.
-  const earlier = submissionKey
-    ? await db
-        .selectFrom("orders")
-        .select("order_number")
-        .where("submission_key", "=", submissionKey)
-        .where("user_id", "=", user.id)
-        .executeTakeFirst()
-    : undefined;
-  if (earlier) return succeed(earlier.order_number);
-  if (!checkout || checkout.submissionKey !== submissionKey) {
-    return refuse({ key: "payment.noOrderTitle", detailKey: "payment.noOrderText" }, 400);
-  }
-  // A live shop still on the demo account (or with none) takes no order: nothing is stored.
-  const { supportEmail } = await getShop(context);
-  const instructions = await loadPaymentInstructions(db, getCurrency(context), {
-    demoMode: config.demoMode,
-    supportEmail,
-  });
-  if (!takesOrders(instructions)) {
-    return refuse({ key: "payment.closedText", params: { email: supportEmail } }, 409);
-  }
-
-  const file = form.get("receipt");
-  if (!(file instanceof File) || file.size === 0) {
-    return refuse({ key: "payment.required", detailKey: "payment.requiredDetail" }, 400);
-  }
-  let receiptPath: string;
-  try {
-    receiptPath = await storeImage(storage, file, "receipt", { area: "private", folder: `receipts/${user.id}` });
-  } catch (error) {
-    if (!(error instanceof ImageError)) throw error;
-    if (error.code === "tooLarge") return refuse({ key: "payment.tooLarge", detailKey: "payment.tooLargeDetail" }, 413);
-    if (error.code === "tooManyPixels")
-      return refuse({ key: "payment.invalidType", detailKey: error.messageKey, params: error.params }, 400);
-    return refuse({ key: "payment.invalidType", detailKey: "payment.invalidTypeDetail" }, 400);
-  }
-
-  const cartId = await currentCartId(context);
-  try {
-    if (!cartId) throw new OrderError("checkout.errors.emptyCart");
-    const { order, duplicate } = await placeOrder(db, {
-      userId: user.id,
-      cartId,
-      currency: getCurrency(context),
-      locale: getLanguage(context),
-      customer: checkout.customer,
-      receiptPath,
-      submissionKey,
+    return succeed(context, form, {
+      redirectTo: `/payment-success?order=${encodeURIComponent(orderNumber)}`,
+      payload: { orderNumber },
     });
-    if (duplicate) await storage.delete("private", receiptPath);
-    else {
-      clearCheckout(context);
-      sendOrderReceivedEmail(db, mailer, config, order).catch((error) => console.error("order e-mail failed", error));
-    }
-    return succeed(order.order_number);
-  } catch (error) {
-    await storage.delete("private", receiptPath);
-    if (error instanceof OrderError)
-      return refuse({ key: "payment.orderFailed", detailKey: error.key, params: error.params }, 409);
-    throw error;
-  }
-}
-
-function NoOrder() {
-  const { t } = useTranslation();
-  return (
-    <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-20 text-center">
-      <h1 className="text-2xl font-bold">{t("payment.noOrderTitle")}</h1>
-      <p className="text-stone-600">{t("payment.noOrderText")}</p>
-      <Link to="/cart" className="rounded-md bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700">
-        {t("payment.returnToCart")}
-      </Link>
-    </div>
-  );
-}
-
-function Submitted({ orderNumber }: { orderNumber: string }) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  useEffect(() => {
-    const timer = setTimeout(() => navigate(`/payment-success?order=${encodeURIComponent(orderNumber)}`), 3000);
-    return () => clearTimeout(timer);
-  }, [navigate, orderNumber]);
-  return (
-    <div className="mx-auto flex max-w-xl flex-col items-center gap-3 px-4 py-20 text-center" role="status">
-      <p className="text-5xl">✓</p>
-      <h1 className="text-2xl font-bold">{t("payment.paymentSubmitted")}</h1>
-      <p className="text-stone-700">{t("payment.paymentSubmittedDetail")}</p>
-      <p className="font-semibold">{t("success.orderNumber", { number: orderNumber })}</p>
-      <p className="text-sm text-stone-500">{t("payment.redirecting")}</p>
-    </div>
-  );
-}
+  },
+);
 
 export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -182,7 +103,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
   const [fileName, setFileName] = useState<string | null>(null);
   // The answer whose error a newly chosen file made stale (JavaScript; without it, CSS hides it).
   const [staleAnswer, setStaleAnswer] = useState<typeof actionData>(undefined);
-  if (actionData?.ok && actionData.orderNumber) return <Submitted orderNumber={actionData.orderNumber} />;
+  if (actionData && "orderNumber" in actionData) return <Submitted orderNumber={actionData.orderNumber} />;
   if (!loaderData.ready) return <NoOrder />;
   const { cart, customer, submissionKey, instructions, language } = loaderData;
   const closed = instructions.kind === "closed";
@@ -231,7 +152,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
               className="group/payment flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6"
             >
               <input type="hidden" name="submissionKey" value={submissionKey} />
-              {hydrated ? <input type="hidden" name="js" value="1" /> : null}
+              <FetcherField />
               <label htmlFor="receipt" className="text-lg font-semibold">
                 {t("payment.receipt")}
               </label>
@@ -243,12 +164,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
                   className={hydrated ? undefined : "group-has-[#receipt:valid]/payment:hidden"}
                   data-testid="payment-problem"
                 >
-                  <FormAlert
-                    // biome-ignore lint/suspicious/noExplicitAny: keys from the server
-                    title={t(problem.key as any, problem.params)}
-                    // biome-ignore lint/suspicious/noExplicitAny: keys from the server
-                    detail={problem.detailKey ? t(problem.detailKey as any, problem.params) : undefined}
-                  />
+                  <ReceiptProblem problem={problem} />
                 </div>
               ) : null}
               <div className="flex flex-wrap items-center gap-3">
@@ -278,14 +194,13 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
                   </button>
                 ) : null}
               </div>
-              <button
-                type="submit"
+              <Button
+                size="lg"
                 // With JavaScript, Submit waits for a file; without, the browser's `required` does.
                 disabled={submitting || (hydrated && !fileName)}
-                className="rounded-md bg-brand-600 px-4 py-3 font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
               >
                 {submitting ? t("payment.submitting") : t("payment.submit")}
-              </button>
+              </Button>
             </Form>
           )}
         </div>
@@ -295,92 +210,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-/** `text` with each occurrence of `email` as a mailto link (the sentence is translated around it). */
-function withEmailLink(text: string, email: string): ReactNode {
-  if (!email) return text;
-  return text.split(email).map((part, index) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed sentence
-    <Fragment key={index}>
-      {index > 0 ? (
-        <a href={`mailto:${email}`} className="underline">
-          {email}
-        </a>
-      ) : null}
-      {part}
-    </Fragment>
-  ));
-}
-
-/**
- * The transfer the shopper makes, in the order's currency: FPS (HKD), an international transfer
- * with SWIFT/BIC (GBP, EUR, USD), or whom to ask when the shop has no details for it.
- */
-function PaymentDetails({
-  instructions,
-  amount,
-  currency,
-}: {
-  instructions: Exclude<PaymentInstructions, { kind: "closed" }>;
-  amount: string;
-  currency: string;
-}) {
-  const { t } = useTranslation();
-  const rows: { label: string; value: string | null; className?: string }[] =
-    instructions.kind === "fps"
-      ? [
-          { label: t("payment.fpsId"), value: instructions.fpsId, className: "font-mono text-lg font-bold" },
-          { label: t("payment.payee"), value: instructions.holder, className: "font-semibold" },
-          { label: t("payment.bank"), value: instructions.bank },
-          { label: t("payment.accountNumber"), value: instructions.accountNumber, className: "font-mono" },
-        ]
-      : instructions.kind === "international"
-        ? [
-            { label: t("payment.payee"), value: instructions.holder, className: "font-semibold" },
-            { label: t("payment.bank"), value: instructions.bank },
-            { label: t("payment.accountNumber"), value: instructions.accountNumber, className: "font-mono" },
-            { label: t("payment.swift"), value: instructions.swift, className: "font-mono text-lg font-bold" },
-            { label: t("payment.bankAddress"), value: instructions.bankAddress },
-            { label: t("payment.routingNumber"), value: instructions.routingNumber, className: "font-mono" },
-          ]
-        : [];
-  const demo = instructions.kind !== "contact" && instructions.demo;
-  return (
-    <section className="rounded-lg border border-stone-200 bg-white p-6" data-payment={instructions.kind}>
-      <h2 className="text-lg font-semibold">{t("payment.instructions")}</h2>
-      <p className="mt-1 text-sm text-stone-600">
-        {instructions.kind === "fps"
-          ? t("payment.instructionsText")
-          : instructions.kind === "international"
-            ? t("payment.internationalText", { currency })
-            : withEmailLink(
-                t("payment.contactText", { currency, email: instructions.supportEmail }),
-                instructions.supportEmail,
-              )}
-      </p>
-      {demo ? (
-        <p
-          data-testid="demo-account"
-          className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
-        >
-          <strong>{t("payment.demoAccount")}</strong> {t("payment.demoAccountText")}
-        </p>
-      ) : null}
-      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm" data-testid="bank-account">
-        {rows.map((row) =>
-          row.value ? (
-            <Fragment key={row.label}>
-              <dt className="text-stone-500">{row.label}</dt>
-              <dd className={`break-words ${row.className ?? ""}`}>{row.value}</dd>
-            </Fragment>
-          ) : null,
-        )}
-        <dt className="text-stone-500">{t("payment.amount")}</dt>
-        <dd className="text-lg font-bold text-brand-700">{amount}</dd>
-      </dl>
-    </section>
-  );
-}
-
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Payment" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Payment" },
+  { name: "robots", content: "noindex" },
+];

@@ -4,9 +4,10 @@ import { ORDER_STATUSES, type OrderLineRow, type OrderRow, type OrderStatus, typ
 import type { Config } from "~/lib/config.server";
 import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
 import { formatMoney } from "~/lib/money";
+import { UserError } from "~/lib/problem";
 import type { Language } from "~/locales";
-import { recordAudit } from "~/models/audit.server";
-import { loadShop } from "./shop.server";
+import { recordAudit } from "../audit.server";
+import { loadShop } from "../shop.server";
 
 export const ORDERS_PER_PAGE = 25;
 
@@ -185,17 +186,6 @@ export function transitionsFor(order: Pick<OrderRow, "status" | "receipt_path" |
   });
 }
 
-/** A refusal shown to the admin: a translation key of the adminOrders module and its parameters. */
-export class OrderTransitionError extends Error {
-  constructor(
-    readonly key: string,
-    readonly params: Record<string, string> = {},
-  ) {
-    super(key);
-    this.name = "OrderTransitionError";
-  }
-}
-
 export interface TransitionInput {
   orderId: string;
   transition: OrderTransition;
@@ -210,11 +200,12 @@ export interface TransitionInput {
  * still in the status the admin saw, so two admins acting at once cannot both win. Cancelling
  * puts each line's quantity back on its colour in the same transaction, so stock comes back
  * exactly once. Sets updated_at and the step's timestamp, and records the change in the audit
- * log with the status before and after.
+ * log with the status before and after. A refusal is a `UserError`: 404 when the order is gone,
+ * 409 when the change is not allowed or the order changed meanwhile (its `status` param).
  */
 export async function transitionOrder(db: DB, actor: { id: string }, input: TransitionInput): Promise<OrderRow> {
   const rule = ORDER_TRANSITIONS[input.transition];
-  if (!rule.from.includes(input.expected)) throw new OrderTransitionError("adminOrders.errors.notAllowed");
+  if (!rule.from.includes(input.expected)) throw new UserError("adminOrders.errors.notAllowed", { status: 409 });
   const timestamp = now();
   return db.transaction().execute(async (trx) => {
     const set: Updateable<OrdersTable> = { status: rule.to, updated_at: timestamp };
@@ -241,11 +232,11 @@ export async function transitionOrder(db: DB, actor: { id: string }, input: Tran
         .select(["status"])
         .where("id", "=", input.orderId)
         .executeTakeFirst();
-      if (!current) throw new OrderTransitionError("adminOrders.errors.notFound");
+      if (!current) throw new UserError("adminOrders.errors.notFound", { status: 404 });
       if (current.status !== input.expected) {
-        throw new OrderTransitionError("adminOrders.errors.changedMeanwhile", { status: current.status });
+        throw new UserError("adminOrders.errors.changedMeanwhile", { params: { status: current.status }, status: 409 });
       }
-      throw new OrderTransitionError("adminOrders.errors.receiptChanged");
+      throw new UserError("adminOrders.errors.receiptChanged", { status: 409 });
     }
 
     const restocked: { product_id: number; color: string; quantity: number; restored: boolean }[] = [];

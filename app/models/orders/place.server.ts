@@ -1,28 +1,21 @@
 import crypto from "node:crypto";
 import type { TFunction } from "i18next";
+import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
-import type { Currency, OrderLineRow, OrderRow, OrderStatus } from "#db/schema";
+import type { Currency, Database, OrderRow } from "#db/schema";
+import type { CheckoutState } from "~/lib/checkout-session.server";
 import type { Config } from "~/lib/config.server";
-import { colorName } from "~/lib/localize";
+import { colorName, localized } from "~/lib/localize";
 import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
 import { formatMoney, priceIn } from "~/lib/money";
+import { UserError } from "~/lib/problem";
 import { shippingFor } from "~/lib/shipping";
+import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { CheckoutInput } from "~/schemas/checkout";
-import { recordAudit } from "./audit.server";
-import { loadPaymentInstructions, type PaymentInstructions } from "./payment-account.server";
-import { loadShop } from "./shop.server";
-
-/** A refusal the shopper sees: a translation key with its parameters. */
-export class OrderError extends Error {
-  constructor(
-    readonly key: string,
-    readonly params: Record<string, string | number> = {},
-  ) {
-    super(key);
-    this.name = "OrderError";
-  }
-}
+import { loadPaymentInstructions, type PaymentInstructions, takesOrders } from "../payment-account.server";
+import { loadShop } from "../shop.server";
+import { storeReceipt } from "./receipts.server";
 
 /** Unique under load: `ORD-` + timestamp + a random suffix. */
 export function newOrderNumber(at = Date.now()): string {
@@ -41,6 +34,78 @@ export interface PlaceOrderInput {
   submissionKey: string;
 }
 
+/** The order a payment form made, by the form's one-time key (the same form sent twice finds it). */
+async function findSubmittedOrder(db: DB | Transaction<Database>, userId: string, submissionKey: string) {
+  if (!submissionKey) return undefined;
+  return db
+    .selectFrom("orders")
+    .selectAll()
+    .where("submission_key", "=", submissionKey)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+}
+
+export interface PayForCheckoutInput {
+  userId: string;
+  /** The shopper's cart, null when they have none. */
+  cartId: string | null;
+  currency: Currency;
+  locale: Language;
+  /** The checkout the shopper filled in (session), null when there is none (any more). */
+  checkout: CheckoutState | null;
+  /** The payment form's one-time key, as sent. */
+  submissionKey: string;
+  receipt: File | undefined;
+  demoMode: boolean;
+  supportEmail: string;
+}
+
+/**
+ * The payment form's rules, in order: the same form sent again (double click, refresh, back)
+ * answers with the order it made, whatever else changed since; otherwise it must belong to the
+ * shopper's current checkout; a live shop still on the demo account (or with none) takes no
+ * order and stores nothing; the receipt is stored (storeReceipt's refusals) and the order placed
+ * (placeOrder). A refused order leaves no receipt behind and is a 409 naming the reason.
+ */
+export async function payForCheckout(
+  db: DB,
+  storage: Storage,
+  input: PayForCheckoutInput,
+): Promise<{ order: OrderRow; duplicate: boolean }> {
+  const earlier = await findSubmittedOrder(db, input.userId, input.submissionKey);
+  if (earlier) return { order: earlier, duplicate: true };
+  const { checkout } = input;
+  if (!checkout || checkout.submissionKey !== input.submissionKey) {
+    throw new UserError("payment.noOrderTitle", { detailKey: "payment.noOrderText" });
+  }
+  const instructions = await loadPaymentInstructions(db, input.currency, {
+    demoMode: input.demoMode,
+    supportEmail: input.supportEmail,
+  });
+  if (!takesOrders(instructions)) {
+    throw new UserError("payment.closedText", { params: { email: input.supportEmail }, status: 409 });
+  }
+  const receiptPath = await storeReceipt(storage, input.receipt, input.userId);
+  try {
+    if (!input.cartId) throw new UserError("checkout.errors.emptyCart", { status: 409 });
+    const placed = await placeOrder(db, {
+      userId: input.userId,
+      cartId: input.cartId,
+      currency: input.currency,
+      locale: input.locale,
+      customer: checkout.customer,
+      receiptPath,
+      submissionKey: input.submissionKey,
+    });
+    if (placed.duplicate) await removeFilesQuietly(storage, "private", [receiptPath]);
+    return placed;
+  } catch (error) {
+    await removeFilesQuietly(storage, "private", [receiptPath]);
+    if (!(error instanceof UserError)) throw error;
+    throw new UserError("payment.orderFailed", { detailKey: error.key, params: error.params, status: 409 });
+  }
+}
+
 /**
  * Places an order in one transaction: prices, shipping and total recomputed from the database
  * in the order's currency; each colour's stock taken with a conditional update (never below
@@ -50,12 +115,8 @@ export interface PlaceOrderInput {
  */
 export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ order: OrderRow; duplicate: boolean }> {
   return db.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom("orders")
-      .selectAll()
-      .where("submission_key", "=", input.submissionKey)
-      .where("user_id", "=", input.userId)
-      .executeTakeFirst();
+    // Checked again inside the transaction: two sends at once still make one order.
+    const existing = await findSubmittedOrder(trx, input.userId, input.submissionKey);
     if (existing) return { order: existing, duplicate: true };
 
     const lines = await trx
@@ -87,12 +148,13 @@ export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ orde
       .where("cart_lines.cart_id", "=", input.cartId)
       .orderBy("cart_lines.id")
       .execute();
-    if (lines.length === 0) throw new OrderError("checkout.errors.emptyCart");
+    if (lines.length === 0) throw new UserError("checkout.errors.emptyCart", { status: 409 });
     // Hidden from shoppers since it went into the cart (its category is inactive): not sold.
     const hidden = lines.find((line) => line.category_is_active === 0);
     if (hidden) {
-      throw new OrderError("checkout.errors.unavailable", {
-        name: input.locale === "zh" ? hidden.name_zh : hidden.name_en,
+      throw new UserError("checkout.errors.unavailable", {
+        params: { name: localized(hidden, "name", input.locale) },
+        status: 409,
       });
     }
 
@@ -111,10 +173,13 @@ export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ orde
           .where("product_id", "=", line.product_id)
           .where("color", "=", line.color)
           .executeTakeFirst();
-        throw new OrderError("checkout.errors.outOfStock", {
-          name: input.locale === "zh" ? line.name_zh : line.name_en,
-          color: colorName(line, input.locale),
-          count: left?.stock ?? 0,
+        throw new UserError("checkout.errors.outOfStock", {
+          params: {
+            name: localized(line, "name", input.locale),
+            color: colorName(line, input.locale),
+            count: left?.stock ?? 0,
+          },
+          status: 409,
         });
       }
     }
@@ -193,141 +258,6 @@ export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ orde
   });
 }
 
-/** A customer's orders, newest first, each with the status the customer sees (customerStatus). */
-export async function listOrdersForUser(db: DB, userId: string) {
-  const rows = await db
-    .selectFrom("orders")
-    .leftJoin("order_lines", "order_lines.order_id", "orders.id")
-    .select((eb) => [
-      "orders.id",
-      "orders.order_number",
-      "orders.status",
-      "orders.currency",
-      "orders.total_cents",
-      "orders.created_at",
-      "orders.receipt_path",
-      "orders.receipt_rejected_reason",
-      eb.fn.coalesce(eb.fn.sum<number>("order_lines.quantity"), eb.lit(0)).as("items"),
-    ])
-    .where("orders.user_id", "=", userId)
-    .groupBy("orders.id")
-    .orderBy("orders.created_at", "desc")
-    .execute();
-  // The receipt's storage key and the reason stay on the server: the list shows the status.
-  return rows.map(({ receipt_path, receipt_rejected_reason, ...row }) => ({
-    ...row,
-    customer_status: customerStatus({ status: row.status, receipt_path, receipt_rejected_reason }),
-  }));
-}
-
-/** What a customer is told about their order: its status, or where their receipt stands. */
-export type CustomerOrderStatus = OrderStatus | "receipt_checking" | "receipt_rejected";
-
-/**
- * The status a customer sees. While payment is pending it says where their receipt stands:
- * received and being checked, or not accepted (they upload a new one). Otherwise the status.
- */
-export function customerStatus(
-  order: Pick<OrderRow, "status" | "receipt_path" | "receipt_rejected_reason">,
-): CustomerOrderStatus {
-  if (order.status !== "pending_payment") return order.status;
-  if (order.receipt_rejected_reason !== null) return "receipt_rejected";
-  if (order.receipt_path !== null) return "receipt_checking";
-  return order.status;
-}
-
-export type OrderHistoryEntry =
-  | { kind: "placed" | "paid" | "shipped" | "delivered" | "cancelled" | "receiptReplaced"; at: string }
-  | { kind: "receiptRejected"; at: string; reason: string };
-
-/**
- * The order's history as its customer sees it, oldest first: placed, each receipt the shop did
- * not accept with the reason given, each new receipt, then paid, shipped, delivered or
- * cancelled. Rejections and new receipts come from the audit log, where the order desk and
- * replaceReceipt record them.
- */
-export async function listOrderHistory(db: DB, order: OrderRow): Promise<OrderHistoryEntry[]> {
-  const audited = await db
-    .selectFrom("audit_log")
-    .select(["action", "details", "created_at"])
-    .where("entity_type", "=", "order")
-    .where("entity_id", "=", order.id)
-    .where("action", "in", ["order.rejectReceipt", "order.receiptReplaced"])
-    .orderBy("id")
-    .execute();
-  const entries: OrderHistoryEntry[] = [{ kind: "placed", at: order.created_at }];
-  for (const row of audited) {
-    if (row.action === "order.receiptReplaced") {
-      entries.push({ kind: "receiptReplaced", at: row.created_at });
-      continue;
-    }
-    let reason = "";
-    try {
-      const details = JSON.parse(row.details ?? "null") as { after?: { reason?: unknown } } | null;
-      if (typeof details?.after?.reason === "string") reason = details.after.reason;
-    } catch {
-      // An unreadable entry still shows that the receipt was not accepted.
-    }
-    entries.push({ kind: "receiptRejected", at: row.created_at, reason });
-  }
-  const steps = [
-    ["paid", order.paid_at],
-    ["shipped", order.shipped_at],
-    ["delivered", order.delivered_at],
-    ["cancelled", order.cancelled_at],
-  ] as const;
-  for (const [kind, at] of steps) if (at) entries.push({ kind, at });
-  // Stable: entries of the same moment keep the order above.
-  return entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-}
-
-/**
- * A new receipt for an order whose receipt the shop did not accept. Only the order's customer,
- * only while the order is still pending payment with its receipt rejected (compare-and-set, so
- * two uploads at once cannot both win); the rejection is cleared, and the new receipt goes into
- * the order's history (audit log). Returns the storage key of the receipt it replaced (for the
- * caller to delete), or null when the order is not waiting for a new receipt.
- */
-export async function replaceReceipt(
-  db: DB,
-  input: { orderId: string; userId: string; receiptPath: string },
-): Promise<{ previous: string | null } | null> {
-  return db.transaction().execute(async (trx) => {
-    const order = await trx
-      .selectFrom("orders")
-      .select(["receipt_path", "receipt_rejected_reason"])
-      .where("id", "=", input.orderId)
-      .where("user_id", "=", input.userId)
-      .where("status", "=", "pending_payment")
-      .where("receipt_rejected_reason", "is not", null)
-      .executeTakeFirst();
-    if (!order) return null;
-    const timestamp = now();
-    const updated = await trx
-      .updateTable("orders")
-      .set({
-        receipt_path: input.receiptPath,
-        receipt_uploaded_at: timestamp,
-        receipt_rejected_reason: null,
-        updated_at: timestamp,
-      })
-      .where("id", "=", input.orderId)
-      .where("status", "=", "pending_payment")
-      .where("receipt_rejected_reason", "is not", null)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return null;
-    await recordAudit(trx, {
-      actorUserId: input.userId,
-      action: "order.receiptReplaced",
-      entityType: "order",
-      entityId: input.orderId,
-      before: { receipt_rejected_reason: order.receipt_rejected_reason },
-      after: { receipt_uploaded_at: timestamp },
-    });
-    return { previous: order.receipt_path };
-  });
-}
-
 /**
  * The name, phone and address of a customer's most recent order (any status: it is what they
  * typed last), to fill in their next checkout; undefined before their first order.
@@ -342,33 +272,6 @@ export async function findLastOrderContact(db: DB, userId: string) {
     .limit(1)
     .executeTakeFirst();
 }
-
-/** An order with its lines, only for its owner (or any order when `userId` is null: admins). */
-export async function findOrder(
-  db: DB,
-  id: string,
-  userId: string | null,
-): Promise<{ order: OrderRow; lines: OrderLineRow[] } | null> {
-  if (!/^[0-9a-f-]{36}$/.test(id)) return null;
-  let query = db.selectFrom("orders").selectAll().where("id", "=", id);
-  if (userId !== null) query = query.where("user_id", "=", userId);
-  const order = await query.executeTakeFirst();
-  if (!order) return null;
-  const lines = await db.selectFrom("order_lines").selectAll().where("order_id", "=", id).orderBy("id").execute();
-  return { order, lines };
-}
-
-export async function findOrderByNumber(db: DB, orderNumber: string, userId: string): Promise<OrderRow | undefined> {
-  return db
-    .selectFrom("orders")
-    .selectAll()
-    .where("order_number", "=", orderNumber)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-}
-
-/** Where shoppers pay: see payment-account.server.ts (kept importable from here for the order's callers). */
-export { findPaymentAccount } from "./payment-account.server";
 
 /**
  * 'Order received' e-mail in the customer's language: what they ordered, the transfer details
@@ -397,7 +300,7 @@ export async function sendOrderReceivedEmail(
       t("orderEmail.receivedText", { number: order.order_number }),
       ...lines.map(
         (line) =>
-          `${language === "zh" ? line.name_zh : line.name_en}${line.color !== "Default" ? ` (${colorName(line, language)})` : ""} × ${line.quantity}: ${formatMoney(line.line_total_cents, order.currency)}`,
+          `${localized(line, "name", language)}${line.color !== "Default" ? ` (${colorName(line, language)})` : ""} × ${line.quantity}: ${formatMoney(line.line_total_cents, order.currency)}`,
       ),
       `${t("cart.subtotal")}: ${formatMoney(order.subtotal_cents, order.currency)} · ${t("cart.shipping")}: ${
         order.shipping_cents === 0 ? t("cart.free") : formatMoney(order.shipping_cents, order.currency)

@@ -2,9 +2,11 @@ import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
 import { type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
+import { likePattern } from "#db/query";
 import { CURRENCIES, type Currency, type Database, type OrderStatus, type UserStatus } from "#db/schema";
 import { hongKongDate, hongKongDateTime } from "~/lib/dates";
 import { formatPersonName } from "~/lib/person-name";
+import { UserError } from "~/lib/problem";
 import { HTML_LANG, type Language } from "~/locales";
 import { recordAudit } from "./audit.server";
 
@@ -113,10 +115,6 @@ export function countryName(code: string | null, language: Language, style: "sho
 /** The search term as typed, trimmed and bounded. */
 export function normalizeCustomerSearch(term: string | null | undefined): string {
   return (term ?? "").trim().replace(/\s+/g, " ").slice(0, 100);
-}
-
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 type UsersEb = ExpressionBuilder<Database, "users">;
@@ -381,26 +379,26 @@ export async function findCustomer(db: DB, id: string): Promise<CustomerDetail |
  * Blocking
  * ------------------------------------------------------------------------------------------ */
 
-export type BlockResult = { ok: true; changed: boolean } | { ok: false; key: string };
-
 /**
  * Blocks or unblocks an account. Blocking sets the status to 'blocked' and ends every session
  * of the account in the same transaction, so they are signed out at once (and sign-in refuses
  * a blocked account). Unblocking makes a blocked account active again. An admin cannot block
- * themselves. A change is recorded in the audit log with the status before and after.
+ * themselves (400) and an account that does not exist is a 404, both `UserError`s. A change is
+ * recorded in the audit log with the status before and after.
  */
 export async function setCustomerBlocked(
   db: DB,
   id: string,
   blocked: boolean,
   options: { actorUserId: string },
-): Promise<BlockResult> {
-  if (blocked && id === options.actorUserId) return { ok: false, key: "adminCustomers.errors.blockSelf" };
-  return db.transaction().execute(async (trx): Promise<BlockResult> => {
+): Promise<{ ok: true; changed: boolean }> {
+  if (blocked && id === options.actorUserId) throw new UserError("adminCustomers.errors.blockSelf");
+  return db.transaction().execute(async (trx) => {
     const before = await trx.selectFrom("users").select(["id", "status"]).where("id", "=", id).executeTakeFirst();
-    if (!before) return { ok: false, key: "adminCustomers.errors.notFound" };
+    if (!before) throw new UserError("adminCustomers.errors.notFound", { status: 404 });
     const next: UserStatus = blocked ? "blocked" : "active";
-    if (blocked ? before.status === "blocked" : before.status !== "blocked") return { ok: true, changed: false };
+    if (blocked ? before.status === "blocked" : before.status !== "blocked")
+      return { ok: true as const, changed: false };
     await trx.updateTable("users").set({ status: next, updated_at: now() }).where("id", "=", id).execute();
     if (blocked) await trx.deleteFrom("sessions").where("user_id", "=", id).execute();
     await recordAudit(trx, {
@@ -411,7 +409,7 @@ export async function setCustomerBlocked(
       before: { status: before.status },
       after: { status: next },
     });
-    return { ok: true, changed: true };
+    return { ok: true as const, changed: true };
   });
 }
 

@@ -1,0 +1,139 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link } from "react-router";
+import type { OrderStatus } from "#db/schema";
+import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { Field, inputClass, StatusButton } from "~/components/ui/field";
+import { useTranslation } from "~/lib/i18n";
+import type { OrderTransition } from "~/models/orders/desk.server";
+
+/**
+ * The status changes the order offers, each its own form (mark paid, shipped with a tracking
+ * number, delivered, reject the receipt with a reason, cancel after a confirmation). Field
+ * errors come back to the form whose intent was sent.
+ */
+export function OrderActions({
+  order,
+  actions,
+  confirmingCancel,
+  result,
+}: {
+  order: { id: string; status: OrderStatus; order_number: string; tracking_number: string | null };
+  actions: OrderTransition[];
+  confirmingCancel: boolean;
+  result: SubmissionResult<string[]> | undefined;
+}) {
+  const { t } = useTranslation();
+  const sent = result?.initialValue?.intent;
+  const fieldErrors = (intent: string, name: string) => (sent === intent ? result?.error?.[name] : undefined);
+  const initial = (intent: string, name: string) =>
+    sent === intent ? String(result?.initialValue?.[name] ?? "") : undefined;
+  const hidden = <input type="hidden" name="expected" value={order.status} />;
+  return (
+    <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="actions-heading">
+      <h2 id="actions-heading" className="text-lg font-semibold">
+        {t("adminOrders.actions")}
+      </h2>
+      {order.tracking_number ? (
+        <p className="mt-2 text-sm">
+          {t("adminOrders.tracking")}: <span className="font-mono">{order.tracking_number}</span>
+        </p>
+      ) : null}
+      {actions.length === 0 ? <p className="mt-2 text-sm text-stone-600">{t("adminOrders.noActions")}</p> : null}
+      <div className="mt-3 flex flex-col gap-4">
+        {actions.includes("markPaid") ? (
+          <Form method="post">
+            {hidden}
+            <StatusButton name="intent" value="markPaid" className="w-full">
+              {t("adminOrders.markPaid")}
+            </StatusButton>
+          </Form>
+        ) : null}
+        {actions.includes("markShipped") ? (
+          <Form method="post" className="flex flex-col gap-2">
+            {hidden}
+            <Field
+              label={t("adminOrders.tracking")}
+              htmlFor="tracking"
+              hint={t("adminOrders.trackingHint")}
+              errors={fieldErrors("markShipped", "tracking")}
+              errorId="tracking-errors"
+            >
+              <input
+                id="tracking"
+                name="tracking"
+                maxLength={100}
+                defaultValue={initial("markShipped", "tracking")}
+                aria-invalid={fieldErrors("markShipped", "tracking") ? true : undefined}
+                aria-describedby="tracking-errors"
+                className={inputClass}
+              />
+            </Field>
+            <StatusButton name="intent" value="markShipped" className="w-full">
+              {t("adminOrders.markShipped")}
+            </StatusButton>
+          </Form>
+        ) : null}
+        {actions.includes("markDelivered") ? (
+          <Form method="post">
+            {hidden}
+            <StatusButton name="intent" value="markDelivered" className="w-full">
+              {t("adminOrders.markDelivered")}
+            </StatusButton>
+          </Form>
+        ) : null}
+        {actions.includes("rejectReceipt") ? (
+          <Form method="post" className="flex flex-col gap-2 border-t border-stone-200 pt-4">
+            {hidden}
+            <Field
+              label={t("adminOrders.rejectReason")}
+              htmlFor="reason"
+              hint={t("adminOrders.rejectReasonHint")}
+              errors={fieldErrors("rejectReceipt", "reason")}
+              errorId="reason-errors"
+            >
+              <textarea
+                id="reason"
+                name="reason"
+                rows={3}
+                maxLength={500}
+                required
+                defaultValue={initial("rejectReceipt", "reason")}
+                aria-invalid={fieldErrors("rejectReceipt", "reason") ? true : undefined}
+                aria-describedby="reason-errors"
+                className={inputClass}
+              />
+            </Field>
+            <button
+              type="submit"
+              name="intent"
+              value="rejectReceipt"
+              className="rounded-md border border-red-300 bg-white px-4 py-2 font-semibold text-red-800 hover:bg-red-50"
+            >
+              {t("adminOrders.rejectReceipt")}
+            </button>
+          </Form>
+        ) : null}
+        {actions.includes("cancel") ? (
+          confirmingCancel ? (
+            <DeleteConfirmation
+              id="cancel"
+              headingLevel={3}
+              heading={t("adminOrders.cancelConfirm", { number: order.order_number })}
+              fields={{ intent: "cancel", expected: order.status }}
+              confirmLabel={t("adminOrders.cancelYes")}
+              cancelLabel={t("adminOrders.cancelNo")}
+              cancelTo={`/admin/orders/${order.id}`}
+            />
+          ) : (
+            <Link
+              to="?cancel=1"
+              className="border-t border-stone-200 pt-4 text-center text-sm font-semibold text-red-700 hover:underline"
+            >
+              {t("adminOrders.cancel")}
+            </Link>
+          )
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+import { Link } from "react-router";
+import type { OrderLineRow } from "#db/schema";
+import { useTranslation } from "~/lib/i18n";
+import { localized } from "~/lib/localize";
+import type { Language } from "~/locales";
+
+/** The order's lines (with a link to each product still there) and its totals. */
+export function OrderItems({
+  lines,
+  money,
+  language,
+  order,
+}: {
+  lines: (OrderLineRow & { image_url: string | null })[];
+  money: (cents: number) => string;
+  language: Language;
+  order: { subtotal_cents: number; shipping_cents: number; total_cents: number };
+}) {
+  const { t } = useTranslation();
+  return (
+    <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="items-heading">
+      <h2 id="items-heading" className="text-lg font-semibold">
+        {t("adminOrders.items")}
+      </h2>
+      <div className="mt-3 overflow-x-auto">
+        <table className="w-full min-w-[32rem] text-left text-sm">
+          <thead className="text-xs uppercase text-stone-500">
+            <tr>
+              <th scope="col" className="py-1 pr-3">
+                <span className="sr-only">{t("adminOrders.image")}</span>
+              </th>
+              <th scope="col" className="py-1 pr-3">
+                {t("adminOrders.product")}
+              </th>
+              <th scope="col" className="py-1 pr-3">
+                {t("adminOrders.quantity")}
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right">
+                {t("adminOrders.unitPrice")}
+              </th>
+              <th scope="col" className="py-1 text-right">
+                {t("adminOrders.lineTotal")}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((line) => (
+              <tr key={line.id} className="border-t border-stone-100" data-testid="order-line">
+                <td className="py-2 pr-3">
+                  {line.image_url ? (
+                    <img src={line.image_url} alt="" className="h-12 w-12 rounded object-cover" loading="lazy" />
+                  ) : (
+                    <div className="h-12 w-12 rounded bg-stone-100" />
+                  )}
+                </td>
+                <td className="py-2 pr-3">
+                  {line.product_id ? (
+                    <Link to={`/admin/products/edit/${line.product_id}`} className="font-medium hover:underline">
+                      {localized(line, "name", language)}
+                    </Link>
+                  ) : (
+                    <span className="font-medium">
+                      {localized(line, "name", language)}{" "}
+                      <span className="text-xs text-stone-500">{t("adminOrders.deletedProduct")}</span>
+                    </span>
+                  )}
+                  {line.color !== "Default" ? (
+                    <div className="text-xs text-stone-600">
+                      {/* Both names: the admin may read either; the customer saw theirs. */}
+                      {t("adminOrders.colorValue", {
+                        color: line.color_zh ? `${line.color} · ${line.color_zh}` : line.color,
+                      })}
+                    </div>
+                  ) : null}
+                </td>
+                <td className="py-2 pr-3">{line.quantity}</td>
+                <td className="whitespace-nowrap py-2 pr-3 text-right">{money(line.unit_price_cents)}</td>
+                <td className="whitespace-nowrap py-2 text-right font-medium">{money(line.line_total_cents)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h3 className="sr-only">{t("adminOrders.summary")}</h3>
+      <dl className="mt-4 ml-auto max-w-xs space-y-1 border-t border-stone-200 pt-3 text-sm">
+        <div className="flex justify-between">
+          <dt>{t("cart.subtotal")}</dt>
+          <dd>{money(order.subtotal_cents)}</dd>
+        </div>
+        <div className="flex justify-between">
+          <dt>{t("cart.shipping")}</dt>
+          <dd>{order.shipping_cents === 0 ? t("cart.free") : money(order.shipping_cents)}</dd>
+        </div>
+        <div className="flex justify-between text-base font-bold">
+          <dt>{t("cart.orderTotal")}</dt>
+          <dd data-testid="order-total">{money(order.total_cents)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}

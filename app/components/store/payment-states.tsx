@@ -1,0 +1,37 @@
+import { useEffect } from "react";
+import { useNavigate } from "react-router";
+import { ButtonLink } from "~/components/ui/button";
+import { useTranslation } from "~/lib/i18n";
+
+/** The payment page without a checkout to pay for (nothing in the cart, or no details yet). */
+export function NoOrder() {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-20 text-center">
+      <h1 className="text-2xl font-bold">{t("payment.noOrderTitle")}</h1>
+      <p className="text-stone-600">{t("payment.noOrderText")}</p>
+      <ButtonLink to="/cart" size="lg">
+        {t("payment.returnToCart")}
+      </ButtonLink>
+    </div>
+  );
+}
+
+/** The order is in (JavaScript): what happens next, then on to the success page after 3 s. */
+export function Submitted({ orderNumber }: { orderNumber: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const timer = setTimeout(() => navigate(`/payment-success?order=${encodeURIComponent(orderNumber)}`), 3000);
+    return () => clearTimeout(timer);
+  }, [navigate, orderNumber]);
+  return (
+    <div className="mx-auto flex max-w-xl flex-col items-center gap-3 px-4 py-20 text-center" role="status">
+      <p className="text-5xl">✓</p>
+      <h1 className="text-2xl font-bold">{t("payment.paymentSubmitted")}</h1>
+      <p className="text-stone-700">{t("payment.paymentSubmittedDetail")}</p>
+      <p className="font-semibold">{t("success.orderNumber", { number: orderNumber })}</p>
+      <p className="text-sm text-stone-500">{t("payment.redirecting")}</p>
+    </div>
+  );
+}

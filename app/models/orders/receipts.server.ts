@@ -1,0 +1,134 @@
+import { data } from "react-router";
+import { type DB, now } from "#db/connect.server";
+import type { OrderRow } from "#db/schema";
+import { IMAGE_PRESETS, ImageError, storeImage } from "~/lib/images.server";
+import { UserError } from "~/lib/problem";
+import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
+import { recordAudit } from "../audit.server";
+
+/** Room for the multipart envelope and the small fields around the 5 MB receipt. */
+export const RECEIPT_FORM_LIMIT = IMAGE_PRESETS.receipt.maxBytes + 256 * 1024;
+
+/**
+ * Stores a shopper's receipt, re-encoded, in private storage under their folder. No file is a
+ * refusal (400); a file over the receipt limit is 413, anything that is not an image 400: the
+ * same answers on the payment page and when a rejected receipt is replaced.
+ */
+export async function storeReceipt(storage: Storage, file: File | undefined, userId: string): Promise<string> {
+  if (!(file instanceof File) || file.size === 0) {
+    throw new UserError("payment.required", { detailKey: "payment.requiredDetail" });
+  }
+  try {
+    return await storeImage(storage, file, "receipt", { area: "private", folder: `receipts/${userId}` });
+  } catch (error) {
+    if (!(error instanceof ImageError)) throw error;
+    if (error.code === "tooLarge") {
+      throw new UserError("payment.tooLarge", { detailKey: "payment.tooLargeDetail", status: 413 });
+    }
+    if (error.code === "tooManyPixels") {
+      throw new UserError("payment.invalidType", { detailKey: error.messageKey, params: error.params });
+    }
+    throw new UserError("payment.invalidType", { detailKey: "payment.invalidTypeDetail" });
+  }
+}
+
+/**
+ * A payment receipt as a response: private, never cached by shared caches, an image that cannot
+ * be sniffed into anything else (nosniff comes with every response from the web server) and
+ * sandboxed if opened on its own. `download` asks the browser to save it instead of showing it.
+ */
+export async function receiptResponse(
+  storage: Storage,
+  order: Pick<OrderRow, "order_number" | "receipt_path">,
+  options: { download?: boolean } = {},
+): Promise<Response> {
+  if (!order.receipt_path) throw data("Not found", { status: 404 });
+  const file = await storage.get("private", order.receipt_path);
+  if (!file) throw data("Not found", { status: 404 });
+  const extension =
+    order.receipt_path
+      .split(".")
+      .pop()
+      ?.replace(/[^a-z0-9]/gi, "") || "webp";
+  const filename = `receipt-${order.order_number.replace(/[^A-Za-z0-9-]/g, "")}.${extension}`;
+  return new Response(new Uint8Array(file.data), {
+    headers: {
+      "Content-Type": file.contentType.startsWith("image/") ? file.contentType : "application/octet-stream",
+      "Content-Length": String(file.data.byteLength),
+      "Content-Disposition": `${options.download ? "attachment" : "inline"}; filename="${filename}"`,
+      "Content-Security-Policy": "default-src 'none'; img-src 'self'; sandbox",
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
+
+/**
+ * A new receipt for an order whose receipt the shop did not accept. Only the order's customer,
+ * only while the order is still pending payment with its receipt rejected (compare-and-set, so
+ * two uploads at once cannot both win); the rejection is cleared, and the new receipt goes into
+ * the order's history (audit log). Returns the storage key of the receipt it replaced (for the
+ * caller to delete), or null when the order is not waiting for a new receipt.
+ */
+export async function replaceReceipt(
+  db: DB,
+  input: { orderId: string; userId: string; receiptPath: string },
+): Promise<{ previous: string | null } | null> {
+  return db.transaction().execute(async (trx) => {
+    const order = await trx
+      .selectFrom("orders")
+      .select(["receipt_path", "receipt_rejected_reason"])
+      .where("id", "=", input.orderId)
+      .where("user_id", "=", input.userId)
+      .where("status", "=", "pending_payment")
+      .where("receipt_rejected_reason", "is not", null)
+      .executeTakeFirst();
+    if (!order) return null;
+    const timestamp = now();
+    const updated = await trx
+      .updateTable("orders")
+      .set({
+        receipt_path: input.receiptPath,
+        receipt_uploaded_at: timestamp,
+        receipt_rejected_reason: null,
+        updated_at: timestamp,
+      })
+      .where("id", "=", input.orderId)
+      .where("status", "=", "pending_payment")
+      .where("receipt_rejected_reason", "is not", null)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return null;
+    await recordAudit(trx, {
+      actorUserId: input.userId,
+      action: "order.receiptReplaced",
+      entityType: "order",
+      entityId: input.orderId,
+      before: { receipt_rejected_reason: order.receipt_rejected_reason },
+      after: { receipt_uploaded_at: timestamp },
+    });
+    return { previous: order.receipt_path };
+  });
+}
+
+/**
+ * The owner of an order whose receipt was rejected uploads a new one: the file is stored, the
+ * order takes it (replaceReceipt: one transaction with its audit entry, so the order desk's
+ * history shows it) and the receipt it replaced is removed. An order not waiting for a new
+ * receipt is a 409 and the new file is removed again.
+ */
+export async function uploadReplacementReceipt(
+  db: DB,
+  storage: Storage,
+  input: { order: Pick<OrderRow, "id" | "status" | "receipt_rejected_reason">; userId: string; file: File | undefined },
+): Promise<void> {
+  const { order, userId } = input;
+  if (order.status !== "pending_payment" || !order.receipt_rejected_reason) {
+    throw new UserError("error.badRequest", { status: 409 });
+  }
+  const path = await storeReceipt(storage, input.file, userId);
+  const replaced = await replaceReceipt(db, { orderId: order.id, userId, receiptPath: path });
+  if (!replaced) {
+    await removeFilesQuietly(storage, "private", [path]);
+    throw new UserError("error.badRequest", { status: 409 });
+  }
+  if (replaced.previous) await removeFilesQuietly(storage, "private", [replaced.previous]);
+}

@@ -1,0 +1,116 @@
+/** Orders as their customer sees them: the account's list, one order, its history. */
+
+import type { DB } from "#db/connect.server";
+import type { OrderLineRow, OrderRow, OrderStatus } from "#db/schema";
+
+/** A customer's orders, newest first, each with the status the customer sees (customerStatus). */
+export async function listOrdersForUser(db: DB, userId: string) {
+  const rows = await db
+    .selectFrom("orders")
+    .leftJoin("order_lines", "order_lines.order_id", "orders.id")
+    .select((eb) => [
+      "orders.id",
+      "orders.order_number",
+      "orders.status",
+      "orders.currency",
+      "orders.total_cents",
+      "orders.created_at",
+      "orders.receipt_path",
+      "orders.receipt_rejected_reason",
+      eb.fn.coalesce(eb.fn.sum<number>("order_lines.quantity"), eb.lit(0)).as("items"),
+    ])
+    .where("orders.user_id", "=", userId)
+    .groupBy("orders.id")
+    .orderBy("orders.created_at", "desc")
+    .execute();
+  // The receipt's storage key and the reason stay on the server: the list shows the status.
+  return rows.map(({ receipt_path, receipt_rejected_reason, ...row }) => ({
+    ...row,
+    customer_status: customerStatus({ status: row.status, receipt_path, receipt_rejected_reason }),
+  }));
+}
+
+/** What a customer is told about their order: its status, or where their receipt stands. */
+export type CustomerOrderStatus = OrderStatus | "receipt_checking" | "receipt_rejected";
+
+/**
+ * The status a customer sees. While payment is pending it says where their receipt stands:
+ * received and being checked, or not accepted (they upload a new one). Otherwise the status.
+ */
+export function customerStatus(
+  order: Pick<OrderRow, "status" | "receipt_path" | "receipt_rejected_reason">,
+): CustomerOrderStatus {
+  if (order.status !== "pending_payment") return order.status;
+  if (order.receipt_rejected_reason !== null) return "receipt_rejected";
+  if (order.receipt_path !== null) return "receipt_checking";
+  return order.status;
+}
+
+export type OrderHistoryEntry =
+  | { kind: "placed" | "paid" | "shipped" | "delivered" | "cancelled" | "receiptReplaced"; at: string }
+  | { kind: "receiptRejected"; at: string; reason: string };
+
+/**
+ * The order's history as its customer sees it, oldest first: placed, each receipt the shop did
+ * not accept with the reason given, each new receipt, then paid, shipped, delivered or
+ * cancelled. Rejections and new receipts come from the audit log, where the order desk and
+ * replaceReceipt record them.
+ */
+export async function listOrderHistory(db: DB, order: OrderRow): Promise<OrderHistoryEntry[]> {
+  const audited = await db
+    .selectFrom("audit_log")
+    .select(["action", "details", "created_at"])
+    .where("entity_type", "=", "order")
+    .where("entity_id", "=", order.id)
+    .where("action", "in", ["order.rejectReceipt", "order.receiptReplaced"])
+    .orderBy("id")
+    .execute();
+  const entries: OrderHistoryEntry[] = [{ kind: "placed", at: order.created_at }];
+  for (const row of audited) {
+    if (row.action === "order.receiptReplaced") {
+      entries.push({ kind: "receiptReplaced", at: row.created_at });
+      continue;
+    }
+    let reason = "";
+    try {
+      const details = JSON.parse(row.details ?? "null") as { after?: { reason?: unknown } } | null;
+      if (typeof details?.after?.reason === "string") reason = details.after.reason;
+    } catch {
+      // An unreadable entry still shows that the receipt was not accepted.
+    }
+    entries.push({ kind: "receiptRejected", at: row.created_at, reason });
+  }
+  const steps = [
+    ["paid", order.paid_at],
+    ["shipped", order.shipped_at],
+    ["delivered", order.delivered_at],
+    ["cancelled", order.cancelled_at],
+  ] as const;
+  for (const [kind, at] of steps) if (at) entries.push({ kind, at });
+  // Stable: entries of the same moment keep the order above.
+  return entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+/** An order with its lines, only for its owner (or any order when `userId` is null: admins). */
+export async function findOrder(
+  db: DB,
+  id: string,
+  userId: string | null,
+): Promise<{ order: OrderRow; lines: OrderLineRow[] } | null> {
+  if (!/^[0-9a-f-]{36}$/.test(id)) return null;
+  let query = db.selectFrom("orders").selectAll().where("id", "=", id);
+  if (userId !== null) query = query.where("user_id", "=", userId);
+  const order = await query.executeTakeFirst();
+  if (!order) return null;
+  const lines = await db.selectFrom("order_lines").selectAll().where("order_id", "=", id).orderBy("id").execute();
+  return { order, lines };
+}
+
+export async function findOrderByNumber(db: DB, orderNumber: string, userId: string): Promise<OrderRow | undefined> {
+  return db
+    .selectFrom("orders")
+    .selectAll()
+    .where("order_number", "=", orderNumber)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,137 @@
+import crypto from "node:crypto";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { now } from "#db/connect.server";
+import type { CurrentUser } from "~/lib/auth.server";
+import { IMAGE_PRESETS } from "~/lib/images.server";
+import { addToCart, cartIdForUser } from "~/models/cart.server";
+import { transitionOrder } from "~/models/orders/desk.server";
+import { placeOrder } from "~/models/orders/place.server";
+import { createUser } from "~/models/user.server";
+import { loader as adminOrderLoader } from "~/routes/admin/order";
+import { action } from "~/routes/store/account-order";
+import { createTestServices } from "./setup/db";
+import { runRoute } from "./setup/route";
+
+/**
+ * A shopper replaces a rejected receipt through the account order page: the order desk's history
+ * (read from the audit log) shows it, and a file too large is refused as on the payment page (413).
+ */
+
+const svc = await createTestServices();
+const { db } = svc;
+const admin = await createUser(db, { email: "replace-desk@shop.hk", password: "secret12" });
+const ADMIN: CurrentUser = { id: admin.id, email: admin.email, isAdmin: true };
+
+async function jpeg(): Promise<File> {
+  const bytes = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 60, b: 140 } } })
+    .jpeg()
+    .toBuffer();
+  return new File([new Uint8Array(bytes)], "receipt.jpg", { type: "image/jpeg" });
+}
+
+async function rejectedOrder() {
+  const stamp = now();
+  const product = await db
+    .insertInto("products")
+    .values({
+      category_id: null,
+      name_en: "Replace test",
+      name_zh: "替換測試",
+      description_en: "x",
+      description_zh: "x",
+      price_hkd_cents: 80_00,
+      price_gbp_cents: 8_00,
+      price_eur_cents: 9_00,
+      price_usd_cents: 10_00,
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db.insertInto("product_variants").values({ product_id: product.id, color: "Black", stock: 9 }).execute();
+  const user = await createUser(db, { email: `swap-${crypto.randomUUID()}@example.com`, password: "secret12" });
+  const cartId = await cartIdForUser(db, user.id);
+  await addToCart(db, cartId, { productId: product.id, color: "Black", quantity: 1 });
+  const { order } = await placeOrder(db, {
+    userId: user.id,
+    cartId,
+    currency: "HKD",
+    locale: "en",
+    customer: {
+      firstName: "Chan",
+      lastName: "Tai Man",
+      email: user.email,
+      phone: undefined,
+      address: "1 Nathan Road",
+      city: "Tsim Sha Tsui",
+      postalCode: undefined,
+      country: "Hong Kong",
+      notes: undefined,
+    },
+    receiptPath: `receipts/${user.id}/first.jpg`,
+    submissionKey: crypto.randomUUID(),
+  });
+  await transitionOrder(db, ADMIN, {
+    orderId: order.id,
+    transition: "rejectReceipt",
+    expected: "pending_payment",
+    reason: "Wrong amount",
+  });
+  return { order, customer: { id: user.id, email: user.email, isAdmin: false } as CurrentUser };
+}
+
+function upload(orderId: string, file: File, customer: CurrentUser) {
+  const form = new FormData();
+  form.set("receipt", file);
+  const request = new Request(`http://localhost/account/orders/${orderId}`, { method: "POST", body: form });
+  return runRoute(svc, action, request, customer, { id: orderId });
+}
+
+describe("replacing a rejected receipt", () => {
+  it("shows in the order desk's history, by the customer", async () => {
+    const { order, customer } = await rejectedOrder();
+    const { result, flash } = await upload(order.id, await jpeg(), customer);
+    expect((result as Response).status).toBe(302);
+    expect((result as Response).headers.get("Location")).toBe(`/account/orders/${order.id}`);
+    expect(flash).toMatchObject({ type: "success", key: "orders.receiptReplaced" });
+
+    const page = await runRoute(
+      svc,
+      adminOrderLoader,
+      new Request(`http://localhost/admin/orders/${order.id}`),
+      ADMIN,
+      {
+        id: order.id,
+      },
+    );
+    const history = (page.result as { history: { action: string; actor: string | null }[] }).history;
+    expect(history.map((entry) => entry.action)).toEqual([
+      "order.placed",
+      "order.rejectReceipt",
+      "order.receiptReplaced",
+    ]);
+    expect(history.at(-1)?.actor).toBe(customer.email);
+    const after = await db.selectFrom("orders").selectAll().where("id", "=", order.id).executeTakeFirstOrThrow();
+    expect(after.receipt_rejected_reason).toBeNull();
+    expect(after.receipt_path).toMatch(new RegExp(`^receipts/${customer.id}/`));
+  });
+
+  it("refuses a file too large with 413, as the payment page does, changing nothing", async () => {
+    const { order, customer } = await rejectedOrder();
+    const big = new File([new Uint8Array(IMAGE_PRESETS.receipt.maxBytes + 1)], "big.jpg", { type: "image/jpeg" });
+    const { result } = await upload(order.id, big, customer);
+    const answer = result as unknown as { init: { status: number }; data: { problem: { key: string } } };
+    expect(answer.init.status).toBe(413);
+    expect(answer.data.problem.key).toBe("payment.tooLarge");
+    const after = await db.selectFrom("orders").selectAll().where("id", "=", order.id).executeTakeFirstOrThrow();
+    expect(after.receipt_rejected_reason).toBe("Wrong amount");
+  });
+
+  it("is not found for another customer's order", async () => {
+    const { order } = await rejectedOrder();
+    const other = await createUser(db, { email: `other-${crypto.randomUUID()}@example.com`, password: "secret12" });
+    const { thrown } = await upload(order.id, await jpeg(), { id: other.id, email: other.email, isAdmin: false });
+    expect((thrown as { init: { status: number } }).init.status).toBe(404);
+  });
+});
