@@ -19,7 +19,7 @@ import { pageViewMiddleware } from "./middleware/page-views";
 import { sessionMiddleware } from "./middleware/session";
 import { userMiddleware } from "./middleware/user";
 import { countCartLines } from "./models/cart.server";
-import { listActiveCategories } from "./models/category.server";
+import { listActiveCategories } from "./models/categories.server";
 import { getShop, shopIdentity } from "./models/shop.server";
 
 export const middleware: Route.MiddlewareFunction[] = [

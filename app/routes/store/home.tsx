@@ -7,7 +7,7 @@ import { useNonce } from "~/lib/nonce";
 import { publicUrl } from "~/lib/storage.server";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { listActiveCategories } from "~/models/category.server";
+import { listActiveCategories } from "~/models/categories.server";
 import { listFeaturedProducts } from "~/models/product.server";
 import { getSetting, HERO_IMAGE_KEY } from "~/models/settings.server";
 import { getShop, sellerJsonLd, shopName, storeJsonLd } from "~/models/shop.server";
