@@ -20,7 +20,7 @@ import { sessionMiddleware } from "./middleware/session";
 import { userMiddleware } from "./middleware/user";
 import { countCartLines } from "./models/cart.server";
 import { listActiveCategories } from "./models/categories.server";
-import { getShop, shopIdentity } from "./models/shop.server";
+import { getShop, shopIdentity } from "./models/settings/shop.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
   sessionMiddleware,

@@ -5,7 +5,7 @@ import type { Currency } from "#db/schema";
 import { DEFAULT_SHIPPING_RULE, shippingFor } from "~/lib/shipping";
 import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
 import { OrderError, type PlaceOrderInput, placeOrder } from "~/models/order.server";
-import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/shop.server";
+import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/settings/shop.server";
 import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
 import { createTestDb } from "./setup/db";
 

@@ -10,7 +10,7 @@ import {
   placeholderValues,
   resetContentPage,
   saveContentPage,
-} from "~/models/content-page.server";
+} from "~/models/settings/content-pages.server";
 import {
   DEFAULT_SHOP,
   loadShop,
@@ -18,7 +18,7 @@ import {
   recomputeDerivedPrices,
   SHOP_DETAILS_KEY,
   shopDetailsFormValues,
-} from "~/models/shop.server";
+} from "~/models/settings/shop.server";
 import { createUser } from "~/models/user.server";
 import { action as pageAction, loader as pageLoader } from "~/routes/admin/content-page-form";
 import { action, loader } from "~/routes/admin/shop-details";

@@ -6,7 +6,7 @@ import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import { recordAudit } from "~/models/audit.server";
-import { loadShop } from "./shop.server";
+import { loadShop } from "./settings/shop.server";
 
 export const ORDERS_PER_PAGE = 25;
 

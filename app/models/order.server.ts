@@ -10,8 +10,8 @@ import { shippingFor } from "~/lib/shipping";
 import type { Language } from "~/locales";
 import type { CheckoutInput } from "~/schemas/checkout";
 import { recordAudit } from "./audit.server";
-import { loadPaymentInstructions, type PaymentInstructions } from "./payment-account.server";
-import { loadShop } from "./shop.server";
+import { loadPaymentInstructions, type PaymentInstructions } from "./payment-accounts.server";
+import { loadShop } from "./settings/shop.server";
 
 /** A refusal the shopper sees: a translation key with its parameters. */
 export class OrderError extends Error {
@@ -368,7 +368,7 @@ export async function findOrderByNumber(db: DB, orderNumber: string, userId: str
 }
 
 /** Where shoppers pay: see payment-account.server.ts (kept importable from here for the order's callers). */
-export { findPaymentAccount } from "./payment-account.server";
+export { findPaymentAccount } from "./payment-accounts.server";
 
 /**
  * 'Order received' e-mail in the customer's language: what they ordered, the transfer details

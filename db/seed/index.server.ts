@@ -1,5 +1,5 @@
 import { generateKey, type Storage } from "../../app/lib/storage.server";
-import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "../../app/models/settings.server";
+import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "../../app/models/settings/site-settings.server";
 import { type DB, now } from "../connect.server";
 import { renderBlogImage, renderCategoryImage, renderHeroImage, renderProductImage } from "./artwork.server";
 import {

@@ -11,7 +11,7 @@ import { setFlash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { readForm } from "~/lib/read-form";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { findContentPage, resetContentPage, saveContentPage } from "~/models/content-page.server";
+import { findContentPage, resetContentPage, saveContentPage } from "~/models/settings/content-pages.server";
 import { contentPageActionSchema, contentPageSchema } from "~/schemas/content-page";
 import type { Route } from "./+types/content-page-form";
 

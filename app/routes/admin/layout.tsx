@@ -6,7 +6,7 @@ import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { useTranslation } from "~/lib/i18n";
 import { useRootData } from "~/lib/root-data";
-import { isDemoAccountPrimary } from "~/models/payment-account.server";
+import { isDemoAccountPrimary } from "~/models/payment-accounts.server";
 import type { Route } from "./+types/layout";
 
 /** The admin shell. The layout checks the right for its own data; every child route checks again. */

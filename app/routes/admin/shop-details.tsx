@@ -13,7 +13,7 @@ import { DERIVED_CURRENCIES } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance } from "~/middleware/i18next";
-import { loadShop, shopDetailsFormValues, updateShopDetails } from "~/models/shop.server";
+import { loadShop, shopDetailsFormValues, updateShopDetails } from "~/models/settings/shop.server";
 import {
   feeField,
   freeAboveField,

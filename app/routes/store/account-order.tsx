@@ -18,7 +18,7 @@ import {
   listOrderHistory,
   replaceReceipt,
 } from "~/models/order.server";
-import { titleWithShop } from "~/models/shop.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/account-order";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import { useTranslation } from "~/lib/i18n";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { getShop, shopName } from "~/models/shop.server";
+import { getShop, shopName } from "~/models/settings/shop.server";
 import type { Route } from "./+types/not-found";
 
 /** Any unknown path: the spec's not-found page, with HTTP 404. */

@@ -17,8 +17,8 @@ import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
 import { OrderError, placeOrder, sendOrderReceivedEmail } from "~/models/order.server";
-import { loadPaymentInstructions, type PaymentInstructions, takesOrders } from "~/models/payment-account.server";
-import { getShop, titleWithShop } from "~/models/shop.server";
+import { loadPaymentInstructions, type PaymentInstructions, takesOrders } from "~/models/payment-accounts.server";
+import { getShop, titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/payment";
 
 /** Room for the multipart envelope and the small fields around the 5 MB receipt. */

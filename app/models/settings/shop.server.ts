@@ -11,8 +11,8 @@ import type { Language } from "~/locales";
 import { getLanguage } from "~/middleware/i18next";
 import { centsToText } from "~/schemas/product";
 import { feeField, freeAboveField, rateField, type ShopDetailsForm } from "~/schemas/shop";
-import { deletePublicFile } from "./admin-settings.server";
-import { recordAudit } from "./audit.server";
+import { recordAudit } from "../audit.server";
+import { deletePublicFile } from "./site-settings.server";
 
 /**
  * The shop's identity and terms that the owner sets under Settings → Shop details: name,
