@@ -9,8 +9,8 @@ import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listActiveCategories } from "~/models/categories.server";
 import { listFeaturedProducts } from "~/models/product.server";
-import { getSetting, HERO_IMAGE_KEY } from "~/models/settings/site-settings.server";
 import { getShop, sellerJsonLd, shopName, storeJsonLd } from "~/models/settings/shop.server";
+import { getSetting, HERO_IMAGE_KEY } from "~/models/settings/site-settings.server";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
