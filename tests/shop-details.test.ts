@@ -284,9 +284,12 @@ describe("policy pages", () => {
       ADMIN,
       { slug: "shipping" },
     );
-    const reply = bad.result as { data: { error: Record<string, string[]> }; init: { status: number } };
+    const reply = bad.result as unknown as {
+      data: { result: { error: Record<string, string[]> } };
+      init: { status: number };
+    };
     expect(reply.init.status).toBe(400);
-    expect(reply.data.error).toMatchObject({
+    expect(reply.data.result.error).toMatchObject({
       title_en: ["adminShop.errors.titleRequired"],
       body_zh: ["adminShop.errors.bodyRequired"],
     });
