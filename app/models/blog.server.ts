@@ -136,7 +136,7 @@ export async function listAdminPosts(
   let base = db.selectFrom("blog_posts");
   if (search) {
     const pattern = likePattern(search);
-    const title = query.language === "zh" ? sql.ref("title_zh") : sql.ref("title_en");
+    const title = sql.ref(`title_${query.language}`);
     base = base.where(sql<boolean>`(${title} LIKE ${pattern} ESCAPE '\\' OR author LIKE ${pattern} ESCAPE '\\')`);
   }
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
