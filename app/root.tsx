@@ -20,8 +20,8 @@ import { pageViewMiddleware } from "./middleware/page-views";
 import { sessionMiddleware } from "./middleware/session";
 import { userMiddleware } from "./middleware/user";
 import { countCartLines } from "./models/cart.server";
-import { listActiveCategories } from "./models/category.server";
-import { getShop, shopIdentity } from "./models/shop.server";
+import { listActiveCategories } from "./models/categories.server";
+import { getShop, shopIdentity } from "./models/settings/shop.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
   sessionMiddleware,

@@ -12,10 +12,11 @@ import {
   createBlogPost,
   deleteBlogPost,
   findAdminPost,
+  findPublishedPost,
   listAdminPosts,
+  listPublishedPosts,
   updateBlogPost,
-} from "~/models/admin-blog.server";
-import { findPublishedPost, listPublishedPosts } from "~/models/blog.server";
+} from "~/models/blog.server";
 import { createUser } from "~/models/user.server";
 import BlogList, { action as listAction, loader as listLoader } from "~/routes/admin/blog";
 import BlogForm, { action as formAction, loader as formLoader } from "~/routes/admin/blog-form";

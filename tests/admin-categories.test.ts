@@ -7,10 +7,16 @@ import { describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { I18nextInstanceProvider as I18nextProvider } from "~/lib/i18n";
+import { UserError } from "~/lib/problem";
 import resources from "~/locales";
 import { languageCookie } from "~/middleware/i18next";
-import { createCategory, deleteCategory, listAllCategories, updateCategory } from "~/models/admin-category.server";
-import { listActiveCategories } from "~/models/category.server";
+import {
+  createCategory,
+  deleteCategory,
+  listActiveCategories,
+  listAllCategories,
+  updateCategory,
+} from "~/models/categories.server";
 import { createUser } from "~/models/user.server";
 import CategoryManager, { action, loader } from "~/routes/admin/categories";
 import { type CategoryInput, categorySchema, slugify } from "~/schemas/category";
@@ -110,42 +116,41 @@ describe("category model", () => {
   it("creates with a slug from the English name and lists with product counts in sort order", async () => {
     const late = await createCategory(db, storage, input({ name_en: "Zulu & Co. Gear", sort_order: 50 }), actor);
     const early = await createCategory(db, storage, input({ sort_order: -5 }), actor);
-    expect(late.ok && late.category.slug).toBe("zulu-co-gear");
-    if (!late.ok || !early.ok) throw new Error("not created");
-    await addProduct(late.category.id);
+    expect(late.slug).toBe("zulu-co-gear");
+    await addProduct(late.id);
     const list = await listAllCategories(db);
     const ids = list.map((row) => row.id);
-    expect(ids.indexOf(early.category.id)).toBeLessThan(ids.indexOf(late.category.id));
-    expect(list.find((row) => row.id === late.category.id)?.product_count).toBe(1);
+    expect(ids.indexOf(early.id)).toBeLessThan(ids.indexOf(late.id));
+    expect(list.find((row) => row.id === late.id)?.product_count).toBe(1);
     const audit = await db
       .selectFrom("audit_log")
       .selectAll()
       .where("action", "=", "category.created")
-      .where("entity_id", "=", String(late.category.id))
+      .where("entity_id", "=", String(late.id))
       .executeTakeFirstOrThrow();
     expect(audit.actor_user_id).toBe(ADMIN.id);
   });
 
   it("refuses a slug another category uses with a field error, not an exception", async () => {
     const first = await createCategory(db, storage, input({ slug: "duplicate-slug" }), actor);
-    expect(first.ok).toBe(true);
-    const second = await createCategory(db, storage, input({ slug: "duplicate-slug" }), actor);
-    expect(second).toEqual({ ok: false, problem: { field: "slug", key: "adminCategories.errors.slugTaken" } });
+    expect(first.slug).toBe("duplicate-slug");
+    await expect(createCategory(db, storage, input({ slug: "duplicate-slug" }), actor)).rejects.toMatchObject({
+      problem: { field: "slug", key: "adminCategories.errors.slugTaken" },
+    });
     const other = await createCategory(db, storage, input(), actor);
-    if (!other.ok) throw new Error("not created");
-    const clash = await updateCategory(db, storage, other.category.id, input({ slug: "duplicate-slug" }), actor);
-    expect(clash.ok).toBe(false);
+    await expect(
+      updateCategory(db, storage, other.id, input({ slug: "duplicate-slug" }), actor),
+    ).rejects.toBeInstanceOf(UserError);
   });
 
   it("keeps the slug and the image when editing without a new one; deletes the old file when replaced", async () => {
     const key = await storedKey();
     const created = await createCategory(db, storage, input({ name_en: "Sniper Rifles" }), { ...actor, imageKey: key });
-    if (!created.ok) throw new Error("not created");
-    const { id } = created.category;
+    const { id } = created;
     await addProduct(id);
 
     const renamed = await updateCategory(db, storage, id, input({ name_en: "Marksman Rifles" }), actor);
-    expect(renamed.ok && renamed.category).toMatchObject({
+    expect(renamed).toMatchObject({
       slug: "sniper-rifles",
       image_path: key,
       name_en: "Marksman Rifles",
@@ -157,32 +162,30 @@ describe("category model", () => {
 
     const replacement = await storedKey();
     const replaced = await updateCategory(db, storage, id, input(), { ...actor, imageKey: replacement });
-    expect(replaced.ok && replaced.category.image_path).toBe(replacement);
+    expect(replaced.image_path).toBe(replacement);
     expect(await storage.exists("public", key)).toBe(false);
 
     const removed = await updateCategory(db, storage, id, input({ remove_image: true }), {
       ...actor,
       removeImage: true,
     });
-    expect(removed.ok && removed.category.image_path).toBeNull();
+    expect(removed.image_path).toBeNull();
     expect(await storage.exists("public", replacement)).toBe(false);
   });
 
   it("refuses to delete a category products still use, and deletes an unused one with its image", async () => {
     const used = await createCategory(db, storage, input(), actor);
-    if (!used.ok) throw new Error("not created");
-    await addProduct(used.category.id);
-    const refused = await deleteCategory(db, storage, used.category.id, actor);
-    expect(refused.ok).toBe(false);
-    expect(!refused.ok && refused.problem).toMatchObject({ key: "adminCategories.errors.inUse", params: { count: 1 } });
-    expect(await db.selectFrom("categories").select("id").where("id", "=", used.category.id).execute()).toHaveLength(1);
+    await addProduct(used.id);
+    await expect(deleteCategory(db, storage, used.id, actor)).rejects.toMatchObject({
+      problem: { key: "adminCategories.errors.inUse", params: { count: 1 } },
+    });
+    expect(await db.selectFrom("categories").select("id").where("id", "=", used.id).execute()).toHaveLength(1);
 
     const key = await storedKey();
     const unused = await createCategory(db, storage, input(), { ...actor, imageKey: key });
-    if (!unused.ok) throw new Error("not created");
-    expect((await deleteCategory(db, storage, unused.category.id, actor)).ok).toBe(true);
+    expect((await deleteCategory(db, storage, unused.id, actor)).id).toBe(unused.id);
     expect(await storage.exists("public", key)).toBe(false);
-    expect(await db.selectFrom("categories").select("id").where("id", "=", unused.category.id).execute()).toEqual([]);
+    expect(await db.selectFrom("categories").select("id").where("id", "=", unused.id).execute()).toEqual([]);
   });
 });
 
@@ -262,8 +265,7 @@ describe("the Category Manager route", () => {
 
   it("asks for confirmation before deleting without JavaScript, and refuses one still in use", async () => {
     const created = await createCategory(db, storage, input(), actor);
-    if (!created.ok) throw new Error("not created");
-    const { id } = created.category;
+    const { id } = created;
     const first = await post(formOf({ intent: "delete", id: String(id) }));
     expect((first.result as Response).headers.get("Location")).toBe(`/admin/categories?delete=${id}`);
 
@@ -306,14 +308,13 @@ describe("the Category Manager page", () => {
 
   it("lists every category with its badge, image URL or 'No image uploaded', and Edit and Delete", async () => {
     const created = await createCategory(db, storage, input({ name_en: "Hidden Optics", is_active: false }), actor);
-    if (!created.ok) throw new Error("not created");
     const html = await render("");
     expect(html).toContain("Category Manager");
     expect(html).toContain("Add Category");
     expect(html).toContain("Hidden Optics");
     expect(html).toContain("Inactive");
     expect(html).toContain("No image uploaded");
-    expect(html).toContain(`href="/admin/categories?edit=${created.category.id}"`);
+    expect(html).toContain(`href="/admin/categories?edit=${created.id}"`);
     expect(html).toContain("Delete Hidden Optics");
     // Without JavaScript the delete post carries no confirmation: the action asks on a second page.
     expect(html).not.toContain('name="confirmed"');
@@ -321,16 +322,15 @@ describe("the Category Manager page", () => {
 
   it("shows the form for ?new=1 and ?edit=, and the confirmation step for ?delete=", async () => {
     const created = await createCategory(db, storage, input({ name_en: "Form Cat" }), { ...actor });
-    if (!created.ok) throw new Error("not created");
     const fresh = await render("?new=1");
     expect(fresh).toContain("Add New Category");
     expect(fresh).toMatch(/enctype="multipart\/form-data"/i);
     expect(fresh).toMatch(/<input[^>]*type="checkbox"[^>]*checked=""/);
-    const edit = await render(`?edit=${created.category.id}`);
+    const edit = await render(`?edit=${created.id}`);
     expect(edit).toContain("Edit Category");
     expect(edit).toContain('value="Form Cat"');
     expect(edit).toContain("Update");
-    const confirm = await render(`?delete=${created.category.id}`);
+    const confirm = await render(`?delete=${created.id}`);
     expect(confirm).toContain("Are you sure you want to delete this category?");
     expect(confirm).toContain('name="confirmed" value="1"');
   });

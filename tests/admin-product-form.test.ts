@@ -5,7 +5,7 @@ import type { CurrentUser } from "~/lib/auth.server";
 import { convertFromHkd } from "~/lib/money";
 import { sessionContext } from "~/lib/session.server";
 import { createProduct, findProductForEdit, type ProductInput, updateProduct } from "~/models/admin-product.server";
-import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/shop.server";
+import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/settings/shop.server";
 import { createUser } from "~/models/user.server";
 import { action, loader, type ProductFormActionData } from "~/routes/admin/product-form";
 import { parseCents, productSchema } from "~/schemas/product";

@@ -6,20 +6,24 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { CurrentUser } from "~/lib/auth.server";
 import { I18nextInstanceProvider as I18nextProvider } from "~/lib/i18n";
+import { UserError } from "~/lib/problem";
 import resources from "~/locales";
 import { languageCookie } from "~/middleware/i18next";
 import {
   createBankAccount,
-  DEFAULT_HERO_URL,
   deleteBankAccount,
-  findHeroImage,
+  findPaymentAccount,
   listBankAccounts,
   makePrimaryBankAccount,
   updateBankAccount,
+} from "~/models/payment-accounts.server";
+import {
+  DEFAULT_HERO_URL,
+  findHeroImage,
+  getSetting,
+  HERO_IMAGE_KEY,
   updateHeroImage,
-} from "~/models/admin-settings.server";
-import { findPaymentAccount } from "~/models/payment-account.server";
-import { getSetting, HERO_IMAGE_KEY } from "~/models/settings.server";
+} from "~/models/settings/site-settings.server";
 import { createUser } from "~/models/user.server";
 import Settings, { action, loader } from "~/routes/admin/settings";
 import { type BankAccountInput, bankAccountSchema } from "~/schemas/bank-account";
@@ -109,39 +113,36 @@ describe("the bank account schema", () => {
 describe("bank account model", () => {
   it("makes the first account primary, then switches primary in one step; the payment page follows", async () => {
     const first = await createBankAccount(db, input(), actor);
-    if (!first.ok) throw new Error("not created");
-    expect(first.account.is_primary).toBe(true);
+    expect(first.is_primary).toBe(true);
     const second = await createBankAccount(db, input(), actor);
-    if (!second.ok) throw new Error("not created");
-    expect(second.account.is_primary).toBe(false);
-    expect(await primaries()).toEqual([first.account.id]);
+    expect(second.is_primary).toBe(false);
+    expect(await primaries()).toEqual([first.id]);
     // Newest first.
-    expect((await listBankAccounts(db))[0]?.id).toBe(second.account.id);
+    expect((await listBankAccounts(db))[0]?.id).toBe(second.id);
 
-    const made = await makePrimaryBankAccount(db, second.account.id, actor);
-    expect(made.ok && made.account.is_primary).toBe(true);
-    expect(await primaries()).toEqual([second.account.id]);
-    expect((await findPaymentAccount(db))?.id).toBe(second.account.id);
-    const [audit] = await audits("bank_account.made_primary", second.account.id);
+    const made = await makePrimaryBankAccount(db, second.id, actor);
+    expect(made.is_primary).toBe(true);
+    expect(await primaries()).toEqual([second.id]);
+    expect((await findPaymentAccount(db))?.id).toBe(second.id);
+    const [audit] = await audits("bank_account.made_primary", second.id);
     expect(JSON.parse(audit?.details ?? "{}")).toMatchObject({
-      before: { primary_account_id: first.account.id },
-      after: { primary_account_id: second.account.id },
+      before: { primary_account_id: first.id },
+      after: { primary_account_id: second.id },
     });
     expect(audit?.actor_user_id).toBe(ADMIN.id);
 
     // A third one added as primary takes the role from the second.
     const third = await createBankAccount(db, input({ is_primary: true }), actor);
-    if (!third.ok) throw new Error("not created");
-    expect(await primaries()).toEqual([third.account.id]);
-    expect(await audits("bank_account.created", third.account.id)).toHaveLength(1);
+    expect(await primaries()).toEqual([third.id]);
+    expect(await audits("bank_account.created", third.id)).toHaveLength(1);
   });
 
   it("updates an account with before and after; the primary one cannot be unticked", async () => {
     const created = await createBankAccount(db, input({ is_primary: true }), actor);
-    if (!created.ok) throw new Error("not created");
-    const { id } = created.account;
-    const refused = await updateBankAccount(db, id, input({ is_primary: false }), actor);
-    expect(refused).toEqual({ ok: false, problem: { field: "is_primary", key: "adminSettings.errors.primaryStays" } });
+    const { id } = created;
+    await expect(updateBankAccount(db, id, input({ is_primary: false }), actor)).rejects.toMatchObject({
+      problem: { field: "is_primary", key: "adminSettings.errors.primaryStays" },
+    });
 
     const updated = await updateBankAccount(
       db,
@@ -149,34 +150,32 @@ describe("bank account model", () => {
       input({ bank_name: "Renamed Bank", swift_code: "HSBCHKHH", is_primary: true }),
       actor,
     );
-    expect(updated.ok && updated.account).toMatchObject({ bank_name: "Renamed Bank", swift_code: "HSBCHKHH" });
+    expect(updated).toMatchObject({ bank_name: "Renamed Bank", swift_code: "HSBCHKHH" });
     const [audit] = await audits("bank_account.updated", id);
     const details = JSON.parse(audit?.details ?? "{}");
-    expect(details.before.bank_name).toBe(created.account.bank_name);
+    expect(details.before.bank_name).toBe(created.bank_name);
     expect(details.after.bank_name).toBe("Renamed Bank");
 
     const other = await createBankAccount(db, input(), actor);
-    if (!other.ok) throw new Error("not created");
-    const switched = await updateBankAccount(db, other.account.id, input({ is_primary: true }), actor);
-    expect(switched.ok).toBe(true);
-    expect(await primaries()).toEqual([other.account.id]);
-    expect((await updateBankAccount(db, 999_999, input(), actor)).ok).toBe(false);
+    const switched = await updateBankAccount(db, other.id, input({ is_primary: true }), actor);
+    expect(switched.is_primary).toBe(true);
+    expect(await primaries()).toEqual([other.id]);
+    await expect(updateBankAccount(db, 999_999, input(), actor)).rejects.toBeInstanceOf(UserError);
   });
 
   it("deleting the primary makes the newest remaining account primary", async () => {
     const older = await createBankAccount(db, input(), actor);
     const newer = await createBankAccount(db, input(), actor);
     const primary = await createBankAccount(db, input({ is_primary: true }), actor);
-    if (!older.ok || !newer.ok || !primary.ok) throw new Error("not created");
-    const deleted = await deleteBankAccount(db, primary.account.id, actor);
-    expect(deleted.ok).toBe(true);
-    expect(await primaries()).toEqual([newer.account.id]);
-    const [audit] = await audits("bank_account.deleted", primary.account.id);
-    expect(JSON.parse(audit?.details ?? "{}")).toMatchObject({ before: { id: primary.account.id }, after: null });
+    const deleted = await deleteBankAccount(db, primary.id, actor);
+    expect(deleted.id).toBe(primary.id);
+    expect(await primaries()).toEqual([newer.id]);
+    const [audit] = await audits("bank_account.deleted", primary.id);
+    expect(JSON.parse(audit?.details ?? "{}")).toMatchObject({ before: { id: primary.id }, after: null });
     // Deleting one that is not primary leaves the primary alone.
-    await deleteBankAccount(db, older.account.id, actor);
-    expect(await primaries()).toEqual([newer.account.id]);
-    expect((await deleteBankAccount(db, older.account.id, actor)).ok).toBe(false);
+    await deleteBankAccount(db, older.id, actor);
+    expect(await primaries()).toEqual([newer.id]);
+    await expect(deleteBankAccount(db, older.id, actor)).rejects.toBeInstanceOf(UserError);
   });
 });
 
@@ -225,10 +224,9 @@ const location = (result: unknown) => (result as Response).headers.get("Location
 describe("the Settings route", () => {
   it("refuses every non-admin post with 403 and changes nothing", async () => {
     const created = await createBankAccount(db, input(), actor);
-    if (!created.ok) throw new Error("not created");
     const before = await db.selectFrom("bank_accounts").selectAll().orderBy("id").execute();
     const heroBefore = await getSetting(db, HERO_IMAGE_KEY);
-    const id = String(created.account.id);
+    const id = String(created.id);
     const hero = formOf({ intent: "hero" });
     hero.set("hero", new File([new Uint8Array(await png())], "h.png", { type: "image/png" }));
     const forms = [
@@ -280,8 +278,7 @@ describe("the Settings route", () => {
 
   it("updates, makes primary, and deletes only after a confirmation", async () => {
     const created = await createBankAccount(db, input(), actor);
-    if (!created.ok) throw new Error("not created");
-    const id = String(created.account.id);
+    const id = String(created.id);
     const updated = await post(
       formOf({ intent: "update", id, bank_name: "Edited Bank", account_holder: "H", account_number: "42" }),
       ADMIN,
@@ -292,16 +289,16 @@ describe("the Settings route", () => {
 
     const made = await post(formOf({ intent: "make_primary", id }));
     expect(made.flash).toMatchObject({ key: "adminSettings.accountMadePrimary" });
-    expect(await primaries()).toEqual([created.account.id]);
+    expect(await primaries()).toEqual([created.id]);
 
     const first = await post(formOf({ intent: "delete", id }));
     expect(location(first.result)).toBe(`/admin/settings?delete=${id}#bank-delete`);
-    expect(await primaries()).toEqual([created.account.id]);
+    expect(await primaries()).toEqual([created.id]);
     const done = await post(formOf({ intent: "delete", id, confirmed: "1" }));
     expect(location(done.result)).toBe("/admin/settings");
     expect(done.flash).toMatchObject({ key: "adminSettings.accountDeleted" });
     expect((await primaries()).length).toBe(1);
-    expect(await primaries()).not.toContain(created.account.id);
+    expect(await primaries()).not.toContain(created.id);
   });
 
   it("uploads a hero image through the pipeline, resets it, and refuses a bad or too-large file", async () => {
@@ -367,7 +364,6 @@ describe("the Settings page", () => {
 
   it("shows both sections, the list with the primary badge, and the hero preview", async () => {
     const created = await createBankAccount(db, input({ bank_name: "Listed Bank", is_primary: true }), actor);
-    if (!created.ok) throw new Error("not created");
     const html = await render("");
     expect(html).toContain("Site Appearance");
     expect(html).toContain("Banking Information");
@@ -376,7 +372,7 @@ describe("the Settings page", () => {
     expect(html).toContain("Listed Bank");
     expect(html).toContain("Primary");
     expect(html).toContain("Add Bank Account");
-    expect(html).toContain(`href="/admin/settings?edit=${created.account.id}#bank-form"`);
+    expect(html).toContain(`href="/admin/settings?edit=${created.id}#bank-form"`);
     expect(html).not.toContain('name="confirmed"');
     const zh = await render("", undefined, "zh");
     expect(zh).toContain("網站外觀");
@@ -385,22 +381,20 @@ describe("the Settings page", () => {
 
   it("pre-fills the form for ?edit= with Update and Cancel Edit, and confirms ?delete=", async () => {
     const created = await createBankAccount(db, input({ bank_name: "Edit Me Bank", swift_code: "EDITHKHH" }), actor);
-    if (!created.ok) throw new Error("not created");
-    const edit = await render(`?edit=${created.account.id}`);
+    const edit = await render(`?edit=${created.id}`);
     expect(edit).toContain("Edit Bank Account");
     expect(edit).toContain('value="Edit Me Bank"');
     expect(edit).toContain('value="EDITHKHH"');
     expect(edit).toContain("Update");
     expect(edit).toContain("Cancel Edit");
-    const confirm = await render(`?delete=${created.account.id}`);
+    const confirm = await render(`?delete=${created.id}`);
     expect(confirm).toContain("Are you sure you want to delete this bank account?");
     expect(confirm).toContain('name="confirmed" value="1"');
   });
 
   it("keeps the typed values and shows the message next to the field after a 400", async () => {
     const created = await createBankAccount(db, input(), actor);
-    if (!created.ok) throw new Error("not created");
-    const id = String(created.account.id);
+    const id = String(created.id);
     const { result } = await post(
       formOf({
         intent: "update",

@@ -4,8 +4,8 @@ import { type DB, now } from "#db/connect.server";
 import { DEMO_HERO_SETTING_KEY, HERO_SETTING_KEY } from "#db/seed/index.server";
 import type { MemoryStorage } from "~/lib/storage.server";
 import { removeDemoData, summarizeDemoData } from "~/models/demo-data.server";
-import { findPaymentAccount } from "~/models/payment-account.server";
-import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "~/models/settings.server";
+import { findPaymentAccount } from "~/models/payment-accounts.server";
+import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "~/models/settings/site-settings.server";
 import { createTestServices } from "./setup/db";
 
 /**

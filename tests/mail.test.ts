@@ -13,7 +13,7 @@ import {
 } from "~/lib/mail.server";
 import en from "~/locales/en/translation";
 import zh from "~/locales/zh/translation";
-import { DEFAULT_SHOP } from "~/models/shop.server";
+import { DEFAULT_SHOP } from "~/models/settings/shop.server";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-mail-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));

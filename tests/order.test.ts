@@ -6,7 +6,7 @@ import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE, shippingFor } from "~/lib/shipping";
 import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
 import { type PlaceOrderInput, placeOrder } from "~/models/orders/place.server";
-import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/shop.server";
+import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/settings/shop.server";
 import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
 import { createTestDb } from "./setup/db";
 

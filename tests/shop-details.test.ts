@@ -10,7 +10,7 @@ import {
   placeholderValues,
   resetContentPage,
   saveContentPage,
-} from "~/models/content-page.server";
+} from "~/models/settings/content-pages.server";
 import {
   DEFAULT_SHOP,
   loadShop,
@@ -18,7 +18,7 @@ import {
   recomputeDerivedPrices,
   SHOP_DETAILS_KEY,
   shopDetailsFormValues,
-} from "~/models/shop.server";
+} from "~/models/settings/shop.server";
 import { createUser } from "~/models/user.server";
 import { action as pageAction, loader as pageLoader } from "~/routes/admin/content-page-form";
 import { action, loader } from "~/routes/admin/shop-details";
@@ -132,18 +132,18 @@ describe("shop details", () => {
       ),
       ADMIN,
     );
-    const reply = result as {
-      data: { error: Record<string, string[]>; initialValue: Record<string, string> };
+    const reply = result as unknown as {
+      data: { result: { error: Record<string, string[]>; initialValue: Record<string, string> } };
       init: { status: number };
     };
     expect(reply.init.status).toBe(400);
-    expect(reply.data.error).toMatchObject({
+    expect(reply.data.result.error).toMatchObject({
       name_en: ["adminShop.errors.nameRequired"],
       support_email: ["adminShop.errors.emailInvalid"],
       fee_gbp: ["adminShop.errors.moneyInvalid"],
       rate_usd: ["adminShop.errors.rateInvalid"],
     });
-    expect(reply.data.initialValue.address_en).toBe("Kept");
+    expect(reply.data.result.initialValue.address_en).toBe("Kept");
     expect(
       await db.selectFrom("site_settings").select("key").where("key", "=", SHOP_DETAILS_KEY).executeTakeFirst(),
     ).toBeUndefined();
@@ -210,9 +210,12 @@ describe("shop details", () => {
     const form = shopForm({ name_en: "Should not save" });
     form.set("supported_by_logo", new File(["<svg onload=alert(1)>"], "logo.png", { type: "image/png" }));
     const { result } = await runRoute(svc, action, post("/admin/settings/shop", form), ADMIN);
-    const reply = result as { data: { error: Record<string, string[]> }; init: { status: number } };
+    const reply = result as unknown as {
+      data: { result: { error: Record<string, string[]> } };
+      init: { status: number };
+    };
     expect(reply.init.status).toBe(400);
-    expect(reply.data.error.supported_by_logo?.[0]).toMatch(/^errors\.image\./);
+    expect(reply.data.result.error.supported_by_logo?.[0]).toMatch(/^errors\.image\./);
     expect(await loadShop(db)).toEqual(before);
   });
 });
@@ -281,9 +284,12 @@ describe("policy pages", () => {
       ADMIN,
       { slug: "shipping" },
     );
-    const reply = bad.result as { data: { error: Record<string, string[]> }; init: { status: number } };
+    const reply = bad.result as unknown as {
+      data: { result: { error: Record<string, string[]> } };
+      init: { status: number };
+    };
     expect(reply.init.status).toBe(400);
-    expect(reply.data.error).toMatchObject({
+    expect(reply.data.result.error).toMatchObject({
       title_en: ["adminShop.errors.titleRequired"],
       body_zh: ["adminShop.errors.bodyRequired"],
     });

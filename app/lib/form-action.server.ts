@@ -61,12 +61,15 @@ export async function readFormBody(request: Request, maxBytes: number = TEXT_FOR
   }
 }
 
-/** The reply to the form with the problem as a form or field error (so it shows next to the field). */
+/**
+ * The reply to the form with the problem as a form or field error (so it shows next to the field);
+ * a form error's detail follows its key, as `FormErrors` reads them.
+ */
 export function problemReply(submission: Replying | null, problem: Problem): SubmissionResult<string[]> {
   const reply = submission ?? parseWithZod(new FormData(), { schema: emptySchema });
   return problem.field
     ? reply.reply({ fieldErrors: { [problem.field]: [problem.key] } })
-    : reply.reply({ formErrors: [problem.key] });
+    : reply.reply({ formErrors: problem.detailKey ? [problem.key, problem.detailKey] : [problem.key] });
 }
 
 /** Answers a refusal: the form comes back with the user's input, the message and the status. */

@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { UserError } from "./problem";
 import { generateKey, type Storage, type StorageArea } from "./storage.server";
 
 /**
@@ -213,5 +214,27 @@ export async function readFormData(request: Request, maxBytes: number): Promise<
   } catch (error) {
     if (seen > maxBytes) throw new BodyTooLargeError(maxBytes);
     throw error;
+  }
+}
+
+/**
+ * Stores the image chosen in a form's file field, if one was chosen (an untouched file input
+ * sends an empty, unnamed file): its storage key, else null. A refused image is a `UserError`
+ * next to `field`, with the pipeline's parameters (e.g. the size limit); `keys` lets a form say
+ * a refusal its own way.
+ */
+export async function storeChosenImage(
+  storage: Storage,
+  value: FormDataEntryValue | null | undefined,
+  kind: ImageKind,
+  options: { folder?: string; field: string; keys?: Partial<Record<ImageErrorCode, string>> },
+): Promise<string | null> {
+  if (!(value instanceof File) || (value.size === 0 && value.name === "")) return null;
+  try {
+    return await storeImage(storage, value, kind, { folder: options.folder });
+  } catch (error) {
+    if (!(error instanceof ImageError)) throw error;
+    const key = options.keys?.[error.code] ?? error.messageKey;
+    throw new UserError(key, { params: error.params, field: options.field });
   }
 }

@@ -1,6 +1,6 @@
 import type { DB } from "#db/connect.server";
 import { listPublishedPostIds } from "~/models/blog.server";
-import { listActiveCategories } from "~/models/category.server";
+import { listActiveCategories } from "~/models/categories.server";
 import { shownToShoppers } from "~/models/product.server";
 
 /** Pages that exist whatever the catalogue holds. */

@@ -5,7 +5,7 @@ import type { Config } from "~/lib/config.server";
 import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
 import { translateKey } from "~/lib/translate-key";
 import type { Language } from "~/locales";
-import { loadShop } from "./shop.server";
+import { loadShop } from "./settings/shop.server";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export const VERIFY_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;

@@ -6,7 +6,7 @@ import { convertFromHkd, type ExchangeRates } from "~/lib/money";
 import type { Storage } from "~/lib/storage.server";
 import { DEFAULT_COLOR, MAX_PRODUCT_IMAGES } from "~/schemas/product";
 import { recordAudit } from "./audit.server";
-import { loadShop } from "./shop.server";
+import { loadShop } from "./settings/shop.server";
 
 /** A colour: `color` is its key and English name, `color_zh` its Chinese name (null: the English one). */
 export interface VariantInput {

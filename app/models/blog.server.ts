@@ -1,5 +1,14 @@
-import type { DB } from "#db/connect.server";
+import { sql } from "kysely";
+import { type DB, now } from "#db/connect.server";
+import { likePattern } from "#db/query";
 import type { BlogPostRow } from "#db/schema";
+import { publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";
+import type { Language } from "~/locales";
+import type { BlogPostInput } from "~/schemas/blog";
+import { recordAudit } from "./audit.server";
+import { normalizeSearch } from "./catalog.server";
+
+/* The storefront's blog: published posts only. */
 
 /** What the storefront shows of a post: everything but the bookkeeping columns. */
 export type PublishedPost = Pick<
@@ -71,4 +80,229 @@ export async function findPublishedPost(db: DB, id: number): Promise<PublishedPo
 /** Every published post's id and last change, for the sitemap. */
 export async function listPublishedPostIds(db: DB): Promise<{ id: number; updated_at: string }[]> {
   return db.selectFrom("blog_posts").select(["id", "updated_at"]).where("published", "=", 1).orderBy("id").execute();
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The admin side
+ * ------------------------------------------------------------------------------------------ */
+
+/**
+ * The admin side of the blog: every post, drafts included, searched and paged for the list,
+ * and the writes (create, update, delete), each recorded in the audit log with before/after.
+ */
+
+export const ADMIN_BLOG_PAGE_SIZE = 20;
+
+/** A post as the admin list and form show it. */
+export interface AdminPost {
+  id: number;
+  title_en: string;
+  title_zh: string;
+  content_en: string;
+  content_zh: string;
+  author: string;
+  image_path: string | null;
+  image_url: string | null;
+  published: boolean;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toAdminPost(row: BlogPostRow): AdminPost {
+  return { ...row, image_url: publicUrl(row.image_path), published: row.published === 1 };
+}
+
+export type AdminPostSummary = Omit<AdminPost, "content_en" | "content_zh">;
+
+export interface AdminPostListing {
+  posts: AdminPostSummary[];
+  total: number;
+  page: number;
+  pages: number;
+}
+
+/**
+ * One page of every post, drafts included, newest first (by id among posts created at the same
+ * moment, so pages never overlap). `search` matches the title in the admin's language or the
+ * author. A page past the end shows the last page.
+ */
+export async function listAdminPosts(
+  db: DB,
+  query: { search?: string | null; language: Language; page?: number; pageSize?: number },
+): Promise<AdminPostListing> {
+  const pageSize = query.pageSize ?? ADMIN_BLOG_PAGE_SIZE;
+  const search = normalizeSearch(query.search);
+  let base = db.selectFrom("blog_posts");
+  if (search) {
+    const pattern = likePattern(search);
+    const title = sql.ref(`title_${query.language}`);
+    base = base.where(sql<boolean>`(${title} LIKE ${pattern} ESCAPE '\\' OR author LIKE ${pattern} ESCAPE '\\')`);
+  }
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+  const pages = Math.max(1, Math.ceil(Number(total) / pageSize));
+  const page = Math.min(Math.max(1, Math.trunc(query.page ?? 1) || 1), pages);
+  const rows = await base
+    .select([
+      "id",
+      "title_en",
+      "title_zh",
+      "author",
+      "image_path",
+      "published",
+      "published_at",
+      "created_at",
+      "updated_at",
+    ])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+  const posts = rows.map((row) => ({ ...row, image_url: publicUrl(row.image_path), published: row.published === 1 }));
+  return { posts, total: Number(total), page, pages };
+}
+
+/** Any post, draft or published; null when there is none with this id. */
+export async function findAdminPost(db: DB, id: number): Promise<AdminPost | null> {
+  const row = await db.selectFrom("blog_posts").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toAdminPost(row) : null;
+}
+
+/** Best-effort: a file left behind is harmless once no row points at it. */
+async function deleteFile(storage: Storage, key: string | null): Promise<void> {
+  if (key) await removeFilesQuietly(storage, "public", [key]);
+}
+
+function postValues(input: BlogPostInput) {
+  return {
+    title_en: input.title_en,
+    title_zh: input.title_zh,
+    content_en: input.content_en,
+    content_zh: input.content_zh,
+    author: input.author,
+    published: input.published ? 1 : 0,
+  };
+}
+
+/**
+ * Creates a post. `imageKey` is an image already stored through the pipeline. A post
+ * published at once gets its publish time now (the storefront orders by it).
+ */
+export async function createBlogPost(
+  db: DB,
+  storage: Storage,
+  input: BlogPostInput,
+  options: { imageKey?: string | null; actorUserId: string | null },
+): Promise<BlogPostRow> {
+  const imageKey = options.imageKey ?? null;
+  const timestamp = now();
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto("blog_posts")
+        .values({
+          ...postValues(input),
+          image_path: imageKey,
+          published_at: input.published ? timestamp : null,
+          created_at: timestamp,
+          updated_at: timestamp,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        actorUserId: options.actorUserId,
+        action: "blog_post.created",
+        entityType: "blog_post",
+        entityId: row.id,
+        before: null,
+        after: row,
+      });
+      return row;
+    });
+  } catch (error) {
+    await deleteFile(storage, imageKey);
+    throw error;
+  }
+}
+
+/**
+ * Updates a post; null when it does not exist (a new image is then deleted again). The publish
+ * time is set the first time a post is published and never moves after that, so unpublishing
+ * and publishing again does not push an old post to the top of the blog. The image stays
+ * unless a new one is uploaded or `removeImage` is set; the old file is deleted once the row no
+ * longer points at it.
+ */
+export async function updateBlogPost(
+  db: DB,
+  storage: Storage,
+  id: number,
+  input: BlogPostInput,
+  options: { imageKey?: string | null; removeImage?: boolean; actorUserId: string | null },
+): Promise<BlogPostRow | null> {
+  const newImage = options.imageKey ?? null;
+  let before: BlogPostRow | undefined;
+  let post: BlogPostRow | null;
+  try {
+    post = await db.transaction().execute(async (trx) => {
+      before = await trx.selectFrom("blog_posts").selectAll().where("id", "=", id).executeTakeFirst();
+      if (!before) return null;
+      const timestamp = now();
+      const row = await trx
+        .updateTable("blog_posts")
+        .set({
+          ...postValues(input),
+          image_path: newImage ?? (options.removeImage ? null : before.image_path),
+          published_at: before.published_at ?? (input.published ? timestamp : null),
+          updated_at: timestamp,
+        })
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        actorUserId: options.actorUserId,
+        action: "blog_post.updated",
+        entityType: "blog_post",
+        entityId: id,
+        before,
+        after: row,
+      });
+      return row;
+    });
+  } catch (error) {
+    await deleteFile(storage, newImage);
+    throw error;
+  }
+  if (!post) {
+    await deleteFile(storage, newImage);
+    return null;
+  }
+  const oldImage = before?.image_path ?? null;
+  if (oldImage && oldImage !== post.image_path) await deleteFile(storage, oldImage);
+  return post;
+}
+
+/** Deletes a post and then its image; null when it does not exist. */
+export async function deleteBlogPost(
+  db: DB,
+  storage: Storage,
+  id: number,
+  options: { actorUserId: string | null },
+): Promise<BlogPostRow | null> {
+  const before = await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("blog_posts").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) return null;
+    await trx.deleteFrom("blog_posts").where("id", "=", id).execute();
+    await recordAudit(trx, {
+      actorUserId: options.actorUserId,
+      action: "blog_post.deleted",
+      entityType: "blog_post",
+      entityId: id,
+      before: row,
+      after: null,
+    });
+    return row;
+  });
+  if (before) await deleteFile(storage, before.image_path);
+  return before;
 }

@@ -1,10 +1,9 @@
 import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database } from "#db/schema";
-import type { Storage } from "~/lib/storage.server";
-import { deletePublicFile } from "./admin-settings.server";
+import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import { recordAudit } from "./audit.server";
-import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "./settings.server";
+import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "./settings/site-settings.server";
 
 /**
  * The demo content the shop is seeded with (rows with is_demo = 1: products, categories, blog
@@ -229,6 +228,6 @@ export async function removeDemoData(
     return { summary, files: [...files] };
   });
 
-  for (const key of files) await deletePublicFile(storage, key);
+  await removeFilesQuietly(storage, "public", files);
   return { ...summary, deletedFiles: files.length };
 }

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateKey, type Storage } from "../../app/lib/storage.server";
-import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "../../app/models/settings.server";
+import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "../../app/models/settings/site-settings.server";
 import { type DB, now } from "../connect.server";
 import {
   SEED_BANK_ACCOUNT,

@@ -1,6 +1,6 @@
 import { Fragment, type ReactNode } from "react";
 import { useTranslation } from "~/lib/i18n";
-import type { PaymentInstructions } from "~/models/payment-account.server";
+import type { PaymentInstructions } from "~/models/payment-accounts.server";
 
 /** `text` with each occurrence of `email` as a mailto link (the sentence is translated around it). */
 export function withEmailLink(text: string, email: string): ReactNode {

@@ -7,7 +7,7 @@ import { formatMoney } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import type { Language } from "~/locales";
 import { recordAudit } from "../audit.server";
-import { loadShop } from "../shop.server";
+import { loadShop } from "../settings/shop.server";
 
 export const ORDERS_PER_PAGE = 25;
 

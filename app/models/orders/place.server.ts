@@ -13,8 +13,8 @@ import { shippingFor } from "~/lib/shipping";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { CheckoutInput } from "~/schemas/checkout";
-import { loadPaymentInstructions, type PaymentInstructions, takesOrders } from "../payment-account.server";
-import { loadShop } from "../shop.server";
+import { loadPaymentInstructions, type PaymentInstructions, takesOrders } from "../payment-accounts.server";
+import { loadShop } from "../settings/shop.server";
 import { storeReceipt } from "./receipts.server";
 
 /** Unique under load: `ORD-` + timestamp + a random suffix. */

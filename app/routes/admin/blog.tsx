@@ -1,37 +1,25 @@
-import {
-  type ActionFunctionArgs,
-  data,
-  Form,
-  Link,
-  type LoaderFunctionArgs,
-  type MetaArgs,
-  redirect,
-  useActionData,
-  useLoaderData,
-} from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { AdminTable } from "~/components/admin/admin-table";
 import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { ButtonLink } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
-import { setFlash } from "~/lib/flash.server";
+import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { readForm } from "~/lib/read-form";
+import { parseId } from "~/lib/ids";
+import { localized } from "~/lib/localize";
 import { translateKey } from "~/lib/translate-key";
 import type { Language } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { type AdminPostSummary, deleteBlogPost, findAdminPost, listAdminPosts } from "~/models/admin-blog.server";
+import { deleteBlogPost, findAdminPost, listAdminPosts } from "~/models/blog.server";
 import { normalizeSearch } from "~/models/catalog.server";
 import { deleteBlogPostSchema } from "~/schemas/blog";
+import type { Route } from "./+types/blog";
 
 const PATH = "/admin/blog";
-
-function positiveId(value: string | null): number | null {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) return null;
-  return Number(value);
-}
 
 function positivePage(value: string | null): number {
   return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
@@ -48,13 +36,13 @@ function listUrl(q: string, page: number, extra: Record<string, string> = {}): s
 }
 
 /** GET /admin/blog?q=&page= (&delete=id: the confirmation step without JavaScript). */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { db } = services(context);
   const url = new URL(request.url);
   const q = normalizeSearch(url.searchParams.get("q"));
   const language = getLanguage(context);
-  const deleteId = positiveId(url.searchParams.get("delete"));
+  const deleteId = parseId(url.searchParams.get("delete"));
   const [listing, deleting] = await Promise.all([
     listAdminPosts(db, { search: q, language, page: positivePage(url.searchParams.get("page")) }),
     deleteId ? findAdminPost(db, deleteId) : null,
@@ -74,42 +62,37 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** intent=delete (id, confirmed): without confirmation it leads to the confirmation step. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const admin = requireAdmin(context, request);
-  const { db, storage } = services(context);
-  const url = new URL(request.url);
-  const q = normalizeSearch(url.searchParams.get("q"));
-  const page = positivePage(url.searchParams.get("page"));
-  const parsed = deleteBlogPostSchema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) {
-    return data({ problem: { key: "error.badRequest", params: {} as Record<string, string> } }, { status: 400 });
-  }
-  const { id, confirmed } = parsed.data;
-  // Without JavaScript there is no confirm(): the confirmation is a second page.
-  if (confirmed !== "1") {
-    return redirect(listUrl(q, page, { delete: String(id) }));
-  }
-  const deleted = await deleteBlogPost(db, storage, id, { actorUserId: admin.id });
-  if (!deleted) {
-    const message = getInstance(context).t("adminBlog.errors.notFound");
-    return data({ problem: { key: "adminBlog.errors.deleteFailed", params: { message } } }, { status: 404 });
-  }
-  setFlash(context, { type: "success", key: "adminBlog.deleted" });
-  return redirect(listUrl(q, page));
-}
+export const action = formAction(
+  {
+    schema: deleteBlogPostSchema,
+    authorize: ({ context, request }: Route.ActionArgs) => requireAdmin(context, request),
+  },
+  async ({ request, context, form, value: { id, confirmed }, auth }) => {
+    const { db, storage } = services(context);
+    const url = new URL(request.url);
+    const q = normalizeSearch(url.searchParams.get("q"));
+    const page = positivePage(url.searchParams.get("page"));
+    // Without JavaScript there is no confirm(): the confirmation is a second page.
+    if (confirmed !== "1") return redirect(listUrl(q, page, { delete: String(id) }));
+    const deleted = await deleteBlogPost(db, storage, id, { actorUserId: auth.id });
+    if (!deleted) {
+      const message = getInstance(context).t("adminBlog.errors.notFound");
+      throw new UserError("adminBlog.errors.deleteFailed", { params: { message }, status: 404 });
+    }
+    return succeed(context, form, {
+      redirectTo: listUrl(q, page),
+      flash: { type: "success", key: "adminBlog.deleted" },
+    });
+  },
+);
 
-type Post = ReturnType<typeof useLoaderData<typeof loader>>["posts"][number];
-
-function titleOf(post: Pick<AdminPostSummary, "title_en" | "title_zh">, language: Language): string {
-  return language === "zh" ? post.title_zh : post.title_en;
-}
+type Post = Route.ComponentProps["loaderData"]["posts"][number];
 
 const COLUMNS = ["title", "author", "created", "status", "actions"] as const;
 
-export default function AdminBlog() {
+export default function AdminBlog({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { posts, total, page, pages, q, language, deleting, returnTo } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const { posts, total, page, pages, q, language, deleting, returnTo } = loaderData;
   return (
     <div className="max-w-6xl">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -117,12 +100,7 @@ export default function AdminBlog() {
           <h1 className="text-2xl font-bold">{t("adminBlog.title")}</h1>
           <p className="mt-1 text-sm text-stone-600">{t("adminBlog.intro")}</p>
         </div>
-        <Link
-          to="/admin/blog/new"
-          className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
-        >
-          {t("adminBlog.newPost")}
-        </Link>
+        <ButtonLink to="/admin/blog/new">{t("adminBlog.newPost")}</ButtonLink>
       </div>
 
       {actionData?.problem ? (
@@ -198,7 +176,7 @@ export default function AdminBlog() {
 
 function PostRow({ post, language, returnTo }: { post: Post; language: Language; returnTo: string }) {
   const { t } = useTranslation();
-  const title = titleOf(post, language);
+  const title = localized(post, "title", language);
   return (
     <tr data-post-id={post.id}>
       <td className="px-3 py-2">
@@ -268,6 +246,7 @@ function DeleteForm({ id, title, returnTo }: { id: number; title: string; return
   );
 }
 
-export function meta({ loaderData }: MetaArgs<typeof loader>) {
-  return [{ title: loaderData?.title ?? "Admin" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Admin" },
+  { name: "robots", content: "noindex" },
+];

@@ -7,12 +7,11 @@ import { isContentPageSlug, PAGE_PLACEHOLDERS } from "~/content/pages";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
-import { setFlash } from "~/lib/flash.server";
+import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { readForm } from "~/lib/read-form";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { findContentPage, resetContentPage, saveContentPage } from "~/models/content-page.server";
-import { contentPageActionSchema, contentPageSchema } from "~/schemas/content-page";
+import { findContentPage, resetContentPage, saveContentPage } from "~/models/settings/content-pages.server";
+import { contentPageActionSchema, contentPageSchema, PAGE_BODY_MAX } from "~/schemas/content-page";
 import type { Route } from "./+types/content-page-form";
 
 /*
@@ -43,33 +42,40 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context, params }: Route.ActionArgs) {
-  const admin = requireAdmin(context, request);
-  const slug = parseSlug(params);
-  const { db } = services(context);
-  const path = `/admin/settings/pages/${slug}`;
-  const submission = parseWithZod(await readForm(request), { schema: contentPageActionSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const value = submission.value;
-  if (value.intent === "reset") {
-    // Without JavaScript there is no confirm(): the confirmation is a second step on the page.
-    if (value.confirmed !== "1") return redirect(`${path}?reset#reset`);
-    await resetContentPage(db, slug, { actorUserId: admin.id });
-    setFlash(context, { type: "success", key: "adminShop.page.resetDone" });
-    return redirect(path);
-  }
-  await saveContentPage(
-    db,
-    slug,
-    {
-      en: { title: value.title_en, description: value.description_en, body: value.body_en },
-      zh: { title: value.title_zh, description: value.description_zh, body: value.body_zh },
-    },
-    { actorUserId: admin.id },
-  );
-  setFlash(context, { type: "success", key: "adminShop.page.saved" });
-  return redirect(path);
-}
+/** Both bodies at their longest, percent-encoded (a Chinese character is 9 bytes so), plus room. */
+const BODY_LIMIT = 2 * PAGE_BODY_MAX * 9 + 64 * 1024;
+
+/** Saves the owner's text or resets the page. The admin right is checked before the body is read. */
+export const action = formAction(
+  {
+    schema: contentPageActionSchema,
+    maxBytes: BODY_LIMIT,
+    authorize: ({ context, request, params }: Route.ActionArgs) => ({
+      admin: requireAdmin(context, request),
+      slug: parseSlug(params),
+    }),
+  },
+  async ({ context, form, value, auth: { admin, slug } }) => {
+    const { db } = services(context);
+    const path = `/admin/settings/pages/${slug}`;
+    if (value.intent === "reset") {
+      // Without JavaScript there is no confirm(): the confirmation is a second step on the page.
+      if (value.confirmed !== "1") return redirect(`${path}?reset#reset`);
+      await resetContentPage(db, slug, { actorUserId: admin.id });
+      return succeed(context, form, { redirectTo: path, flash: { type: "success", key: "adminShop.page.resetDone" } });
+    }
+    await saveContentPage(
+      db,
+      slug,
+      {
+        en: { title: value.title_en, description: value.description_en, body: value.body_en },
+        zh: { title: value.title_zh, description: value.description_zh, body: value.body_zh },
+      },
+      { actorUserId: admin.id },
+    );
+    return succeed(context, form, { redirectTo: path, flash: { type: "success", key: "adminShop.page.saved" } });
+  },
+);
 
 export default function ContentPageForm({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -77,7 +83,7 @@ export default function ContentPageForm({ loaderData, actionData }: Route.Compon
   const path = `/admin/settings/pages/${slug}`;
   const [form, fields] = useForm({
     id: `page-${slug}`,
-    lastResult: actionData,
+    lastResult: actionData?.result,
     defaultValue: {
       title_en: text.en.title,
       description_en: text.en.description,
@@ -181,6 +187,7 @@ function TextInput({ field, label, hint }: { field: FieldMetadata<string | undef
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Admin" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Admin" },
+  { name: "robots", content: "noindex" },
+];

@@ -1,16 +1,20 @@
-import { data, redirect } from "react-router";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { FormAlert } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
-import { setFlash } from "~/lib/flash.server";
+import type { Flash } from "~/lib/flash.server";
+import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { readForm } from "~/lib/read-form";
+import { localized } from "~/lib/localize";
+import { translateKey } from "~/lib/translate-key";
+import type { Language } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { isDemoDataEmpty, removeDemoData, summarizeDemoData } from "~/models/demo-data.server";
+import { removeDemoDataSchema } from "~/schemas/settings-demo-data";
 import type { Route } from "./+types/demo-data";
 
 const PATH = "/admin/demo-data";
+const LIST_LOCALES: Record<Language, string> = { en: "en-GB", zh: "zh-HK" };
 
 /** What "Remove demo data" would remove, and the form that does it. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -19,13 +23,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const summary = await summarizeDemoData(db);
   const language = getLanguage(context);
   const t = getInstance(context).t;
-  const list = new Intl.ListFormat(language === "zh" ? "zh-HK" : "en-GB", { type: "conjunction" });
+  const list = new Intl.ListFormat(LIST_LOCALES[language], { type: "conjunction" });
   return {
     summary: {
       ...summary,
-      keptCategories: list.format(
-        summary.keptCategories.map((category) => (language === "zh" ? category.name_zh : category.name_en)),
-      ),
+      keptCategories: list.format(summary.keptCategories.map((category) => localized(category, "name", language))),
     },
     empty: isDemoDataEmpty(summary),
     /** Removing the demo account leaves the shop without any account shoppers can pay into. */
@@ -35,35 +37,36 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** Removes the demo data: only the page's own button (intent=remove, confirmed=1) does it. */
-export async function action({ request, context }: Route.ActionArgs) {
-  const admin = requireAdmin(context, request);
-  const { db, storage } = services(context);
-  const form = await readForm(request);
-  if (form.get("intent") !== "remove" || form.get("confirmed") !== "1") {
-    return data({ problem: "adminDemoData.badRequest" }, { status: 400 });
-  }
-  const removed = await removeDemoData(db, storage, { actorUserId: admin.id });
-  if (isDemoDataEmpty(removed)) {
-    setFlash(context, { type: "info", key: "adminDemoData.nothingRemoved" });
-  } else {
-    setFlash(context, {
-      type: "success",
-      key: "adminDemoData.removed",
-      detailKey: "adminDemoData.removedDetail",
-      params: {
-        products: removed.products,
-        categories: removed.categories,
-        blogPosts: removed.blogPosts,
-        bankAccounts: removed.bankAccounts,
-      },
-    });
-  }
-  return redirect("/admin");
-}
+export const action = formAction(
+  {
+    schema: removeDemoDataSchema,
+    authorize: ({ context, request }: Route.ActionArgs) => requireAdmin(context, request),
+  },
+  async ({ context, form, auth }) => {
+    const { db, storage } = services(context);
+    const removed = await removeDemoData(db, storage, { actorUserId: auth.id });
+    const flash: Flash = isDemoDataEmpty(removed)
+      ? { type: "info", key: "adminDemoData.nothingRemoved" }
+      : {
+          type: "success",
+          key: "adminDemoData.removed",
+          detailKey: "adminDemoData.removedDetail",
+          params: {
+            products: removed.products,
+            categories: removed.categories,
+            blogPosts: removed.blogPosts,
+            bankAccounts: removed.bankAccounts,
+          },
+        };
+    return succeed(context, form, { redirectTo: "/admin", flash });
+  },
+);
 
 export default function DemoData({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { summary, empty, noAccountLeft } = loaderData;
+  // A refused post is a schema error (its key says what went wrong) or a refusal from the model.
+  const refusal = actionData?.problem?.key ?? Object.values(actionData?.result?.error ?? {}).flat()[0];
   const rows: [string, string][] = [
     [t("adminDemoData.products"), String(summary.products)],
     [t("adminDemoData.categories"), String(summary.categories)],
@@ -75,10 +78,9 @@ export default function DemoData({ loaderData, actionData }: Route.ComponentProp
     <div className="max-w-3xl">
       <h1 className="text-2xl font-bold">{t("adminDemoData.title")}</h1>
       <p className="mt-1 text-sm text-stone-600">{t("adminDemoData.intro")}</p>
-      {actionData?.problem ? (
+      {refusal ? (
         <div className="mt-4">
-          {/* biome-ignore lint/suspicious/noExplicitAny: a key from the action */}
-          <FormAlert title={t(actionData.problem as any)} />
+          <FormAlert title={translateKey(t, refusal)} />
         </div>
       ) : null}
       {empty ? (
@@ -123,6 +125,7 @@ export default function DemoData({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Admin" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Admin" },
+  { name: "robots", content: "noindex" },
+];

@@ -3,7 +3,7 @@ import { AdminErrorBoundary } from "~/components/layout/admin-error-boundary";
 import { AdminShell } from "~/components/layout/admin-shell";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
-import { isDemoAccountPrimary } from "~/models/payment-account.server";
+import { isDemoAccountPrimary } from "~/models/payment-accounts.server";
 import type { Route } from "./+types/layout";
 
 /** The admin shell. The layout checks the right for its own data; every child route checks again. */

@@ -14,7 +14,7 @@ import { readForm } from "~/lib/read-form";
 import { useRootData } from "~/lib/root-data";
 import { getSession } from "~/lib/session.server";
 import { getInstance } from "~/middleware/i18next";
-import { titleWithShop } from "~/models/shop.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import { adminExists, grantAdmin, isAdmin, normalizeEmail } from "~/models/user.server";
 import { adminLoginSchema, adminSetupSchema } from "~/schemas/auth";
 import type { Route } from "./+types/login";

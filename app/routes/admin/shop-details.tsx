@@ -1,19 +1,19 @@
 import { type DefaultValue, type FieldMetadata, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { CURRENCIES } from "#db/schema";
 import { ImagePicker } from "~/components/admin/image-picker";
+import { MoneyInput, Section } from "~/components/admin/shop-form-parts";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
-import { setFlash } from "~/lib/flash.server";
+import { formAction, type Problem, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { BodyTooLargeError, ImageError, readFormData } from "~/lib/images.server";
 import { DERIVED_CURRENCIES } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance } from "~/middleware/i18next";
-import { loadShop, shopDetailsFormValues, updateShopDetails } from "~/models/shop.server";
+import { loadShop, shopDetailsFormValues, updateShopDetails } from "~/models/settings/shop.server";
 import {
   feeField,
   freeAboveField,
@@ -47,45 +47,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const admin = requireAdmin(context, request);
-  const { db, storage } = services(context);
-  let form: FormData;
-  try {
-    form = await readFormData(request, BODY_LIMIT);
-  } catch (error) {
-    // Too large, or not a form at all: a 4xx with the message at the logo field.
-    const tooLarge = error instanceof BodyTooLargeError;
-    const empty = parseWithZod(new FormData(), { schema: shopDetailsSchema });
-    return data(
-      empty.reply({
-        fieldErrors: {
-          supported_by_logo: [tooLarge ? "adminShop.errors.logoTooLarge" : "adminShop.errors.uploadFailed"],
-        },
-      }),
-      { status: tooLarge ? 413 : 400 },
-    );
-  }
-  const submission = parseWithZod(form, { schema: shopDetailsSchema });
-  if (submission.status !== "success") {
-    // The file is not sent back; everything typed is.
-    return data(submission.reply(), { status: 400 });
-  }
-  try {
-    const { ratesChanged } = await updateShopDetails(db, storage, submission.value, { actorUserId: admin.id });
-    setFlash(context, { type: "success", key: ratesChanged ? "adminShop.savedRates" : "adminShop.saved" });
-  } catch (error) {
-    if (!(error instanceof ImageError)) throw error;
-    return data(
-      submission.reply({
-        fieldErrors: {
-          supported_by_logo: [error.code === "tooLarge" ? "adminShop.errors.logoTooLarge" : error.messageKey],
-        },
-      }),
-      { status: 400 },
-    );
-  }
-  return redirect(PATH);
+/** Saves the form. The admin right is checked before the body is read. */
+export const action = formAction(
+  {
+    schema: shopDetailsSchema,
+    maxBytes: BODY_LIMIT,
+    authorize: ({ context, request }: Route.ActionArgs) => requireAdmin(context, request),
+  },
+  async ({ context, form, value, auth }) => {
+    const { db, storage } = services(context);
+    const { ratesChanged } = await updateShopDetails(db, storage, value, { actorUserId: auth.id });
+    return succeed(context, form, {
+      redirectTo: PATH,
+      flash: { type: "success", key: ratesChanged ? "adminShop.savedRates" : "adminShop.saved" },
+    });
+  },
+);
+
+/**
+ * The refusal shown at the logo field: a body refused before it was read (too large, or not an
+ * upload at all) in this page's words; the pipeline's own comes as a field error of the reply.
+ */
+function logoProblemKey(problem: Problem | null | undefined): string | null {
+  if (problem?.key === "error.bodyTooLarge") return "adminShop.errors.logoTooLarge";
+  if (problem?.key === "error.badRequest") return "adminShop.errors.uploadFailed";
+  return null;
 }
 
 export default function ShopDetailsPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -93,7 +79,7 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
   const navigation = useNavigation();
   const [form, fields] = useForm<ShopDetailsInput, ShopDetailsForm>({
     id: "shop-details",
-    lastResult: actionData,
+    lastResult: actionData?.result,
     defaultValue: loaderData.values as DefaultValue<ShopDetailsInput>,
     constraint: getZodConstraint(shopDetailsSchema),
     shouldValidate: "onBlur",
@@ -105,6 +91,7 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
       <input {...getInputProps(field, { type: type as "text" })} autoComplete="off" className={inputClass} dir="auto" />
     </Field>
   );
+  const logoKey = logoProblemKey(actionData?.problem);
   const saving = navigation.state === "submitting" && navigation.formAction === PATH;
   return (
     <div className="max-w-4xl">
@@ -172,7 +159,7 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
               errorId={fields.supported_by_logo.errorId}
               label={t("adminShop.supporter.logo")}
               hint={t("adminShop.supporter.logoHint")}
-              errors={fields.supported_by_logo.errors?.map((key) => translateKey(t, key))}
+              errors={(logoKey ? [logoKey] : fields.supported_by_logo.errors)?.map((key) => translateKey(t, key))}
               accept="image/png,image/jpeg,image/webp"
               previewAlt={t("adminShop.supporter.logoChosen")}
               previewClassName="h-16 w-auto max-w-[12rem] rounded bg-stone-900 object-contain p-2"
@@ -248,66 +235,7 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
   );
 }
 
-function Section({
-  id,
-  heading,
-  intro,
-  children,
-}: {
-  id: string;
-  heading: string;
-  intro?: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <section aria-labelledby={`${id}-heading`} className="rounded-lg bg-white p-6 shadow-sm">
-      <h2 id={`${id}-heading`} className="text-lg font-semibold">
-        {heading}
-      </h2>
-      {intro ? <p className="mt-1 text-sm text-stone-600">{intro}</p> : null}
-      <div className="mt-4">{children}</div>
-    </section>
-  );
-}
-
-/** An amount input labelled for screen readers (the table's headers label it visually). */
-function MoneyInput({
-  field,
-  label,
-  hint,
-}: {
-  field: FieldMetadata<string | undefined>;
-  label: string;
-  hint?: string;
-}) {
-  const { t } = useTranslation();
-  const hintId = `${field.id}-hint`;
-  const describedBy = [field.errors?.length ? field.errorId : null, hint ? hintId : null].filter(Boolean).join(" ");
-  return (
-    <div className="flex flex-col gap-1">
-      <input
-        {...getInputProps(field, { type: "text" })}
-        aria-label={label}
-        aria-describedby={describedBy || undefined}
-        inputMode="decimal"
-        className={`${inputClass} max-w-[10rem]`}
-      />
-      {hint ? (
-        <p id={hintId} className="text-xs text-stone-500">
-          {hint}
-        </p>
-      ) : null}
-      {field.errors?.length ? (
-        <ul id={field.errorId} className="space-y-0.5 text-sm text-red-700">
-          {field.errors.map((key) => (
-            <li key={key}>{translateKey(t, key)}</li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
-  );
-}
-
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Admin" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Admin" },
+  { name: "robots", content: "noindex" },
+];

@@ -12,7 +12,7 @@ import { formatPersonName } from "~/lib/person-name";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { RECEIPT_FORM_LIMIT, uploadReplacementReceipt } from "~/models/orders/receipts.server";
 import { type CustomerOrderStatus, customerStatus, findOrder, listOrderHistory } from "~/models/orders/shopper.server";
-import { titleWithShop } from "~/models/shop.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import { replaceReceiptSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/account-order";
 

@@ -6,7 +6,7 @@ import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listOrdersForUser } from "~/models/orders/shopper.server";
-import { titleWithShop } from "~/models/shop.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/account-orders";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -12,7 +12,7 @@ import { verifyPassword } from "~/lib/password.server";
 import { readForm } from "~/lib/read-form";
 import { getSession, hashToken, rotateSession } from "~/lib/session.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { titleWithShop } from "~/models/shop.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import { findUserById, setPassword } from "~/models/user.server";
 import { changePasswordSchema } from "~/schemas/auth";
 import type { Route } from "./+types/account";

@@ -8,7 +8,7 @@ import { markdownToText, renderMarkdown } from "~/lib/markdown.server";
 import { publicUrl } from "~/lib/storage.server";
 import { getLanguage } from "~/middleware/i18next";
 import { findPublishedPost } from "~/models/blog.server";
-import { getShop, shopName } from "~/models/shop.server";
+import { getShop, shopName } from "~/models/settings/shop.server";
 import type { Route } from "./+types/blog-post";
 
 const DESCRIPTION_LENGTH = 160;

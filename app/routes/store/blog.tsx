@@ -8,7 +8,7 @@ import { useRootData } from "~/lib/root-data";
 import { publicUrl } from "~/lib/storage.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listPublishedPosts } from "~/models/blog.server";
-import { getShop, shopName, titleWithShop } from "~/models/shop.server";
+import { getShop, shopName, titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/blog";
 
 const PAGE_SIZE = 10;

@@ -14,7 +14,7 @@ import type { Language } from "~/locales";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { addToCart, CartError, clearCart, loadCart, removeLine, setLineQuantity } from "~/models/cart.server";
-import { getShop, titleWithShop } from "~/models/shop.server";
+import { getShop, titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/cart";
 
 export async function loader({ context }: Route.LoaderArgs) {

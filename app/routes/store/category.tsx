@@ -19,7 +19,7 @@ import {
   type Sort,
   titleFromSlug,
 } from "~/models/catalog.server";
-import { getShop, shopName, titleWithShop } from "~/models/shop.server";
+import { getShop, shopName, titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/category";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

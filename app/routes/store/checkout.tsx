@@ -17,7 +17,7 @@ import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
 import { findLastOrderContact } from "~/models/orders/place.server";
-import { getShop, titleWithShop } from "~/models/shop.server";
+import { getShop, titleWithShop } from "~/models/settings/shop.server";
 import { checkoutSchema } from "~/schemas/checkout";
 import type { Route } from "./+types/checkout";
 

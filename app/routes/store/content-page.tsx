@@ -7,8 +7,8 @@ import { useTranslation } from "~/lib/i18n";
 import { renderMarkdown } from "~/lib/markdown.server";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { fillPlaceholders, findContentPage, placeholderValues } from "~/models/content-page.server";
-import { getShop, shopName } from "~/models/shop.server";
+import { fillPlaceholders, findContentPage, placeholderValues } from "~/models/settings/content-pages.server";
+import { getShop, shopName } from "~/models/settings/shop.server";
 import type { Route } from "./+types/content-page";
 
 /**

@@ -10,7 +10,7 @@ import { passwordResetsPerAddress } from "~/lib/rate-limit.server";
 import { readForm } from "~/lib/read-form";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { sendPasswordResetEmail } from "~/models/account-token.server";
-import { titleWithShop } from "~/models/shop.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import { findUserByEmail } from "~/models/user.server";
 import { forgotPasswordSchema } from "~/schemas/auth";
 import type { Route } from "./+types/forgot-password";

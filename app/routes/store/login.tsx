@@ -13,7 +13,7 @@ import { readForm } from "~/lib/read-form";
 import { safeRedirect } from "~/lib/redirect";
 import { getInstance } from "~/middleware/i18next";
 import { sendVerificationEmail } from "~/models/account-token.server";
-import { titleWithShop } from "~/models/shop.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import { createUser, findUserByEmail, normalizeEmail } from "~/models/user.server";
 import { authSchema, loginSchema, signupSchema } from "~/schemas/auth";
 import type { Route } from "./+types/login";

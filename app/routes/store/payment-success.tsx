@@ -4,7 +4,7 @@ import { requireUser } from "~/lib/auth.server";
 import { useTranslation } from "~/lib/i18n";
 import { getInstance } from "~/middleware/i18next";
 import { findOrderByNumber } from "~/models/orders/shopper.server";
-import { titleWithShop } from "~/models/shop.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/payment-success";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -22,8 +22,8 @@ import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
 import { payForCheckout, sendOrderReceivedEmail } from "~/models/orders/place.server";
 import { RECEIPT_FORM_LIMIT } from "~/models/orders/receipts.server";
-import { loadPaymentInstructions } from "~/models/payment-account.server";
-import { getShop, titleWithShop } from "~/models/shop.server";
+import { loadPaymentInstructions } from "~/models/payment-accounts.server";
+import { getShop, titleWithShop } from "~/models/settings/shop.server";
 import { paymentSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/payment";
 

@@ -9,7 +9,7 @@ import { useTranslation } from "~/lib/i18n";
 import { readForm } from "~/lib/read-form";
 import { getInstance } from "~/middleware/i18next";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
-import { titleWithShop } from "~/models/shop.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import { setPassword } from "~/models/user.server";
 import { resetPasswordSchema } from "~/schemas/auth";
 import type { Route } from "./+types/reset-password";

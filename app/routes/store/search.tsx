@@ -6,7 +6,7 @@ import { useTranslation } from "~/lib/i18n";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listProducts, normalizeSearch } from "~/models/catalog.server";
-import { titleWithShop } from "~/models/shop.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/search";
 
 /** GET /search?q=: the full results page; works without JavaScript. */

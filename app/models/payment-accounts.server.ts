@@ -1,107 +1,109 @@
 import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
-import type { BankAccountRow, Database } from "#db/schema";
-import { publicUrl, type Storage } from "~/lib/storage.server";
+import type { BankAccountRow, Currency, Database } from "#db/schema";
+import { UserError } from "~/lib/problem";
 import type { BankAccountInput } from "~/schemas/bank-account";
 import { recordAudit } from "./audit.server";
-import { HERO_IMAGE_KEY } from "./settings.server";
 
-/* ------------------------------------------------------------------------------------------
- * The hero background of the store's home page
- * ------------------------------------------------------------------------------------------ */
+/**
+ * What a shopper is told to pay into. FPS carries Hong Kong dollars only: an HKD order gets the
+ * primary account's FPS details (with the account number for a plain transfer), a GBP, EUR or
+ * USD order the same account's international transfer details (SWIFT/BIC, bank address, routing
+ * number) and never the FPS id. The seeded demo account is shown only in demo mode, marked as
+ * such; a live shop whose primary account is still the demo one, or that has none, takes no
+ * orders and asks the shopper to contact it.
+ */
 
-/** The image the home page shows when the operator has set none (ships with the shop). */
-export const DEFAULT_HERO_URL = "/images/hero-default.webp";
-
-export interface HeroImage {
-  /** Storage key of the operator's image, null when the default shows. */
-  key: string | null;
-  url: string;
-  updatedAt: string | null;
+/** The primary bank account customers pay into (the first one when none is marked). */
+export async function findPaymentAccount(db: DB) {
+  return db.selectFrom("bank_accounts").selectAll().orderBy("is_primary", "desc").orderBy("id").executeTakeFirst();
 }
 
-export async function findHeroImage(db: DB): Promise<HeroImage> {
-  const row = await db.selectFrom("site_settings").selectAll().where("key", "=", HERO_IMAGE_KEY).executeTakeFirst();
+/** True while shoppers would be sent to the seeded demo account (the admin banner says so). */
+export async function isDemoAccountPrimary(db: DB): Promise<boolean> {
+  const account = await findPaymentAccount(db);
+  return account?.is_demo === 1;
+}
+
+export type PaymentAccountRow = Pick<
+  BankAccountRow,
+  | "bank_name"
+  | "account_holder"
+  | "account_number"
+  | "fps_id"
+  | "swift_code"
+  | "bank_address"
+  | "routing_number"
+  | "is_demo"
+>;
+
+export type PaymentInstructions =
+  /** HKD: FPS (when the account has an id) or a local transfer to the account number. */
+  | {
+      kind: "fps";
+      demo: boolean;
+      fpsId: string | null;
+      bank: string;
+      holder: string;
+      accountNumber: string;
+    }
+  /** GBP, EUR, USD: an international (SWIFT) transfer in the order's currency. */
+  | {
+      kind: "international";
+      demo: boolean;
+      currency: Currency;
+      bank: string;
+      holder: string;
+      accountNumber: string;
+      swift: string;
+      bankAddress: string | null;
+      routingNumber: string | null;
+    }
+  /** No details to give for this currency (no SWIFT code, or no account in demo mode): the shopper writes to the shop. */
+  | { kind: "contact"; supportEmail: string }
+  /** A live shop without a real account: no details, and no order is taken. */
+  | { kind: "closed"; supportEmail: string };
+
+/** The payment details for an order in `currency`, or why there are none. */
+export function paymentInstructions(
+  account: PaymentAccountRow | null | undefined,
+  currency: Currency,
+  options: { demoMode: boolean; supportEmail: string },
+): PaymentInstructions {
+  const { supportEmail } = options;
+  const demo = account?.is_demo === 1;
+  if (!account) return options.demoMode ? { kind: "contact", supportEmail } : { kind: "closed", supportEmail };
+  if (demo && !options.demoMode) return { kind: "closed", supportEmail };
+  const common = {
+    demo,
+    bank: account.bank_name,
+    holder: account.account_holder,
+    accountNumber: account.account_number,
+  };
+  if (currency === "HKD") return { kind: "fps", ...common, fpsId: account.fps_id || null };
+  if (!account.swift_code) return { kind: "contact", supportEmail };
   return {
-    key: row?.value ?? null,
-    url: publicUrl(row?.value) ?? DEFAULT_HERO_URL,
-    updatedAt: row?.updated_at ?? null,
+    kind: "international",
+    ...common,
+    currency,
+    swift: account.swift_code,
+    bankAddress: account.bank_address || null,
+    routingNumber: account.routing_number || null,
   };
 }
 
-/** Best-effort removal of a public file no row points at any more. */
-export async function deletePublicFile(storage: Storage, key: string | null): Promise<void> {
-  if (!key) return;
-  try {
-    await storage.delete("public", key);
-  } catch {
-    // A file left behind is harmless; no row points at it any more.
-  }
+/** Whether an order may be placed at all with these instructions. */
+export function takesOrders(instructions: PaymentInstructions): boolean {
+  return instructions.kind !== "closed";
 }
 
-/**
- * Makes `imageKey` (already stored through the image pipeline) the home page's hero image: the
- * setting is upserted, then the previous file is deleted. If the setting cannot be saved, the
- * new file is deleted instead.
- */
-export async function updateHeroImage(
+/** The instructions for an order in `currency` from the database: the primary account as it stands. */
+export async function loadPaymentInstructions(
   db: DB,
-  storage: Storage,
-  imageKey: string,
-  options: { actorUserId: string | null },
-): Promise<void> {
-  let previous: string | null;
-  try {
-    previous = await db.transaction().execute(async (trx) => {
-      const before = await trx
-        .selectFrom("site_settings")
-        .select("value")
-        .where("key", "=", HERO_IMAGE_KEY)
-        .executeTakeFirst();
-      const at = now();
-      await trx
-        .insertInto("site_settings")
-        .values({ key: HERO_IMAGE_KEY, value: imageKey, updated_at: at })
-        .onConflict((oc) => oc.column("key").doUpdateSet({ value: imageKey, updated_at: at }))
-        .execute();
-      await recordAudit(trx, {
-        actorUserId: options.actorUserId,
-        action: "setting.hero_updated",
-        entityType: "setting",
-        entityId: HERO_IMAGE_KEY,
-        before: before ? { value: before.value } : null,
-        after: { value: imageKey },
-      });
-      return before?.value ?? null;
-    });
-  } catch (error) {
-    await deletePublicFile(storage, imageKey);
-    throw error;
-  }
-  if (previous !== imageKey) await deletePublicFile(storage, previous);
-}
-
-/** Goes back to the default hero image: the setting is removed, then the operator's file. */
-export async function resetHeroImage(db: DB, storage: Storage, options: { actorUserId: string | null }) {
-  const previous = await db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom("site_settings")
-      .select("value")
-      .where("key", "=", HERO_IMAGE_KEY)
-      .executeTakeFirst();
-    if (!before) return null;
-    await trx.deleteFrom("site_settings").where("key", "=", HERO_IMAGE_KEY).execute();
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "setting.hero_updated",
-      entityType: "setting",
-      entityId: HERO_IMAGE_KEY,
-      before: { value: before.value },
-      after: null,
-    });
-    return before.value;
-  });
-  await deletePublicFile(storage, previous);
+  currency: Currency,
+  options: { demoMode: boolean; supportEmail: string },
+): Promise<PaymentInstructions> {
+  return paymentInstructions(await findPaymentAccount(db), currency, options);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -149,16 +151,9 @@ export async function findBankAccount(db: DB, id: number): Promise<BankAccount |
   return row ? toBankAccount(row) : null;
 }
 
-/** A refusal the form shows: next to a field, or (field null) above the form. */
-export interface BankAccountProblem {
-  field: "is_primary" | null;
-  key: string;
-}
-
-export type BankAccountResult = { ok: true; account: BankAccount } | { ok: false; problem: BankAccountProblem };
-
-const NOT_FOUND: BankAccountProblem = { field: null, key: "adminSettings.errors.accountNotFound" };
-const PRIMARY_STAYS: BankAccountProblem = { field: "is_primary", key: "adminSettings.errors.primaryStays" };
+const notFoundError = () => new UserError("adminSettings.errors.accountNotFound");
+/** The primary account cannot be unticked: another one must be made primary, so one always is. */
+const primaryStaysError = () => new UserError("adminSettings.errors.primaryStays", { field: "is_primary" });
 
 type Trx = Transaction<Database>;
 
@@ -206,7 +201,7 @@ export async function createBankAccount(
   db: DB,
   input: BankAccountInput,
   options: { actorUserId: string | null },
-): Promise<BankAccountResult> {
+): Promise<BankAccount> {
   const account = await db.transaction().execute(async (trx) => {
     const at = now();
     const inserted = await trx
@@ -229,7 +224,7 @@ export async function createBankAccount(
       .executeTakeFirst();
     return input.is_primary || !hasPrimary ? switchPrimary(trx, inserted, options.actorUserId) : inserted;
   });
-  return { ok: true, account: toBankAccount(account) };
+  return toBankAccount(account);
 }
 
 /**
@@ -241,11 +236,11 @@ export async function updateBankAccount(
   id: number,
   input: BankAccountInput,
   options: { actorUserId: string | null },
-): Promise<BankAccountResult> {
-  return db.transaction().execute(async (trx): Promise<BankAccountResult> => {
+): Promise<BankAccount> {
+  return db.transaction().execute(async (trx): Promise<BankAccount> => {
     const before = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!before) return { ok: false, problem: NOT_FOUND };
-    if (before.is_primary === 1 && !input.is_primary) return { ok: false, problem: PRIMARY_STAYS };
+    if (!before) throw notFoundError();
+    if (before.is_primary === 1 && !input.is_primary) throw primaryStaysError();
     const row = await trx
       .updateTable("bank_accounts")
       .set({ ...columns(input), updated_at: now() })
@@ -261,7 +256,7 @@ export async function updateBankAccount(
       after: row,
     });
     const account = input.is_primary ? await switchPrimary(trx, row, options.actorUserId) : row;
-    return { ok: true, account: toBankAccount(account) };
+    return toBankAccount(account);
   });
 }
 
@@ -270,11 +265,11 @@ export async function makePrimaryBankAccount(
   db: DB,
   id: number,
   options: { actorUserId: string | null },
-): Promise<BankAccountResult> {
-  return db.transaction().execute(async (trx): Promise<BankAccountResult> => {
+): Promise<BankAccount> {
+  return db.transaction().execute(async (trx): Promise<BankAccount> => {
     const row = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) return { ok: false, problem: NOT_FOUND };
-    return { ok: true, account: toBankAccount(await switchPrimary(trx, row, options.actorUserId)) };
+    if (!row) throw notFoundError();
+    return toBankAccount(await switchPrimary(trx, row, options.actorUserId));
   });
 }
 
@@ -283,10 +278,10 @@ export async function deleteBankAccount(
   db: DB,
   id: number,
   options: { actorUserId: string | null },
-): Promise<BankAccountResult> {
-  return db.transaction().execute(async (trx): Promise<BankAccountResult> => {
+): Promise<BankAccount> {
+  return db.transaction().execute(async (trx): Promise<BankAccount> => {
     const before = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!before) return { ok: false, problem: NOT_FOUND };
+    if (!before) throw notFoundError();
     await trx.deleteFrom("bank_accounts").where("id", "=", id).execute();
     await recordAudit(trx, {
       actorUserId: options.actorUserId,
@@ -305,6 +300,6 @@ export async function deleteBankAccount(
         .executeTakeFirst();
       if (newest) await switchPrimary(trx, newest, options.actorUserId);
     }
-    return { ok: true, account: toBankAccount(before) };
+    return toBankAccount(before);
   });
 }

@@ -10,7 +10,7 @@ import {
 } from "~/content/pages";
 import { formatMoneyShort } from "~/lib/money";
 import type { Language } from "~/locales";
-import { recordAudit } from "./audit.server";
+import { recordAudit } from "../audit.server";
 import { type ShopDetails, shopName } from "./shop.server";
 
 /**

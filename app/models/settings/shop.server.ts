@@ -3,7 +3,7 @@ import type { RouterContextProvider } from "react-router";
 import { type DB, now } from "#db/connect.server";
 import { CURRENCIES, type Database } from "#db/schema";
 import { services } from "~/context";
-import { storeImage } from "~/lib/images.server";
+import { storeChosenImage } from "~/lib/images.server";
 import { DERIVED_CURRENCIES, type DerivedCurrency, type ExchangeRates, rateToText } from "~/lib/money";
 import { DEFAULT_SHIPPING_RULE, type ShippingRules } from "~/lib/shipping";
 import { publicUrl, type Storage } from "~/lib/storage.server";
@@ -11,8 +11,8 @@ import type { Language } from "~/locales";
 import { getLanguage } from "~/middleware/i18next";
 import { centsToText } from "~/schemas/product";
 import { feeField, freeAboveField, rateField, type ShopDetailsForm } from "~/schemas/shop";
-import { deletePublicFile } from "./admin-settings.server";
-import { recordAudit } from "./audit.server";
+import { recordAudit } from "../audit.server";
+import { deletePublicFile } from "./site-settings.server";
 
 /**
  * The shop's identity and terms that the owner sets under Settings → Shop details: name,
@@ -292,9 +292,12 @@ export async function updateShopDetails(
   options: { actorUserId: string | null },
 ): Promise<{ ratesChanged: boolean }> {
   const current = await loadShop(db);
-  const newLogo = form.supported_by_logo
-    ? await storeImage(storage, form.supported_by_logo, "logo", { folder: "logos" })
-    : null;
+  // A refused logo is said at its field; the "too large" one in this form's words.
+  const newLogo = await storeChosenImage(storage, form.supported_by_logo, "logo", {
+    folder: "logos",
+    field: "supported_by_logo",
+    keys: { tooLarge: "adminShop.errors.logoTooLarge" },
+  });
   const details: ShopDetails = {
     name: { en: form.name_en, zh: form.name_zh },
     address: { en: form.address_en, zh: form.address_zh },

@@ -1,9 +1,20 @@
 import { type DB, now } from "#db/connect.server";
 import type { CategoryRow } from "#db/schema";
-import type { Storage } from "~/lib/storage.server";
-import { publicUrl } from "~/lib/storage.server";
+import { UserError } from "~/lib/problem";
+import { publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import { type CategoryInput, slugify } from "~/schemas/category";
 import { recordAudit } from "./audit.server";
+
+/** Active categories in the operator's order: the navigation, footer and home tiles. */
+export async function listActiveCategories(db: DB): Promise<CategoryRow[]> {
+  return db
+    .selectFrom("categories")
+    .selectAll()
+    .where("is_active", "=", 1)
+    .orderBy("sort_order")
+    .orderBy("id")
+    .execute();
+}
 
 /** A category as the Category Manager lists it. */
 export interface AdminCategory {
@@ -70,17 +81,8 @@ async function countProducts(db: DB, categoryId: number): Promise<number> {
   return Number(result.n);
 }
 
-/** A refusal the form shows: next to a field, or (field null) above the form. */
-export interface CategoryProblem {
-  field: "slug" | null;
-  key: string;
-  params?: Record<string, string | number>;
-}
-
-export type CategoryResult = { ok: true; category: CategoryRow } | { ok: false; problem: CategoryProblem };
-
-const SLUG_TAKEN: CategoryProblem = { field: "slug", key: "adminCategories.errors.slugTaken" };
-const NOT_FOUND: CategoryProblem = { field: null, key: "adminCategories.errors.notFound" };
+const slugTakenError = () => new UserError("adminCategories.errors.slugTaken", { field: "slug" });
+const notFoundError = () => new UserError("adminCategories.errors.notFound");
 
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Error && /UNIQUE constraint failed/i.test(error.message);
@@ -96,13 +98,9 @@ async function slugTaken(db: DB, slug: string, exceptId?: number): Promise<boole
   return (await query.executeTakeFirst()) !== undefined;
 }
 
+/** Best-effort: a file left behind is harmless once no row points at it. */
 async function deleteFile(storage: Storage, key: string | null): Promise<void> {
-  if (!key) return;
-  try {
-    await storage.delete("public", key);
-  } catch {
-    // A file left behind is harmless; the row no longer points at it.
-  }
+  if (key) await removeFilesQuietly(storage, "public", [key]);
 }
 
 /**
@@ -114,12 +112,12 @@ export async function createCategory(
   storage: Storage,
   input: CategoryInput,
   options: { imageKey?: string | null; actorUserId: string | null },
-): Promise<CategoryResult> {
+): Promise<CategoryRow> {
   const imageKey = options.imageKey ?? null;
   const slug = input.slug ?? (slugify(input.name_en) || "category");
   if (await slugTaken(db, slug)) {
     await deleteFile(storage, imageKey);
-    return { ok: false, problem: SLUG_TAKEN };
+    throw slugTakenError();
   }
   const timestamp = now();
   try {
@@ -150,10 +148,10 @@ export async function createCategory(
       });
       return row;
     });
-    return { ok: true, category };
+    return category;
   } catch (error) {
     await deleteFile(storage, imageKey);
-    if (isUniqueViolation(error)) return { ok: false, problem: SLUG_TAKEN };
+    if (isUniqueViolation(error)) throw slugTakenError();
     throw error;
   }
 }
@@ -161,7 +159,8 @@ export async function createCategory(
 /**
  * Updates a category. The slug stays as it is unless a new one is given (products point at the
  * id, so a rename keeps them attached). The image stays unless a new one is uploaded or
- * `removeImage` is set; the old file is deleted once the row no longer uses it.
+ * `removeImage` is set; the old file is deleted once the row no longer uses it. A slug another
+ * category uses is refused next to the slug field.
  */
 export async function updateCategory(
   db: DB,
@@ -169,17 +168,17 @@ export async function updateCategory(
   id: number,
   input: CategoryInput,
   options: { imageKey?: string | null; removeImage?: boolean; actorUserId: string | null },
-): Promise<CategoryResult> {
+): Promise<CategoryRow> {
   const newImage = options.imageKey ?? null;
   const before = await db.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
   if (!before) {
     await deleteFile(storage, newImage);
-    return { ok: false, problem: NOT_FOUND };
+    throw notFoundError();
   }
   const slug = input.slug ?? before.slug;
   if (slug !== before.slug && (await slugTaken(db, slug, id))) {
     await deleteFile(storage, newImage);
-    return { ok: false, problem: SLUG_TAKEN };
+    throw slugTakenError();
   }
   const imagePath = newImage ?? (options.removeImage ? null : before.image_path);
   let category: CategoryRow;
@@ -213,11 +212,11 @@ export async function updateCategory(
     });
   } catch (error) {
     await deleteFile(storage, newImage);
-    if (isUniqueViolation(error)) return { ok: false, problem: SLUG_TAKEN };
+    if (isUniqueViolation(error)) throw slugTakenError();
     throw error;
   }
   if (before.image_path && before.image_path !== imagePath) await deleteFile(storage, before.image_path);
-  return { ok: true, category };
+  return category;
 }
 
 /** Deletes a category no product uses, and its image. */
@@ -226,15 +225,14 @@ export async function deleteCategory(
   storage: Storage,
   id: number,
   options: { actorUserId: string | null },
-): Promise<CategoryResult> {
+): Promise<CategoryRow> {
   const before = await db.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!before) return { ok: false, problem: NOT_FOUND };
-  const inUse = (count: number): CategoryResult => ({
-    ok: false,
-    problem: { field: null, key: "adminCategories.errors.inUse", params: { count, name: before.name_en } },
-  });
+  if (!before) throw notFoundError();
+  // A category products still use stays: they would lose their place in the shop.
+  const inUse = (count: number) =>
+    new UserError("adminCategories.errors.inUse", { params: { count, name: before.name_en } });
   const count = await countProducts(db, id);
-  if (count > 0) return inUse(count);
+  if (count > 0) throw inUse(count);
   try {
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom("categories").where("id", "=", id).executeTakeFirstOrThrow();
@@ -248,9 +246,9 @@ export async function deleteCategory(
       });
     });
   } catch (error) {
-    if (isForeignKeyViolation(error)) return inUse(await countProducts(db, id));
+    if (isForeignKeyViolation(error)) throw inUse(await countProducts(db, id));
     throw error;
   }
   await deleteFile(storage, before.image_path);
-  return { ok: true, category: before };
+  return before;
 }

@@ -1,0 +1,115 @@
+import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form, useNavigation } from "react-router";
+import { ImagePicker } from "~/components/admin/image-picker";
+import { Button } from "~/components/ui/button";
+import { FormErrors, StatusButton } from "~/components/ui/field";
+import { useTranslation } from "~/lib/i18n";
+import type { Problem } from "~/lib/problem";
+import { translateKey } from "~/lib/translate-key";
+import { heroImageSchema } from "~/schemas/bank-account";
+
+export const SETTINGS_PATH = "/admin/settings";
+const PATH = SETTINGS_PATH;
+
+export interface HeroSummary {
+  key: string | null;
+  url: string;
+  updatedText: string | null;
+}
+
+/**
+ * The refusal shown next to the hero field: the pipeline's, or a body refused before it was
+ * read (too large, or not an upload at all), said in the settings page's words.
+ */
+function imageProblem(problem: Problem | null): Problem | null {
+  if (problem?.key === "error.bodyTooLarge") return { key: "adminSettings.errors.heroTooLarge", field: "hero" };
+  if (problem?.key === "error.badRequest") return { key: "adminSettings.errors.uploadFailed", field: "hero" };
+  return problem?.field === "hero" ? problem : null;
+}
+
+export function HeroSection({
+  hero,
+  lastResult,
+  problem,
+}: {
+  hero: HeroSummary;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+  problem: Problem | null;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "hero-form",
+    lastResult,
+    constraint: getZodConstraint(heroImageSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: heroImageSchema }),
+  });
+  const uploading = navigation.state === "submitting" && navigation.formData?.get("intent") === "hero";
+  const heroProblem = imageProblem(problem);
+  const errors = heroProblem
+    ? [translateKey(t, heroProblem.key, heroProblem.params)]
+    : fields.hero.errors?.map((key) => translateKey(t, key));
+  return (
+    <section aria-labelledby="appearance-heading" className="mt-8">
+      <h2 id="appearance-heading" className="text-xl font-semibold">
+        {t("adminSettings.appearance.heading")}
+      </h2>
+      <p className="mt-1 text-sm text-stone-600">{t("adminSettings.appearance.intro")}</p>
+      <div className="mt-4 grid gap-6 rounded-lg bg-white p-6 shadow-sm md:grid-cols-2">
+        <figure className="flex flex-col gap-2">
+          <figcaption className="text-sm font-medium text-stone-800">
+            {t("adminSettings.appearance.current")}
+          </figcaption>
+          <img
+            src={hero.url}
+            alt={t("adminSettings.appearance.previewAlt")}
+            data-testid="hero-preview"
+            className="aspect-[3/2] w-full rounded-md bg-stone-200 object-cover"
+          />
+          <p className="text-xs text-stone-500">
+            {hero.key && hero.updatedText
+              ? t("adminSettings.appearance.currentCustom", { date: hero.updatedText })
+              : t("adminSettings.appearance.currentDefault")}
+          </p>
+        </figure>
+        <div className="flex flex-col gap-4">
+          <Form method="post" action={PATH} encType="multipart/form-data" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="hero" />
+            <FormErrors errors={form.errors} />
+            <div className="flex flex-col gap-2">
+              <ImagePicker
+                id={fields.hero.id}
+                name={fields.hero.name}
+                errorId={fields.hero.errorId}
+                label={t("adminSettings.appearance.image")}
+                hint={t("adminSettings.appearance.hint")}
+                errors={errors}
+                accept="image/png,image/jpeg,image/gif,image/webp"
+                previewAlt={t("adminSettings.appearance.chosenAlt")}
+                previewClassName="aspect-[3/2] w-40 rounded-md object-cover"
+              />
+            </div>
+            <StatusButton
+              pendingText={uploading ? t("adminSettings.appearance.uploading") : undefined}
+              className="mt-4"
+            >
+              {t("adminSettings.appearance.upload")}
+            </StatusButton>
+          </Form>
+          {hero.key ? (
+            <Form method="post" action={PATH} className="border-t border-stone-200 pt-4">
+              <input type="hidden" name="intent" value="hero_reset" />
+              <Button variant="secondary" className="text-sm font-normal">
+                {t("adminSettings.appearance.reset")}
+              </Button>
+              <p className="mt-1 text-xs text-stone-500">{t("adminSettings.appearance.resetHint")}</p>
+            </Form>
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+import { type DB, now } from "#db/connect.server";
+import { publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";
+import { recordAudit } from "../audit.server";
+
+export const HERO_IMAGE_KEY = "hero_background_image";
+/**
+ * The storage key of the seeded demo hero image (db/seed writes it as DEMO_HERO_SETTING_KEY):
+ * "Remove demo data" resets the hero while it is still this one.
+ */
+export const DEMO_HERO_IMAGE_KEY = "demo_hero_image";
+
+export async function getSetting(db: DB, key: string): Promise<string | null> {
+  const row = await db.selectFrom("site_settings").select("value").where("key", "=", key).executeTakeFirst();
+  return row?.value ?? null;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The hero background of the store's home page
+ * ------------------------------------------------------------------------------------------ */
+
+/** The image the home page shows when the operator has set none (ships with the shop). */
+export const DEFAULT_HERO_URL = "/images/hero-default.webp";
+
+export interface HeroImage {
+  /** Storage key of the operator's image, null when the default shows. */
+  key: string | null;
+  url: string;
+  updatedAt: string | null;
+}
+
+export async function findHeroImage(db: DB): Promise<HeroImage> {
+  const row = await db.selectFrom("site_settings").selectAll().where("key", "=", HERO_IMAGE_KEY).executeTakeFirst();
+  return {
+    key: row?.value ?? null,
+    url: publicUrl(row?.value) ?? DEFAULT_HERO_URL,
+    updatedAt: row?.updated_at ?? null,
+  };
+}
+
+/** Best-effort removal of a public file no row points at any more (a file left behind is harmless). */
+export async function deletePublicFile(storage: Storage, key: string | null): Promise<void> {
+  if (key) await removeFilesQuietly(storage, "public", [key]);
+}
+
+/**
+ * Makes `imageKey` (already stored through the image pipeline) the home page's hero image: the
+ * setting is upserted, then the previous file is deleted. If the setting cannot be saved, the
+ * new file is deleted instead.
+ */
+export async function updateHeroImage(
+  db: DB,
+  storage: Storage,
+  imageKey: string,
+  options: { actorUserId: string | null },
+): Promise<void> {
+  let previous: string | null;
+  try {
+    previous = await db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom("site_settings")
+        .select("value")
+        .where("key", "=", HERO_IMAGE_KEY)
+        .executeTakeFirst();
+      const at = now();
+      await trx
+        .insertInto("site_settings")
+        .values({ key: HERO_IMAGE_KEY, value: imageKey, updated_at: at })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value: imageKey, updated_at: at }))
+        .execute();
+      await recordAudit(trx, {
+        actorUserId: options.actorUserId,
+        action: "setting.hero_updated",
+        entityType: "setting",
+        entityId: HERO_IMAGE_KEY,
+        before: before ? { value: before.value } : null,
+        after: { value: imageKey },
+      });
+      return before?.value ?? null;
+    });
+  } catch (error) {
+    await deletePublicFile(storage, imageKey);
+    throw error;
+  }
+  if (previous !== imageKey) await deletePublicFile(storage, previous);
+}
+
+/** Goes back to the default hero image: the setting is removed, then the operator's file. */
+export async function resetHeroImage(db: DB, storage: Storage, options: { actorUserId: string | null }) {
+  const previous = await db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom("site_settings")
+      .select("value")
+      .where("key", "=", HERO_IMAGE_KEY)
+      .executeTakeFirst();
+    if (!before) return null;
+    await trx.deleteFrom("site_settings").where("key", "=", HERO_IMAGE_KEY).execute();
+    await recordAudit(trx, {
+      actorUserId: options.actorUserId,
+      action: "setting.hero_updated",
+      entityType: "setting",
+      entityId: HERO_IMAGE_KEY,
+      before: { value: before.value },
+      after: null,
+    });
+    return before.value;
+  });
+  await deletePublicFile(storage, previous);
+}
