@@ -4,8 +4,9 @@ import { now } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
 import { colorName } from "~/lib/localize";
 import { MemoryMailer } from "~/lib/mail.server";
+import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
-import { addToCart, CartError, cartIdForUser, loadCart } from "~/models/cart.server";
+import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
 import { findProduct, listProducts } from "~/models/catalog.server";
 import { OrderError, placeOrder, sendOrderReceivedEmail } from "~/models/order.server";
 import { createTestDb } from "./setup/db";
@@ -108,12 +109,11 @@ describe("the catalogue and the cart carry both names", () => {
     expect(cart.lines.map((line) => [line.color, line.color_zh, line.quantity])).toEqual([["Olive Drab", "橄欖綠", 2]]);
     // A Chinese name is not a colour of the product.
     await expect(addToCart(db, cartId, { productId: id, color: "橄欖綠", quantity: 1 })).rejects.toBeInstanceOf(
-      CartError,
+      UserError,
     );
     // A refusal names the colour in both languages (the page shows the reader's).
     await expect(addToCart(db, cartId, { productId: id, color: "Olive Drab", quantity: 9 })).rejects.toMatchObject({
-      key: "cart.errors.insufficientStock",
-      params: { color: "Olive Drab", color_zh: "橄欖綠", count: 4 },
+      problem: { key: "cart.errors.insufficientStock", params: { color: "Olive Drab", color_zh: "橄欖綠", count: 4 } },
     });
   });
 });

@@ -1,10 +1,11 @@
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
+import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
 import { buildSitemap } from "~/lib/sitemap.server";
 import { listAdminProducts } from "~/models/admin-product-list.server";
-import { addToCart, CartError, cartIdForUser, loadCart } from "~/models/cart.server";
+import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
 import { countProducts, findProduct, listProducts, listRelatedProducts } from "~/models/catalog.server";
 import { OrderError, placeOrder } from "~/models/order.server";
 import { listFeaturedProducts } from "~/models/product.server";
@@ -155,10 +156,10 @@ describe("a product of an inactive category is hidden from shoppers", () => {
   it("cannot be added to a cart", async () => {
     const { cartId } = await makeShopper();
     await expect(addToCart(db, cartId, { productId: hidden, color: "Black", quantity: 1 })).rejects.toMatchObject({
-      key: "cart.errors.noProduct",
+      problem: { key: "cart.errors.noProduct" },
     });
     await expect(addToCart(db, cartId, { productId: hidden, color: "Black", quantity: 1 })).rejects.toBeInstanceOf(
-      CartError,
+      UserError,
     );
     expect((await loadCart(db, cartId, "HKD", DEFAULT_SHIPPING_RULE)).lines).toEqual([]);
   });
