@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { ButtonLink } from "~/components/ui/button";
 import { useTranslation } from "~/lib/i18n";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { getShop, shopName } from "~/models/shop.server";
@@ -17,13 +18,12 @@ export default function NotFound() {
       <p className="text-6xl font-extrabold text-brand-700">404</p>
       <h1 className="text-2xl font-semibold">{t("notFound.title")}</h1>
       <p className="text-stone-600">{t("notFound.text")}</p>
-      <Link to="/" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
-        {t("notFound.returnHome")}
-      </Link>
+      <ButtonLink to="/">{t("notFound.returnHome")}</ButtonLink>
     </div>
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "404" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "404" },
+  { name: "robots", content: "noindex" },
+];
