@@ -62,10 +62,16 @@ export function newCartId(): string {
   return crypto.randomBytes(18).toString("base64url");
 }
 
+/** The cart of a user, or null when they have none yet. */
+export async function findUserCart(db: DB, userId: string): Promise<string | null> {
+  const row = await db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirst();
+  return row?.id ?? null;
+}
+
 /** The cart of a user (created when missing). */
 export async function cartIdForUser(db: DB, userId: string): Promise<string> {
-  const existing = await db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirst();
-  if (existing) return existing.id;
+  const existing = await findUserCart(db, userId);
+  if (existing) return existing;
   const id = newCartId();
   const timestamp = now();
   await db
