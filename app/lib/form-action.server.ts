@@ -84,8 +84,11 @@ export function refuse<Extra extends object = object>(
   problem: Problem,
   status = 400,
   extra?: Extra,
+  hideFields?: string[],
 ) {
-  return data({ result: problemReply(submission, problem), problem, ...extra } as FormAnswer & Extra, { status });
+  return data({ result: problemReply(submission, problem, hideFields), problem, ...extra } as FormAnswer & Extra, {
+    status,
+  });
 }
 
 /**
@@ -162,14 +165,7 @@ export function formAction<Args extends ActionArgsLike, Schema extends z.ZodType
     try {
       return await handler({ ...args, form, submission, value: submission.value as z.output<Schema>, auth });
     } catch (error) {
-      if (error instanceof UserError) {
-        return data(
-          { result: problemReply(submission, error.problem, config.hideFields), problem: error.problem } as FormAnswer,
-          {
-            status: error.status,
-          },
-        );
-      }
+      if (error instanceof UserError) return refuse(submission, error.problem, error.status, {}, config.hideFields);
       throw error;
     }
   };
