@@ -2,21 +2,21 @@ import crypto from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
 import type { Currency } from "#db/schema";
+import { type Problem, UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE, shippingFor } from "~/lib/shipping";
 import {
   addToCart,
-  CartError,
   cartIdForUser,
   clearCart,
   countCartLines,
   createAnonymousCart,
-  DEFAULT_COLOR,
   findAnonymousCart,
   loadCart,
   mergeCarts,
   removeLine,
   setLineQuantity,
 } from "~/models/cart.server";
+import { DEFAULT_COLOR } from "~/schemas/product";
 import { createTestDb } from "./setup/db";
 
 /**
@@ -95,15 +95,15 @@ async function lines(cartId: string) {
     .execute();
 }
 
-/** Runs `action` and returns the CartError it throws (failing when it does not throw one). */
-async function cartError(action: () => Promise<unknown>): Promise<CartError> {
+/** Runs `action` and returns the problem of the UserError it throws (failing when it does not throw one). */
+async function cartError(action: () => Promise<unknown>): Promise<Problem> {
   try {
     await action();
   } catch (error) {
-    expect(error).toBeInstanceOf(CartError);
-    return error as CartError;
+    expect(error).toBeInstanceOf(UserError);
+    return (error as UserError).problem;
   }
-  throw new Error("expected a CartError, nothing was thrown");
+  throw new Error("expected a UserError, nothing was thrown");
 }
 
 let cart: string;

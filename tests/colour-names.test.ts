@@ -4,9 +4,9 @@ import { now } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
 import { colorName } from "~/lib/localize";
 import { MemoryMailer } from "~/lib/mail.server";
-import { UserError as OrderError } from "~/lib/problem";
+import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
-import { addToCart, CartError, cartIdForUser, loadCart } from "~/models/cart.server";
+import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
 import { findProduct, listProducts } from "~/models/catalog.server";
 import { placeOrder, sendOrderReceivedEmail } from "~/models/orders/place.server";
 import { createTestDb } from "./setup/db";
@@ -109,12 +109,11 @@ describe("the catalogue and the cart carry both names", () => {
     expect(cart.lines.map((line) => [line.color, line.color_zh, line.quantity])).toEqual([["Olive Drab", "橄欖綠", 2]]);
     // A Chinese name is not a colour of the product.
     await expect(addToCart(db, cartId, { productId: id, color: "橄欖綠", quantity: 1 })).rejects.toBeInstanceOf(
-      CartError,
+      UserError,
     );
     // A refusal names the colour in both languages (the page shows the reader's).
     await expect(addToCart(db, cartId, { productId: id, color: "Olive Drab", quantity: 9 })).rejects.toMatchObject({
-      key: "cart.errors.insufficientStock",
-      params: { color: "Olive Drab", color_zh: "橄欖綠", count: 4 },
+      problem: { key: "cart.errors.insufficientStock", params: { color: "Olive Drab", color_zh: "橄欖綠", count: 4 } },
     });
   });
 });
@@ -170,7 +169,7 @@ describe("orders", () => {
       receiptPath: "receipts/x.jpg",
       submissionKey: crypto.randomUUID(),
     }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(OrderError);
+    expect(refused).toBeInstanceOf(UserError);
     expect(refused).toMatchObject({ key: "checkout.errors.outOfStock", params: { color: "沙色", count: 1 } });
   });
 

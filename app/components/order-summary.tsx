@@ -1,9 +1,10 @@
 import type { Currency } from "#db/schema";
 import { useTranslation } from "~/lib/i18n";
-import { colorName } from "~/lib/localize";
+import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import type { Cart } from "~/models/cart.server";
+import { DEFAULT_COLOR } from "~/schemas/product";
 
 export interface SummaryLine {
   key: string | number;
@@ -77,8 +78,8 @@ export function CartSummary({ cart, language }: { cart: Cart; language: Language
     <OrderSummary
       lines={cart.lines.map((line) => ({
         key: line.id,
-        name: language === "zh" ? line.name_zh : line.name_en,
-        color: line.color === "Default" ? null : colorName(line, language),
+        name: localized(line, "name", language),
+        color: line.color === DEFAULT_COLOR ? null : colorName(line, language),
         quantity: line.quantity,
         lineTotalCents: line.lineTotalCents,
         available: line.available,

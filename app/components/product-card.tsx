@@ -1,12 +1,14 @@
 import type { TFunction } from "i18next";
 import { Link, useFetcher, useLocation } from "react-router";
 import { CartMessage } from "~/components/cart-message";
+import { Button } from "~/components/ui/button";
+import { FetcherField } from "~/components/ui/fetcher-field";
 import type { Flash } from "~/lib/flash.server";
 import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
-import { useHydrated } from "~/lib/use-hydrated";
 import type { Language } from "~/locales";
 import type { ProductCard as ProductCardData } from "~/models/product.server";
+import { DEFAULT_COLOR } from "~/schemas/product";
 
 /*
  * The parts of a card take `t` from their parent instead of calling useTranslation: on the
@@ -62,7 +64,7 @@ export function ColorBadges({
   language: Language;
   t: TFunction;
 }) {
-  const named = colors.filter((c) => c.color !== "Default");
+  const named = colors.filter((c) => c.color !== DEFAULT_COLOR);
   if (named.length === 0) return null;
   return (
     <ul className="flex flex-wrap gap-1" aria-label={t("product.color")}>
@@ -89,27 +91,26 @@ export function ColorBadges({
  */
 export function AddToCartButton({ product, name, t }: { product: ProductCardData; name: string; t: TFunction }) {
   const location = useLocation();
-  const color = product.colors.find((c) => c.stock > 0)?.color ?? "Default";
+  const color = product.colors.find((c) => c.stock > 0)?.color ?? DEFAULT_COLOR;
   const soldOut = product.total_stock === 0;
-  const fetcher = useFetcher<{ ok: boolean; flash: Flash | null }>();
-  const hydrated = useHydrated();
+  const fetcher = useFetcher<{ flash?: Flash | null }>();
   return (
     <fetcher.Form method="post" action="/cart" className="flex-1">
       {/* With JavaScript the cart answers with data (no reload); without, with a redirect back here. */}
-      {hydrated ? <input type="hidden" name="_fetcher" value="1" /> : null}
+      <FetcherField />
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={product.id} />
       <input type="hidden" name="color" value={color} />
       <input type="hidden" name="quantity" value="1" />
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
-      <button
-        type="submit"
+      <Button
+        size="sm"
         disabled={soldOut || fetcher.state !== "idle"}
         aria-label={`${soldOut ? t("product.outOfStock") : t("home.addToCart")}: ${name}`}
-        className="w-full rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-stone-300 disabled:text-stone-600"
+        className="w-full disabled:bg-stone-300 disabled:text-stone-600"
       >
         {soldOut ? t("product.outOfStock") : t("home.addToCart")}
-      </button>
+      </Button>
       <CartMessage flash={fetcher.state === "idle" ? fetcher.data?.flash : null} />
     </fetcher.Form>
   );
@@ -140,7 +141,7 @@ export function ProductCard({
       <div className="flex flex-1 flex-col gap-2 p-4">
         {product.category_name_en ? (
           <p className="text-xs uppercase tracking-wide text-stone-500">
-            {language === "zh" ? product.category_name_zh : product.category_name_en}
+            {localized(product, "category_name", language)}
           </p>
         ) : null}
         <h3 className="font-semibold leading-snug">

@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { services } from "~/context";
-import { cartIdForUser, createAnonymousCart, findAnonymousCart, mergeCarts } from "~/models/cart.server";
+import { cartIdForUser, createAnonymousCart, findAnonymousCart, findUserCart, mergeCarts } from "~/models/cart.server";
 import { getUser } from "./auth.server";
 import { getSession, setSessionValue } from "./session.server";
 
@@ -11,10 +11,7 @@ import { getSession, setSessionValue } from "./session.server";
 export async function currentCartId(context: Readonly<RouterContextProvider>, create = false): Promise<string | null> {
   const { db } = services(context);
   const user = getUser(context);
-  if (user)
-    return create
-      ? cartIdForUser(db, user.id)
-      : ((await db.selectFrom("carts").select("id").where("user_id", "=", user.id).executeTakeFirst())?.id ?? null);
+  if (user) return create ? cartIdForUser(db, user.id) : findUserCart(db, user.id);
   const session = getSession(context);
   const stored = typeof session.data.cartId === "string" ? session.data.cartId : null;
   const existing = await findAnonymousCart(db, stored);

@@ -43,6 +43,7 @@ interface Replying {
     formErrors?: string[];
     fieldErrors?: Record<string, string[]>;
     resetForm?: boolean;
+    hideFields?: string[];
   }): SubmissionResult<string[]>;
 }
 
@@ -62,14 +63,19 @@ export async function readFormBody(request: Request, maxBytes: number = TEXT_FOR
 }
 
 /**
- * The reply to the form with the problem as a form or field error (so it shows next to the field);
- * a form error's detail follows its key, as `FormErrors` reads them.
+ * The reply to the form with the problem as a form or field error (so it shows next to the field).
+ * A form-level problem's `detailKey` is its second form error (`FormErrors` shows it under the title).
+ * `hideFields` (a password) are not sent back.
  */
-export function problemReply(submission: Replying | null, problem: Problem): SubmissionResult<string[]> {
+export function problemReply(
+  submission: Replying | null,
+  problem: Problem,
+  hideFields?: string[],
+): SubmissionResult<string[]> {
   const reply = submission ?? parseWithZod(new FormData(), { schema: emptySchema });
   return problem.field
-    ? reply.reply({ fieldErrors: { [problem.field]: [problem.key] } })
-    : reply.reply({ formErrors: problem.detailKey ? [problem.key, problem.detailKey] : [problem.key] });
+    ? reply.reply({ fieldErrors: { [problem.field]: [problem.key] }, hideFields })
+    : reply.reply({ formErrors: problem.detailKey ? [problem.key, problem.detailKey] : [problem.key], hideFields });
 }
 
 /** Answers a refusal: the form comes back with the user's input, the message and the status. */
@@ -78,8 +84,11 @@ export function refuse<Extra extends object = object>(
   problem: Problem,
   status = 400,
   extra?: Extra,
+  hideFields?: string[],
 ) {
-  return data({ result: problemReply(submission, problem), problem, ...extra } as FormAnswer & Extra, { status });
+  return data({ result: problemReply(submission, problem, hideFields), problem, ...extra } as FormAnswer & Extra, {
+    status,
+  });
 }
 
 /**
@@ -112,6 +121,8 @@ interface FormActionConfig<Args extends ActionArgsLike, Schema extends z.ZodType
   maxBytes?: number;
   /** Checked before the body is read: the admin or owner right; its value reaches the handler. */
   authorize?: (args: Args) => Auth | Promise<Auth>;
+  /** Fields never sent back to the page in a reply (a password). */
+  hideFields?: string[];
 }
 
 export type FormActionArgs<Args, Schema extends z.ZodType, Auth> = Args & {
@@ -142,15 +153,19 @@ export function formAction<Args extends ActionArgsLike, Schema extends z.ZodType
     const submission = parseWithZod(form, { schema });
     if (submission.status === undefined) {
       // A Conform list intent (insert/remove/reorder a row): the form comes back changed, nothing saved.
-      return data({ result: submission.reply(), problem: null } as FormAnswer, { status: 200 });
+      return data({ result: submission.reply({ hideFields: config.hideFields }), problem: null } as FormAnswer, {
+        status: 200,
+      });
     }
     if (submission.status !== "success") {
-      return data({ result: submission.reply(), problem: null } as FormAnswer, { status: 400 });
+      return data({ result: submission.reply({ hideFields: config.hideFields }), problem: null } as FormAnswer, {
+        status: 400,
+      });
     }
     try {
       return await handler({ ...args, form, submission, value: submission.value as z.output<Schema>, auth });
     } catch (error) {
-      if (error instanceof UserError) return refuse(submission, error.problem, error.status);
+      if (error instanceof UserError) return refuse(submission, error.problem, error.status, {}, config.hideFields);
       throw error;
     }
   };

@@ -1,9 +1,12 @@
 import crypto from "node:crypto";
 import { type DB, now } from "#db/connect.server";
 import type { Currency } from "#db/schema";
+import { parseId } from "~/lib/ids";
 import { priceIn } from "~/lib/money";
+import { UserError } from "~/lib/problem";
 import { type ShippingRule, shippingFor } from "~/lib/shipping";
 import { publicUrl } from "~/lib/storage.server";
+import { DEFAULT_COLOR } from "~/schemas/product";
 import { shownToShoppers } from "./product.server";
 
 /**
@@ -12,19 +15,11 @@ import { shownToShoppers } from "./product.server";
  * the shopper's currency every time.
  */
 
-export const DEFAULT_COLOR = "Default";
 export const MAX_LINE_QUANTITY = 999;
 
-/** A refusal the shopper sees: a translation key with its parameters. */
-export class CartError extends Error {
-  constructor(
-    readonly key: string,
-    readonly params: Record<string, string | number> = {},
-    readonly detailKey?: string,
-  ) {
-    super(key);
-    this.name = "CartError";
-  }
+/** An id the cart reads from a form (string) or a caller (number), by the one id rule. */
+function idOf(value: unknown): number | null {
+  return typeof value === "number" || typeof value === "string" ? parseId(String(value)) : null;
 }
 
 export interface CartLine {
@@ -67,10 +62,16 @@ export function newCartId(): string {
   return crypto.randomBytes(18).toString("base64url");
 }
 
+/** The cart of a user, or null when they have none yet. */
+export async function findUserCart(db: DB, userId: string): Promise<string | null> {
+  const row = await db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirst();
+  return row?.id ?? null;
+}
+
 /** The cart of a user (created when missing). */
 export async function cartIdForUser(db: DB, userId: string): Promise<string> {
-  const existing = await db.selectFrom("carts").select("id").where("user_id", "=", userId).executeTakeFirst();
-  if (existing) return existing.id;
+  const existing = await findUserCart(db, userId);
+  if (existing) return existing;
   const id = newCartId();
   const timestamp = now();
   await db
@@ -236,14 +237,14 @@ export async function addToCart(
   cartId: string,
   input: { productId: unknown; color: unknown; quantity: unknown },
 ): Promise<{ name_en: string; name_zh: string; color: string; quantity: number }> {
-  const productId = Number(String(input.productId ?? ""));
+  const productId = idOf(input.productId);
   const color =
     typeof input.color === "string" && input.color.trim() ? input.color.trim().slice(0, 100) : DEFAULT_COLOR;
   const quantity = parseQuantity(input.quantity ?? "1");
-  if (!Number.isSafeInteger(productId) || productId < 1) throw new CartError("cart.errors.noProduct");
-  if (quantity === null || quantity < 1 || quantity > MAX_LINE_QUANTITY) throw new CartError("cart.errors.badQuantity");
+  if (productId === null) throw new UserError("cart.errors.noProduct");
+  if (quantity === null || quantity < 1 || quantity > MAX_LINE_QUANTITY) throw new UserError("cart.errors.badQuantity");
   const variant = await variantFor(db, productId, color);
-  if (!variant) throw new CartError("cart.errors.noProduct");
+  if (!variant) throw new UserError("cart.errors.noProduct");
 
   return db.transaction().execute(async (trx) => {
     const line = await trx
@@ -255,21 +256,19 @@ export async function addToCart(
       .executeTakeFirst();
     const inCart = line?.quantity ?? 0;
     if (quantity > variant.stock) {
-      throw new CartError(
-        "cart.errors.insufficientStock",
+      throw new UserError("cart.errors.insufficientStock", {
         // The route shows the colour in the reader's language (color_zh, when there is one).
-        { count: variant.stock, color, ...(variant.color_zh ? { color_zh: variant.color_zh } : {}) },
-        "cart.errors.insufficientStockDetail",
-      );
+        params: { count: variant.stock, color, ...(variant.color_zh ? { color_zh: variant.color_zh } : {}) },
+        detailKey: "cart.errors.insufficientStockDetail",
+      });
     }
     // Repeated adds stop at the line limit too (the cart page's quantity field allows 1-999).
-    if (inCart + quantity > MAX_LINE_QUANTITY) throw new CartError("cart.errors.badQuantity");
+    if (inCart + quantity > MAX_LINE_QUANTITY) throw new UserError("cart.errors.badQuantity");
     if (inCart + quantity > variant.stock) {
-      throw new CartError(
-        "cart.errors.insufficientStock",
-        { count: quantity, inCart, stock: variant.stock },
-        "cart.errors.alreadyInCart",
-      );
+      throw new UserError("cart.errors.insufficientStock", {
+        params: { count: quantity, inCart, stock: variant.stock },
+        detailKey: "cart.errors.alreadyInCart",
+      });
     }
     if (line) {
       await trx
@@ -293,11 +292,11 @@ export async function addToCart(
  * colour's stock is refused.
  */
 export async function setLineQuantity(db: DB, cartId: string, lineId: unknown, quantity: unknown): Promise<boolean> {
-  const id = Number(String(lineId ?? ""));
+  const id = idOf(lineId);
   const wanted = parseQuantity(quantity);
-  if (!Number.isSafeInteger(id)) throw new CartError("cart.errors.noLine");
+  if (id === null) throw new UserError("cart.errors.noLine");
   if (wanted === null || wanted < 1) return false;
-  if (wanted > MAX_LINE_QUANTITY) throw new CartError("cart.errors.badQuantity");
+  if (wanted > MAX_LINE_QUANTITY) throw new UserError("cart.errors.badQuantity");
   const line = await db
     .selectFrom("cart_lines")
     .leftJoin("product_variants", (join) =>
@@ -309,16 +308,16 @@ export async function setLineQuantity(db: DB, cartId: string, lineId: unknown, q
     .where("cart_lines.id", "=", id)
     .where("cart_lines.cart_id", "=", cartId)
     .executeTakeFirst();
-  if (!line) throw new CartError("cart.errors.noLine");
+  if (!line) throw new UserError("cart.errors.noLine");
   const stock = line.stock ?? 0;
-  if (wanted > stock) throw new CartError("cart.errors.quantityOverStock", { count: stock });
+  if (wanted > stock) throw new UserError("cart.errors.quantityOverStock", { params: { count: stock } });
   await db.updateTable("cart_lines").set({ quantity: wanted }).where("id", "=", id).execute();
   return true;
 }
 
 export async function removeLine(db: DB, cartId: string, lineId: unknown) {
-  const id = Number(String(lineId ?? ""));
-  if (!Number.isSafeInteger(id)) throw new CartError("cart.errors.noLine");
+  const id = idOf(lineId);
+  if (id === null) throw new UserError("cart.errors.noLine");
   const line = await db
     .selectFrom("cart_lines")
     .innerJoin("products", "products.id", "cart_lines.product_id")
@@ -331,7 +330,7 @@ export async function removeLine(db: DB, cartId: string, lineId: unknown) {
     .where("cart_lines.id", "=", id)
     .where("cart_lines.cart_id", "=", cartId)
     .executeTakeFirst();
-  if (!line) throw new CartError("cart.errors.noLine");
+  if (!line) throw new UserError("cart.errors.noLine");
   await db.deleteFrom("cart_lines").where("id", "=", id).execute();
   return line;
 }

@@ -49,6 +49,14 @@ export const resetPasswordSchema = z
   })
   .refine((value) => value.password === value.confirm, { path: ["confirm"], error: "errors.passwordsDiffer" });
 
+/** The verification link's token, confirmed with a button; anything unusable is the "invalid link" page. */
+export const verifyEmailSchema = z.object({
+  token: z
+    .string({ error: "verify.invalidTitle" })
+    .min(11, { error: "verify.invalidTitle" })
+    .max(200, { error: "verify.invalidTitle" }),
+});
+
 export const changePasswordSchema = z
   .object({
     current: loginPasswordField,

@@ -16,6 +16,9 @@ const optional = (max: number) =>
     .optional()
     .transform((value) => (value ? value : undefined));
 
+/** The country checkout starts with (the shop ships from Hong Kong), in each language. */
+export const HOME_COUNTRY = { country_en: "Hong Kong", country_zh: "香港" };
+
 /** The customer information of checkout; the same schema runs in the browser and on the server. */
 export const checkoutSchema = z.object({
   firstName: required(100),

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { useTranslation } from "~/lib/i18n";
+import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import type { loader as searchLoader } from "~/routes/resources/search";
@@ -118,11 +119,9 @@ export function SearchBox({ id, language }: { id: string; language: Language }) 
                   >
                     <ResultImage src={hit.image_url} />
                     <span className="min-w-0 flex-1">
-                      <span className="block truncate text-sm font-medium">
-                        {language === "zh" ? hit.name_zh : hit.name_en}
-                      </span>
+                      <span className="block truncate text-sm font-medium">{localized(hit, "name", language)}</span>
                       <span className="block truncate text-xs text-stone-500">
-                        {language === "zh" ? hit.category_zh : hit.category_en}
+                        {localized(hit, "category", language)}
                       </span>
                     </span>
                     <span className="text-sm font-semibold text-brand-700">

@@ -96,6 +96,7 @@ export default {
     returnHome: "Return to Home",
     forbidden: "You do not have permission to do that.",
     badRequest: "The request could not be understood.",
+    bodyTooLarge: "The request is too large.",
   },
   flash: {
     loginSuccess: "Login successful",

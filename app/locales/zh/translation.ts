@@ -93,6 +93,7 @@ export default {
     returnHome: "返回主頁",
     forbidden: "你沒有權限進行此操作。",
     badRequest: "無法處理此要求。",
+    bodyTooLarge: "要求的內容太大。",
   },
   flash: {
     loginSuccess: "登入成功",

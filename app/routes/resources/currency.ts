@@ -1,22 +1,20 @@
-import { data, redirect } from "react-router";
-import { currencyCookie, isCurrency } from "~/lib/currency.server";
-import { setFlash } from "~/lib/flash.server";
-import { readForm } from "~/lib/read-form";
+import { redirect } from "react-router";
+import { currencyCookie } from "~/lib/currency.server";
+import { formAction, succeed } from "~/lib/form-action.server";
 import { safeRedirect } from "~/lib/redirect";
+import { currencySchema } from "~/schemas/preferences";
 import type { Route } from "./+types/currency";
 
 /** POST { currency, redirectTo }: the shopper picks HKD, GBP, EUR or USD by hand. */
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = await readForm(request);
-  const currency = form.get("currency");
-  if (!isCurrency(currency)) {
-    return data({ error: "errors.invalidCurrency" }, { status: 400 });
-  }
-  setFlash(context, { type: "success", key: "flash.currencyChanged", params: { currency } });
-  return redirect(safeRedirect(form.get("redirectTo")), {
-    headers: { "Set-Cookie": await currencyCookie.serialize(currency) },
-  });
-}
+export const action = formAction<Route.ActionArgs, typeof currencySchema, void, unknown>(
+  { schema: currencySchema },
+  async ({ context, form, value }) =>
+    succeed(context, form, {
+      redirectTo: safeRedirect(value.redirectTo),
+      flash: { type: "success", key: "flash.currencyChanged", params: { currency: value.currency } },
+      headers: { "Set-Cookie": await currencyCookie.serialize(value.currency) },
+    }),
+);
 
 export function loader() {
   return redirect("/");

@@ -1,15 +1,15 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { Form, Link, redirect } from "react-router";
 import type { z } from "zod";
 import { PasswordField, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { requireUser } from "~/lib/auth.server";
+import { type CurrentUser, requireUser } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
+import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { verifyPassword } from "~/lib/password.server";
-import { readForm } from "~/lib/read-form";
 import { getSession, hashToken, rotateSession } from "~/lib/session.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { titleWithShop } from "~/models/settings/shop.server";
@@ -33,34 +33,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const current = requireUser(context, request);
-  const { db } = services(context);
-  const submission = parseWithZod(await readForm(request), { schema: changePasswordSchema });
-  if (submission.status !== "success") {
-    return data(submission.reply({ hideFields: ["current", "password", "confirm"] }), { status: 400 });
-  }
-  const user = await findUserById(db, current.id);
-  if (!user || !(await verifyPassword(user.password_hash, submission.value.current))) {
-    return data(
-      submission.reply({
-        fieldErrors: { current: ["errors.currentPasswordWrong"] },
-        hideFields: ["current", "password", "confirm"],
-      }),
-      { status: 400 },
-    );
-  }
-  const session = getSession(context);
-  await setPassword(db, user.id, submission.value.password, session.token ? hashToken(session.token) : undefined);
-  rotateSession(session);
-  setFlash(context, { type: "success", key: "flash.passwordChanged", detailKey: "flash.passwordChangedDetail" });
-  return redirect("/account");
-}
+/** Changes the password (the current one first) and ends every other session of the account. */
+export const action = formAction<Route.ActionArgs, typeof changePasswordSchema, CurrentUser, Response>(
+  {
+    schema: changePasswordSchema,
+    authorize: ({ context, request }) => requireUser(context, request),
+    hideFields: ["current", "password", "confirm"],
+  },
+  async ({ context, value, auth }) => {
+    const { db } = services(context);
+    const user = await findUserById(db, auth.id);
+    if (!user || !(await verifyPassword(user.password_hash, value.current))) {
+      throw new UserError("errors.currentPasswordWrong", { field: "current" });
+    }
+    const session = getSession(context);
+    await setPassword(db, user.id, value.password, session.token ? hashToken(session.token) : undefined);
+    rotateSession(session);
+    setFlash(context, { type: "success", key: "flash.passwordChanged", detailKey: "flash.passwordChangedDetail" });
+    return redirect("/account");
+  },
+);
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [form, fields] = useForm<z.input<typeof changePasswordSchema>>({
-    lastResult: actionData,
+    lastResult: actionData?.result,
     constraint: loaderData.constraint,
     shouldValidate: "onSubmit",
   });
@@ -107,6 +104,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Account" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Account" },
+  { name: "robots", content: "noindex" },
+];

@@ -3,6 +3,7 @@ import { MarkdownBody } from "~/components/markdown-body";
 import { services } from "~/context";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
+import { parseId } from "~/lib/ids";
 import { localized } from "~/lib/localize";
 import { markdownToText, renderMarkdown } from "~/lib/markdown.server";
 import { publicUrl } from "~/lib/storage.server";
@@ -12,12 +13,6 @@ import { getShop, shopName } from "~/models/settings/shop.server";
 import type { Route } from "./+types/blog-post";
 
 const DESCRIPTION_LENGTH = 160;
-
-/** A post id as written in the URL: digits only, no sign, no leading zero. */
-function parseId(value: string | undefined): number | null {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) return null;
-  return Number(value);
-}
 
 /** /blog/:id: one published post. Drafts and unknown ids are the not-found page. */
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -102,7 +97,7 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [];
   return [
     { title: `${loaderData.title} | ${loaderData.siteName}` },
@@ -113,4 +108,4 @@ export function meta({ loaderData }: Route.MetaArgs) {
     ...(loaderData.ogImage ? [{ property: "og:image", content: loaderData.ogImage }] : []),
     ...(loaderData.publishedAt ? [{ property: "article:published_time", content: loaderData.publishedAt }] : []),
   ];
-}
+};

@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import { services } from "~/context";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
+import { parseId } from "~/lib/ids";
 import { localized } from "~/lib/localize";
 import { markdownToText } from "~/lib/markdown.server";
 import { useRootData } from "~/lib/root-data";
@@ -14,10 +15,9 @@ import type { Route } from "./+types/blog";
 const PAGE_SIZE = 10;
 const EXCERPT_LENGTH = 220;
 
-/** ?page=N with N a whole number from 1; no parameter is page 1, anything else is no page at all. */
+/** ?page=N with N a whole number from 1 (the id rule); no parameter is page 1, anything else is no page at all. */
 function parsePage(value: string | null): number | null {
-  if (value === null) return 1;
-  return /^[1-9]\d{0,5}$/.test(value) ? Number(value) : null;
+  return value === null ? 1 : parseId(value);
 }
 
 /** /blog: published posts in the reader's language, newest first, ten a page. */
@@ -142,7 +142,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [];
   return [
     { title: loaderData.title },
@@ -150,4 +150,4 @@ export function meta({ loaderData }: Route.MetaArgs) {
     { property: "og:title", content: loaderData.title },
     { property: "og:description", content: loaderData.description },
   ];
-}
+};

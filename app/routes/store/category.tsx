@@ -1,9 +1,11 @@
-import { data, Form, Link, useLocation, useSubmit } from "react-router";
+import { data, Form, useLocation, useSubmit } from "react-router";
 import { ProductCard } from "~/components/product-card";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
+import { ButtonLink } from "~/components/ui/button";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { useTranslation } from "~/lib/i18n";
+import { localized } from "~/lib/localize";
 import { formatMoneyShort } from "~/lib/money";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -56,15 +58,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     else empty = "categoryEmpty";
   }
 
-  const title =
-    language === "zh"
-      ? (category?.name_zh ??
-        (special === "all"
-          ? t("catalog.allProducts")
-          : newArrivals
-            ? t("catalog.newArrivals")
-            : titleFromSlug(params.slug)))
-      : titleFromSlug(params.slug);
+  // English titles come from the address ("night-vision" is "Night Vision"); Chinese ones from
+  // the category's name, or the page's own name for all products and new arrivals.
+  const titleZh =
+    category?.name_zh ??
+    (special === "all"
+      ? t("catalog.allProducts")
+      : newArrivals
+        ? t("catalog.newArrivals")
+        : titleFromSlug(params.slug));
+  const title = localized({ title_en: titleFromSlug(params.slug), title_zh: titleZh }, "title", language);
   return data(
     {
       title,
@@ -170,12 +173,9 @@ export default function Category({ loaderData }: Route.ComponentProps) {
           </p>
           {empty === "unknown" ? <p className="mt-2 text-stone-600">{t("catalog.noProductsText")}</p> : null}
           {empty === "noMatch" ? (
-            <Link
-              to={location.pathname}
-              className="mt-4 inline-block rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
-            >
+            <ButtonLink to={location.pathname} className="mt-4">
               {t("catalog.resetFilters")}
-            </Link>
+            </ButtonLink>
           ) : null}
         </div>
       ) : (
@@ -193,7 +193,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [];
   return [{ title: loaderData.metaTitle }, { name: "description", content: loaderData.description }];
-}
+};

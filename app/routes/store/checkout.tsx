@@ -1,24 +1,26 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { Form, Link, redirect } from "react-router";
 import type { z } from "zod";
 import { AccountNeeded } from "~/components/account-needed";
 import { CheckoutSteps } from "~/components/checkout-steps";
 import { CartSummary } from "~/components/order-summary";
+import { ButtonLink } from "~/components/ui/button";
 import { Field, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { getCheckout, getCheckoutDraft, saveCheckout, saveCheckoutDraft } from "~/lib/checkout-session.server";
 import { setFlash } from "~/lib/flash.server";
+import { formAction } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { readForm } from "~/lib/read-form";
+import { localized } from "~/lib/localize";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
 import { findLastOrderContact } from "~/models/orders/place.server";
 import { getShop, titleWithShop } from "~/models/settings/shop.server";
-import { checkoutSchema } from "~/schemas/checkout";
+import { checkoutSchema, HOME_COUNTRY } from "~/schemas/checkout";
 import type { Route } from "./+types/checkout";
 
 const FIELDS = [
@@ -63,7 +65,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       }
     : {};
   const defaults: Record<string, string> = {
-    country: language === "zh" ? "香港" : "Hong Kong",
+    country: localized(HOME_COUNTRY, "country", language),
     email: user?.email ?? "",
   };
   for (const field of FIELDS) {
@@ -83,31 +85,32 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: checkoutSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  if (!getUser(context)) {
-    // Keep what they typed; after signing in they come back to a filled form.
-    const values: Record<string, string> = {};
-    for (const field of FIELDS) {
-      const value = formData.get(field);
-      if (typeof value === "string") values[field] = value.slice(0, 1000);
+/** The customer's details go into the session for payment; a signed-out shopper signs in first, their input kept. */
+export const action = formAction<Route.ActionArgs, typeof checkoutSchema, void, Response>(
+  { schema: checkoutSchema },
+  ({ context, form, value }) => {
+    if (!getUser(context)) {
+      // Keep what they typed; after signing in they come back to a filled form.
+      const values: Record<string, string> = {};
+      for (const field of FIELDS) {
+        const typed = form.get(field);
+        if (typeof typed === "string") values[field] = typed.slice(0, 1000);
+      }
+      saveCheckoutDraft(context, values);
+      setFlash(context, { type: "info", key: "checkout.authRequired", detailKey: "checkout.authRequiredDetail" });
+      return redirect(`/login?redirectTo=${encodeURIComponent("/checkout")}`);
     }
-    saveCheckoutDraft(context, values);
-    setFlash(context, { type: "info", key: "checkout.authRequired", detailKey: "checkout.authRequiredDetail" });
-    return redirect(`/login?redirectTo=${encodeURIComponent("/checkout")}`);
-  }
-  saveCheckout(context, submission.value);
-  return redirect("/payment");
-}
+    saveCheckout(context, value);
+    return redirect("/payment");
+  },
+);
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { cart, language, defaults, constraint, signedIn } = loaderData;
   const [form, fields] = useForm<z.input<typeof checkoutSchema>>({
     id: "checkout",
-    lastResult: actionData,
+    lastResult: actionData?.result,
     defaultValue: defaults,
     constraint,
     shouldValidate: "onSubmit",
@@ -117,9 +120,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-20 text-center">
         <h1 className="text-2xl font-bold">{t("checkout.emptyTitle")}</h1>
         <p className="text-stone-600">{t("checkout.emptyText")}</p>
-        <Link to="/" className="rounded-md bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700">
-          {t("checkout.backHome")}
-        </Link>
+        <ButtonLink to="/">{t("checkout.backHome")}</ButtonLink>
       </div>
     );
   }
@@ -201,6 +202,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Checkout" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Checkout" },
+  { name: "robots", content: "noindex" },
+];

@@ -46,10 +46,10 @@ export default function ContentPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [];
   return [
     { title: `${loaderData.title} | ${loaderData.siteName}` },
     { name: "description", content: loaderData.description },
   ];
-}
+};

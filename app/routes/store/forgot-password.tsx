@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { Form, Link, redirect } from "react-router";
 import type { z } from "zod";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { requestInfoContext, services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
+import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { passwordResetsPerAddress } from "~/lib/rate-limit.server";
-import { readForm } from "~/lib/read-form";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { sendPasswordResetEmail } from "~/models/account-token.server";
 import { titleWithShop } from "~/models/settings/shop.server";
@@ -26,33 +26,32 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** The same answer whether or not the address has an account. */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { db, mailer, config } = services(context);
-  const submission = parseWithZod(await readForm(request), { schema: forgotPasswordSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), minutes: 0 }, { status: 400 });
-  const ip = context.get(requestInfoContext).ip ?? "unknown";
-  const wait = passwordResetsPerAddress.retryAfter(ip);
-  if (wait > 0) {
-    return data(
-      {
-        result: submission.reply({ formErrors: ["flash.tooManyAttempts", "flash.tooManyAttemptsDetail"] }),
-        minutes: Math.ceil(wait / 60),
-      },
-      { status: 429 },
-    );
-  }
-  passwordResetsPerAddress.hit(ip);
-  const user = await findUserByEmail(db, submission.value.email);
-  if (user && user.status !== "blocked") {
-    try {
-      await sendPasswordResetEmail(db, mailer, config, user, user.locale === "zh" ? "zh" : getLanguage(context));
-    } catch (error) {
-      console.error("password reset e-mail failed", error);
+export const action = formAction<Route.ActionArgs, typeof forgotPasswordSchema, void, Response>(
+  { schema: forgotPasswordSchema },
+  async ({ context, value }) => {
+    const { db, mailer, config } = services(context);
+    const ip = context.get(requestInfoContext).ip ?? "unknown";
+    const wait = passwordResetsPerAddress.retryAfter(ip);
+    if (wait > 0) {
+      throw new UserError("flash.tooManyAttempts", {
+        detailKey: "flash.tooManyAttemptsDetail",
+        params: { minutes: Math.ceil(wait / 60) },
+        status: 429,
+      });
     }
-  }
-  setFlash(context, { type: "info", key: "flash.resetSent", detailKey: "flash.resetSentDetail" });
-  return redirect("/login");
-}
+    passwordResetsPerAddress.hit(ip);
+    const user = await findUserByEmail(db, value.email);
+    if (user && user.status !== "blocked") {
+      try {
+        await sendPasswordResetEmail(db, mailer, config, user, user.locale === "zh" ? "zh" : getLanguage(context));
+      } catch (error) {
+        console.error("password reset e-mail failed", error);
+      }
+    }
+    setFlash(context, { type: "info", key: "flash.resetSent", detailKey: "flash.resetSentDetail" });
+    return redirect("/login");
+  },
+);
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -70,7 +69,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
         {...getFormProps(form)}
         className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
       >
-        <FormErrors errors={form.errors} params={{ minutes: actionData?.minutes ?? 0 }} />
+        <FormErrors errors={form.errors} params={actionData?.problem?.params} />
         <Field
           label={t("auth.email")}
           htmlFor={fields.email.id}
@@ -90,6 +89,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Forgot password" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Forgot password" },
+  { name: "robots", content: "noindex" },
+];

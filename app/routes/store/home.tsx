@@ -155,7 +155,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [];
   return [
     { title: loaderData.title },
@@ -163,4 +163,4 @@ export function meta({ loaderData }: Route.MetaArgs) {
     { property: "og:title", content: loaderData.title },
     { property: "og:description", content: loaderData.description },
   ];
-}
+};

@@ -1,17 +1,17 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { Form, Link, redirect } from "react-router";
 import type { z } from "zod";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { requestInfoContext, services } from "~/context";
 import { authenticate, getUser, LoginError, recordFailedSignIn, signIn } from "~/lib/auth.server";
 import { mergeCartAtSignIn } from "~/lib/cart-session.server";
 import { setFlash } from "~/lib/flash.server";
+import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { signInAttemptsPerAddress, signInFailuresPerAccount, signUpsPerAddress } from "~/lib/rate-limit.server";
-import { readForm } from "~/lib/read-form";
 import { safeRedirect } from "~/lib/redirect";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance, getLanguage } from "~/middleware/i18next";
 import { sendVerificationEmail } from "~/models/account-token.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import { createUser, findUserByEmail, normalizeEmail } from "~/models/user.server";
@@ -35,67 +35,75 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   } as const;
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const { db, config, mailer } = services(context);
-  const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: authSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password"] }), minutes: 0 }, { status: 400 });
-  }
-  const { intent, email, password } = submission.value;
-  const redirectTo = safeRedirect(submission.value.redirectTo, "/");
-  const ip = context.get(requestInfoContext).ip ?? "unknown";
-  const client = { ip: context.get(requestInfoContext).ip, userAgent: request.headers.get("User-Agent") };
-  const refuse = (keys: string[], status = 400, minutes = 0) =>
-    data({ result: submission.reply({ formErrors: keys, hideFields: ["password"] }), minutes }, { status });
-
-  if (intent === "login") {
-    const account = normalizeEmail(email);
-    const wait = Math.max(signInAttemptsPerAddress.retryAfter(ip), signInFailuresPerAccount.retryAfter(account));
-    if (wait > 0) return refuse(["flash.tooManyAttempts", "flash.tooManyAttemptsDetail"], 429, Math.ceil(wait / 60));
-    signInAttemptsPerAddress.hit(ip);
-    try {
-      const user = await authenticate(context, { email, password });
-      signInFailuresPerAccount.reset(account);
-      await signIn(context, user, client);
-      const capped = await mergeCartAtSignIn(context, user.id);
-      setFlash(context, {
-        type: "success",
-        key: "flash.loginSuccess",
-        detailKey: capped > 0 ? "cart.mergedCapped" : "flash.loginSuccessDetail",
+/**
+ * Sign-in and sign-up, told apart by `intent`. Every refusal is a `UserError` (the form comes
+ * back with the e-mail, never the password); success signs in and redirects with a flash.
+ */
+export const action = formAction<Route.ActionArgs, typeof authSchema, void, Response>(
+  { schema: authSchema, hideFields: ["password"] },
+  async ({ request, context, value }) => {
+    const { db, config, mailer } = services(context);
+    const { intent, email, password } = value;
+    const redirectTo = safeRedirect(value.redirectTo, "/");
+    const ip = context.get(requestInfoContext).ip ?? "unknown";
+    const client = { ip: context.get(requestInfoContext).ip, userAgent: request.headers.get("User-Agent") };
+    const tooMany = (wait: number) =>
+      new UserError("flash.tooManyAttempts", {
+        detailKey: "flash.tooManyAttemptsDetail",
+        params: { minutes: Math.ceil(wait / 60) },
+        status: 429,
       });
-      return redirect(redirectTo);
-    } catch (error) {
-      if (!(error instanceof LoginError)) throw error;
-      await recordFailedSignIn(context, email, client);
-      if (error.reason === "unverified") return refuse(["flash.notVerified", "flash.notVerifiedDetail"]);
-      signInFailuresPerAccount.hit(account);
-      return refuse(["flash.loginFailed", "flash.loginFailedDetail"]);
-    }
-  }
 
-  const wait = signUpsPerAddress.retryAfter(ip);
-  if (wait > 0) return refuse(["flash.tooManyAttempts", "flash.tooManyAttemptsDetail"], 429, Math.ceil(wait / 60));
-  signUpsPerAddress.hit(ip);
-  if (await findUserByEmail(db, email)) return refuse(["flash.accountExists", "flash.accountExistsDetail"], 409);
-  let user: Awaited<ReturnType<typeof createUser>>;
-  try {
-    user = await createUser(db, { email, password });
-  } catch (error) {
-    if (await findUserByEmail(db, email)) return refuse(["flash.accountExists", "flash.accountExistsDetail"], 409);
-    console.error("sign up failed", error);
-    return refuse(["flash.signupFailed", "flash.signupFailedDetail"], 500);
-  }
-  if (config.emailVerification) {
-    await sendVerificationEmail(db, mailer, config, user, getInstance(context).language === "zh" ? "zh" : "en");
-    setFlash(context, { type: "info", key: "flash.checkEmail", detailKey: "flash.checkEmailDetail" });
-    return redirect(`/login?redirectTo=${encodeURIComponent(redirectTo)}`);
-  }
-  await signIn(context, user, client);
-  await mergeCartAtSignIn(context, user.id);
-  setFlash(context, { type: "success", key: "flash.signupSuccess", detailKey: "flash.signupSuccessDetail" });
-  return redirect(redirectTo);
-}
+    if (intent === "login") {
+      const account = normalizeEmail(email);
+      const wait = Math.max(signInAttemptsPerAddress.retryAfter(ip), signInFailuresPerAccount.retryAfter(account));
+      if (wait > 0) throw tooMany(wait);
+      signInAttemptsPerAddress.hit(ip);
+      try {
+        const user = await authenticate(context, { email, password });
+        signInFailuresPerAccount.reset(account);
+        await signIn(context, user, client);
+        const capped = await mergeCartAtSignIn(context, user.id);
+        setFlash(context, {
+          type: "success",
+          key: "flash.loginSuccess",
+          detailKey: capped > 0 ? "cart.mergedCapped" : "flash.loginSuccessDetail",
+        });
+        return redirect(redirectTo);
+      } catch (error) {
+        if (!(error instanceof LoginError)) throw error;
+        await recordFailedSignIn(context, email, client);
+        if (error.reason === "unverified")
+          throw new UserError("flash.notVerified", { detailKey: "flash.notVerifiedDetail" });
+        signInFailuresPerAccount.hit(account);
+        throw new UserError("flash.loginFailed", { detailKey: "flash.loginFailedDetail" });
+      }
+    }
+
+    const accountExists = new UserError("flash.accountExists", { detailKey: "flash.accountExistsDetail", status: 409 });
+    const wait = signUpsPerAddress.retryAfter(ip);
+    if (wait > 0) throw tooMany(wait);
+    signUpsPerAddress.hit(ip);
+    if (await findUserByEmail(db, email)) throw accountExists;
+    let user: Awaited<ReturnType<typeof createUser>>;
+    try {
+      user = await createUser(db, { email, password });
+    } catch (error) {
+      if (await findUserByEmail(db, email)) throw accountExists;
+      console.error("sign up failed", error);
+      throw new UserError("flash.signupFailed", { detailKey: "flash.signupFailedDetail", status: 500 });
+    }
+    if (config.emailVerification) {
+      await sendVerificationEmail(db, mailer, config, user, getLanguage(context));
+      setFlash(context, { type: "info", key: "flash.checkEmail", detailKey: "flash.checkEmailDetail" });
+      return redirect(`/login?redirectTo=${encodeURIComponent(redirectTo)}`);
+    }
+    await signIn(context, user, client);
+    await mergeCartAtSignIn(context, user.id);
+    setFlash(context, { type: "success", key: "flash.signupSuccess", detailKey: "flash.signupSuccessDetail" });
+    return redirect(redirectTo);
+  },
+);
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -120,7 +128,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         key={mode}
         className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
       >
-        <FormErrors errors={form.errors} params={{ minutes: actionData?.minutes ?? 0 }} />
+        <FormErrors errors={form.errors} params={actionData?.problem?.params} />
         <input type="hidden" name="intent" value={mode} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Field
@@ -164,6 +172,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Login" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Login" },
+  { name: "robots", content: "noindex" },
+];

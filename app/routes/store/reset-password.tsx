@@ -1,12 +1,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { z } from "zod";
 import { PasswordField, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
+import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { readForm } from "~/lib/read-form";
 import { getInstance } from "~/middleware/i18next";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
 import { titleWithShop } from "~/models/settings/shop.server";
@@ -32,19 +32,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** Uses the link once, sets the password and ends every session of the account. */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { db } = services(context);
-  const submission = parseWithZod(await readForm(request), { schema: resetPasswordSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), invalid: false }, { status: 400 });
-  }
-  const userId = await consumeAccountToken(db, submission.value.token, "reset");
-  if (!userId)
-    return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), invalid: true }, { status: 400 });
-  await setPassword(db, userId, submission.value.password);
-  setFlash(context, { type: "success", key: "flash.passwordReset", detailKey: "flash.passwordResetDetail" });
-  return redirect("/login");
-}
+export const action = formAction<Route.ActionArgs, typeof resetPasswordSchema, void, Response>(
+  { schema: resetPasswordSchema, hideFields: ["password", "confirm"] },
+  async ({ context, value }) => {
+    const { db } = services(context);
+    const userId = await consumeAccountToken(db, value.token, "reset");
+    // A used or expired link: the page says so and offers a new one.
+    if (!userId) throw new UserError("reset.invalidTitle", { detailKey: "reset.invalidText" });
+    await setPassword(db, userId, value.password);
+    setFlash(context, { type: "success", key: "flash.passwordReset", detailKey: "flash.passwordResetDetail" });
+    return redirect("/login");
+  },
+);
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -53,7 +52,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     constraint: loaderData.constraint,
     shouldValidate: "onSubmit",
   });
-  if (!loaderData.valid || actionData?.invalid) {
+  if (!loaderData.valid || actionData?.problem) {
     return (
       <div className="mx-auto max-w-md px-4 py-12">
         <h1 className="text-2xl font-bold">{t("reset.invalidTitle")}</h1>
@@ -86,6 +85,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Reset password" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Reset password" },
+  { name: "robots", content: "noindex" },
+];

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { ProductCard } from "~/components/product-card";
+import { Button } from "~/components/ui/button";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { useTranslation } from "~/lib/i18n";
@@ -53,12 +54,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           placeholder={t("nav.searchPlaceholder")}
           className="w-full rounded-l-md border border-stone-300 px-3 py-2"
         />
-        <button
-          type="submit"
-          className="rounded-r-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
-        >
-          {t("nav.search")}
-        </button>
+        <Button className="rounded-l-none">{t("nav.search")}</Button>
       </Form>
       {tooShort ? (
         <p className="mt-6 text-stone-600">{q ? t("search.tooShort") : t("search.hint")}</p>
@@ -82,6 +78,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Search" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Search" },
+  { name: "robots", content: "noindex" },
+];

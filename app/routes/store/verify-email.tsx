@@ -2,10 +2,11 @@ import { data, Form, Link, redirect } from "react-router";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
+import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { readForm } from "~/lib/read-form";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
 import { markEmailVerified } from "~/models/user.server";
+import { verifyEmailSchema } from "~/schemas/auth";
 import type { Route } from "./+types/verify-email";
 
 /**
@@ -18,19 +19,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data({ token, valid }, { status: valid ? 200 : 400 });
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const token = String((await readForm(request)).get("token") ?? "");
-  const { db } = services(context);
-  const userId = token.length > 10 ? await consumeAccountToken(db, token, "verify") : null;
-  if (!userId) return data({ valid: false }, { status: 400 });
-  await markEmailVerified(db, userId);
-  setFlash(context, { type: "success", key: "flash.emailVerified", detailKey: "flash.emailVerifiedDetail" });
-  return redirect("/login");
-}
+/** Uses the link once; a used, expired or garbled one answers 400 and the page says the link is invalid. */
+export const action = formAction<Route.ActionArgs, typeof verifyEmailSchema, void, Response>(
+  { schema: verifyEmailSchema },
+  async ({ context, value }) => {
+    const { db } = services(context);
+    const userId = await consumeAccountToken(db, value.token, "verify");
+    if (!userId) throw new UserError("verify.invalidTitle");
+    await markEmailVerified(db, userId);
+    setFlash(context, { type: "success", key: "flash.emailVerified", detailKey: "flash.emailVerifiedDetail" });
+    return redirect("/login");
+  },
+);
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  if (!loaderData.valid || actionData?.valid === false) {
+  // Any answer that is not a redirect is a refusal: the link cannot be used.
+  if (!loaderData.valid || actionData) {
     return (
       <div className="mx-auto max-w-md px-4 py-12">
         <h1 className="text-2xl font-bold">{t("verify.invalidTitle")}</h1>

@@ -1,0 +1,150 @@
+import { useState } from "react";
+import { useFetcher, useLocation } from "react-router";
+import { CartMessage } from "~/components/cart-message";
+import { Button } from "~/components/ui/button";
+import { FetcherField } from "~/components/ui/fetcher-field";
+import type { Flash } from "~/lib/flash.server";
+import { useTranslation } from "~/lib/i18n";
+import { colorName } from "~/lib/localize";
+import type { Language } from "~/locales";
+import { DEFAULT_COLOR } from "~/schemas/product";
+
+interface Variant {
+  color: string;
+  color_zh: string | null;
+  stock: number;
+}
+
+/** The colour chosen when the page opens: the first in stock, otherwise the first. */
+export function initialVariant<V extends Variant>(variants: V[]): V | undefined {
+  return variants.find((v) => v.stock > 0) ?? variants[0];
+}
+
+/**
+ * Add to Cart on the product page: colour, quantity, the button. With JavaScript the cart
+ * answers with data (no reload) and the message shows under the button; without, the cart
+ * redirects back here with a flash message.
+ */
+export function ProductBuyForm({
+  productId,
+  variants,
+  language,
+  color,
+  onColorChange,
+}: {
+  productId: number;
+  variants: Variant[];
+  language: Language;
+  /** The chosen colour (the page shows its stock too). */
+  color: string;
+  onColorChange: (color: string) => void;
+}) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const initial = initialVariant(variants);
+  const [quantity, setQuantity] = useState(1);
+  const fetcher = useFetcher<{ flash?: Flash | null }>();
+  const chosen = variants.find((v) => v.color === color) ?? initial;
+  const stock = chosen?.stock ?? 0;
+  const maxStock = Math.max(0, ...variants.map((v) => v.stock));
+  const showColors = !(variants.length === 1 && variants[0]?.color === DEFAULT_COLOR);
+
+  return (
+    <fetcher.Form
+      method="post"
+      action="/cart"
+      className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-5"
+    >
+      <FetcherField />
+      <input type="hidden" name="intent" value="add" />
+      <input type="hidden" name="productId" value={productId} />
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      {showColors ? (
+        <fieldset>
+          <legend className="mb-2 text-sm font-medium">{t("product.color")}</legend>
+          <div className="flex flex-wrap gap-2">
+            {variants.map((variant) => (
+              <label
+                key={variant.color}
+                className={`rounded-md border px-3 py-1.5 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 ${variant.stock === 0 ? "cursor-not-allowed border-dashed border-stone-300 bg-stone-100 text-stone-600" : "cursor-pointer"}`}
+              >
+                {/* A sold-out colour cannot be chosen, with or without JavaScript (the cart refuses it too). */}
+                <input
+                  type="radio"
+                  name="color"
+                  value={variant.color}
+                  disabled={variant.stock === 0}
+                  defaultChecked={variant.color === initial?.color}
+                  onChange={() => {
+                    onColorChange(variant.color);
+                    setQuantity(1);
+                  }}
+                  className="sr-only"
+                />
+                {colorName(variant, language)}
+                {variant.stock === 0 ? ` · ${t("product.soldOut")}` : ""}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      ) : (
+        <input type="hidden" name="color" value={initial?.color ?? DEFAULT_COLOR} />
+      )}
+      <div>
+        <label htmlFor="quantity" className="mb-2 block text-sm font-medium">
+          {t("product.quantity")}
+        </label>
+        <div className="flex items-center gap-2">
+          <button
+            type="button"
+            aria-label={t("product.decrease")}
+            disabled={quantity <= 1}
+            onClick={() => setQuantity((q) => Math.max(1, q - 1))}
+            className="h-10 w-10 rounded-md border border-stone-300 text-lg disabled:opacity-40"
+          >
+            −
+          </button>
+          <input
+            id="quantity"
+            name="quantity"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            // Without JavaScript the colour can change without a reload: the server checks the chosen colour's stock.
+            max={Math.max(1, stock || maxStock)}
+            value={quantity}
+            onChange={(e) => setQuantity(Math.max(1, Math.min(stock || 1, Number(e.target.value) || 1)))}
+            className="h-10 w-20 rounded-md border border-stone-300 text-center"
+          />
+          <button
+            type="button"
+            aria-label={t("product.increase")}
+            disabled={quantity >= stock}
+            onClick={() => setQuantity((q) => Math.min(stock, q + 1))}
+            className="h-10 w-10 rounded-md border border-stone-300 text-lg disabled:opacity-40"
+          >
+            +
+          </button>
+        </div>
+      </div>
+      <div className="flex gap-2">
+        <Button
+          size="lg"
+          disabled={stock === 0 || fetcher.state !== "idle"}
+          className="flex-1 disabled:bg-stone-300 disabled:text-stone-600"
+        >
+          {stock === 0 ? t("product.outOfStock") : t("product.addToCart")}
+        </Button>
+        <button
+          type="button"
+          className="rounded-md border border-stone-300 px-4 py-3"
+          aria-label={t("product.wishlist")}
+          title={t("product.wishlist")}
+        >
+          ♡
+        </button>
+      </div>
+      <CartMessage flash={fetcher.state === "idle" ? fetcher.data?.flash : null} />
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,85 @@
+import { Link, useLocation } from "react-router";
+import { ProductImage } from "~/components/product-card";
+import { useTranslation } from "~/lib/i18n";
+
+/** The product's images: one large, thumbnails below; plain links, so it works without JavaScript. */
+export function Gallery({ images, name, current }: { images: string[]; name: string; current: number }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const href = (index: number) => {
+    const params = new URLSearchParams(location.search);
+    if (index === 0) params.delete("image");
+    else params.set("image", String(index));
+    const query = params.toString();
+    return `${location.pathname}${query ? `?${query}` : ""}`;
+  };
+  if (images.length === 0) return <ProductImage src={null} alt="" t={t} className="aspect-square w-full rounded-lg" />;
+  const count = images.length;
+  const previous = (current - 1 + count) % count;
+  const next = (current + 1) % count;
+  const visibleThumbs = 4;
+  return (
+    <section aria-label={t("product.gallery")}>
+      <div className="relative overflow-hidden rounded-lg border border-stone-200 bg-white">
+        <ProductImage src={images[current] ?? null} alt={name} t={t} className="aspect-square w-full" eager />
+        {count > 1 ? (
+          <>
+            {/* Plain links: the gallery works without JavaScript, and wraps around. */}
+            <Link
+              to={href(previous)}
+              preventScrollReset
+              replace
+              aria-label={t("product.previousImage")}
+              className="absolute left-2 top-1/2 -translate-y-1/2 rounded-full bg-white/90 px-3 py-2 text-lg shadow hover:bg-white"
+            >
+              ‹
+            </Link>
+            <Link
+              to={href(next)}
+              preventScrollReset
+              replace
+              aria-label={t("product.nextImage")}
+              className="absolute right-2 top-1/2 -translate-y-1/2 rounded-full bg-white/90 px-3 py-2 text-lg shadow hover:bg-white"
+            >
+              ›
+            </Link>
+            <p
+              className="absolute bottom-2 right-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white"
+              data-testid="image-counter"
+            >
+              {t("product.imageCounter", { current: current + 1, total: count })}
+            </p>
+          </>
+        ) : null}
+      </div>
+      {count > 1 ? (
+        <ul className="mt-3 grid grid-cols-4 gap-2">
+          {images.slice(0, visibleThumbs).map((src, index) => (
+            <li key={src} className="relative">
+              <Link
+                to={href(index)}
+                preventScrollReset
+                replace
+                aria-label={
+                  index === visibleThumbs - 1 && count > visibleThumbs
+                    ? // The accessible name contains the visible "+N" text (WCAG 2.5.3).
+                      `${t("product.showImage", { n: index + 1 })}, ${t("product.moreImages", { count: count - visibleThumbs })}`
+                    : t("product.showImage", { n: index + 1 })
+                }
+                aria-current={index === current ? "true" : undefined}
+                className={`block overflow-hidden rounded-md border-2 ${index === current ? "border-brand-600" : "border-transparent"}`}
+              >
+                <ProductImage src={src} alt="" t={t} className="aspect-square w-full" width={200} height={200} />
+                {index === visibleThumbs - 1 && count > visibleThumbs ? (
+                  <span className="absolute inset-0 flex items-center justify-center bg-black/50 text-lg font-semibold text-white">
+                    {t("product.moreImages", { count: count - visibleThumbs })}
+                  </span>
+                ) : null}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,16 @@
+import { z } from "zod";
+
+/**
+ * The cart's one form, told apart by `intent`. The values stay text: what a quantity or an id
+ * may be is the cart model's rule (`addToCart`, `setLineQuantity`), which answers with the
+ * shopper's message, so the schema only sorts the intents.
+ */
+const text = z.string().optional();
+
+export const cartActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("add"), productId: text, color: text, quantity: text, redirectTo: text }),
+  // The −/+ buttons send the new quantity as setQuantity; the Update button sends the typed one.
+  z.object({ intent: z.literal("update"), lineId: text, quantity: text, setQuantity: text }),
+  z.object({ intent: z.literal("remove"), lineId: text }),
+  z.object({ intent: z.literal("clear") }),
+]);
