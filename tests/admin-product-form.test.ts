@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { CurrentUser } from "~/lib/auth.server";
 import { convertFromHkd } from "~/lib/money";
 import { sessionContext } from "~/lib/session.server";
-import { createProduct, findProductForEdit, type ProductInput, updateProduct } from "~/models/admin-product.server";
+import { createProduct, findProductForEdit, type ProductInput, updateProduct } from "~/models/products/editor.server";
 import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/shop.server";
 import { createUser } from "~/models/user.server";
 import { action, loader, type ProductFormActionData } from "~/routes/admin/product-form";

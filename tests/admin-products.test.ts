@@ -14,7 +14,7 @@ import {
   listAdminProducts,
   stockLevel,
   updateProductCategory,
-} from "~/models/admin-product-list.server";
+} from "~/models/products/admin-list.server";
 import { createUser } from "~/models/user.server";
 import { action, loader } from "~/routes/admin/products";
 import { createTestServices } from "./setup/db";

@@ -6,8 +6,8 @@ import { colorName } from "~/lib/localize";
 import { MemoryMailer } from "~/lib/mail.server";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
 import { addToCart, CartError, cartIdForUser, loadCart } from "~/models/cart.server";
-import { findProduct, listProducts } from "~/models/catalog.server";
 import { OrderError, placeOrder, sendOrderReceivedEmail } from "~/models/order.server";
+import { findProduct, listProducts } from "~/models/products/catalog.server";
 import { createTestDb } from "./setup/db";
 
 /**

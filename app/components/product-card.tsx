@@ -6,7 +6,7 @@ import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { Language } from "~/locales";
-import type { ProductCard as ProductCardData } from "~/models/product.server";
+import type { ProductCard as ProductCardData } from "~/models/products/cards.server";
 
 /*
  * The parts of a card take `t` from their parent instead of calling useTranslation: on the

@@ -5,7 +5,7 @@ import { publicUrl, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { BlogPostInput } from "~/schemas/blog";
 import { recordAudit } from "./audit.server";
-import { normalizeSearch } from "./catalog.server";
+import { normalizeSearch } from "./products/catalog.server";
 
 /**
  * The admin side of the blog: every post, drafts included, searched and paged for the list,

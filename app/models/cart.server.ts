@@ -4,7 +4,8 @@ import type { Currency } from "#db/schema";
 import { priceIn } from "~/lib/money";
 import { type ShippingRule, shippingFor } from "~/lib/shipping";
 import { publicUrl } from "~/lib/storage.server";
-import { shownToShoppers } from "./product.server";
+import { DEFAULT_COLOR } from "~/schemas/product";
+import { shownToShoppers } from "./products/cards.server";
 
 /**
  * The cart lives on the server: a cookie (or the signed-in user) names it; lines are product +
@@ -12,7 +13,7 @@ import { shownToShoppers } from "./product.server";
  * the shopper's currency every time.
  */
 
-export const DEFAULT_COLOR = "Default";
+export { DEFAULT_COLOR };
 export const MAX_LINE_QUANTITY = 999;
 
 /** A refusal the shopper sees: a translation key with its parameters. */

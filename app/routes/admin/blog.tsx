@@ -23,7 +23,7 @@ import { translateKey } from "~/lib/translate-key";
 import type { Language } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { type AdminPostSummary, deleteBlogPost, findAdminPost, listAdminPosts } from "~/models/admin-blog.server";
-import { normalizeSearch } from "~/models/catalog.server";
+import { normalizeSearch } from "~/models/products/catalog.server";
 import { deleteBlogPostSchema } from "~/schemas/blog";
 
 const PATH = "/admin/blog";

@@ -27,7 +27,7 @@ import {
 import { publicUrl } from "~/lib/storage.server";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance } from "~/middleware/i18next";
-import { createProduct, findProductForEdit, type ProductForEdit, updateProduct } from "~/models/admin-product.server";
+import { createProduct, findProductForEdit, type ProductForEdit, updateProduct } from "~/models/products/editor.server";
 import { getShop } from "~/models/shop.server";
 import { centsToText, MAX_PRODUCT_IMAGES, MAX_VARIANTS, parseCents, productSchema } from "~/schemas/product";
 

@@ -33,8 +33,8 @@ import {
   parseId,
   stockLevel,
   updateProductCategory,
-} from "~/models/admin-product-list.server";
-import { normalizeSearch } from "~/models/catalog.server";
+} from "~/models/products/admin-list.server";
+import { normalizeSearch } from "~/models/products/catalog.server";
 
 /** GET /admin/products?q=&category=&page=(&delete=id: the confirmation step without JavaScript). */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -8,7 +8,7 @@ import { publicUrl } from "~/lib/storage.server";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listActiveCategories } from "~/models/category.server";
-import { listFeaturedProducts } from "~/models/product.server";
+import { listFeaturedProducts } from "~/models/products/cards.server";
 import { getSetting, HERO_IMAGE_KEY } from "~/models/settings.server";
 import { getShop, sellerJsonLd, shopName, storeJsonLd } from "~/models/shop.server";
 import type { Route } from "./+types/home";

@@ -12,7 +12,7 @@ import { useNonce } from "~/lib/nonce";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { findProduct, listRelatedProducts } from "~/models/catalog.server";
+import { findProduct, listRelatedProducts } from "~/models/products/catalog.server";
 import { titleWithShop } from "~/models/shop.server";
 import type { Route } from "./+types/product";
 

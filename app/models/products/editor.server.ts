@@ -5,8 +5,8 @@ import { storeImage } from "~/lib/images.server";
 import { convertFromHkd, type ExchangeRates } from "~/lib/money";
 import type { Storage } from "~/lib/storage.server";
 import { DEFAULT_COLOR, MAX_PRODUCT_IMAGES } from "~/schemas/product";
-import { recordAudit } from "./audit.server";
-import { loadShop } from "./shop.server";
+import { recordAudit } from "../audit.server";
+import { loadShop } from "../shop.server";
 
 /** A colour: `color` is its key and English name, `color_zh` its Chinese name (null: the English one). */
 export interface VariantInput {

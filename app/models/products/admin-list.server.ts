@@ -4,9 +4,9 @@ import type { Currency } from "#db/schema";
 import { safeRedirect } from "~/lib/redirect";
 import type { Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
-import { recordAudit } from "./audit.server";
+import { recordAudit } from "../audit.server";
+import { CARD_COLUMNS, type CardRow, type ProductCard, toCards } from "./cards.server";
 import { normalizeSearch } from "./catalog.server";
-import { CARD_COLUMNS, type CardRow, type ProductCard, toCards } from "./product.server";
 
 /**
  * The admin product list: search on the name in the admin's language, a category filter,

@@ -3,7 +3,7 @@ import type { DB } from "#db/connect.server";
 import type { CategoryRow, Currency, Database } from "#db/schema";
 import { priceIn } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
-import { CARD_COLUMNS, type CardRow, type ProductCard, shownToShoppers, toCards } from "./product.server";
+import { CARD_COLUMNS, type CardRow, type ProductCard, shownToShoppers, toCards } from "./cards.server";
 
 /**
  * The catalogue rules: listing (category, price band, sort, page), search and the product
