@@ -84,7 +84,7 @@ export const productSchema = z
       .transform((value) => Number.parseInt(value, 10))
       .optional(),
     is_featured: z.boolean().optional(),
-    /** Stock of a product without colours (kept in its 'Default' variant). */
+    /** Stock of a product without colours (kept in its default-colour variant). */
     stock: stockField.optional(),
     variants: z.array(variantSchema).max(MAX_VARIANTS, { error: "adminProductForm.errors.tooManyVariants" }).optional(),
     /** Storage keys of the existing images, in the order they should be shown. */
@@ -125,3 +125,5 @@ export const productSchema = z
   }));
 
 export type ProductFormValue = z.output<typeof productSchema>;
+/** The form's fields as text, as the browser sends them (the editor's default values). */
+export type ProductFormInput = z.input<typeof productSchema>;
