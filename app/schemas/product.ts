@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseId } from "~/lib/ids";
 
 /**
  * The admin product form, shared by the server (action) and the browser: messages are
@@ -127,3 +128,37 @@ export const productSchema = z
 export type ProductFormValue = z.output<typeof productSchema>;
 /** The form's fields as text, as the browser sends them (the editor's default values). */
 export type ProductFormInput = z.input<typeof productSchema>;
+
+/** An id field of a list form: the one id rule (`parseId`), else the given message. */
+function idField(message: string) {
+  return z.string({ error: message }).transform((value, ctx) => {
+    const id = parseId(value);
+    if (id === null) {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return id;
+  });
+}
+
+/**
+ * The admin product list's two row actions: move a product to another category, or delete it.
+ * `returnTo` is the list page to go back to (checked by the model's `adminListPath`).
+ */
+export const productListActionSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({
+      intent: z.literal("category"),
+      productId: idField("adminProducts.notFound"),
+      categoryId: idField("adminProducts.badCategory"),
+      returnTo: z.string().optional(),
+    }),
+    z.object({
+      intent: z.literal("delete"),
+      productId: idField("adminProducts.notFound"),
+      returnTo: z.string().optional(),
+    }),
+  ],
+  { error: "error.badRequest" },
+);
