@@ -5,8 +5,8 @@ import { migrateToLatest, openDatabase } from "#db/connect.server";
 import { seedBulkProducts } from "#db/seed/bulk.server";
 import { seedDemo } from "#db/seed/index.server";
 import { MemoryStorage } from "~/lib/storage.server";
-import { findActiveCategory, findProduct, listProducts } from "~/models/catalog.server";
-import { searchProducts } from "~/models/search.server";
+import { findActiveCategory, findProduct, listProducts } from "~/models/products/catalog.server";
+import { searchProducts } from "~/models/products/search.server";
 
 /**
  * Database time of the catalogue's hot paths with 10,000 extra products (npm run bench:catalog).

@@ -1,13 +1,21 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { shownImageKeys } from "~/components/admin/product-images";
 import type { CurrentUser } from "~/lib/auth.server";
+import type { FormAnswer } from "~/lib/form-action.server";
 import { convertFromHkd } from "~/lib/money";
 import { sessionContext } from "~/lib/session.server";
-import { createProduct, findProductForEdit, type ProductInput, updateProduct } from "~/models/admin-product.server";
+import {
+  createProduct,
+  findProductForEdit,
+  imageUrls,
+  type ProductInput,
+  updateProduct,
+} from "~/models/products/editor.server";
 import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/settings/shop.server";
 import { createUser } from "~/models/user.server";
-import { action, loader, type ProductFormActionData } from "~/routes/admin/product-form";
+import { action, loader } from "~/routes/admin/product-form";
 import { parseCents, productSchema } from "~/schemas/product";
 import { createTestServices } from "./setup/db";
 import { routeContext, runRoute } from "./setup/route";
@@ -60,6 +68,22 @@ function input(overrides: Partial<ProductInput> = {}): ProductInput {
 }
 
 const context = (user: CurrentUser | null) => routeContext(svc, user);
+
+/** A form answer that is not a redirect (Conform's reply: the values sent back and the errors). */
+type Answer = { data: FormAnswer; init: { status: number } };
+// biome-ignore lint/suspicious/noExplicitAny: the reply's values are the form's, as sent
+const shown = (answer: Answer): Record<string, any> => answer.data.result?.initialValue ?? {};
+const errorsIn = (answer: Answer) => answer.data.result?.error ?? {};
+/** The colour rows as the form shows them after an answer (a value Conform leaves out is an empty field). */
+const rowsShown = (answer: Answer) =>
+  ((shown(answer).variants ?? []) as ({ color?: string; color_zh?: string; stock?: string } | undefined)[]).map(
+    (row) => ({ color: row?.color ?? "", color_zh: row?.color_zh ?? "", stock: row?.stock ?? "" }),
+  );
+
+/** The field a Conform list-intent button sends (add/remove a colour row, move/remove an image). */
+function listIntent(type: "insert" | "remove" | "reorder", payload: Record<string, unknown>) {
+  return { __intent__: JSON.stringify({ type, payload }) };
+}
 
 async function callAction(user: CurrentUser | null, body: FormData, id?: number, ctx = context(user)) {
   const url = id === undefined ? "/admin/products/new" : `/admin/products/edit/${id}`;
@@ -359,7 +383,7 @@ describe("prices that follow HKD", () => {
       id: String(id),
     });
     const data = loaded.result as Awaited<ReturnType<typeof loader>>;
-    expect(data.draft).toMatchObject({ price_hkd: "888.00", price_gbp: "", price_eur: "99.99", price_usd: "" });
+    expect(data.defaultValue).toMatchObject({ price_hkd: "888.00", price_gbp: "", price_eur: "99.99", price_usd: "" });
     expect(data.rates).toEqual(DEFAULT_SHOP.exchangeRates);
 
     // Saved as loaded with a higher HKD price: GBP follows, EUR stays fixed.
@@ -404,37 +428,45 @@ describe("the product form action", () => {
   it("adds and removes colour rows without saving, keeping what was typed", async () => {
     const added = (await callAction(
       ADMIN,
-      form({ intent: "add-variant", name_en: "Typed", "variants[0].color": "Black", "variants[0].stock": "2" }),
-    )) as { data: ProductFormActionData; init: { status: number } };
+      form({
+        ...listIntent("insert", { name: "variants", defaultValue: { color: "", color_zh: "", stock: "0" } }),
+        name_en: "Typed",
+        "variants[0].color": "Black",
+        "variants[0].color_zh": "",
+        "variants[0].stock": "2",
+      }),
+    )) as Answer;
     expect(added.init.status).toBe(200);
-    expect(added.data.draft.name_en).toBe("Typed");
-    expect(added.data.draft.variants).toEqual([
+    expect(shown(added).name_en).toBe("Typed");
+    expect(rowsShown(added)).toEqual([
       { color: "Black", color_zh: "", stock: "2" },
       { color: "", color_zh: "", stock: "0" },
     ]);
     const removed = (await callAction(
       ADMIN,
       form({
-        intent: "remove-variant-0",
+        ...listIntent("remove", { name: "variants", index: 0 }),
         "variants[0].color": "Black",
+        "variants[0].color_zh": "",
         "variants[0].stock": "2",
         "variants[1].color": "Tan",
+        "variants[1].color_zh": "",
         "variants[1].stock": "5",
       }),
-    )) as { data: ProductFormActionData };
-    expect(removed.data.draft.variants).toEqual([{ color: "Tan", color_zh: "", stock: "5" }]);
+    )) as Answer;
+    expect(rowsShown(removed)).toEqual([{ color: "Tan", color_zh: "", stock: "5" }]);
     expect(await db.selectFrom("products").select("id").where("name_en", "=", "Typed").execute()).toEqual([]);
   });
 
   it("answers 400 with field errors and the input kept, then saves and redirects", async () => {
-    const invalid = (await callAction(ADMIN, form({ intent: "save", name_en: "Pistol", price_hkd: "1.234" }))) as {
-      data: ProductFormActionData;
-      init: { status: number };
-    };
+    const invalid = (await callAction(
+      ADMIN,
+      form({ intent: "save", name_en: "Pistol", price_hkd: "1.234" }),
+    )) as Answer;
     expect(invalid.init.status).toBe(400);
-    expect(invalid.data.errors.name_zh).toEqual(["adminProductForm.errors.nameZhRequired"]);
-    expect(invalid.data.errors.price_hkd).toEqual(["adminProductForm.errors.priceInvalid"]);
-    expect(invalid.data.draft.name_en).toBe("Pistol");
+    expect(errorsIn(invalid).name_zh).toEqual(["adminProductForm.errors.nameZhRequired"]);
+    expect(errorsIn(invalid).price_hkd).toEqual(["adminProductForm.errors.priceInvalid"]);
+    expect(shown(invalid).name_en).toBe("Pistol");
 
     const body = form({ intent: "save", name_en: "Pistol", name_zh: "手槍", price_hkd: "880", stock: "3" });
     body.append("newImages", await png({ r: 9, g: 9, b: 9 }));
@@ -461,23 +493,29 @@ describe("the product form action", () => {
       await Promise.all(colours.slice(0, 2)),
       ADMIN.id,
     );
-    const [a, b] = (await findProductForEdit(db, id))?.images ?? [];
+    const existing = await findProductForEdit(db, id);
+    const [a, b] = existing?.images ?? [];
     if (!a || !b) throw new Error("images missing");
+    // The images the form shows after an answer (only the product's own).
+    const shownImages = (answer: Answer) => shownImageKeys(shown(answer).images, imageUrls(existing));
     const moved = (await callAction(
       ADMIN,
-      form({ intent: "image-up-1", "images[0]": a, "images[1]": b, "images[2]": "products/forged.webp" }),
+      form({
+        ...listIntent("reorder", { name: "images", from: 1, to: 0 }),
+        "images[0]": a,
+        "images[1]": b,
+        "images[2]": "products/forged.webp",
+      }),
       id,
-    )) as { data: ProductFormActionData; init: { status: number } };
+    )) as Answer;
     expect(moved.init.status).toBe(200);
-    expect(moved.data.draft.images.map((image) => image.key)).toEqual([b, a]);
+    expect(shownImages(moved)).toEqual([b, a]);
     const removed = (await callAction(
       ADMIN,
-      form({ intent: "image-remove-0", "images[0]": a, "images[1]": b }),
+      form({ ...listIntent("remove", { name: "images", index: 0 }), "images[0]": a, "images[1]": b }),
       id,
-    )) as {
-      data: ProductFormActionData;
-    };
-    expect(removed.data.draft.images.map((image) => image.key)).toEqual([b]);
+    )) as Answer;
+    expect(shownImages(removed)).toEqual([b]);
     expect((await findProductForEdit(db, id))?.images).toEqual([a, b]);
 
     const body = form({
@@ -516,13 +554,10 @@ describe("the product form action", () => {
       "variants[1].stock": "1",
     };
     const tooLong = "沙".repeat(61);
-    const refused = (await callAction(ADMIN, form({ ...fields, "variants[1].color_zh": tooLong }))) as {
-      data: ProductFormActionData;
-      init: { status: number };
-    };
+    const refused = (await callAction(ADMIN, form({ ...fields, "variants[1].color_zh": tooLong }))) as Answer;
     expect(refused.init.status).toBe(400);
-    expect(refused.data.errors["variants[1].color_zh"]).toEqual(["adminProductForm.errors.colorTooLong"]);
-    expect(refused.data.draft.variants).toEqual([
+    expect(errorsIn(refused)["variants[1].color_zh"]).toEqual(["adminProductForm.errors.colorTooLong"]);
+    expect(rowsShown(refused)).toEqual([
       { color: "Black", color_zh: "  黑色  ", stock: "2" },
       { color: "Tan", color_zh: tooLong, stock: "1" },
     ]);

@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
 import { seedDemo } from "#db/seed/index.server";
 import type { CurrentUser } from "~/lib/auth.server";
+import type { FormAnswer } from "~/lib/form-action.server";
 import { sessionContext } from "~/lib/session.server";
 import type { Language } from "~/locales";
-import { languageCookie } from "~/middleware/i18next";
+import { getInstance, languageCookie } from "~/middleware/i18next";
 import {
   ADMIN_PAGE_SIZE,
   adminListPath,
@@ -14,7 +15,7 @@ import {
   listAdminProducts,
   stockLevel,
   updateProductCategory,
-} from "~/models/admin-product-list.server";
+} from "~/models/products/admin-list.server";
 import { createUser } from "~/models/user.server";
 import { action, loader } from "~/routes/admin/products";
 import { createTestServices } from "./setup/db";
@@ -130,9 +131,11 @@ async function post(fields: Record<string, string>, user: CurrentUser | null = A
   if (thrown instanceof Response) return { response: thrown, flash };
   if (thrown) throw thrown;
   if (result instanceof Response) return { response: result, flash };
-  // data(): { data, init }
-  const value = result as unknown as { data: { ok: boolean; message: string }; init: { status: number } };
-  return { status: value.init.status, body: value.data, flash };
+  // data(): { data, init } — the form answer; its problem read as the page shows it.
+  const value = result as unknown as { data: FormAnswer; init: { status: number } };
+  const { problem } = value.data;
+  const message = problem ? getInstance(ctx).t(problem.key as never, problem.params) : undefined;
+  return { status: value.init.status, body: { ok: problem === null && !value.data.result?.error, message }, flash };
 }
 
 const base = { currency: "HKD", language: "en" } as const;

@@ -11,8 +11,8 @@ import {
   parsePriceBand,
   priceBandRange,
   titleFromSlug,
-} from "~/models/catalog.server";
-import { searchProducts } from "~/models/search.server";
+} from "~/models/products/catalog.server";
+import { searchProducts } from "~/models/products/search.server";
 import { createTestDb } from "./setup/db";
 
 const { db } = await createTestDb();

@@ -7,8 +7,8 @@ import { MemoryMailer } from "~/lib/mail.server";
 import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
 import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
-import { findProduct, listProducts } from "~/models/catalog.server";
 import { placeOrder, sendOrderReceivedEmail } from "~/models/orders/place.server";
+import { findProduct, listProducts } from "~/models/products/catalog.server";
 import { createTestDb } from "./setup/db";
 
 /**

@@ -4,12 +4,12 @@ import { now } from "#db/connect.server";
 import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
 import { buildSitemap } from "~/lib/sitemap.server";
-import { listAdminProducts } from "~/models/admin-product-list.server";
 import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
-import { countProducts, findProduct, listProducts, listRelatedProducts } from "~/models/catalog.server";
 import { placeOrder } from "~/models/orders/place.server";
-import { listFeaturedProducts } from "~/models/product.server";
-import { searchProducts } from "~/models/search.server";
+import { listAdminProducts } from "~/models/products/admin-list.server";
+import { listFeaturedProducts } from "~/models/products/cards.server";
+import { countProducts, findProduct, listProducts, listRelatedProducts } from "~/models/products/catalog.server";
+import { searchProducts } from "~/models/products/search.server";
 import { createTestDb } from "./setup/db";
 
 /**

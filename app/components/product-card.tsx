@@ -7,7 +7,7 @@ import type { Flash } from "~/lib/flash.server";
 import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
-import type { ProductCard as ProductCardData } from "~/models/product.server";
+import type { ProductCard as ProductCardData } from "~/models/products/cards.server";
 import { DEFAULT_COLOR } from "~/schemas/product";
 
 /*

@@ -1,7 +1,7 @@
 /**
  * The policy pages (shipping, returns, FAQ, contact, privacy, terms) as the shop ships them, in
  * English and Traditional Chinese (Hong Kong). The owner edits them under Settings → Shop details
- * (stored in site_settings, app/models/content-page.server.ts); until then these show.
+ * (stored in site_settings, app/models/settings/content-pages.server.ts); until then these show.
  *
  * The text is Markdown. These placeholders are replaced with the shop's details when a page is
  * shown, so the defaults stay true when the owner changes them: {{shop_name}}, {{support_email}},

@@ -34,7 +34,7 @@ export interface Priced {
 /**
  * A product's price in the shopper's currency. Each currency has its own stored price: typed by
  * the operator, or derived from the HKD price at the shop's exchange rate and kept up to date
- * (see `convertFromHkd` and app/models/shop.server.ts).
+ * (see `convertFromHkd` and app/models/settings/shop.server.ts).
  */
 export function priceIn(product: Priced, currency: Currency): number {
   switch (currency) {

@@ -1,7 +1,7 @@
 import type { DB } from "#db/connect.server";
 import { listPublishedPostIds } from "~/models/blog.server";
 import { listActiveCategories } from "~/models/categories.server";
-import { shownToShoppers } from "~/models/product.server";
+import { shownToShoppers } from "~/models/products/cards.server";
 
 /** Pages that exist whatever the catalogue holds. */
 export const STATIC_PATHS = [

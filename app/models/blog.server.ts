@@ -6,7 +6,7 @@ import { publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.serve
 import type { Language } from "~/locales";
 import type { BlogPostInput } from "~/schemas/blog";
 import { recordAudit } from "./audit.server";
-import { normalizeSearch } from "./catalog.server";
+import { normalizeSearch } from "./products/catalog.server";
 
 /* The storefront's blog: published posts only. */
 

@@ -7,7 +7,7 @@ import { UserError } from "~/lib/problem";
 import { type ShippingRule, shippingFor } from "~/lib/shipping";
 import { publicUrl } from "~/lib/storage.server";
 import { DEFAULT_COLOR } from "~/schemas/product";
-import { shownToShoppers } from "./product.server";
+import { shownToShoppers } from "./products/cards.server";
 
 /**
  * The cart lives on the server: a cookie (or the signed-in user) names it; lines are product +

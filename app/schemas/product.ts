@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseId } from "~/lib/ids";
 
 /**
  * The admin product form, shared by the server (action) and the browser: messages are
@@ -84,7 +85,7 @@ export const productSchema = z
       .transform((value) => Number.parseInt(value, 10))
       .optional(),
     is_featured: z.boolean().optional(),
-    /** Stock of a product without colours (kept in its 'Default' variant). */
+    /** Stock of a product without colours (kept in its default-colour variant). */
     stock: stockField.optional(),
     variants: z.array(variantSchema).max(MAX_VARIANTS, { error: "adminProductForm.errors.tooManyVariants" }).optional(),
     /** Storage keys of the existing images, in the order they should be shown. */
@@ -125,3 +126,39 @@ export const productSchema = z
   }));
 
 export type ProductFormValue = z.output<typeof productSchema>;
+/** The form's fields as text, as the browser sends them (the editor's default values). */
+export type ProductFormInput = z.input<typeof productSchema>;
+
+/** An id field of a list form: the one id rule (`parseId`), else the given message. */
+function idField(message: string) {
+  return z.string({ error: message }).transform((value, ctx) => {
+    const id = parseId(value);
+    if (id === null) {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return id;
+  });
+}
+
+/**
+ * The admin product list's two row actions: move a product to another category, or delete it.
+ * `returnTo` is the list page to go back to (checked by the model's `adminListPath`).
+ */
+export const productListActionSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({
+      intent: z.literal("category"),
+      productId: idField("adminProducts.notFound"),
+      categoryId: idField("adminProducts.badCategory"),
+      returnTo: z.string().optional(),
+    }),
+    z.object({
+      intent: z.literal("delete"),
+      productId: idField("adminProducts.notFound"),
+      returnTo: z.string().optional(),
+    }),
+  ],
+  { error: "error.badRequest" },
+);

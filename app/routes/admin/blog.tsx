@@ -15,7 +15,7 @@ import { translateKey } from "~/lib/translate-key";
 import type { Language } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { deleteBlogPost, findAdminPost, listAdminPosts } from "~/models/blog.server";
-import { normalizeSearch } from "~/models/catalog.server";
+import { normalizeSearch } from "~/models/products/catalog.server";
 import { deleteBlogPostSchema } from "~/schemas/blog";
 import type { Route } from "./+types/blog";
 

@@ -1,43 +1,34 @@
 import type { MouseEvent } from "react";
-import {
-  type ActionFunctionArgs,
-  data,
-  Form,
-  Link,
-  type LoaderFunctionArgs,
-  redirect,
-  useActionData,
-  useLoaderData,
-  useSubmit,
-} from "react-router";
-import { AdminTable } from "~/components/admin/admin-table";
+import { Form, useSubmit } from "react-router";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { ProductTable } from "~/components/admin/product-table";
+import { ButtonLink } from "~/components/ui/button";
+import { FormAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
-import { setFlash } from "~/lib/flash.server";
+import { formAction, refuse, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { colorName } from "~/lib/localize";
-import { formatMoney } from "~/lib/money";
-import { readForm } from "~/lib/read-form";
+import { parseId } from "~/lib/ids";
+import { localized } from "~/lib/localize";
+import { translateKey } from "~/lib/translate-key";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import {
-  type AdminCategoryOption,
-  AdminProductError,
-  type AdminProductRow,
   adminListPath,
   colourSummary,
   deleteProduct,
+  findProductName,
   listAdminProducts,
-  parseId,
   stockLevel,
   updateProductCategory,
-} from "~/models/admin-product-list.server";
-import { normalizeSearch } from "~/models/catalog.server";
+} from "~/models/products/admin-list.server";
+import { normalizeSearch } from "~/models/products/catalog.server";
+import { productListActionSchema } from "~/schemas/product";
+import type { Route } from "./+types/products";
 
 /** GET /admin/products?q=&category=&page=(&delete=id: the confirmation step without JavaScript). */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { db } = services(context);
   const url = new URL(request.url);
@@ -52,13 +43,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     language,
   });
   const deleteId = parseId(url.searchParams.get("delete"));
-  const toDelete = deleteId
-    ? ((await db
-        .selectFrom("products")
-        .select(["id", "name_en", "name_zh"])
-        .where("id", "=", deleteId)
-        .executeTakeFirst()) ?? null)
-    : null;
   const t = getInstance(context).t;
   return {
     ...listing,
@@ -71,7 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     q,
     categoryId,
     language,
-    toDelete,
+    toDelete: deleteId === null ? null : await findProductName(db, deleteId),
     returnTo: listUrl(q, categoryId, listing.page),
     title: `${t("adminProducts.title")} | ${t("admin.title")}`,
   };
@@ -86,138 +70,45 @@ function listUrl(q: string, categoryId: number | null, page: number): string {
   return adminListPath(`/admin/products?${params.toString()}`);
 }
 
-function badRequest(message: string) {
-  return data({ ok: false as const, message }, { status: 400 });
-}
-
 /** intent=category (productId, categoryId) or intent=delete (productId); then back to the list. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const admin = requireAdmin(context, request);
-  const { db, storage } = services(context);
-  const t = getInstance(context).t;
-  const form = await readForm(request);
-  const back = adminListPath(form.get("returnTo"));
-  const intent = form.get("intent");
-  const productId = parseId(form.get("productId"));
-  if (intent !== "category" && intent !== "delete") return badRequest(t("error.badRequest"));
-  if (productId === null) return badRequest(t("adminProducts.notFound"));
-  try {
-    if (intent === "category") {
-      const categoryId = parseId(form.get("categoryId"));
-      if (categoryId === null) return badRequest(t("adminProducts.badCategory"));
-      await updateProductCategory(db, admin, productId, categoryId);
-      setFlash(context, { type: "success", key: "adminProducts.categoryUpdated" });
-      return redirect(back);
+export const action = formAction(
+  {
+    schema: productListActionSchema,
+    authorize: (args: Route.ActionArgs) => requireAdmin(args.context, args.request),
+  },
+  async ({ context, form, submission, value, auth: admin }) => {
+    const { db, storage } = services(context);
+    const redirectTo = adminListPath(value.returnTo);
+    try {
+      if (value.intent === "category") {
+        await updateProductCategory(db, admin, value.productId, value.categoryId);
+        return succeed(context, form, { redirectTo, flash: { type: "success", key: "adminProducts.categoryUpdated" } });
+      }
+      await deleteProduct(db, storage, admin, value.productId);
+      return succeed(context, form, { redirectTo, flash: { type: "success", key: "adminProducts.deleted" } });
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      // "Failed to delete product: Product not found": the model's reason inside the action's message.
+      const reason = getInstance(context).t(error.problem.key as never);
+      const key = value.intent === "delete" ? "adminProducts.deleteFailed" : "adminProducts.updateFailed";
+      return refuse(submission, { key, params: { message: reason } }, error.status);
     }
-    await deleteProduct(db, storage, admin, productId);
-    setFlash(context, { type: "success", key: "adminProducts.deleted" });
-    return redirect(back);
-  } catch (error) {
-    if (!(error instanceof AdminProductError)) throw error;
-    const message = t(error.key);
-    return badRequest(
-      intent === "delete" ? t("adminProducts.deleteFailed", { message }) : t("adminProducts.updateFailed", { message }),
-    );
-  }
-}
+  },
+);
 
-const BADGE = {
-  high: "bg-green-100 text-green-800",
-  low: "bg-yellow-100 text-yellow-800",
-  none: "bg-red-100 text-red-800",
-} as const;
-
-function categoryName(category: AdminCategoryOption, language: "en" | "zh") {
-  return language === "zh" ? category.name_zh : category.name_en;
-}
-
-function CategoryForm({
-  product,
-  categories,
-  language,
-  returnTo,
-}: {
-  product: AdminProductRow;
-  categories: AdminCategoryOption[];
-  language: "en" | "zh";
-  returnTo: string;
-}) {
-  const { t } = useTranslation();
-  const options = categories.filter((c) => c.is_active || c.id === product.category_id);
-  return (
-    <Form method="post" className="flex items-center gap-2" key={`${product.id}-${product.category_id ?? "none"}`}>
-      <input type="hidden" name="intent" value="category" />
-      <input type="hidden" name="productId" value={product.id} />
-      <input type="hidden" name="returnTo" value={returnTo} />
-      <select
-        name="categoryId"
-        defaultValue={product.category_id ?? ""}
-        aria-label={t("adminProducts.changeCategoryFor", {
-          name: language === "zh" ? product.name_zh : product.name_en,
-        })}
-        className="rounded-md border border-stone-300 bg-white px-2 py-1 text-sm"
-        onChange={(event) => event.currentTarget.form?.requestSubmit()}
-      >
-        {product.category_id === null ? (
-          <option value="" disabled>
-            {t("adminProducts.noCategory")}
-          </option>
-        ) : null}
-        {options.map((category) => (
-          <option key={category.id} value={category.id}>
-            {categoryName(category, language)}
-          </option>
-        ))}
-      </select>
-      <button
-        type="submit"
-        className="rounded-md border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-100"
-      >
-        {t("adminProducts.save")}
-      </button>
-    </Form>
-  );
-}
-
-function ColoursCell({ summary, language }: { summary: ReturnType<typeof colourSummary>; language: "en" | "zh" }) {
-  const { t } = useTranslation();
-  if (summary.kind === "none") return <span className="text-stone-500">{t("adminProducts.noColors")}</span>;
-  if (summary.kind === "out") return <span className="text-red-700">{t("adminProducts.outOfStock")}</span>;
-  return (
-    <ul className="flex flex-col gap-0.5">
-      {summary.shown.map((c) => (
-        <li key={c.color} className="whitespace-nowrap">
-          {c.color === "Default" ? t("colors.Default") : colorName(c, language)} ({c.stock})
-        </li>
-      ))}
-      {summary.more > 0 ? (
-        <li className="text-stone-500">{t("adminProducts.moreColors", { count: summary.more })}</li>
-      ) : null}
-    </ul>
-  );
-}
-
-function deleteHref(returnTo: string, id: number): string {
-  const url = new URL(returnTo, "http://local.invalid");
-  url.searchParams.set("delete", String(id));
-  return `${url.pathname}${url.search}`;
-}
-
-/*
- * The route's types come from React Router's function types rather than ./+types/products,
- * so the module type-checks before and after the route is registered in app/routes.ts.
- */
-const COLUMNS = ["image", "name", "category", "price", "colorsStock", "stock", "featured", "actions"] as const;
-
-export default function AdminProducts() {
-  const loaderData = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function AdminProducts({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const submit = useSubmit();
   const { products, categories, total, page, pages, q, categoryId, language, toDelete, returnTo } = loaderData;
   const filtered = Boolean(q) || categoryId !== null;
-  const nameOf = (p: { name_en: string; name_zh: string }) => (language === "zh" ? p.name_zh : p.name_en);
-  const label = (column: (typeof COLUMNS)[number]) => t(`adminProducts.columns.${column}`);
+  // A refusal from the model, or the first message of a post the list's own forms never send.
+  const problem = actionData?.problem;
+  const firstError = Object.values(actionData?.result?.error ?? {}).find((errors) => errors?.length)?.[0];
+  const alert = problem
+    ? translateKey(t, problem.key, problem.params)
+    : firstError
+      ? translateKey(t, firstError)
+      : null;
 
   /** With JavaScript: confirm() then POST; without, the link leads to the ?delete= step. */
   const confirmDelete = (event: MouseEvent<HTMLAnchorElement>, id: number) => {
@@ -231,30 +122,24 @@ export default function AdminProducts() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold">{t("adminProducts.title")}</h1>
         <div className="flex flex-wrap gap-2">
-          <Link
-            to="/admin/categories"
-            className="rounded-md border border-stone-300 bg-white px-3 py-2 text-sm font-medium hover:bg-stone-50"
-          >
+          <ButtonLink to="/admin/categories" variant="secondary" size="sm">
             {t("adminProducts.manageCategories")}
-          </Link>
-          <Link
-            to="/admin/products/new"
-            className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-          >
+          </ButtonLink>
+          <ButtonLink to="/admin/products/new" size="sm">
             {t("adminProducts.newProduct")}
-          </Link>
+          </ButtonLink>
         </div>
       </div>
 
-      {actionData && !actionData.ok ? (
-        <p role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-red-900">
-          {actionData.message}
-        </p>
+      {alert ? (
+        <div className="mt-4">
+          <FormAlert title={alert} />
+        </div>
       ) : null}
 
       {toDelete ? (
         <DeleteConfirmation
-          heading={t("adminProducts.confirmDeleteTitle", { name: nameOf(toDelete) })}
+          heading={t("adminProducts.confirmDeleteTitle", { name: localized(toDelete, "name", language) })}
           fields={{ intent: "delete", productId: toDelete.id, returnTo }}
           confirmLabel={t("adminProducts.delete")}
           cancelLabel={t("adminProducts.cancel")}
@@ -293,7 +178,7 @@ export default function AdminProducts() {
             .filter((c) => c.is_active || c.id === categoryId)
             .map((category) => (
               <option key={category.id} value={category.id}>
-                {categoryName(category, language)}
+                {localized(category, "name", language)}
               </option>
             ))}
         </select>
@@ -314,84 +199,13 @@ export default function AdminProducts() {
           <p className="mt-4 text-sm text-stone-600" data-testid="product-count">
             {t("adminProducts.showing", { count: total })}
           </p>
-          <AdminTable columns={COLUMNS.map(label)} minWidth="min-w-[60rem]" testId="products-table" layout="cards">
-            {products.map((product) => {
-              const level = product.stockLevel;
-              return (
-                <tr key={product.id} data-product-id={product.id}>
-                  <td className="px-3 py-2" data-label={label("image")}>
-                    {product.image_url ? (
-                      <img
-                        src={product.image_url}
-                        alt=""
-                        width={48}
-                        height={48}
-                        loading="lazy"
-                        className="size-12 rounded object-cover"
-                      />
-                    ) : (
-                      <div className="size-12 rounded bg-stone-200" aria-hidden="true" />
-                    )}
-                  </td>
-                  <td className="px-3 py-2 font-medium" data-label={label("name")}>
-                    {nameOf(product)}
-                  </td>
-                  <td className="px-3 py-2" data-label={label("category")}>
-                    <div className="flex flex-col items-start gap-1">
-                      <CategoryForm product={product} categories={categories} language={language} returnTo={returnTo} />
-                      {product.hidden_from_shoppers ? (
-                        <span
-                          className="whitespace-nowrap rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
-                          data-testid="hidden-badge"
-                        >
-                          {t("adminProducts.hiddenInactive")}
-                        </span>
-                      ) : null}
-                    </div>
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2" data-testid="price" data-label={label("price")}>
-                    {formatMoney(product.price_cents, product.currency)}
-                  </td>
-                  <td className="px-3 py-2" data-testid="colours" data-label={label("colorsStock")}>
-                    <ColoursCell summary={product.colourSummary} language={language} />
-                  </td>
-                  <td className="px-3 py-2" data-label={label("stock")}>
-                    <span
-                      data-testid="stock-badge"
-                      data-level={level}
-                      className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${BADGE[level]}`}
-                    >
-                      {product.total_stock}
-                    </span>
-                  </td>
-                  <td className="px-3 py-2" data-label={label("featured")}>
-                    {product.is_featured ? (
-                      <span className="inline-block rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-900">
-                        {t("adminProducts.featured")}
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2" data-label={label("actions")}>
-                    <div className="flex gap-2">
-                      <Link
-                        to={`/admin/products/edit/${product.id}`}
-                        className="rounded-md border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-100"
-                      >
-                        {t("adminProducts.edit")}
-                      </Link>
-                      <Link
-                        to={deleteHref(returnTo, product.id)}
-                        onClick={(event) => confirmDelete(event, product.id)}
-                        className="rounded-md border border-red-300 px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50"
-                      >
-                        {t("adminProducts.delete")}
-                      </Link>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </AdminTable>
+          <ProductTable
+            products={products}
+            categories={categories}
+            language={language}
+            returnTo={returnTo}
+            onDelete={confirmDelete}
+          />
           <Pagination page={page} pages={pages} />
         </>
       )}
@@ -399,6 +213,7 @@ export default function AdminProducts() {
   );
 }
 
-export function meta({ loaderData }: { loaderData?: { title?: string } }) {
-  return [{ title: loaderData?.title ?? "Products" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "Products" },
+  { name: "robots", content: "noindex" },
+];

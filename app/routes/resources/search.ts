@@ -1,6 +1,6 @@
 import { services } from "~/context";
 import { getCurrency } from "~/middleware/currency";
-import { searchProducts } from "~/models/search.server";
+import { searchProducts } from "~/models/products/search.server";
 import type { Route } from "./+types/search";
 
 /** GET /resources/search?q=: the header panel's results (the full page is /search). */

@@ -20,7 +20,7 @@ import {
   priceBandRange,
   type Sort,
   titleFromSlug,
-} from "~/models/catalog.server";
+} from "~/models/products/catalog.server";
 import { getShop, shopName, titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/category";
 

@@ -8,7 +8,7 @@ import { publicUrl } from "~/lib/storage.server";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listActiveCategories } from "~/models/categories.server";
-import { listFeaturedProducts } from "~/models/product.server";
+import { listFeaturedProducts } from "~/models/products/cards.server";
 import { getShop, sellerJsonLd, shopName, storeJsonLd } from "~/models/settings/shop.server";
 import { getSetting, HERO_IMAGE_KEY } from "~/models/settings/site-settings.server";
 import type { Route } from "./+types/home";

@@ -14,7 +14,7 @@ import { formatMoney } from "~/lib/money";
 import { useNonce } from "~/lib/nonce";
 import { getCurrency } from "~/middleware/currency";
 import { getLanguage } from "~/middleware/i18next";
-import { findProduct, listRelatedProducts } from "~/models/catalog.server";
+import { findProduct, listRelatedProducts } from "~/models/products/catalog.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import { DEFAULT_COLOR } from "~/schemas/product";
 import type { Route } from "./+types/product";

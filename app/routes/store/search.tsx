@@ -6,7 +6,7 @@ import { services } from "~/context";
 import { useTranslation } from "~/lib/i18n";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { listProducts, normalizeSearch } from "~/models/catalog.server";
+import { listProducts, normalizeSearch } from "~/models/products/catalog.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/search";
 

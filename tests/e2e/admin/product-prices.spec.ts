@@ -255,7 +255,8 @@ test.describe("product form helpers", () => {
     for (const language of ["en", "zh"] as const) {
       await setLanguage(context, baseURL ?? "", language);
       await open(page, "/admin/products/new", jsEnabled);
-      await productForm(page).locator("button[value=add-variant]").click();
+      const addColour = { en: "Add colour", zh: "新增顏色" }[language];
+      await productForm(page).getByRole("button", { name: addColour, exact: true }).click();
       await expect(productForm(page).locator("#variant-0-color_zh")).toBeVisible();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `horizontal overflow in ${language}`).toBeLessThanOrEqual(0);

@@ -1,12 +1,14 @@
 import { sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
+import { likePattern } from "#db/query";
 import type { Currency } from "#db/schema";
+import { UserError } from "~/lib/problem";
 import { safeRedirect } from "~/lib/redirect";
-import type { Storage } from "~/lib/storage.server";
+import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
-import { recordAudit } from "./audit.server";
+import { recordAudit } from "../audit.server";
+import { CARD_COLUMNS, type CardRow, type ProductCard, toCards } from "./cards.server";
 import { normalizeSearch } from "./catalog.server";
-import { CARD_COLUMNS, type CardRow, type ProductCard, toCards } from "./product.server";
 
 /**
  * The admin product list: search on the name in the admin's language, a category filter,
@@ -47,18 +49,6 @@ export interface AdminProductListing {
   pageSize: number;
   /** Every category, by sort order (the filter offers the active ones). */
   categories: AdminCategoryOption[];
-}
-
-/** Escapes LIKE wildcards so a search for "50%" means fifty percent. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** A positive integer id from form or query text, else null. */
-export function parseId(value: FormDataEntryValue | string | null | undefined): number | null {
-  if (typeof value !== "string" || !/^[1-9]\d{0,15}$/.test(value.trim())) return null;
-  const id = Number(value.trim());
-  return Number.isSafeInteger(id) ? id : null;
 }
 
 export const ADMIN_LIST_PATH = "/admin/products";
@@ -146,19 +136,22 @@ export function stockLevel(stock: number): "high" | "low" | "none" {
   return "none";
 }
 
-/** A refusal the route turns into a 400 with this translation key. */
-export class AdminProductError extends Error {
-  constructor(readonly key: "adminProducts.notFound" | "adminProducts.badCategory") {
-    super(key);
-    this.name = "AdminProductError";
-  }
+/** The product the delete step names (null when there is none with this id). */
+export async function findProductName(db: DB, id: number) {
+  return (
+    (await db.selectFrom("products").select(["id", "name_en", "name_zh"]).where("id", "=", id).executeTakeFirst()) ??
+    null
+  );
 }
 
 export interface Actor {
   id: string;
 }
 
-/** Moves a product to another existing category; audited with the old and new category. */
+/**
+ * Moves a product to another existing category; audited with the old and new category. A
+ * product or category that does not exist is a `UserError`.
+ */
 export async function updateProductCategory(
   db: DB,
   actor: Actor,
@@ -171,9 +164,9 @@ export async function updateProductCategory(
       .select(["id", "category_id"])
       .where("id", "=", productId)
       .executeTakeFirst();
-    if (!product) throw new AdminProductError("adminProducts.notFound");
+    if (!product) throw new UserError("adminProducts.notFound");
     const category = await trx.selectFrom("categories").select("id").where("id", "=", categoryId).executeTakeFirst();
-    if (!category) throw new AdminProductError("adminProducts.badCategory");
+    if (!category) throw new UserError("adminProducts.badCategory");
     if (product.category_id === categoryId) return { changed: false };
     await trx
       .updateTable("products")
@@ -196,7 +189,8 @@ export async function updateProductCategory(
  * Deletes a product. Its variants, images and cart lines go with it (ON DELETE CASCADE);
  * order lines keep their snapshot (name, price, colour, image) and lose only the link
  * (product_id is set null). After the row is gone, its image files are removed from storage,
- * except files an order line still shows.
+ * except files an order line still shows (`removedFiles`: the files it removed, or tried to: a
+ * file left behind is only wasted space). A product that does not exist is a `UserError`.
  */
 export async function deleteProduct(
   db: DB,
@@ -206,7 +200,7 @@ export async function deleteProduct(
 ): Promise<{ name_en: string; name_zh: string; removedFiles: string[] }> {
   const { before, paths } = await db.transaction().execute(async (trx) => {
     const product = await trx.selectFrom("products").selectAll().where("id", "=", productId).executeTakeFirst();
-    if (!product) throw new AdminProductError("adminProducts.notFound");
+    if (!product) throw new UserError("adminProducts.notFound");
     const [variants, images] = await Promise.all([
       trx
         .selectFrom("product_variants")
@@ -234,23 +228,15 @@ export async function deleteProduct(
     return { before: product, paths: images.map((image) => image.path) };
   });
 
-  const removedFiles: string[] = [];
+  let removedFiles: string[] = [];
   if (paths.length > 0) {
     const kept = new Set(
       (
         await db.selectFrom("order_lines").select("image_path").distinct().where("image_path", "in", paths).execute()
       ).map((row) => row.image_path),
     );
-    for (const key of paths) {
-      if (kept.has(key)) continue;
-      try {
-        await storage.delete("public", key);
-        removedFiles.push(key);
-      } catch (error) {
-        // The row is gone; a file left behind is only wasted space.
-        console.error(`deleteProduct: could not remove ${key}`, error);
-      }
-    }
+    removedFiles = paths.filter((key) => !kept.has(key));
+    await removeFilesQuietly(storage, "public", removedFiles);
   }
   return { name_en: before.name_en, name_zh: before.name_zh, removedFiles };
 }

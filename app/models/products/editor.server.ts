@@ -1,12 +1,13 @@
 import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database, ProductRow } from "#db/schema";
-import { storeImage } from "~/lib/images.server";
+import { ImageError, storeImage } from "~/lib/images.server";
 import { convertFromHkd, type ExchangeRates } from "~/lib/money";
-import type { Storage } from "~/lib/storage.server";
-import { DEFAULT_COLOR, MAX_PRODUCT_IMAGES } from "~/schemas/product";
-import { recordAudit } from "./audit.server";
-import { loadShop } from "./settings/shop.server";
+import { UserError } from "~/lib/problem";
+import { publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";
+import { centsToText, DEFAULT_COLOR, MAX_PRODUCT_IMAGES, type ProductFormInput } from "~/schemas/product";
+import { recordAudit } from "../audit.server";
+import { loadShop } from "../settings/shop.server";
 
 /** A colour: `color` is its key and English name, `color_zh` its Chinese name (null: the English one). */
 export interface VariantInput {
@@ -38,7 +39,7 @@ export interface ProductInput {
   price_usd_cents: number | null;
   category_id: number | null;
   is_featured: boolean;
-  /** Stock of a product without colours: it goes into one 'Default' variant. */
+  /** Stock of a product without colours: it goes into one default-colour variant. */
   stock: number;
   variants: VariantInput[];
 }
@@ -69,6 +70,61 @@ export async function findProductForEdit(db: Executor, id: number): Promise<Prod
     .orderBy("sort_order")
     .execute();
   return { product, variants, images: images.map((row) => row.path) };
+}
+
+/** The categories a product can be put in, in the shop's order (the form's choices). */
+export async function listCategoryChoices(db: DB) {
+  return db
+    .selectFrom("categories")
+    .select(["id", "name_en", "name_zh"])
+    .orderBy("sort_order")
+    .orderBy("name_en")
+    .execute();
+}
+
+/**
+ * What the edit form starts from, as text. A derived price shows as an empty field (its amount
+ * is the hint), so saving keeps it derived; a product whose only colour is the default one shows
+ * its stock in the plain Stock field and no colour rows.
+ */
+export function productFormValues(existing: ProductForEdit | null): Partial<ProductFormInput> {
+  if (!existing) return { stock: "0", variants: [], images: [] };
+  const { product, variants, images } = existing;
+  const price = (cents: number, derived: number) => (derived === 1 ? "" : centsToText(cents));
+  const onlyDefault = variants.length === 1 && variants[0]?.color === DEFAULT_COLOR;
+  return {
+    name_en: product.name_en,
+    name_zh: product.name_zh,
+    description_en: product.description_en,
+    description_zh: product.description_zh,
+    price_hkd: centsToText(product.price_hkd_cents),
+    price_gbp: price(product.price_gbp_cents, product.price_gbp_derived),
+    price_eur: price(product.price_eur_cents, product.price_eur_derived),
+    price_usd: price(product.price_usd_cents, product.price_usd_derived),
+    category_id: product.category_id === null ? "" : String(product.category_id),
+    is_featured: product.is_featured === 1,
+    stock: onlyDefault ? String(variants[0]?.stock ?? 0) : "0",
+    variants: onlyDefault
+      ? []
+      : variants.map((variant) => ({
+          color: variant.color,
+          color_zh: variant.color_zh ?? "",
+          stock: String(variant.stock),
+        })),
+    images,
+  };
+}
+
+/** The product's images as the form shows them: storage key and public address. */
+export function imageUrls(existing: ProductForEdit | null): Record<string, string> {
+  return Object.fromEntries((existing?.images ?? []).map((key) => [key, publicUrl(key) ?? ""]));
+}
+
+/** A product's category must exist (the form offers only existing ones; a stale page may not). */
+async function requireCategory(db: Executor, categoryId: number | null): Promise<void> {
+  if (categoryId === null) return;
+  const category = await db.selectFrom("categories").select("id").where("id", "=", categoryId).executeTakeFirst();
+  if (!category) throw new UserError("adminProductForm.errors.categoryInvalid", { field: "category_id" });
 }
 
 function variantsOf(input: ProductInput): VariantInput[] {
@@ -102,26 +158,27 @@ function productColumns(input: ProductInput, rates: ExchangeRates) {
   };
 }
 
-/** Stores the new files (before any transaction); on a failure the ones already written are removed. */
+/**
+ * Stores the new files (before any transaction); on a failure the ones already written are
+ * removed. A file the image pipeline refuses is a `UserError` shown next to the file input
+ * (413 when it is too large).
+ */
 async function storeNewImages(storage: Storage, files: (File | Blob)[]): Promise<string[]> {
   const stored: string[] = [];
   try {
     for (const file of files) stored.push(await storeImage(storage, file, "product"));
   } catch (error) {
-    await deleteFiles(storage, stored);
+    await removeFilesQuietly(storage, "public", stored);
+    if (error instanceof ImageError) {
+      throw new UserError(error.messageKey, {
+        params: error.params,
+        field: "newImages",
+        status: error.code === "tooLarge" ? 413 : 400,
+      });
+    }
     throw error;
   }
   return stored;
-}
-
-async function deleteFiles(storage: Storage, keys: string[]): Promise<void> {
-  for (const key of keys) {
-    try {
-      await storage.delete("public", key);
-    } catch (error) {
-      console.error("could not delete image", key, error);
-    }
-  }
 }
 
 async function writeImages(trx: Transaction<Database>, productId: number, keys: string[]): Promise<void> {
@@ -134,7 +191,7 @@ async function writeImages(trx: Transaction<Database>, productId: number, keys: 
 }
 
 /**
- * A new product with its colours (or one 'Default' variant holding its stock) and images.
+ * A new product with its colours (or one default variant holding its stock) and images.
  * Prices left empty follow HKD at the shop's current rates. Image files are written first and
  * removed again if the transaction fails.
  */
@@ -145,6 +202,7 @@ export async function createProduct(
   newFiles: (File | Blob)[],
   actorUserId: string | null,
 ): Promise<number> {
+  await requireCategory(db, input.category_id);
   const files = newFiles.slice(0, MAX_PRODUCT_IMAGES);
   const keys = await storeNewImages(storage, files);
   try {
@@ -171,7 +229,7 @@ export async function createProduct(
       return id;
     });
   } catch (error) {
-    await deleteFiles(storage, keys);
+    await removeFilesQuietly(storage, "public", keys);
     throw error;
   }
 }
@@ -181,7 +239,8 @@ export async function createProduct(
  * shop's current rate, the typed ones kept as typed), replaces its colours (stock updated by colour, new ones added,
  * removed ones deleted; cart lines of a removed colour stay and show as unavailable) and its
  * images (kept in the given order, new ones after, dropped ones deleted after the commit),
- * all in one transaction. Returns null when the product does not exist.
+ * all in one transaction. Returns null when the product does not exist. A category that does
+ * not exist is a `UserError` on "category_id".
  */
 export async function updateProduct(
   db: DB,
@@ -193,6 +252,7 @@ export async function updateProduct(
 ): Promise<{ removedImages: string[] } | null> {
   const current = await findProductForEdit(db, id);
   if (!current) return null;
+  await requireCategory(db, input.category_id);
   const known = new Set(current.images);
   const keep = [...new Set(images.keep)].filter((key) => known.has(key)).slice(0, MAX_PRODUCT_IMAGES);
   const files = images.newFiles.slice(0, MAX_PRODUCT_IMAGES - keep.length);
@@ -254,9 +314,9 @@ export async function updateProduct(
       return before.images.filter((key) => !finalKeys.includes(key));
     });
   } catch (error) {
-    await deleteFiles(storage, added);
+    await removeFilesQuietly(storage, "public", added);
     throw error;
   }
-  await deleteFiles(storage, removedImages);
+  await removeFilesQuietly(storage, "public", removedImages);
   return { removedImages };
 }

@@ -1,9 +1,10 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import type { DB } from "#db/connect.server";
+import { likePattern } from "#db/query";
 import type { CategoryRow, Currency, Database } from "#db/schema";
 import { priceIn } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
-import { CARD_COLUMNS, type CardRow, type ProductCard, shownToShoppers, toCards } from "./product.server";
+import { CARD_COLUMNS, type CardRow, type ProductCard, shownToShoppers, toCards } from "./cards.server";
 
 /**
  * The catalogue rules: listing (category, price band, sort, page), search and the product
@@ -123,11 +124,6 @@ const PRICE_COLUMN = {
   EUR: "products.price_eur_cents",
   USD: "products.price_usd_cents",
 } as const;
-
-/** Escapes LIKE wildcards so a search for "50%" means fifty percent. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Control characters (NUL ends an FTS5 query string early: a 500) count as spaces. */
 export function normalizeSearch(term: string | null | undefined): string {

@@ -1,0 +1,117 @@
+import type { FieldMetadata } from "@conform-to/react";
+import { useState } from "react";
+import { ErrorList, inputClass } from "~/components/ui/field";
+import { useTranslation } from "~/lib/i18n";
+import {
+  convertFromHkd,
+  DERIVED_CURRENCIES,
+  type DerivedCurrency,
+  type ExchangeRates,
+  formatMoney,
+  rateToText,
+} from "~/lib/money";
+import { centsToText, parseCents } from "~/schemas/product";
+
+type PriceField = FieldMetadata<string | undefined>;
+
+const LABELS = {
+  GBP: "adminProductForm.priceGbp",
+  EUR: "adminProductForm.priceEur",
+  USD: "adminProductForm.priceUsd",
+} as const;
+
+/** A price input with its label, hint (described by it) and errors. */
+function PriceInput({
+  field,
+  label,
+  placeholder,
+  hint,
+  onValue,
+}: {
+  field: PriceField;
+  label: string;
+  placeholder?: string;
+  hint?: string;
+  onValue: (value: string) => void;
+}) {
+  const id = `product-${field.name}`;
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const errors = field.errors?.length ? field.errors : undefined;
+  const describedBy = [hint ? hintId : null, errors ? errorId : null].filter(Boolean).join(" ");
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-stone-800">
+        {label}
+      </label>
+      <input
+        key={field.key}
+        id={id}
+        name={field.name}
+        type="text"
+        defaultValue={field.initialValue ?? ""}
+        placeholder={placeholder}
+        inputMode="decimal"
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(event) => onValue(event.currentTarget.value)}
+        className={inputClass}
+      />
+      {hint ? (
+        <p id={hintId} className="text-xs text-stone-600">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+/**
+ * HKD and the three prices that can follow it (docs/decisions/020). An empty GBP/EUR/USD field
+ * follows HKD: its placeholder and hint show today's derived amount, from the HKD field as typed
+ * (live with JavaScript, as last submitted without); a typed one is fixed, and clearing it
+ * follows HKD again.
+ */
+export function ProductPriceFields({
+  fields,
+  rates,
+}: {
+  fields: { price_hkd: PriceField; price_gbp: PriceField; price_eur: PriceField; price_usd: PriceField };
+  rates: ExchangeRates;
+}) {
+  const { t } = useTranslation();
+  const byCurrency = { GBP: fields.price_gbp, EUR: fields.price_eur, USD: fields.price_usd };
+  const [hkd, setHkd] = useState(fields.price_hkd.initialValue ?? "");
+  const [typed, setTyped] = useState<Record<DerivedCurrency, string>>({
+    GBP: fields.price_gbp.initialValue ?? "",
+    EUR: fields.price_eur.initialValue ?? "",
+    USD: fields.price_usd.initialValue ?? "",
+  });
+  const hkdCents = parseCents(hkd);
+  return (
+    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <PriceInput field={fields.price_hkd} label={t("adminProductForm.priceHkd")} onValue={setHkd} />
+      {DERIVED_CURRENCIES.map((currency) => {
+        const rate = rates[currency];
+        const derived = hkdCents === null ? null : convertFromHkd(hkdCents, rate);
+        const fixed = typed[currency].trim() !== "";
+        const hint = fixed
+          ? t("adminProductForm.fixedHint")
+          : derived === null
+            ? t("adminProductForm.derivedHintNoHkd", { rate: rateToText(rate) })
+            : t("adminProductForm.derivedHint", { amount: formatMoney(derived, currency), rate: rateToText(rate) });
+        return (
+          <PriceInput
+            key={currency}
+            field={byCurrency[currency]}
+            label={t(LABELS[currency])}
+            placeholder={derived === null ? undefined : `≈ ${centsToText(derived)}`}
+            hint={hint}
+            onValue={(value) => setTyped((current) => ({ ...current, [currency]: value }))}
+          />
+        );
+      })}
+    </div>
+  );
+}

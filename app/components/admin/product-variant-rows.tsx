@@ -1,0 +1,172 @@
+import { type FieldMetadata, type FormMetadata, getInputProps } from "@conform-to/react";
+import { useEffect, useRef, useState } from "react";
+import { buttonClass } from "~/components/ui/button";
+import { ErrorList, Field, inputClass } from "~/components/ui/field";
+import { useTranslation } from "~/lib/i18n";
+import { MAX_VARIANTS, type ProductFormInput } from "~/schemas/product";
+
+type Variant = NonNullable<ProductFormInput["variants"]>[number];
+
+/** The sum of stock fields as the server reads them (a field that is not a whole number counts 0). */
+function sumStock(values: (string | undefined)[]): number {
+  return values.reduce((sum, value) => sum + (value && /^\d+$/.test(value.trim()) ? Number(value) : 0), 0);
+}
+
+function stockOfForm(form: FormData): number {
+  const rows = [...form.entries()]
+    .filter(([name, value]) => /^variants\[\d+\]\.stock$/.test(name) && typeof value === "string")
+    .map(([, value]) => String(value));
+  if (rows.length > 0) return sumStock(rows);
+  const plain = form.get("stock");
+  return typeof plain === "string" ? sumStock([plain]) : 0;
+}
+
+/**
+ * "Total stock": as rendered by the server (the saved or last submitted rows), then, with
+ * JavaScript, the sum of the stock fields of its form as they are typed and as rows come and go.
+ */
+function StockTotal({ initial }: { initial: number }) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLParagraphElement>(null);
+  const [total, setTotal] = useState(initial);
+  // After every render (a row added or removed) and on every input, read the form as it is.
+  useEffect(() => {
+    const form = ref.current?.closest("form");
+    if (!form) return;
+    const update = () => setTotal(stockOfForm(new FormData(form)));
+    update();
+    form.addEventListener("input", update);
+    return () => form.removeEventListener("input", update);
+  });
+  return (
+    <p ref={ref} className="text-sm text-stone-700" aria-live="polite">
+      {t("adminProductForm.totalStock", { count: total })}
+    </p>
+  );
+}
+
+const smallButton = buttonClass("secondary", "sm");
+
+/**
+ * The colour rows (Conform list intents add and remove them: in the browser with JavaScript,
+ * through the server without) or, for a product without colours, the plain Stock field. The
+ * first colour added takes the plain Stock field's value as its stock.
+ */
+export function ProductVariantRows({
+  form,
+  stock,
+  variants,
+}: {
+  form: FormMetadata<ProductFormInput, string[]>;
+  stock: FieldMetadata<string | undefined, ProductFormInput, string[]>;
+  variants: FieldMetadata<Variant[] | undefined, ProductFormInput, string[]>;
+}) {
+  const { t } = useTranslation();
+  const rows = variants.getFieldList();
+  // Conform leaves empty fields out of its values: a missing value is an empty field.
+  const plainStock = stock.value ?? stock.initialValue ?? "";
+  /** A row's stock as first shown: the first row, added without one, takes the plain Stock field's. */
+  const rowStock = (value: string | undefined, index: number) => value ?? (index === 0 ? plainStock : "");
+  const initialTotal =
+    rows.length > 0
+      ? sumStock(rows.map((row, index) => rowStock(row.getFieldset().stock.initialValue, index)))
+      : sumStock([plainStock]);
+  const insert = form.insert.getButtonProps({
+    name: variants.name,
+    defaultValue: rows.length === 0 ? { color: "", color_zh: "" } : { color: "", color_zh: "", stock: "0" },
+  });
+
+  return (
+    <fieldset className="flex flex-col gap-3">
+      <legend className="text-lg font-semibold">{t("adminProductForm.variants")}</legend>
+      {rows.length === 0 ? (
+        <div className="max-w-xs">
+          <Field
+            label={t("adminProductForm.stock")}
+            htmlFor={stock.id}
+            hint={t("adminProductForm.stockHint")}
+            errors={stock.errors}
+            errorId={stock.errorId}
+          >
+            <input {...getInputProps(stock, { type: "text" })} className={inputClass} />
+          </Field>
+        </div>
+      ) : (
+        <ul className="flex flex-col gap-4">
+          {rows.map((row, index) => {
+            const { color, color_zh, stock: rowStockField } = row.getFieldset();
+            const id = (name: string) => `variant-${index}-${name}`;
+            return (
+              <li
+                key={row.key}
+                className="grid grid-cols-2 items-start gap-3 border-b border-stone-200 pb-4 last:border-0 last:pb-0 sm:grid-cols-[1fr_1fr_8rem_auto] sm:border-0 sm:pb-0"
+              >
+                <Field
+                  label={t("adminProductForm.color")}
+                  htmlFor={id("color")}
+                  errors={color.errors}
+                  errorId={`${id("color")}-error`}
+                >
+                  <input
+                    {...getInputProps(color, { type: "text" })}
+                    id={id("color")}
+                    aria-describedby={color.errors ? `${id("color")}-error` : undefined}
+                    className={inputClass}
+                  />
+                </Field>
+                <Field
+                  label={t("adminProductForm.colorZh")}
+                  htmlFor={id("color_zh")}
+                  errors={color_zh.errors}
+                  errorId={`${id("color_zh")}-error`}
+                >
+                  <input
+                    {...getInputProps(color_zh, { type: "text" })}
+                    id={id("color_zh")}
+                    lang="zh-Hant-HK"
+                    aria-describedby={color_zh.errors ? `${id("color_zh")}-error` : "variant-zh-hint"}
+                    className={inputClass}
+                  />
+                </Field>
+                <Field
+                  label={t("adminProductForm.stock")}
+                  htmlFor={id("stock")}
+                  errors={rowStockField.errors}
+                  errorId={`${id("stock")}-error`}
+                >
+                  <input
+                    {...getInputProps(rowStockField, { type: "number" })}
+                    id={id("stock")}
+                    defaultValue={rowStock(rowStockField.initialValue, index)}
+                    min={0}
+                    step={1}
+                    aria-describedby={rowStockField.errors ? `${id("stock")}-error` : undefined}
+                    className={inputClass}
+                  />
+                </Field>
+                <button
+                  {...form.remove.getButtonProps({ name: variants.name, index })}
+                  className={`${smallButton} self-end sm:mt-6 sm:self-start`}
+                >
+                  {t("adminProductForm.removeVariant")}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {rows.length > 0 ? (
+        <p id="variant-zh-hint" className="text-xs text-stone-600">
+          {t("adminProductForm.colorZhHint")}
+        </p>
+      ) : null}
+      <ErrorList errors={variants.errors} />
+      <div className="flex items-center gap-4">
+        <button {...insert} disabled={rows.length >= MAX_VARIANTS} className={smallButton}>
+          {t("adminProductForm.addVariant")}
+        </button>
+        <StockTotal initial={initialTotal} />
+      </div>
+    </fieldset>
+  );
+}
