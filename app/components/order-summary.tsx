@@ -1,10 +1,10 @@
 import type { Currency } from "#db/schema";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
 import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import type { Cart } from "~/models/cart.server";
-import { DEFAULT_COLOR } from "~/schemas/product";
 
 export interface SummaryLine {
   key: string | number;

@@ -3,12 +3,12 @@ import { Link, useFetcher, useLocation } from "react-router";
 import { CartMessage } from "~/components/cart-message";
 import { Button } from "~/components/ui/button";
 import { FetcherField } from "~/components/ui/fetcher-field";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import type { Flash } from "~/lib/flash.server";
 import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import type { ProductCard as ProductCardData } from "~/models/products/cards.server";
-import { DEFAULT_COLOR } from "~/schemas/product";
 
 /*
  * The parts of a card take `t` from their parent instead of calling useTranslation: on the

@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
 import { type DB, now } from "#db/connect.server";
 import type { Currency } from "#db/schema";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import { parseId } from "~/lib/ids";
 import { priceIn } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import { type ShippingRule, shippingFor } from "~/lib/shipping";
 import { publicUrl } from "~/lib/storage.server";
-import { DEFAULT_COLOR } from "~/schemas/product";
 import { shownToShoppers } from "./products/cards.server";
 
 /**

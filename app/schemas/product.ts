@@ -9,7 +9,7 @@ import { parseId } from "~/lib/ids";
 
 export const MAX_PRODUCT_IMAGES = 5;
 export const MAX_VARIANTS = 50;
-export const DEFAULT_COLOR = "Default";
+export { DEFAULT_COLOR } from "~/lib/colors";
 
 const MONEY_PATTERN = /^\d{1,7}(?:\.\d{1,2})?$/;
 

@@ -2,6 +2,7 @@ import type { MouseEvent } from "react";
 import { Form, Link } from "react-router";
 import { AdminTable } from "~/components/admin/admin-table";
 import { Button, buttonClass } from "~/components/ui/button";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
 import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
@@ -12,7 +13,6 @@ import type {
   colourSummary,
   stockLevel,
 } from "~/models/products/admin-list.server";
-import { DEFAULT_COLOR } from "~/schemas/product";
 
 /** A row of the admin product list, with what the server worked out for it. */
 export type ProductTableRow = AdminProductRow & {

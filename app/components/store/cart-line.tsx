@@ -1,11 +1,11 @@
 import { Form, Link } from "react-router";
 import { ProductImage } from "~/components/product-card";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
 import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import type { CartLine } from "~/models/cart.server";
-import { DEFAULT_COLOR } from "~/schemas/product";
 
 /** One line of the cart page: the product, its colour, the quantity form and Remove (no JavaScript needed). */
 export function CartLineItem({

@@ -3,11 +3,11 @@ import { useFetcher, useLocation } from "react-router";
 import { CartMessage } from "~/components/cart-message";
 import { Button } from "~/components/ui/button";
 import { FetcherField } from "~/components/ui/fetcher-field";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { colorName } from "~/lib/localize";
 import type { Language } from "~/locales";
-import { DEFAULT_COLOR } from "~/schemas/product";
 
 interface Variant {
   color: string;

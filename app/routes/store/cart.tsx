@@ -5,6 +5,7 @@ import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import { type Flash, setFlash } from "~/lib/flash.server";
 import { formAction, type Problem, refuse, succeed, UserError, wantsData } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -16,7 +17,6 @@ import { getInstance, getLanguage } from "~/middleware/i18next";
 import { addToCart, clearCart, loadCart, removeLine, setLineQuantity } from "~/models/cart.server";
 import { getShop, titleWithShop } from "~/models/settings/shop.server";
 import { cartActionSchema } from "~/schemas/cart";
-import { DEFAULT_COLOR } from "~/schemas/product";
 import type { Route } from "./+types/cart";
 
 export async function loader({ context }: Route.LoaderArgs) {

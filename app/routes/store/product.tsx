@@ -5,8 +5,8 @@ import { ProductCard } from "~/components/product-card";
 import { initialVariant, ProductBuyForm } from "~/components/store/product-page-buy-form";
 import { Gallery } from "~/components/store/product-page-gallery";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
-import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { localized } from "~/lib/localize";
@@ -16,7 +16,6 @@ import { getCurrency } from "~/middleware/currency";
 import { getLanguage } from "~/middleware/i18next";
 import { findProduct, listRelatedProducts } from "~/models/products/catalog.server";
 import { titleWithShop } from "~/models/settings/shop.server";
-import { DEFAULT_COLOR } from "~/schemas/product";
 import type { Route } from "./+types/product";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
