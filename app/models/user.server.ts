@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { type DB, now } from "#db/connect.server";
 import type { UserRow } from "#db/schema";
-import { hashPassword } from "~/lib/password.server";
+import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { UserError } from "~/lib/problem";
 import { recordAudit } from "./audit.server";
 
@@ -25,6 +25,24 @@ export async function createUser(db: DB, input: { email: string; password: strin
   };
   await db.insertInto("users").values(row).execute();
   return db.selectFrom("users").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
+}
+
+/**
+ * A customer signs up: an e-mail that has an account already (in any case, or taken by a sign-up
+ * at the same moment) is refused with 409; any other failure to create the account is a 500
+ * refusal ("sign-up failed"), logged.
+ */
+export async function signUp(db: DB, input: { email: string; password: string }): Promise<UserRow> {
+  const accountExists = () =>
+    new UserError("flash.accountExists", { detailKey: "flash.accountExistsDetail", status: 409 });
+  if (await findUserByEmail(db, input.email)) throw accountExists();
+  try {
+    return await createUser(db, input);
+  } catch (error) {
+    if (await findUserByEmail(db, input.email)) throw accountExists();
+    console.error("sign up failed", error);
+    throw new UserError("flash.signupFailed", { detailKey: "flash.signupFailedDetail", status: 500 });
+  }
 }
 
 /**
@@ -138,6 +156,23 @@ export async function setPassword(db: DB, userId: string, password: string, keep
     if (keepSessionHash) sessions = sessions.where("id", "!=", keepSessionHash);
     await sessions.execute();
   });
+}
+
+/**
+ * The user changes their password: the current one must be right (a refusal on the `current`
+ * field otherwise); then as `setPassword`, keeping the session `keepSessionHash`.
+ */
+export async function changePassword(
+  db: DB,
+  userId: string,
+  input: { current: string; password: string },
+  keepSessionHash?: string,
+): Promise<void> {
+  const user = await findUserById(db, userId);
+  if (!user || !(await verifyPassword(user.password_hash, input.current))) {
+    throw new UserError("errors.currentPasswordWrong", { field: "current" });
+  }
+  await setPassword(db, user.id, input.password, keepSessionHash);
 }
 
 export async function markEmailVerified(db: DB, userId: string): Promise<void> {

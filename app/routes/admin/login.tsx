@@ -1,16 +1,15 @@
 import crypto from "node:crypto";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { LanguageToggle } from "~/components/layout/preference-forms";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { FlashBanner } from "~/components/ui/flash-banner";
 import { requestInfoContext, services } from "~/context";
 import { authenticate, getUser, LoginError, recordFailedSignIn, signIn, signOut } from "~/lib/auth.server";
-import { setFlash } from "~/lib/flash.server";
+import { formAction, refuse, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { signInAttemptsPerAddress, signInFailuresPerAccount } from "~/lib/rate-limit.server";
-import { readForm } from "~/lib/read-form";
 import { useRootData } from "~/lib/root-data";
 import { getSession } from "~/lib/session.server";
 import { getInstance } from "~/middleware/i18next";
@@ -31,67 +30,79 @@ function sameToken(a: string, b: string): boolean {
   return crypto.timingSafeEqual(x, y);
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const { db, config, adminSetup } = services(context);
-  const submission = parseWithZod(await readForm(request), { schema: adminLoginSchema });
-  const hide = { hideFields: ["password", "token"] };
-  if (submission.status !== "success") {
-    return data({ result: submission.reply(hide), notAdmin: false, setupOpen: false, minutes: 0 }, { status: 400 });
-  }
-  const value = submission.value;
-  const ip = context.get(requestInfoContext).ip ?? "unknown";
-  const client = { ip: context.get(requestInfoContext).ip, userAgent: request.headers.get("User-Agent") };
-  const account = normalizeEmail(value.email);
-  const setupOpen = adminSetup.token !== null && !(await adminExists(db, config.shopOwnerEmail));
-  const refuse = (keys: string[], status: number, extra: { notAdmin?: boolean; minutes?: number } = {}) =>
-    data(
-      {
-        result: submission.reply({ formErrors: keys, ...hide }),
-        notAdmin: extra.notAdmin ?? false,
-        setupOpen,
-        minutes: extra.minutes ?? 0,
-      },
-      { status },
-    );
+/** Never sent back to the page. */
+const HIDE = ["password", "token"];
 
-  const wait = Math.max(signInAttemptsPerAddress.retryAfter(ip), signInFailuresPerAccount.retryAfter(account));
-  if (wait > 0)
-    return refuse(["flash.tooManyAttempts", "flash.tooManyAttemptsDetail"], 429, { minutes: Math.ceil(wait / 60) });
-  signInAttemptsPerAddress.hit(ip);
+/** A refusal that offers the first-admin setup: the account is not admin (or the token was wrong). */
+type SetupOffer = { notAdmin: true; setupOpen: boolean };
+type AdminLoginAnswer = ReturnType<typeof refuse<SetupOffer>> | ReturnType<typeof succeed>;
 
-  if (value.intent === "setup" && !setupOpen) return refuse(["flash.setupClosed", "flash.setupClosedDetail"], 403);
-  if (value.intent === "setup" && !sameToken(value.token, adminSetup.token ?? "")) {
-    return refuse(["flash.setupTokenWrong"], 403, { notAdmin: true });
-  }
+/**
+ * Admin sign-in, and the one-time "Add Me As Admin" setup (`intent=setup`, only while no admin
+ * exists, with the token from the server log). A refusal that offers the setup (not admin, wrong
+ * token) comes back with `notAdmin` and whether the setup is still open; every other refusal is
+ * a `UserError`.
+ */
+export const action = formAction<Route.ActionArgs, typeof adminLoginSchema, void, AdminLoginAnswer>(
+  { schema: adminLoginSchema, hideFields: HIDE },
+  async ({ request, context, form, submission, value }) => {
+    const { db, config, adminSetup } = services(context);
+    const ip = context.get(requestInfoContext).ip ?? "unknown";
+    const client = { ip: context.get(requestInfoContext).ip, userAgent: request.headers.get("User-Agent") };
+    const account = normalizeEmail(value.email);
+    const setupOpen = adminSetup.token !== null && !(await adminExists(db, config.shopOwnerEmail));
+    const offerSetup = (key: string) =>
+      refuse<SetupOffer>(submission, new UserError(key).problem, 403, { notAdmin: true, setupOpen }, HIDE);
 
-  let user: Awaited<ReturnType<typeof authenticate>>;
-  try {
-    user = await authenticate(context, value);
-  } catch (error) {
-    if (!(error instanceof LoginError)) throw error;
-    await recordFailedSignIn(context, value.email, client);
-    signInFailuresPerAccount.hit(account);
-    return refuse(["flash.loginFailed", "flash.loginFailedDetail"], 400);
-  }
-  signInFailuresPerAccount.reset(account);
-  const session = getSession(context);
+    const wait = Math.max(signInAttemptsPerAddress.retryAfter(ip), signInFailuresPerAccount.retryAfter(account));
+    if (wait > 0) {
+      throw new UserError("flash.tooManyAttempts", {
+        detailKey: "flash.tooManyAttemptsDetail",
+        params: { minutes: Math.ceil(wait / 60) },
+        status: 429,
+      });
+    }
+    signInAttemptsPerAddress.hit(ip);
 
-  if (value.intent === "setup") {
-    // Only while no admin exists at all, and only with the token from the server log.
-    await grantAdmin(db, user);
-    adminSetup.token = null;
-    signOut(session);
-    setFlash(context, { type: "success", key: "flash.adminGranted", detailKey: "flash.adminGrantedDetail" });
-    return redirect("/admin/login");
-  }
-  if (!(await isAdmin(db, config.shopOwnerEmail, user))) {
-    signOut(session);
-    return refuse(["flash.notAdmin"], 403, { notAdmin: true });
-  }
-  await signIn(context, user, client);
-  setFlash(context, { type: "success", key: "flash.loginSuccess", detailKey: "flash.loginSuccessDetail" });
-  return redirect("/admin");
-}
+    if (value.intent === "setup" && !setupOpen) {
+      throw new UserError("flash.setupClosed", { detailKey: "flash.setupClosedDetail", status: 403 });
+    }
+    if (value.intent === "setup" && !sameToken(value.token, adminSetup.token ?? "")) {
+      return offerSetup("flash.setupTokenWrong");
+    }
+
+    let user: Awaited<ReturnType<typeof authenticate>>;
+    try {
+      user = await authenticate(context, value);
+    } catch (error) {
+      if (!(error instanceof LoginError)) throw error;
+      await recordFailedSignIn(context, value.email, client);
+      signInFailuresPerAccount.hit(account);
+      throw new UserError("flash.loginFailed", { detailKey: "flash.loginFailedDetail" });
+    }
+    signInFailuresPerAccount.reset(account);
+    const session = getSession(context);
+
+    if (value.intent === "setup") {
+      await grantAdmin(db, user);
+      adminSetup.token = null;
+      signOut(session);
+      return succeed(context, form, {
+        redirectTo: "/admin/login",
+        flash: { type: "success", key: "flash.adminGranted", detailKey: "flash.adminGrantedDetail" },
+      });
+    }
+    if (!(await isAdmin(db, config.shopOwnerEmail, user))) {
+      signOut(session);
+      return offerSetup("flash.notAdmin");
+    }
+    await signIn(context, user, client);
+    return succeed(context, form, {
+      redirectTo: "/admin",
+      flash: { type: "success", key: "flash.loginSuccess", detailKey: "flash.loginSuccessDetail" },
+    });
+  },
+);
 
 export default function AdminLogin({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -103,6 +114,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: adminLoginSchema }),
   });
+  const offer = actionData && "notAdmin" in actionData ? actionData : null;
   const [setupForm, setupFields] = useForm({
     id: "admin-setup",
     constraint: getZodConstraint(adminSetupSchema),
@@ -119,7 +131,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
         <h1 className="mt-4 text-3xl font-bold">{t("adminLogin.title")}</h1>
         <p className="mt-2 text-stone-600">{t("adminLogin.intro")}</p>
         <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4 rounded-lg bg-white p-6 shadow">
-          <FormErrors errors={form.errors} params={{ minutes: actionData?.minutes ?? 0 }} />
+          <FormErrors errors={form.errors} params={actionData?.problem?.params} />
           <input type="hidden" name="intent" value="login" />
           <Field
             label={t("auth.email")}
@@ -144,7 +156,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
           <StatusButton pendingText={t("adminLogin.attempting")}>{t("adminLogin.submit")}</StatusButton>
         </Form>
 
-        {actionData?.notAdmin ? (
+        {offer?.notAdmin ? (
           <section aria-labelledby="setup-heading" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-6">
             <h2 id="setup-heading" className="text-lg font-semibold text-amber-900">
               {t("adminLogin.setupRequired")}
@@ -153,7 +165,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
             <pre className="mt-2 overflow-x-auto rounded bg-stone-900 p-3 text-xs text-stone-100">
               <code>{t("adminLogin.setupCommand")}</code>
             </pre>
-            {actionData.setupOpen ? (
+            {offer.setupOpen ? (
               <Form
                 method="post"
                 {...getFormProps(setupForm)}

@@ -7,13 +7,12 @@ import { services } from "~/context";
 import { type CurrentUser, requireUser } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
-import { formAction, UserError } from "~/lib/form-action.server";
+import { formAction } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { verifyPassword } from "~/lib/password.server";
 import { getSession, hashToken, rotateSession } from "~/lib/session.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { titleWithShop } from "~/models/settings/shop.server";
-import { findUserById, setPassword } from "~/models/user.server";
+import { changePassword, findUserById } from "~/models/user.server";
 import { changePasswordSchema } from "~/schemas/auth";
 import type { Route } from "./+types/account";
 
@@ -42,12 +41,8 @@ export const action = formAction<Route.ActionArgs, typeof changePasswordSchema, 
   },
   async ({ context, value, auth }) => {
     const { db } = services(context);
-    const user = await findUserById(db, auth.id);
-    if (!user || !(await verifyPassword(user.password_hash, value.current))) {
-      throw new UserError("errors.currentPasswordWrong", { field: "current" });
-    }
     const session = getSession(context);
-    await setPassword(db, user.id, value.password, session.token ? hashToken(session.token) : undefined);
+    await changePassword(db, auth.id, value, session.token ? hashToken(session.token) : undefined);
     rotateSession(session);
     setFlash(context, { type: "success", key: "flash.passwordChanged", detailKey: "flash.passwordChangedDetail" });
     return redirect("/account");

@@ -14,7 +14,7 @@ import { safeRedirect } from "~/lib/redirect";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { sendVerificationEmail } from "~/models/account-token.server";
 import { titleWithShop } from "~/models/settings/shop.server";
-import { createUser, findUserByEmail, normalizeEmail } from "~/models/user.server";
+import { normalizeEmail, signUp } from "~/models/user.server";
 import { authSchema, loginSchema, signupSchema } from "~/schemas/auth";
 import type { Route } from "./+types/login";
 
@@ -80,19 +80,10 @@ export const action = formAction<Route.ActionArgs, typeof authSchema, void, Resp
       }
     }
 
-    const accountExists = new UserError("flash.accountExists", { detailKey: "flash.accountExistsDetail", status: 409 });
     const wait = signUpsPerAddress.retryAfter(ip);
     if (wait > 0) throw tooMany(wait);
     signUpsPerAddress.hit(ip);
-    if (await findUserByEmail(db, email)) throw accountExists;
-    let user: Awaited<ReturnType<typeof createUser>>;
-    try {
-      user = await createUser(db, { email, password });
-    } catch (error) {
-      if (await findUserByEmail(db, email)) throw accountExists;
-      console.error("sign up failed", error);
-      throw new UserError("flash.signupFailed", { detailKey: "flash.signupFailedDetail", status: 500 });
-    }
+    const user = await signUp(db, { email, password });
     if (config.emailVerification) {
       await sendVerificationEmail(db, mailer, config, user, getLanguage(context));
       setFlash(context, { type: "info", key: "flash.checkEmail", detailKey: "flash.checkEmailDetail" });

@@ -1,18 +1,25 @@
 import { redirect } from "react-router";
+import { z } from "zod";
 import { signOut } from "~/lib/auth.server";
-import { setFlash } from "~/lib/flash.server";
-import { readForm } from "~/lib/read-form";
+import { formAction, succeed } from "~/lib/form-action.server";
 import { getSession } from "~/lib/session.server";
 import type { Route } from "./+types/logout";
-
-/** POST /logout: the session row is deleted, so the old cookie is anonymous afterwards. */
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = await readForm(request);
-  signOut(getSession(context));
-  setFlash(context, { type: "success", key: "flash.loggedOut", detailKey: "flash.loggedOutDetail" });
-  return redirect(form.get("to") === "/admin/login" ? "/admin/login" : "/");
-}
 
 export function loader() {
   return redirect("/");
 }
+
+/**
+ * POST /logout, no fields (`to=/admin/login` from the admin shell goes back there; any other
+ * `to` goes home): the session row is deleted, so the old cookie is anonymous afterwards.
+ */
+export const action = formAction<Route.ActionArgs, z.ZodObject, void, ReturnType<typeof succeed>>(
+  { schema: z.object({}) },
+  ({ context, form }) => {
+    signOut(getSession(context));
+    return succeed(context, form, {
+      redirectTo: form.get("to") === "/admin/login" ? "/admin/login" : "/",
+      flash: { type: "success", key: "flash.loggedOut", detailKey: "flash.loggedOutDetail" },
+    });
+  },
+);
