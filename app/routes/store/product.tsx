@@ -59,11 +59,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-function ProductView({
-  data: { product, related, image, language, jsonLd },
-}: {
-  data: Route.ComponentProps["loaderData"];
-}) {
+export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const { product, related, image, language, jsonLd } = loaderData;
   const { t } = useTranslation();
   const nonce = useNonce();
   const name = localized(product, "name", language);
