@@ -82,9 +82,7 @@ async function addProduct(categoryId: number) {
 }
 
 function parse(fields: Record<string, string>) {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.set(key, value);
-  return categorySchema.safeParse(Object.fromEntries(form));
+  return categorySchema.safeParse(Object.fromEntries(formOf(fields)));
 }
 
 describe("the category schema", () => {
