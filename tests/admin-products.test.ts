@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
 import { seedDemo } from "#db/seed/index.server";
@@ -18,6 +19,7 @@ import {
 } from "~/models/products/admin-list.server";
 import { createUser } from "~/models/user.server";
 import { action, loader } from "~/routes/admin/products";
+import { createProduct } from "./factories";
 import { createTestServices } from "./setup/db";
 import { routeContext, runRoute } from "./setup/route";
 
@@ -45,10 +47,10 @@ async function addProduct(options: {
   featured?: boolean;
 }): Promise<{ id: number; imageKeys: string[] }> {
   clock += 1000;
-  const at = new Date(clock).toISOString();
-  const { id } = await db
-    .insertInto("products")
-    .values({
+  const images = await Promise.all(Array.from({ length: options.images ?? 0 }, () => photo()));
+  const { id, imageKeys } = await createProduct(
+    db,
+    {
       category_id: await categoryId(options.category),
       name_en: options.en,
       name_zh: options.zh,
@@ -58,26 +60,19 @@ async function addProduct(options: {
       price_gbp_cents: 12_399,
       price_eur_cents: 14_599,
       price_usd_cents: 15_899,
-      is_featured: options.featured ? 1 : 0,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  for (const [i, variant] of options.variants.entries()) {
-    await db
-      .insertInto("product_variants")
-      .values({ product_id: id, color: variant.color, stock: variant.stock, sort_order: i })
-      .execute();
-  }
-  const imageKeys: string[] = [];
-  for (let i = 0; i < (options.images ?? 0); i++) {
-    const key = `products/${crypto.randomUUID()}.webp`;
-    await storage.put("public", key, Buffer.from("image"), "image/webp");
-    await db.insertInto("product_images").values({ product_id: id, path: key, sort_order: i }).execute();
-    imageKeys.push(key);
-  }
+      is_featured: options.featured ?? false,
+      variants: options.variants,
+    },
+    { storage, images, createdAt: new Date(clock).toISOString() },
+  );
   return { id, imageKeys };
+}
+
+async function photo(): Promise<File> {
+  const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#556b2f" } })
+    .png()
+    .toBuffer();
+  return new File([new Uint8Array(bytes)], "photo.png", { type: "image/png" });
 }
 
 const zebra = await addProduct({

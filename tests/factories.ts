@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { DB } from "#db/connect.server";
 import type { CategoryRow, Currency, OrderRow, UserRow } from "#db/schema";
-import { MemoryStorage } from "~/lib/storage.server";
+import { MemoryStorage, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { createCategory as createCategoryModel } from "~/models/categories.server";
@@ -33,6 +33,17 @@ export interface TestProduct {
   id: number;
   name_en: string;
   name_zh: string;
+  /** Storage keys of its images, in display order. */
+  imageKeys: string[];
+}
+
+export interface ProductExtras {
+  /** Where image files go (a throwaway memory storage unless given). */
+  storage?: Storage;
+  /** Image files, stored through the real image pipeline. */
+  images?: (File | Blob)[];
+  /** A creation time other than now (e.g. to order a listing); the model always stamps now. */
+  createdAt?: string;
 }
 
 function variantOf(spec: VariantSpec) {
@@ -43,9 +54,14 @@ function variantOf(spec: VariantSpec) {
 
 /**
  * A product through the admin editor's model (prices in cents, fixed in every currency unless
- * given as null; no category unless `category_id`; one Black colour of 10 unless `variants`).
+ * given as null; no category unless `category_id`; one Black colour of 10 unless `variants`;
+ * `variants: []` leaves it with no colour row at all).
  */
-export async function createProduct(db: DB, overrides: ProductOverrides = {}): Promise<TestProduct> {
+export async function createProduct(
+  db: DB,
+  overrides: ProductOverrides = {},
+  extras: ProductExtras = {},
+): Promise<TestProduct> {
   const tag = uniqueTag();
   const { variants, ...fields } = overrides;
   const input: ProductInput = {
@@ -63,8 +79,25 @@ export async function createProduct(db: DB, overrides: ProductOverrides = {}): P
     ...fields,
     variants: (variants ?? [["Black", 10]]).map(variantOf),
   };
-  const id = await createProductModel(db, new MemoryStorage(), input, [], null);
-  return { id, name_en: input.name_en, name_zh: input.name_zh };
+  const id = await createProductModel(db, extras.storage ?? new MemoryStorage(), input, extras.images ?? [], null);
+  if (variants?.length === 0) {
+    // No colours at all: a state the editor never makes (it adds a default colour), as older data may be.
+    await db.deleteFrom("product_variants").where("product_id", "=", id).execute();
+  }
+  if (extras.createdAt) {
+    await db
+      .updateTable("products")
+      .set({ created_at: extras.createdAt, updated_at: extras.createdAt })
+      .where("id", "=", id)
+      .execute();
+  }
+  const images = await db
+    .selectFrom("product_images")
+    .select("path")
+    .where("product_id", "=", id)
+    .orderBy("sort_order")
+    .execute();
+  return { id, name_en: input.name_en, name_zh: input.name_zh, imageKeys: images.map((image) => image.path) };
 }
 
 /** A category through the categories model (active, unique slug and names unless overridden). */
