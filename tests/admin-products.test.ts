@@ -1,7 +1,5 @@
-import crypto from "node:crypto";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
 import { seedDemo } from "#db/seed/index.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import type { FormAnswer } from "~/lib/form-action.server";
@@ -17,9 +15,9 @@ import {
   stockLevel,
   updateProductCategory,
 } from "~/models/products/admin-list.server";
-import { createUser } from "~/models/user.server";
+import { createUser, findUserById } from "~/models/user.server";
 import { action, loader } from "~/routes/admin/products";
-import { createProduct } from "./factories";
+import { createProduct, placeTestOrder } from "./factories";
 import { createTestServices } from "./setup/db";
 import { routeContext, runRoute } from "./setup/route";
 
@@ -355,48 +353,18 @@ describe("the /admin/products action", () => {
       en: "Doomed Test Rifle",
       zh: "待刪測試步槍",
       category: "rifles",
-      variants: [{ color: "Black", stock: 5 }],
+      // 7: the order below takes 2, leaving the 5 the audit entry records.
+      variants: [{ color: "Black", stock: 7 }],
       images: 3,
     });
     const [shownOnOrder, ...others] = target.imageKeys;
-    const orderId = crypto.randomUUID();
-    const at = now();
-    await db
-      .insertInto("orders")
-      .values({
-        id: orderId,
-        order_number: "ORD-0000000000001-ABCDEF",
-        user_id: CUSTOMER.id,
-        status: "paid",
-        currency: "HKD",
-        locale: "en",
-        subtotal_cents: 246_800,
-        shipping_cents: 0,
-        total_cents: 246_800,
-        first_name: "Chan",
-        last_name: "Tai Man",
-        email: CUSTOMER.email,
-        address: "1 Nathan Road",
-        city: "Kowloon",
-        country: "Hong Kong",
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-    await db
-      .insertInto("order_lines")
-      .values({
-        order_id: orderId,
-        product_id: target.id,
-        name_en: "Doomed Test Rifle",
-        name_zh: "待刪測試步槍",
-        color: "Black",
-        image_path: shownOnOrder ?? null,
-        unit_price_cents: 123_400,
-        quantity: 2,
-        line_total_cents: 246_800,
-      })
-      .execute();
+    // A customer's order of 2 (HK$1,234 each) through the real placeOrder: its line shows the first image.
+    const customer = await findUserById(db, CUSTOMER.id);
+    const { order: placed } = await placeTestOrder(db, {
+      user: customer,
+      lines: [{ productId: target.id, color: "Black", quantity: 2 }],
+    });
+    const orderId = placed.id;
 
     const { response, flash } = await post({
       intent: "delete",
