@@ -1,8 +1,9 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { RouterContextProvider } from "react-router";
-import { afterAll, beforeEach, onTestFinished } from "vitest";
+import { afterAll, onTestFinished } from "vitest";
 import { type DB, migrateToLatest, openDatabase } from "#db/connect.server";
 import { requestInfoContext, type Services, servicesContext } from "~/context";
 import { type Config, loadConfig } from "~/lib/config.server";
@@ -11,19 +12,34 @@ import { MemoryStorage } from "~/lib/storage.server";
 
 let template: Promise<string> | undefined;
 
+/** The migrations and the code that runs them: a change to either makes a new template. */
+function migrationsHash(): string {
+  const root = path.resolve(import.meta.dirname, "../../db");
+  const hash = crypto.createHash("sha256");
+  const files = ["connect.server.ts", ...fs.readdirSync(path.join(root, "migrations")).map((f) => `migrations/${f}`)];
+  for (const file of files.sort()) hash.update(file).update(fs.readFileSync(path.join(root, file)));
+  return hash.digest("hex").slice(0, 16);
+}
+
 /**
- * One migrated SQLite file per worker process, made on first use; every test database is a
- * copy of it (a file copy instead of running every migration again). Removed when the worker exits.
+ * One migrated SQLite file for the current migrations, made by the first worker that needs it
+ * (written aside, then renamed into place, so a worker never sees half a file) and kept in the
+ * temp folder for later runs; every test database is a copy of it instead of migrating again.
  */
 function migratedTemplate(): Promise<string> {
   template ??= (async () => {
+    const file = path.join(os.tmpdir(), `shop-test-template-${migrationsHash()}.db`);
+    if (fs.existsSync(file)) return file;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-template-"));
-    process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
-    const file = path.join(dir, "template.db");
-    const db = openDatabase(`file:${file}`);
-    await migrateToLatest(db);
-    // Closing the last connection checkpoints the WAL: the one file holds the whole database.
-    await db.destroy();
+    try {
+      const db = openDatabase(`file:${path.join(dir, "template.db")}`);
+      await migrateToLatest(db);
+      // Closing the last connection checkpoints the WAL: the one file holds the whole database.
+      await db.destroy();
+      fs.renameSync(path.join(dir, "template.db"), file);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
     return file;
   })();
   return template;
@@ -53,31 +69,13 @@ export async function createTestDb(): Promise<{ db: DB; dir: string }> {
 }
 
 /**
- * A new database for the current test, closed and removed when the test finishes: call it in a
- * `beforeEach` (or see `useFreshDb`) so tests share no rows and lean on no counters.
+ * A new database for the current test, closed and removed when the test finishes. In a file whose
+ * tests should share no rows: `let db: DB; beforeEach(async () => { ({ db } = await freshTestDb()); });`
  */
 export async function freshTestDb(): Promise<{ db: DB; dir: string }> {
   const { db, dir, close } = await openTestDb();
   onTestFinished(close);
   return { db, dir };
-}
-
-/** Gives every test of the file (or describe block) a new database: read `fresh.db` inside the tests. */
-export function useFreshDb(): { readonly db: DB; readonly dir: string } {
-  const current: { db?: DB; dir?: string } = {};
-  beforeEach(async () => {
-    Object.assign(current, await freshTestDb());
-  });
-  return {
-    get db() {
-      if (!current.db) throw new Error("useFreshDb: the database exists only inside a test");
-      return current.db;
-    },
-    get dir() {
-      if (!current.dir) throw new Error("useFreshDb: the database exists only inside a test");
-      return current.dir;
-    },
-  };
 }
 
 export interface TestServices extends Services {
