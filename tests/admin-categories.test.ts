@@ -4,7 +4,6 @@ import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { I18nextInstanceProvider as I18nextProvider } from "~/lib/i18n";
 import { UserError } from "~/lib/problem";
@@ -20,6 +19,7 @@ import {
 import { createUser } from "~/models/user.server";
 import CategoryManager, { action, loader } from "~/routes/admin/categories";
 import { type CategoryInput, categorySchema, slugify } from "~/schemas/category";
+import { createProduct } from "./factories";
 import { createTestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
@@ -61,30 +61,21 @@ async function storedKey(): Promise<string> {
 }
 
 async function addProduct(categoryId: number) {
-  const at = now();
-  return db
-    .insertInto("products")
-    .values({
-      category_id: categoryId,
-      name_en: "Category test rifle",
-      name_zh: "分類測試步槍",
-      description_en: "Test",
-      description_zh: "測試",
-      price_hkd_cents: 1000,
-      price_gbp_cents: 100,
-      price_eur_cents: 100,
-      price_usd_cents: 100,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  return createProduct(db, {
+    category_id: categoryId,
+    name_en: "Category test rifle",
+    name_zh: "分類測試步槍",
+    description_en: "Test",
+    description_zh: "測試",
+    price_hkd_cents: 1000,
+    price_gbp_cents: 100,
+    price_eur_cents: 100,
+    price_usd_cents: 100,
+  });
 }
 
 function parse(fields: Record<string, string>) {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.set(key, value);
-  return categorySchema.safeParse(Object.fromEntries(form));
+  return categorySchema.safeParse(Object.fromEntries(formOf(fields)));
 }
 
 describe("the category schema", () => {

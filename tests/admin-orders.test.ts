@@ -1,10 +1,8 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
 import type { CurrentUser } from "~/lib/auth.server";
 import { UserError } from "~/lib/problem";
-import { addToCart, cartIdForUser } from "~/models/cart.server";
 import {
   findAdminOrder,
   listAdminOrders,
@@ -12,11 +10,11 @@ import {
   transitionOrder,
   transitionsFor,
 } from "~/models/orders/desk.server";
-import { placeOrder } from "~/models/orders/place.server";
 import { createUser } from "~/models/user.server";
 import { action, loader } from "~/routes/admin/order";
 import { loader as listLoader } from "~/routes/admin/orders";
 import { orderStatusSchema } from "~/schemas/order-status";
+import { createCustomer, createProduct, placeTestOrder, uniqueTag } from "./factories";
 import { createTestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
@@ -34,29 +32,18 @@ const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: tr
 const OTHER_ADMIN: CurrentUser = { id: crypto.randomUUID(), email: "second@shop.hk", isAdmin: true };
 
 async function makeProduct(variants: [string, number][]): Promise<number> {
-  const at = now();
-  const row = await db
-    .insertInto("products")
-    .values({
-      category_id: null,
-      name_en: `Admin order rifle ${crypto.randomUUID().slice(0, 6)}`,
-      name_zh: "管理訂單步槍",
-      description_en: "Test",
-      description_zh: "測試",
-      price_hkd_cents: 100_00,
-      price_gbp_cents: 10_00,
-      price_eur_cents: 11_00,
-      price_usd_cents: 12_00,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto("product_variants")
-    .values(variants.map(([color, stock], sort_order) => ({ product_id: row.id, color, stock, sort_order })))
-    .execute();
-  return row.id;
+  const product = await createProduct(db, {
+    name_en: `Admin order rifle ${uniqueTag()}`,
+    name_zh: "管理訂單步槍",
+    description_en: "Test",
+    description_zh: "測試",
+    price_hkd_cents: 100_00,
+    price_gbp_cents: 10_00,
+    price_eur_cents: 11_00,
+    price_usd_cents: 12_00,
+    variants,
+  });
+  return product.id;
 }
 
 async function stockOf(productId: number, color: string): Promise<number> {
@@ -69,39 +56,18 @@ async function stockOf(productId: number, color: string): Promise<number> {
   return row.stock;
 }
 
-let shopperCount = 0;
 /** A shopper who orders `lines` of products through the real placeOrder. */
 async function order(
   lines: [number, string, number][],
   options: { locale?: "en" | "zh"; email?: string } = {},
 ): Promise<OrderRow> {
-  shopperCount += 1;
-  const user = await createUser(db, {
-    email: options.email ?? `buyer-${shopperCount}-${crypto.randomUUID().slice(0, 6)}@example.com`,
-    password: "secret12",
-  });
-  const cartId = await cartIdForUser(db, user.id);
-  for (const [productId, color, quantity] of lines) {
-    await addToCart(db, cartId, { productId, color, quantity: String(quantity) });
-  }
-  const { order } = await placeOrder(db, {
-    userId: user.id,
-    cartId,
-    currency: "HKD",
+  const user = await createCustomer(db, { email: options.email });
+  const { order } = await placeTestOrder(db, {
+    user,
+    lines: lines.map(([productId, color, quantity]) => ({ productId, color, quantity })),
     locale: options.locale ?? "en",
-    customer: {
-      firstName: "Chan",
-      lastName: "Siu Ming",
-      email: user.email,
-      phone: undefined,
-      address: "1 Nathan Road",
-      city: "Kowloon",
-      postalCode: undefined,
-      country: "Hong Kong",
-      notes: undefined,
-    },
+    customer: { lastName: "Siu Ming" },
     receiptPath: `receipts/${user.id}/receipt.webp`,
-    submissionKey: crypto.randomUUID(),
   });
   return order;
 }

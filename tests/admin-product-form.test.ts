@@ -18,21 +18,15 @@ import { createUser } from "~/models/user.server";
 import { action, loader } from "~/routes/admin/product-form";
 import { parseCents, productSchema } from "~/schemas/product";
 import { createTestServices } from "./setup/db";
-import { routeContext, runRoute } from "./setup/route";
+import { formOf, routeContext, runRoute } from "./setup/route";
 
 const svc = await createTestServices();
 const { db, storage } = svc;
 const adminRow = await createUser(db, { email: "admin@shop.hk", password: "secret12" });
 const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
 
-function form(fields: Record<string, string>): FormData {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) data.append(name, value);
-  return data;
-}
-
 function parse(fields: Record<string, string>) {
-  return parseWithZod(form({ name_en: "Rifle", name_zh: "步槍", price_hkd: "100", ...fields }), {
+  return parseWithZod(formOf({ name_en: "Rifle", name_zh: "步槍", price_hkd: "100", ...fields }), {
     schema: productSchema,
   });
 }
@@ -368,7 +362,14 @@ describe("prices that follow HKD", () => {
   it("through the form: HKD only, then HKD raised, then a typed price cleared", async () => {
     const created = (await callAction(
       ADMIN,
-      form({ intent: "save", name_en: "Follower", name_zh: "跟隨", price_hkd: "888", price_eur: "99.99", stock: "1" }),
+      formOf({
+        intent: "save",
+        name_en: "Follower",
+        name_zh: "跟隨",
+        price_hkd: "888",
+        price_eur: "99.99",
+        stock: "1",
+      }),
     )) as Response;
     expect(created.status).toBe(302);
     const { id } = await db
@@ -389,7 +390,14 @@ describe("prices that follow HKD", () => {
     // Saved as loaded with a higher HKD price: GBP follows, EUR stays fixed.
     const raised = (await callAction(
       ADMIN,
-      form({ intent: "save", name_en: "Follower", name_zh: "跟隨", price_hkd: "1888", price_eur: "99.99", stock: "1" }),
+      formOf({
+        intent: "save",
+        name_en: "Follower",
+        name_zh: "跟隨",
+        price_hkd: "1888",
+        price_eur: "99.99",
+        stock: "1",
+      }),
       id,
     )) as Response;
     expect(raised.status).toBe(302);
@@ -403,7 +411,7 @@ describe("prices that follow HKD", () => {
     // Clearing the typed EUR price makes it follow HKD again.
     const cleared = (await callAction(
       ADMIN,
-      form({ intent: "save", name_en: "Follower", name_zh: "跟隨", price_hkd: "1888", price_eur: "", stock: "1" }),
+      formOf({ intent: "save", name_en: "Follower", name_zh: "跟隨", price_hkd: "1888", price_eur: "", stock: "1" }),
       id,
     )) as Response;
     expect(cleared.status).toBe(302);
@@ -416,7 +424,7 @@ describe("the product form action", () => {
     const count = async () =>
       Number((await db.selectFrom("products").select(db.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
     const before = await count();
-    const body = form({ intent: "save", name_en: "Hack", name_zh: "黑", price_hkd: "1" });
+    const body = formOf({ intent: "save", name_en: "Hack", name_zh: "黑", price_hkd: "1" });
     for (const user of [null, { id: "c", email: "c@x.hk", isAdmin: false }]) {
       const error = await callAction(user, body).catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(Response);
@@ -428,7 +436,7 @@ describe("the product form action", () => {
   it("adds and removes colour rows without saving, keeping what was typed", async () => {
     const added = (await callAction(
       ADMIN,
-      form({
+      formOf({
         ...listIntent("insert", { name: "variants", defaultValue: { color: "", color_zh: "", stock: "0" } }),
         name_en: "Typed",
         "variants[0].color": "Black",
@@ -444,7 +452,7 @@ describe("the product form action", () => {
     ]);
     const removed = (await callAction(
       ADMIN,
-      form({
+      formOf({
         ...listIntent("remove", { name: "variants", index: 0 }),
         "variants[0].color": "Black",
         "variants[0].color_zh": "",
@@ -461,14 +469,14 @@ describe("the product form action", () => {
   it("answers 400 with field errors and the input kept, then saves and redirects", async () => {
     const invalid = (await callAction(
       ADMIN,
-      form({ intent: "save", name_en: "Pistol", price_hkd: "1.234" }),
+      formOf({ intent: "save", name_en: "Pistol", price_hkd: "1.234" }),
     )) as Answer;
     expect(invalid.init.status).toBe(400);
     expect(errorsIn(invalid).name_zh).toEqual(["adminProductForm.errors.nameZhRequired"]);
     expect(errorsIn(invalid).price_hkd).toEqual(["adminProductForm.errors.priceInvalid"]);
     expect(shown(invalid).name_en).toBe("Pistol");
 
-    const body = form({ intent: "save", name_en: "Pistol", name_zh: "手槍", price_hkd: "880", stock: "3" });
+    const body = formOf({ intent: "save", name_en: "Pistol", name_zh: "手槍", price_hkd: "880", stock: "3" });
     body.append("newImages", await png({ r: 9, g: 9, b: 9 }));
     const response = (await callAction(ADMIN, body)) as Response;
     expect(response.status).toBe(302);
@@ -500,7 +508,7 @@ describe("the product form action", () => {
     const shownImages = (answer: Answer) => shownImageKeys(shown(answer).images, imageUrls(existing));
     const moved = (await callAction(
       ADMIN,
-      form({
+      formOf({
         ...listIntent("reorder", { name: "images", from: 1, to: 0 }),
         "images[0]": a,
         "images[1]": b,
@@ -512,13 +520,13 @@ describe("the product form action", () => {
     expect(shownImages(moved)).toEqual([b, a]);
     const removed = (await callAction(
       ADMIN,
-      form({ ...listIntent("remove", { name: "images", index: 0 }), "images[0]": a, "images[1]": b }),
+      formOf({ ...listIntent("remove", { name: "images", index: 0 }), "images[0]": a, "images[1]": b }),
       id,
     )) as Answer;
     expect(shownImages(removed)).toEqual([b]);
     expect((await findProductForEdit(db, id))?.images).toEqual([a, b]);
 
-    const body = form({
+    const body = formOf({
       intent: "save",
       name_en: "Gallery",
       name_zh: "圖庫",
@@ -554,7 +562,7 @@ describe("the product form action", () => {
       "variants[1].stock": "1",
     };
     const tooLong = "沙".repeat(61);
-    const refused = (await callAction(ADMIN, form({ ...fields, "variants[1].color_zh": tooLong }))) as Answer;
+    const refused = (await callAction(ADMIN, formOf({ ...fields, "variants[1].color_zh": tooLong }))) as Answer;
     expect(refused.init.status).toBe(400);
     expect(errorsIn(refused)["variants[1].color_zh"]).toEqual(["adminProductForm.errors.colorTooLong"]);
     expect(rowsShown(refused)).toEqual([
@@ -563,7 +571,7 @@ describe("the product form action", () => {
     ]);
     expect(await db.selectFrom("products").select("id").where("name_en", "=", "Colours").execute()).toEqual([]);
 
-    const saved = (await callAction(ADMIN, form(fields))) as Response;
+    const saved = (await callAction(ADMIN, formOf(fields))) as Response;
     expect(saved.status).toBe(302);
     const { id } = await db
       .selectFrom("products")
@@ -578,7 +586,7 @@ describe("the product form action", () => {
     // An edit keeps, changes and clears the Chinese names of existing colours.
     const edited = (await callAction(
       ADMIN,
-      form({ ...fields, "variants[0].color_zh": "", "variants[1].color_zh": "沙色" }),
+      formOf({ ...fields, "variants[0].color_zh": "", "variants[1].color_zh": "沙色" }),
       id,
     )) as Response;
     expect(edited.status).toBe(302);
@@ -589,7 +597,7 @@ describe("the product form action", () => {
   });
 
   it("answers 404 for a product that does not exist", async () => {
-    const error = await callAction(ADMIN, form({ intent: "save" }), 999_999).catch((thrown: unknown) => thrown);
+    const error = await callAction(ADMIN, formOf({ intent: "save" }), 999_999).catch((thrown: unknown) => thrown);
     expect((error as { init?: { status: number } }).init?.status).toBe(404);
   });
 });

@@ -1,6 +1,5 @@
-import crypto from "node:crypto";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
 import { seedDemo } from "#db/seed/index.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import type { FormAnswer } from "~/lib/form-action.server";
@@ -16,8 +15,9 @@ import {
   stockLevel,
   updateProductCategory,
 } from "~/models/products/admin-list.server";
-import { createUser } from "~/models/user.server";
+import { createUser, findUserById } from "~/models/user.server";
 import { action, loader } from "~/routes/admin/products";
+import { createProduct, placeTestOrder } from "./factories";
 import { createTestServices } from "./setup/db";
 import { routeContext, runRoute } from "./setup/route";
 
@@ -45,10 +45,10 @@ async function addProduct(options: {
   featured?: boolean;
 }): Promise<{ id: number; imageKeys: string[] }> {
   clock += 1000;
-  const at = new Date(clock).toISOString();
-  const { id } = await db
-    .insertInto("products")
-    .values({
+  const images = await Promise.all(Array.from({ length: options.images ?? 0 }, () => photo()));
+  const { id, imageKeys } = await createProduct(
+    db,
+    {
       category_id: await categoryId(options.category),
       name_en: options.en,
       name_zh: options.zh,
@@ -58,26 +58,19 @@ async function addProduct(options: {
       price_gbp_cents: 12_399,
       price_eur_cents: 14_599,
       price_usd_cents: 15_899,
-      is_featured: options.featured ? 1 : 0,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  for (const [i, variant] of options.variants.entries()) {
-    await db
-      .insertInto("product_variants")
-      .values({ product_id: id, color: variant.color, stock: variant.stock, sort_order: i })
-      .execute();
-  }
-  const imageKeys: string[] = [];
-  for (let i = 0; i < (options.images ?? 0); i++) {
-    const key = `products/${crypto.randomUUID()}.webp`;
-    await storage.put("public", key, Buffer.from("image"), "image/webp");
-    await db.insertInto("product_images").values({ product_id: id, path: key, sort_order: i }).execute();
-    imageKeys.push(key);
-  }
+      is_featured: options.featured ?? false,
+      variants: options.variants,
+    },
+    { storage, images, createdAt: new Date(clock).toISOString() },
+  );
   return { id, imageKeys };
+}
+
+async function photo(): Promise<File> {
+  const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#556b2f" } })
+    .png()
+    .toBuffer();
+  return new File([new Uint8Array(bytes)], "photo.png", { type: "image/png" });
 }
 
 const zebra = await addProduct({
@@ -360,48 +353,18 @@ describe("the /admin/products action", () => {
       en: "Doomed Test Rifle",
       zh: "待刪測試步槍",
       category: "rifles",
-      variants: [{ color: "Black", stock: 5 }],
+      // 7: the order below takes 2, leaving the 5 the audit entry records.
+      variants: [{ color: "Black", stock: 7 }],
       images: 3,
     });
     const [shownOnOrder, ...others] = target.imageKeys;
-    const orderId = crypto.randomUUID();
-    const at = now();
-    await db
-      .insertInto("orders")
-      .values({
-        id: orderId,
-        order_number: "ORD-0000000000001-ABCDEF",
-        user_id: CUSTOMER.id,
-        status: "paid",
-        currency: "HKD",
-        locale: "en",
-        subtotal_cents: 246_800,
-        shipping_cents: 0,
-        total_cents: 246_800,
-        first_name: "Chan",
-        last_name: "Tai Man",
-        email: CUSTOMER.email,
-        address: "1 Nathan Road",
-        city: "Kowloon",
-        country: "Hong Kong",
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-    await db
-      .insertInto("order_lines")
-      .values({
-        order_id: orderId,
-        product_id: target.id,
-        name_en: "Doomed Test Rifle",
-        name_zh: "待刪測試步槍",
-        color: "Black",
-        image_path: shownOnOrder ?? null,
-        unit_price_cents: 123_400,
-        quantity: 2,
-        line_total_cents: 246_800,
-      })
-      .execute();
+    // A customer's order of 2 (HK$1,234 each) through the real placeOrder: its line shows the first image.
+    const customer = await findUserById(db, CUSTOMER.id);
+    const { order: placed } = await placeTestOrder(db, {
+      user: customer,
+      lines: [{ productId: target.id, color: "Black", quantity: 2 }],
+    });
+    const orderId = placed.id;
 
     const { response, flash } = await post({
       intent: "delete",

@@ -1,6 +1,5 @@
-import crypto from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
+import type { DB } from "#db/connect.server";
 import type { Currency } from "#db/schema";
 import { type Problem, UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE, shippingFor } from "~/lib/shipping";
@@ -17,14 +16,18 @@ import {
   setLineQuantity,
 } from "~/models/cart.server";
 import { DEFAULT_COLOR } from "~/schemas/product";
-import { createTestDb } from "./setup/db";
+import { createCustomer, createProduct } from "./factories";
+import { freshTestDb } from "./setup/db";
 
 /**
  * The server-side cart against a real, migrated SQLite file: products and colours are inserted
  * here, so every stock and price below is known.
  */
 
-const { db } = await createTestDb();
+let db: DB;
+beforeEach(async () => {
+  ({ db } = await freshTestDb());
+});
 
 interface ProductSpec {
   hkd?: number;
@@ -36,45 +39,19 @@ interface ProductSpec {
 
 /** A product with its colours (prices in cents); returns its id. */
 async function makeProduct(spec: ProductSpec): Promise<number> {
-  const timestamp = now();
-  const row = await db
-    .insertInto("products")
-    .values({
-      category_id: null,
-      name_en: `Test product ${crypto.randomUUID().slice(0, 8)}`,
-      name_zh: "測試產品",
-      description_en: "A product for the cart tests.",
-      description_zh: "測試用產品。",
-      price_hkd_cents: spec.hkd ?? 50_00,
-      price_gbp_cents: spec.gbp ?? 5_99,
-      price_eur_cents: spec.eur ?? 6_99,
-      price_usd_cents: spec.usd ?? 7_99,
-      created_at: timestamp,
-      updated_at: timestamp,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto("product_variants")
-    .values(spec.variants.map(([color, stock], sort_order) => ({ product_id: row.id, color, stock, sort_order })))
-    .execute();
-  return row.id;
+  const product = await createProduct(db, {
+    name_zh: "測試產品",
+    price_hkd_cents: spec.hkd ?? 50_00,
+    price_gbp_cents: spec.gbp ?? 5_99,
+    price_eur_cents: spec.eur ?? 6_99,
+    price_usd_cents: spec.usd ?? 7_99,
+    variants: spec.variants,
+  });
+  return product.id;
 }
 
 async function makeUser(): Promise<string> {
-  const id = crypto.randomUUID();
-  const timestamp = now();
-  await db
-    .insertInto("users")
-    .values({
-      id,
-      email: `cart-${id}@example.com`,
-      password_hash: "not-a-real-hash",
-      created_at: timestamp,
-      updated_at: timestamp,
-    })
-    .execute();
-  return id;
+  return (await createCustomer(db)).id;
 }
 
 async function setStock(productId: number, color: string, stock: number) {

@@ -1,15 +1,16 @@
 import crypto from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
 import { colorName } from "~/lib/localize";
 import { MemoryMailer } from "~/lib/mail.server";
 import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
-import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
+import { addToCart, loadCart } from "~/models/cart.server";
 import { placeOrder, sendOrderReceivedEmail } from "~/models/orders/place.server";
 import { findProduct, listProducts } from "~/models/products/catalog.server";
-import { createTestDb } from "./setup/db";
+import { createProduct, createShopper, uniqueTag } from "./factories";
+import { freshTestDb } from "./setup/db";
 
 /**
  * Colours have a Chinese name (product_variants.color_zh; none: the English name is shown).
@@ -17,49 +18,29 @@ import { createTestDb } from "./setup/db";
  * cart keys on the English name; an order line keeps both names as they were when it was placed.
  */
 
-const { db } = await createTestDb();
-const stamp = now();
+let db: DB;
+beforeEach(async () => {
+  ({ db } = await freshTestDb());
+});
 
 async function makeProduct(variants: [color: string, zh: string | null, stock: number][]): Promise<number> {
-  const row = await db
-    .insertInto("products")
-    .values({
-      category_id: null,
-      name_en: `Colour test ${crypto.randomUUID().slice(0, 8)}`,
-      name_zh: "顏色測試",
-      description_en: "x",
-      description_zh: "x",
-      price_hkd_cents: 50_00,
-      price_gbp_cents: 5_00,
-      price_eur_cents: 6_00,
-      price_usd_cents: 7_00,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto("product_variants")
-    .values(
-      variants.map(([color, color_zh, stock], sort_order) => ({
-        product_id: row.id,
-        color,
-        color_zh,
-        stock,
-        sort_order,
-      })),
-    )
-    .execute();
-  return row.id;
+  const product = await createProduct(db, {
+    name_en: `Colour test ${uniqueTag()}`,
+    name_zh: "顏色測試",
+    description_en: "x",
+    description_zh: "x",
+    price_hkd_cents: 50_00,
+    price_gbp_cents: 5_00,
+    price_eur_cents: 6_00,
+    price_usd_cents: 7_00,
+    variants,
+  });
+  return product.id;
 }
 
 async function makeShopper() {
-  const userId = crypto.randomUUID();
-  await db
-    .insertInto("users")
-    .values({ id: userId, email: `${userId}@example.com`, password_hash: "x", created_at: stamp, updated_at: stamp })
-    .execute();
-  return { userId, cartId: await cartIdForUser(db, userId) };
+  const { userId, cartId } = await createShopper(db);
+  return { userId, cartId };
 }
 
 const CUSTOMER = {

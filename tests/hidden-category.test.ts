@@ -1,15 +1,15 @@
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
 import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
 import { buildSitemap } from "~/lib/sitemap.server";
-import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
+import { addToCart, loadCart } from "~/models/cart.server";
 import { placeOrder } from "~/models/orders/place.server";
 import { listAdminProducts } from "~/models/products/admin-list.server";
 import { listFeaturedProducts } from "~/models/products/cards.server";
 import { countProducts, findProduct, listProducts, listRelatedProducts } from "~/models/products/catalog.server";
 import { searchProducts } from "~/models/products/search.server";
+import { createCategory, createProduct, createShopper } from "./factories";
 import { createTestDb } from "./setup/db";
 
 /**
@@ -20,58 +20,33 @@ import { createTestDb } from "./setup/db";
  */
 
 const { db } = await createTestDb();
-const stamp = now();
 
 async function makeCategory(slug: string, active: boolean): Promise<number> {
-  const row = await db
-    .insertInto("categories")
-    .values({
-      slug,
-      name_en: slug,
-      name_zh: `${slug}（中）`,
-      is_active: active ? 1 : 0,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
+  const category = await createCategory(db, { slug, name_en: slug, name_zh: `${slug}（中）`, is_active: active });
+  return category.id;
 }
 
 /** A featured product, new today, with one colour of 5, named so both searches find it. */
 async function makeProduct(categoryId: number | null, label: string): Promise<number> {
-  const row = await db
-    .insertInto("products")
-    .values({
-      category_id: categoryId,
-      name_en: `Zephyr ${label} Visor`,
-      name_zh: `翡翠${label}護目鏡`,
-      description_en: "x",
-      description_zh: "x",
-      price_hkd_cents: 100_00,
-      price_gbp_cents: 10_00,
-      price_eur_cents: 11_00,
-      price_usd_cents: 13_00,
-      is_featured: 1,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto("product_variants")
-    .values({ product_id: row.id, color: "Black", stock: 5, sort_order: 0 })
-    .execute();
-  return row.id;
+  const product = await createProduct(db, {
+    category_id: categoryId,
+    name_en: `Zephyr ${label} Visor`,
+    name_zh: `翡翠${label}護目鏡`,
+    description_en: "x",
+    description_zh: "x",
+    price_hkd_cents: 100_00,
+    price_gbp_cents: 10_00,
+    price_eur_cents: 11_00,
+    price_usd_cents: 13_00,
+    is_featured: true,
+    variants: [["Black", 5]],
+  });
+  return product.id;
 }
 
 async function makeShopper(): Promise<{ userId: string; cartId: string }> {
-  const userId = crypto.randomUUID();
-  await db
-    .insertInto("users")
-    .values({ id: userId, email: `${userId}@example.com`, password_hash: "x", created_at: stamp, updated_at: stamp })
-    .execute();
-  return { userId, cartId: await cartIdForUser(db, userId) };
+  const { userId, cartId } = await createShopper(db);
+  return { userId, cartId };
 }
 
 async function setActive(categoryId: number, active: boolean) {

@@ -1,21 +1,25 @@
 import crypto from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type DB, now } from "#db/connect.server";
 import type { Currency } from "#db/schema";
 import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE, shippingFor } from "~/lib/shipping";
-import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
+import { addToCart, loadCart } from "~/models/cart.server";
 import { type PlaceOrderInput, placeOrder } from "~/models/orders/place.server";
 import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/settings/shop.server";
 import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
-import { createTestDb } from "./setup/db";
+import { createProduct, createShopper, uniqueTag } from "./factories";
+import { freshTestDb } from "./setup/db";
 
 /**
  * Placing an order against a real, migrated SQLite file: stock taken exactly once and never
  * below zero, prices from the database, one order per payment form, all or nothing.
  */
 
-const { db } = await createTestDb();
+let db: DB;
+beforeEach(async () => {
+  ({ db } = await freshTestDb());
+});
 
 const CUSTOMER: CheckoutInput = {
   firstName: "Chan",
@@ -38,47 +42,23 @@ interface ProductSpec {
 }
 
 async function makeProduct(spec: ProductSpec): Promise<{ id: number; name_en: string }> {
-  const timestamp = now();
-  const name_en = `Order test product ${crypto.randomUUID().slice(0, 8)}`;
-  const row = await db
-    .insertInto("products")
-    .values({
-      category_id: null,
-      name_en,
-      name_zh: `${name_en}（中）`,
-      description_en: "For the order tests.",
-      description_zh: "訂單測試用。",
-      price_hkd_cents: spec.hkd ?? 60_00,
-      price_gbp_cents: spec.gbp ?? 5_99,
-      price_eur_cents: spec.eur ?? 6_99,
-      price_usd_cents: spec.usd ?? 7_99,
-      created_at: timestamp,
-      updated_at: timestamp,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto("product_variants")
-    .values(spec.variants.map(([color, stock], sort_order) => ({ product_id: row.id, color, stock, sort_order })))
-    .execute();
-  return { id: row.id, name_en };
+  const name_en = `Order test product ${uniqueTag()}`;
+  const { id } = await createProduct(db, {
+    name_en,
+    name_zh: `${name_en}（中）`,
+    price_hkd_cents: spec.hkd ?? 60_00,
+    price_gbp_cents: spec.gbp ?? 5_99,
+    price_eur_cents: spec.eur ?? 6_99,
+    price_usd_cents: spec.usd ?? 7_99,
+    variants: spec.variants,
+  });
+  return { id, name_en };
 }
 
 /** A user and their (empty) cart. */
 async function makeShopper(): Promise<{ userId: string; cartId: string }> {
-  const userId = crypto.randomUUID();
-  const timestamp = now();
-  await db
-    .insertInto("users")
-    .values({
-      id: userId,
-      email: `order-${userId}@example.com`,
-      password_hash: "not-a-real-hash",
-      created_at: timestamp,
-      updated_at: timestamp,
-    })
-    .execute();
-  return { userId, cartId: await cartIdForUser(db, userId) };
+  const { userId, cartId } = await createShopper(db);
+  return { userId, cartId };
 }
 
 async function stockOf(productId: number, color: string): Promise<number> {

@@ -12,11 +12,11 @@ import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { placeOrder, sendOrderReceivedEmail } from "~/models/orders/place.server";
 import { type PaymentAccountRow, paymentInstructions } from "~/models/payment-accounts.server";
 import { DEFAULT_SHOP } from "~/models/settings/shop.server";
-import { createUser } from "~/models/user.server";
 import { action as paymentAction, loader as paymentLoader } from "~/routes/store/payment";
 import type { CheckoutInput } from "~/schemas/checkout";
+import { createCustomer, createProduct, uniqueTag } from "./factories";
 import { createTestServices } from "./setup/db";
-import { routeContext, runRoute } from "./setup/route";
+import { formOf, routeContext, runRoute } from "./setup/route";
 
 /**
  * What the shopper is told to pay: FPS for an HKD order, an international transfer (SWIFT/BIC)
@@ -138,30 +138,22 @@ async function addAccount(db: DB, fields: Partial<PaymentAccountRow>) {
 }
 
 async function makeProduct(db: DB): Promise<number> {
-  const at = now();
-  const row = await db
-    .insertInto("products")
-    .values({
-      category_id: null,
-      name_en: `Payment test ${crypto.randomUUID().slice(0, 8)}`,
-      name_zh: "付款測試",
-      description_en: "",
-      description_zh: "",
-      price_hkd_cents: 800_00,
-      price_gbp_cents: 80_00,
-      price_eur_cents: 90_00,
-      price_usd_cents: 100_00,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db.insertInto("product_variants").values({ product_id: row.id, color: "Black", stock: 100 }).execute();
-  return row.id;
+  const product = await createProduct(db, {
+    name_en: `Payment test ${uniqueTag()}`,
+    name_zh: "付款測試",
+    description_en: "",
+    description_zh: "",
+    price_hkd_cents: 800_00,
+    price_gbp_cents: 80_00,
+    price_eur_cents: 90_00,
+    price_usd_cents: 100_00,
+    variants: [["Black", 100]],
+  });
+  return product.id;
 }
 
 async function customerWithCart(db: DB, productId: number): Promise<{ user: CurrentUser; cartId: string }> {
-  const row = await createUser(db, { email: `pay-${crypto.randomUUID()}@example.com`, password: "secret12" });
+  const row = await createCustomer(db, { email: `pay-${crypto.randomUUID()}@example.com`, password: "secret12" });
   const cartId = await cartIdForUser(db, row.id);
   await addToCart(db, cartId, { productId, color: "Black", quantity: 1 });
   return { user: { id: row.id, email: row.email, isAdmin: false }, cartId };
@@ -256,9 +248,7 @@ describe("the payment page", () => {
     ctx.set(currencyContext, currency);
     const { submissionKey } = saveCheckout(ctx, CUSTOMER);
     const page = await runRoute(svc, paymentLoader as never, new Request("http://localhost/payment"), user, {}, ctx);
-    const form = new FormData();
-    form.set("submissionKey", submissionKey);
-    form.set("receipt", await jpeg());
+    const form = formOf({ submissionKey, receipt: await jpeg() });
     const request = new Request("http://localhost/payment", { method: "POST", body: form });
     const answer = await runRoute(svc, paymentAction as never, request, user, {}, ctx);
     const orders = await svc.db.selectFrom("orders").select("id").execute();

@@ -1,17 +1,15 @@
 import crypto from "node:crypto";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { IMAGE_PRESETS } from "~/lib/images.server";
-import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { transitionOrder } from "~/models/orders/desk.server";
-import { placeOrder } from "~/models/orders/place.server";
 import { createUser } from "~/models/user.server";
 import { loader as adminOrderLoader } from "~/routes/admin/order";
 import { action } from "~/routes/store/account-order";
+import { createCustomer, createProduct, placeTestOrder } from "./factories";
 import { createTestServices } from "./setup/db";
-import { runRoute } from "./setup/route";
+import { formOf, runRoute } from "./setup/route";
 
 /**
  * A shopper replaces a rejected receipt through the account order page: the order desk's history
@@ -31,46 +29,23 @@ async function jpeg(): Promise<File> {
 }
 
 async function rejectedOrder() {
-  const stamp = now();
-  const product = await db
-    .insertInto("products")
-    .values({
-      category_id: null,
-      name_en: "Replace test",
-      name_zh: "替換測試",
-      description_en: "x",
-      description_zh: "x",
-      price_hkd_cents: 80_00,
-      price_gbp_cents: 8_00,
-      price_eur_cents: 9_00,
-      price_usd_cents: 10_00,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db.insertInto("product_variants").values({ product_id: product.id, color: "Black", stock: 9 }).execute();
-  const user = await createUser(db, { email: `swap-${crypto.randomUUID()}@example.com`, password: "secret12" });
-  const cartId = await cartIdForUser(db, user.id);
-  await addToCart(db, cartId, { productId: product.id, color: "Black", quantity: 1 });
-  const { order } = await placeOrder(db, {
-    userId: user.id,
-    cartId,
-    currency: "HKD",
-    locale: "en",
-    customer: {
-      firstName: "Chan",
-      lastName: "Tai Man",
-      email: user.email,
-      phone: undefined,
-      address: "1 Nathan Road",
-      city: "Tsim Sha Tsui",
-      postalCode: undefined,
-      country: "Hong Kong",
-      notes: undefined,
-    },
+  const product = await createProduct(db, {
+    name_en: "Replace test",
+    name_zh: "替換測試",
+    description_en: "x",
+    description_zh: "x",
+    price_hkd_cents: 80_00,
+    price_gbp_cents: 8_00,
+    price_eur_cents: 9_00,
+    price_usd_cents: 10_00,
+    variants: [["Black", 9]],
+  });
+  const user = await createCustomer(db, { email: `swap-${crypto.randomUUID()}@example.com`, password: "secret12" });
+  const { order } = await placeTestOrder(db, {
+    user,
+    lines: [{ productId: product.id, color: "Black", quantity: 1 }],
+    customer: { city: "Tsim Sha Tsui" },
     receiptPath: `receipts/${user.id}/first.jpg`,
-    submissionKey: crypto.randomUUID(),
   });
   await transitionOrder(db, ADMIN, {
     orderId: order.id,
@@ -82,8 +57,7 @@ async function rejectedOrder() {
 }
 
 function upload(orderId: string, file: File, customer: CurrentUser) {
-  const form = new FormData();
-  form.set("receipt", file);
+  const form = formOf({ receipt: file });
   const request = new Request(`http://localhost/account/orders/${orderId}`, { method: "POST", body: form });
   return runRoute(svc, action, request, customer, { id: orderId });
 }

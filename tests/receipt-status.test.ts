@@ -1,15 +1,13 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
-import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { transitionOrder } from "~/models/orders/desk.server";
-import { placeOrder } from "~/models/orders/place.server";
 import { replaceReceipt } from "~/models/orders/receipts.server";
 import { customerStatus, listOrderHistory, listOrdersForUser } from "~/models/orders/shopper.server";
 import { createUser } from "~/models/user.server";
 import { loader as orderLoader } from "~/routes/store/account-order";
 import { loader as ordersLoader } from "~/routes/store/account-orders";
+import { createCustomer, createProduct, placeTestOrder } from "./factories";
 import { createTestServices } from "./setup/db";
 import { runRoute } from "./setup/route";
 
@@ -26,46 +24,23 @@ const admin = await createUser(db, { email: "desk@shop.hk", password: "secret12"
 const ADMIN: CurrentUser = { id: admin.id, email: admin.email, isAdmin: true };
 
 async function placedOrder() {
-  const stamp = now();
-  const product = await db
-    .insertInto("products")
-    .values({
-      category_id: null,
-      name_en: "Receipt test",
-      name_zh: "收據測試",
-      description_en: "x",
-      description_zh: "x",
-      price_hkd_cents: 80_00,
-      price_gbp_cents: 8_00,
-      price_eur_cents: 9_00,
-      price_usd_cents: 10_00,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db.insertInto("product_variants").values({ product_id: product.id, color: "Black", stock: 9 }).execute();
-  const user = await createUser(db, { email: `buyer-${crypto.randomUUID()}@example.com`, password: "secret12" });
-  const cartId = await cartIdForUser(db, user.id);
-  await addToCart(db, cartId, { productId: product.id, color: "Black", quantity: 1 });
-  const { order } = await placeOrder(db, {
-    userId: user.id,
-    cartId,
-    currency: "HKD",
-    locale: "en",
-    customer: {
-      firstName: "Chan",
-      lastName: "Tai Man",
-      email: user.email,
-      phone: undefined,
-      address: "1 Nathan Road",
-      city: "Tsim Sha Tsui",
-      postalCode: undefined,
-      country: "Hong Kong",
-      notes: undefined,
-    },
+  const product = await createProduct(db, {
+    name_en: "Receipt test",
+    name_zh: "收據測試",
+    description_en: "x",
+    description_zh: "x",
+    price_hkd_cents: 80_00,
+    price_gbp_cents: 8_00,
+    price_eur_cents: 9_00,
+    price_usd_cents: 10_00,
+    variants: [["Black", 9]],
+  });
+  const user = await createCustomer(db, { email: `buyer-${crypto.randomUUID()}@example.com`, password: "secret12" });
+  const { order } = await placeTestOrder(db, {
+    user,
+    lines: [{ productId: product.id, color: "Black", quantity: 1 }],
+    customer: { city: "Tsim Sha Tsui" },
     receiptPath: `receipts/${user.id}/first.jpg`,
-    submissionKey: crypto.randomUUID(),
   });
   const customer: CurrentUser = { id: user.id, email: user.email, isAdmin: false };
   return { order, customer };

@@ -5,6 +5,7 @@ import { seedDemo } from "#db/seed/index.server";
 import { buildSitemap, escapeXml } from "~/lib/sitemap.server";
 import { loader as robotsLoader } from "~/routes/resources/robots";
 import { loader as sitemapLoader } from "~/routes/resources/sitemap";
+import { createCategory } from "./factories";
 import { createTestContext, createTestServices, type TestServices } from "./setup/db";
 
 const BASE = "https://shop.example.hk";
@@ -15,12 +16,8 @@ let draftIds: number[];
 beforeAll(async () => {
   svc = await createTestServices({ publicUrl: BASE });
   await seedDemo(svc.db, svc.storage);
-  const stamp = now();
   // Characters that must be escaped in XML, in an active category's slug.
-  await svc.db
-    .insertInto("categories")
-    .values({ slug: "tom's-&-co", name_en: "Odd", name_zh: "怪", is_active: 1, created_at: stamp, updated_at: stamp })
-    .execute();
+  await createCategory(svc.db, { slug: "tom's-&-co", name_en: "Odd", name_zh: "怪" });
   draftIds = (await svc.db.selectFrom("blog_posts").select("id").where("published", "=", 0).execute()).map(
     (row) => row.id,
   );

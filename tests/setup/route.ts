@@ -40,8 +40,11 @@ export async function runRoute<T>(
   return { result, thrown, flash, ctx };
 }
 
-export function formOf(fields: Record<string, string>): FormData {
+/** A form body: every value appended under its key (a file is a `File`; a list repeats the key). */
+export function formOf(fields: Record<string, string | Blob | readonly (string | Blob)[]>): FormData {
   const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.set(key, value);
+  for (const [key, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) form.append(key, item as string | Blob);
+  }
   return form;
 }

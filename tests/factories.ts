@@ -1,0 +1,183 @@
+import crypto from "node:crypto";
+import { sql } from "kysely";
+import type { DB } from "#db/connect.server";
+import type { CategoryRow, Currency, OrderRow, UserRow } from "#db/schema";
+import { MemoryStorage, type Storage } from "~/lib/storage.server";
+import type { Language } from "~/locales";
+import { addToCart, cartIdForUser } from "~/models/cart.server";
+import { createCategory as createCategoryModel } from "~/models/categories.server";
+import { placeOrder } from "~/models/orders/place.server";
+import { createProduct as createProductModel, type ProductInput } from "~/models/products/editor.server";
+import { createUser } from "~/models/user.server";
+import type { CategoryInput } from "~/schemas/category";
+import type { CheckoutInput } from "~/schemas/checkout";
+
+/**
+ * Test data through the real model functions (createProduct, createCategory, createUser,
+ * placeOrder), each value unique by `crypto.randomUUID()`: no shared counters, no hand inserts.
+ */
+
+/** A short unique tag for names and e-mails. */
+export function uniqueTag(): string {
+  return crypto.randomUUID().slice(0, 8);
+}
+
+/** A colour: `[colour, stock]`, `[colour, Chinese name, stock]` or the model's own shape. */
+export type VariantSpec =
+  | [color: string, stock: number]
+  | [color: string, color_zh: string | null, stock: number]
+  | { color: string; color_zh?: string | null; stock: number };
+
+export type ProductOverrides = Partial<Omit<ProductInput, "variants">> & { variants?: VariantSpec[] };
+
+export interface TestProduct {
+  id: number;
+  name_en: string;
+  name_zh: string;
+  /** Storage keys of its images, in display order. */
+  imageKeys: string[];
+}
+
+export interface ProductExtras {
+  /** Where image files go (a throwaway memory storage unless given). */
+  storage?: Storage;
+  /** Image files, stored through the real image pipeline. */
+  images?: (File | Blob)[];
+  /** A creation time other than now (e.g. to order a listing); the model always stamps now. */
+  createdAt?: string;
+}
+
+function variantOf(spec: VariantSpec) {
+  if (!Array.isArray(spec)) return { color: spec.color, color_zh: spec.color_zh ?? null, stock: spec.stock };
+  if (spec.length === 2) return { color: spec[0], color_zh: null, stock: spec[1] };
+  return { color: spec[0], color_zh: spec[1], stock: spec[2] };
+}
+
+/**
+ * A product through the admin editor's model (prices in cents, fixed in every currency unless
+ * given as null; no category unless `category_id`; one Black colour of 10 unless `variants`;
+ * `variants: []` leaves it with no colour row at all).
+ */
+export async function createProduct(
+  db: DB,
+  overrides: ProductOverrides = {},
+  extras: ProductExtras = {},
+): Promise<TestProduct> {
+  const tag = uniqueTag();
+  const { variants, ...fields } = overrides;
+  const input: ProductInput = {
+    name_en: `Test product ${tag}`,
+    name_zh: `測試產品 ${tag}`,
+    description_en: "A test product.",
+    description_zh: "測試用產品。",
+    price_hkd_cents: 50_00,
+    price_gbp_cents: 5_99,
+    price_eur_cents: 6_99,
+    price_usd_cents: 7_99,
+    category_id: null,
+    is_featured: false,
+    stock: 10,
+    ...fields,
+    variants: (variants ?? [["Black", 10]]).map(variantOf),
+  };
+  const id = await createProductModel(db, extras.storage ?? new MemoryStorage(), input, extras.images ?? [], null);
+  if (variants?.length === 0) {
+    // No colours at all: a state the editor never makes (it adds a default colour), as older data may be.
+    await db.deleteFrom("product_variants").where("product_id", "=", id).execute();
+  }
+  if (extras.createdAt) {
+    // created_at is never updated by the app (its type forbids it): only a test backdates a row.
+    await sql`update products set created_at = ${extras.createdAt}, updated_at = ${extras.createdAt} where id = ${id}`.execute(
+      db,
+    );
+  }
+  const images = await db
+    .selectFrom("product_images")
+    .select("path")
+    .where("product_id", "=", id)
+    .orderBy("sort_order")
+    .execute();
+  return { id, name_en: input.name_en, name_zh: input.name_zh, imageKeys: images.map((image) => image.path) };
+}
+
+/** A category through the categories model (active, unique slug and names unless overridden). */
+export async function createCategory(db: DB, overrides: Partial<CategoryInput> = {}): Promise<CategoryRow> {
+  const tag = uniqueTag();
+  const input: CategoryInput = {
+    name_en: `Category ${tag}`,
+    name_zh: `類別 ${tag}`,
+    description_en: "",
+    description_zh: "",
+    sort_order: 0,
+    is_active: true,
+    slug: `category-${tag}`,
+    remove_image: false,
+    image: undefined,
+    ...overrides,
+  } as CategoryInput;
+  return createCategoryModel(db, new MemoryStorage(), input, { actorUserId: null });
+}
+
+export const TEST_PASSWORD = "secret-password-12";
+
+/** A customer account through the real `createUser` (unique e-mail); `password` is its password. */
+export async function createCustomer(
+  db: DB,
+  overrides: { email?: string; password?: string } = {},
+): Promise<UserRow & { password: string }> {
+  const password = overrides.password ?? TEST_PASSWORD;
+  const user = await createUser(db, {
+    email: overrides.email ?? `customer-${crypto.randomUUID()}@example.com`,
+    password,
+  });
+  return { ...user, password };
+}
+
+/** A customer and their (empty) cart. */
+export async function createShopper(db: DB): Promise<{ user: UserRow; userId: string; cartId: string }> {
+  const user = await createCustomer(db);
+  return { user, userId: user.id, cartId: await cartIdForUser(db, user.id) };
+}
+
+export interface TestOrderOptions {
+  /** The buyer; a new customer when missing. */
+  user?: UserRow;
+  /** What goes into the cart; one of a new product (Black, stock 9) when missing. */
+  lines?: { productId: number; color: string; quantity: number }[];
+  currency?: Currency;
+  locale?: Language;
+  customer?: Partial<CheckoutInput>;
+  receiptPath?: string;
+  submissionKey?: string;
+}
+
+/** An order placed through the real `placeOrder`: the lines go into the buyer's cart first. */
+export async function placeTestOrder(
+  db: DB,
+  options: TestOrderOptions = {},
+): Promise<{ order: OrderRow; user: UserRow; lines: { productId: number; color: string; quantity: number }[] }> {
+  const user = options.user ?? (await createCustomer(db));
+  const lines = options.lines ?? [
+    { productId: (await createProduct(db, { variants: [["Black", 9]] })).id, color: "Black", quantity: 1 },
+  ];
+  const cartId = await cartIdForUser(db, user.id);
+  for (const line of lines) await addToCart(db, cartId, line);
+  const { order } = await placeOrder(db, {
+    userId: user.id,
+    cartId,
+    currency: options.currency ?? "HKD",
+    locale: options.locale ?? "en",
+    customer: {
+      firstName: "Chan",
+      lastName: "Tai Man",
+      email: user.email,
+      address: "1 Nathan Road",
+      city: "Kowloon",
+      country: "Hong Kong",
+      ...options.customer,
+    } as CheckoutInput,
+    receiptPath: options.receiptPath ?? `receipts/${crypto.randomUUID()}.webp`,
+    submissionKey: options.submissionKey ?? crypto.randomUUID(),
+  });
+  return { order, user, lines };
+}
