@@ -7,6 +7,7 @@ import { CheckoutSteps } from "~/components/checkout-steps";
 import { CartSummary } from "~/components/order-summary";
 import { ButtonLink } from "~/components/ui/button";
 import { Field, inputClass, StatusButton } from "~/components/ui/field";
+import { MessagePanel } from "~/components/ui/message-panel";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
@@ -117,11 +118,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   });
   if (cart.lines.length === 0) {
     return (
-      <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-20 text-center">
-        <h1 className="text-2xl font-bold">{t("checkout.emptyTitle")}</h1>
-        <p className="text-stone-600">{t("checkout.emptyText")}</p>
-        <ButtonLink to="/">{t("checkout.backHome")}</ButtonLink>
-      </div>
+      <MessagePanel
+        title={t("checkout.emptyTitle")}
+        text={t("checkout.emptyText")}
+        action={<ButtonLink to="/">{t("checkout.backHome")}</ButtonLink>}
+      />
     );
   }
   const text = (
