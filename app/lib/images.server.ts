@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { UserError } from "./problem";
-import { generateKey, type Storage, type StorageArea } from "./storage.server";
+import { generateKey, removeFilesQuietly, type Storage, type StorageArea } from "./storage.server";
 
 /**
  * The one image pipeline every upload goes through. A file is judged by its bytes, never by
@@ -150,6 +150,38 @@ export async function storeImage(
     jpeg ? "image/jpeg" : "image/webp",
   );
   return key;
+}
+
+/** Best-effort removal of a public image no row points at any more (a file left behind is harmless). */
+export async function deletePublicImage(storage: Storage, key: string | null | undefined): Promise<void> {
+  if (key) await removeFilesQuietly(storage, "public", [key]);
+}
+
+/**
+ * Saves a row that points at `newKey`, an image already stored through the pipeline: when the
+ * save throws, the new file is deleted again and the error passes on.
+ */
+export async function savingImage<T>(storage: Storage, newKey: string | null, save: () => Promise<T>): Promise<T> {
+  try {
+    return await save();
+  } catch (error) {
+    await deletePublicImage(storage, newKey);
+    throw error;
+  }
+}
+
+/** The image a row keeps on update: the new upload, none when removed, else the one it had. */
+export function keptImage(current: string | null, newKey: string | null, remove: boolean | undefined): string | null {
+  return newKey ?? (remove ? null : current);
+}
+
+/** After an update: deletes the previous image once the row no longer points at it. */
+export async function dropReplacedImage(
+  storage: Storage,
+  previous: string | null | undefined,
+  current: string | null,
+): Promise<void> {
+  if (previous && previous !== current) await deletePublicImage(storage, previous);
 }
 
 async function discard(body: ReadableStream<Uint8Array> | null): Promise<void> {

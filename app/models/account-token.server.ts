@@ -121,22 +121,16 @@ async function sendAccountLinkEmail(
   }));
 }
 
-export function sendPasswordResetEmail(
-  db: DB,
-  mailer: Mailer,
-  config: Pick<Config, "publicUrl">,
-  user: Pick<UserRow, "id" | "email">,
-  language: Language,
-): Promise<void> {
-  return sendAccountLinkEmail(db, mailer, config, user, language, LINKS.reset);
+/** The sender of one kind of account link, as the routes call it. */
+function accountLinkSender(link: AccountLink) {
+  return (
+    db: DB,
+    mailer: Mailer,
+    config: Pick<Config, "publicUrl">,
+    user: Pick<UserRow, "id" | "email">,
+    language: Language,
+  ): Promise<void> => sendAccountLinkEmail(db, mailer, config, user, language, link);
 }
 
-export function sendVerificationEmail(
-  db: DB,
-  mailer: Mailer,
-  config: Pick<Config, "publicUrl">,
-  user: Pick<UserRow, "id" | "email">,
-  language: Language,
-): Promise<void> {
-  return sendAccountLinkEmail(db, mailer, config, user, language, LINKS.verify);
-}
+export const sendPasswordResetEmail = accountLinkSender(LINKS.reset);
+export const sendVerificationEmail = accountLinkSender(LINKS.verify);

@@ -2,7 +2,8 @@ import { sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import { likePattern } from "#db/query";
 import type { BlogPostRow } from "#db/schema";
-import { publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";
+import { deletePublicImage, dropReplacedImage, keptImage, savingImage } from "~/lib/images.server";
+import { publicUrl, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { BlogPostInput } from "~/schemas/blog";
 import { recordAudit } from "./audit.server";
@@ -169,11 +170,6 @@ export async function findAdminPost(db: DB, id: number): Promise<AdminPost | nul
   return row ? toAdminPost(row) : null;
 }
 
-/** Best-effort: a file left behind is harmless once no row points at it. */
-async function deleteFile(storage: Storage, key: string | null): Promise<void> {
-  if (key) await removeFilesQuietly(storage, "public", [key]);
-}
-
 function postValues(input: BlogPostInput) {
   return {
     title_en: input.title_en,
@@ -197,8 +193,8 @@ export async function createBlogPost(
 ): Promise<BlogPostRow> {
   const imageKey = options.imageKey ?? null;
   const timestamp = now();
-  try {
-    return await db.transaction().execute(async (trx) => {
+  return savingImage(storage, imageKey, () =>
+    db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto("blog_posts")
         .values({
@@ -219,11 +215,8 @@ export async function createBlogPost(
         after: row,
       });
       return row;
-    });
-  } catch (error) {
-    await deleteFile(storage, imageKey);
-    throw error;
-  }
+    }),
+  );
 }
 
 /**
@@ -242,9 +235,8 @@ export async function updateBlogPost(
 ): Promise<BlogPostRow | null> {
   const newImage = options.imageKey ?? null;
   let before: BlogPostRow | undefined;
-  let post: BlogPostRow | null;
-  try {
-    post = await db.transaction().execute(async (trx) => {
+  const post = await savingImage(storage, newImage, () =>
+    db.transaction().execute(async (trx) => {
       before = await trx.selectFrom("blog_posts").selectAll().where("id", "=", id).executeTakeFirst();
       if (!before) return null;
       const timestamp = now();
@@ -252,7 +244,7 @@ export async function updateBlogPost(
         .updateTable("blog_posts")
         .set({
           ...postValues(input),
-          image_path: newImage ?? (options.removeImage ? null : before.image_path),
+          image_path: keptImage(before.image_path, newImage, options.removeImage),
           published_at: before.published_at ?? (input.published ? timestamp : null),
           updated_at: timestamp,
         })
@@ -268,17 +260,13 @@ export async function updateBlogPost(
         after: row,
       });
       return row;
-    });
-  } catch (error) {
-    await deleteFile(storage, newImage);
-    throw error;
-  }
+    }),
+  );
   if (!post) {
-    await deleteFile(storage, newImage);
+    await deletePublicImage(storage, newImage);
     return null;
   }
-  const oldImage = before?.image_path ?? null;
-  if (oldImage && oldImage !== post.image_path) await deleteFile(storage, oldImage);
+  await dropReplacedImage(storage, before?.image_path, post.image_path);
   return post;
 }
 
@@ -303,6 +291,6 @@ export async function deleteBlogPost(
     });
     return row;
   });
-  if (before) await deleteFile(storage, before.image_path);
+  await deletePublicImage(storage, before?.image_path);
   return before;
 }

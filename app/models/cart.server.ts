@@ -112,26 +112,13 @@ export async function countCartLines(db: DB, cartId: string | null): Promise<num
   return Number(n);
 }
 
-/** The cart in `currency`: prices from the database, shipping under the shop's rule for that currency. */
-export async function loadCart(
-  db: DB,
-  cartId: string | null,
-  currency: Currency,
-  shippingRule: ShippingRule,
-): Promise<Cart> {
-  const empty: Cart = {
-    id: cartId,
-    lines: [],
-    currency,
-    subtotalCents: 0,
-    shippingCents: 0,
-    totalCents: 0,
-    shippingRule,
-    overStock: false,
-    unavailable: false,
-  };
-  if (!cartId) return empty;
-  const rows = await db
+/**
+ * The cart's lines, oldest first, joined to what pricing and showing them needs: the product's
+ * names and prices, its category (hidden from shoppers when inactive), the colour's stock and
+ * Chinese name, the first image. Read by the cart and, inside its transaction, by placing the order.
+ */
+export function cartLineRows(db: DB, cartId: string) {
+  return db
     .selectFrom("cart_lines")
     .innerJoin("products", "products.id", "cart_lines.product_id")
     .leftJoin("categories", "categories.id", "products.category_id")
@@ -165,6 +152,28 @@ export async function loadCart(
     .where("cart_lines.cart_id", "=", cartId)
     .orderBy("cart_lines.id")
     .execute();
+}
+
+/** The cart in `currency`: prices from the database, shipping under the shop's rule for that currency. */
+export async function loadCart(
+  db: DB,
+  cartId: string | null,
+  currency: Currency,
+  shippingRule: ShippingRule,
+): Promise<Cart> {
+  const empty: Cart = {
+    id: cartId,
+    lines: [],
+    currency,
+    subtotalCents: 0,
+    shippingCents: 0,
+    totalCents: 0,
+    shippingRule,
+    overStock: false,
+    unavailable: false,
+  };
+  if (!cartId) return empty;
+  const rows = await cartLineRows(db, cartId);
   const lines = rows.map((row): CartLine => {
     const unit = priceIn(row, currency);
     return {

@@ -1,7 +1,8 @@
 import { type DB, now } from "#db/connect.server";
 import type { CategoryRow } from "#db/schema";
+import { deletePublicImage, dropReplacedImage, keptImage, savingImage } from "~/lib/images.server";
 import { UserError } from "~/lib/problem";
-import { publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";
+import { publicUrl, type Storage } from "~/lib/storage.server";
 import { type CategoryInput, slugify } from "~/schemas/category";
 import { recordAudit } from "./audit.server";
 
@@ -98,9 +99,27 @@ async function slugTaken(db: DB, slug: string, exceptId?: number): Promise<boole
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-/** Best-effort: a file left behind is harmless once no row points at it. */
-async function deleteFile(storage: Storage, key: string | null): Promise<void> {
-  if (key) await removeFilesQuietly(storage, "public", [key]);
+function categoryValues(input: CategoryInput, slug: string, imagePath: string | null) {
+  return {
+    slug,
+    name_en: input.name_en,
+    name_zh: input.name_zh,
+    description_en: input.description_en,
+    description_zh: input.description_zh,
+    image_path: imagePath,
+    is_active: input.is_active ? 1 : 0,
+    sort_order: input.sort_order,
+  };
+}
+
+/** A save that another category's slug beat to the unique index is refused like a taken slug. */
+async function refusingTakenSlug<T>(save: Promise<T>): Promise<T> {
+  try {
+    return await save;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTakenError();
+    throw error;
+  }
 }
 
 /**
@@ -116,44 +135,34 @@ export async function createCategory(
   const imageKey = options.imageKey ?? null;
   const slug = input.slug ?? (slugify(input.name_en) || "category");
   if (await slugTaken(db, slug)) {
-    await deleteFile(storage, imageKey);
+    await deletePublicImage(storage, imageKey);
     throw slugTakenError();
   }
   const timestamp = now();
-  try {
-    const category = await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto("categories")
-        .values({
-          slug,
-          name_en: input.name_en,
-          name_zh: input.name_zh,
-          description_en: input.description_en,
-          description_zh: input.description_zh,
-          image_path: imageKey,
-          is_active: input.is_active ? 1 : 0,
-          sort_order: input.sort_order,
-          created_at: timestamp,
-          updated_at: timestamp,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordAudit(trx, {
-        actorUserId: options.actorUserId,
-        action: "category.created",
-        entityType: "category",
-        entityId: row.id,
-        before: null,
-        after: row,
-      });
-      return row;
-    });
-    return category;
-  } catch (error) {
-    await deleteFile(storage, imageKey);
-    if (isUniqueViolation(error)) throw slugTakenError();
-    throw error;
-  }
+  return refusingTakenSlug(
+    savingImage(storage, imageKey, () =>
+      db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto("categories")
+          .values({
+            ...categoryValues(input, slug, imageKey),
+            created_at: timestamp,
+            updated_at: timestamp,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordAudit(trx, {
+          actorUserId: options.actorUserId,
+          action: "category.created",
+          entityType: "category",
+          entityId: row.id,
+          before: null,
+          after: row,
+        });
+        return row;
+      }),
+    ),
+  );
 }
 
 /**
@@ -172,50 +181,37 @@ export async function updateCategory(
   const newImage = options.imageKey ?? null;
   const before = await db.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
   if (!before) {
-    await deleteFile(storage, newImage);
+    await deletePublicImage(storage, newImage);
     throw notFoundError();
   }
   const slug = input.slug ?? before.slug;
   if (slug !== before.slug && (await slugTaken(db, slug, id))) {
-    await deleteFile(storage, newImage);
+    await deletePublicImage(storage, newImage);
     throw slugTakenError();
   }
-  const imagePath = newImage ?? (options.removeImage ? null : before.image_path);
-  let category: CategoryRow;
-  try {
-    category = await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable("categories")
-        .set({
-          slug,
-          name_en: input.name_en,
-          name_zh: input.name_zh,
-          description_en: input.description_en,
-          description_zh: input.description_zh,
-          image_path: imagePath,
-          is_active: input.is_active ? 1 : 0,
-          sort_order: input.sort_order,
-          updated_at: now(),
-        })
-        .where("id", "=", id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordAudit(trx, {
-        actorUserId: options.actorUserId,
-        action: "category.updated",
-        entityType: "category",
-        entityId: id,
-        before,
-        after: row,
-      });
-      return row;
-    });
-  } catch (error) {
-    await deleteFile(storage, newImage);
-    if (isUniqueViolation(error)) throw slugTakenError();
-    throw error;
-  }
-  if (before.image_path && before.image_path !== imagePath) await deleteFile(storage, before.image_path);
+  const imagePath = keptImage(before.image_path, newImage, options.removeImage);
+  const category = await refusingTakenSlug(
+    savingImage(storage, newImage, () =>
+      db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable("categories")
+          .set({ ...categoryValues(input, slug, imagePath), updated_at: now() })
+          .where("id", "=", id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordAudit(trx, {
+          actorUserId: options.actorUserId,
+          action: "category.updated",
+          entityType: "category",
+          entityId: id,
+          before,
+          after: row,
+        });
+        return row;
+      }),
+    ),
+  );
+  await dropReplacedImage(storage, before.image_path, imagePath);
   return category;
 }
 
@@ -249,6 +245,6 @@ export async function deleteCategory(
     if (isForeignKeyViolation(error)) throw inUse(await countProducts(db, id));
     throw error;
   }
-  await deleteFile(storage, before.image_path);
+  await deletePublicImage(storage, before.image_path);
   return before;
 }

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import { ImagePicker } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
-import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { Problem } from "~/lib/problem";
 import { translateKey } from "~/lib/translate-key";
@@ -78,56 +78,28 @@ export function CategoryForm({
         </div>
         <input type="hidden" name="intent" value={category ? "update" : "create"} />
         {category ? <input type="hidden" name="id" value={category.id} /> : null}
-        <Field
-          label={t("adminCategories.nameEn")}
-          htmlFor={fields.name_en.id}
-          errors={fields.name_en.errors}
-          errorId={fields.name_en.errorId}
-        >
+        <FieldFor field={fields.name_en} label={t("adminCategories.nameEn")}>
           <input {...getInputProps(fields.name_en, { type: "text" })} className={inputClass} />
-        </Field>
-        <Field
-          label={t("adminCategories.nameZh")}
-          htmlFor={fields.name_zh.id}
-          errors={fields.name_zh.errors}
-          errorId={fields.name_zh.errorId}
-        >
+        </FieldFor>
+        <FieldFor field={fields.name_zh} label={t("adminCategories.nameZh")}>
           <input {...getInputProps(fields.name_zh, { type: "text" })} lang="zh-HK" className={inputClass} />
-        </Field>
-        <Field
-          label={t("adminCategories.descriptionEn")}
-          htmlFor={fields.description_en.id}
-          errors={fields.description_en.errors}
-          errorId={fields.description_en.errorId}
-        >
+        </FieldFor>
+        <FieldFor field={fields.description_en} label={t("adminCategories.descriptionEn")}>
           <textarea {...getTextareaProps(fields.description_en)} rows={3} className={inputClass} />
-        </Field>
-        <Field
-          label={t("adminCategories.descriptionZh")}
-          htmlFor={fields.description_zh.id}
-          errors={fields.description_zh.errors}
-          errorId={fields.description_zh.errorId}
-        >
+        </FieldFor>
+        <FieldFor field={fields.description_zh} label={t("adminCategories.descriptionZh")}>
           <textarea {...getTextareaProps(fields.description_zh)} rows={3} lang="zh-HK" className={inputClass} />
-        </Field>
-        <Field
-          label={t("adminCategories.slug")}
-          htmlFor={fields.slug.id}
-          hint={t("adminCategories.slugHint")}
-          errors={fields.slug.errors}
-          errorId={fields.slug.errorId}
-        >
+        </FieldFor>
+        <FieldFor field={fields.slug} label={t("adminCategories.slug")} hint={t("adminCategories.slugHint")}>
           <input {...getInputProps(fields.slug, { type: "text" })} className={inputClass} />
-        </Field>
-        <Field
+        </FieldFor>
+        <FieldFor
+          field={fields.sort_order}
           label={t("adminCategories.sortOrder")}
-          htmlFor={fields.sort_order.id}
           hint={t("adminCategories.sortOrderHint")}
-          errors={fields.sort_order.errors}
-          errorId={fields.sort_order.errorId}
         >
           <input {...getInputProps(fields.sort_order, { type: "number" })} step={1} className={inputClass} />
-        </Field>
+        </FieldFor>
         <div className="flex flex-col gap-2 sm:col-span-2">
           <ImagePicker
             id={fields.image.id}

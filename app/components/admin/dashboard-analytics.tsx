@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
 import { DailyChart } from "~/components/admin/daily-chart";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
+import { StatCard } from "~/components/admin/stat-card";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
@@ -15,17 +16,6 @@ interface DashboardData {
   metrics: BusinessMetrics;
   recent: RecentOrder[];
   language: Language;
-}
-
-// Captions in stone-600: at least 4.5:1 on white (stone-400 was 2.58:1).
-function Stat({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
-  return (
-    <div className="rounded-lg bg-white p-4 shadow-sm">
-      <p className="text-sm text-stone-600">{label}</p>
-      <p className="mt-1 text-2xl font-bold">{value}</p>
-      {hint ? <p className="text-xs text-stone-600">{hint}</p> : null}
-    </div>
-  );
 }
 
 /** Amounts per currency, each with its number of orders; never one sum across currencies. */
@@ -81,14 +71,18 @@ export function AnalyticsPanel({ data: d }: { data: DashboardData }) {
           {t("dashboard.analytics")}
         </h2>
         <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="analytics">
-          <Stat label={t("dashboard.totalViews")} value={analytics.totalViews} hint={t("dashboard.totalViewsHint")} />
-          <Stat
+          <StatCard
+            label={t("dashboard.totalViews")}
+            value={analytics.totalViews}
+            hint={t("dashboard.totalViewsHint")}
+          />
+          <StatCard
             label={t("dashboard.uniqueVisitors")}
             value={analytics.uniqueVisitors}
             hint={t("dashboard.uniqueVisitorsHint")}
           />
-          <Stat label={t("dashboard.viewsToday")} value={analytics.viewsToday} />
-          <Stat label={t("dashboard.visitorsToday")} value={analytics.visitorsToday} />
+          <StatCard label={t("dashboard.viewsToday")} value={analytics.viewsToday} />
+          <StatCard label={t("dashboard.visitorsToday")} value={analytics.visitorsToday} />
         </div>
         <div className="mt-4 grid gap-4 lg:grid-cols-[2fr_1fr]">
           <div className="rounded-lg bg-white p-4 shadow-sm">
@@ -117,9 +111,9 @@ export function AnalyticsPanel({ data: d }: { data: DashboardData }) {
           {t("dashboard.business")}
         </h2>
         <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="business">
-          <Stat label={t("dashboard.totalProducts")} value={metrics.totalProducts} />
-          <Stat label={t("dashboard.totalOrders")} value={metrics.totalOrders} />
-          <Stat label={t("dashboard.uniqueCustomers")} value={metrics.uniqueCustomers} />
+          <StatCard label={t("dashboard.totalProducts")} value={metrics.totalProducts} />
+          <StatCard label={t("dashboard.totalOrders")} value={metrics.totalOrders} />
+          <StatCard label={t("dashboard.uniqueCustomers")} value={metrics.uniqueCustomers} />
           <MoneyStat
             testId="revenue"
             label={t("dashboard.revenue")}
@@ -134,7 +128,7 @@ export function AnalyticsPanel({ data: d }: { data: DashboardData }) {
             totals={metrics.pending}
             empty={t("dashboard.noPending")}
           />
-          <Stat label={t("dashboard.inventoryValue")} value={formatMoney(metrics.inventoryValueHkdCents, "HKD")} />
+          <StatCard label={t("dashboard.inventoryValue")} value={formatMoney(metrics.inventoryValueHkdCents, "HKD")} />
         </div>
       </section>
       <section className="mt-8 rounded-lg bg-white p-4 shadow-sm" aria-labelledby="recent-heading">

@@ -1,10 +1,20 @@
 import type { SubmissionResult } from "@conform-to/react";
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { OrderStatus } from "#db/schema";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { Field, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { OrderTransition } from "~/models/orders/desk.server";
+
+type Control = (props: {
+  id: string;
+  name: string;
+  defaultValue: string | undefined;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string;
+  className: string;
+}) => ReactNode;
 
 /**
  * The status changes the order offers, each its own form (mark paid, shipped with a tracking
@@ -28,6 +38,28 @@ export function OrderActions({
   const initial = (intent: string, name: string) =>
     sent === intent ? String(result?.initialValue?.[name] ?? "") : undefined;
   const hidden = <input type="hidden" name="expected" value={order.status} />;
+  // The text a status change asks for (tracking number, reason), its errors when it came back.
+  const input = (intent: OrderTransition, name: string, label: string, hint: string, control: Control) => (
+    <Field label={label} htmlFor={name} hint={hint} errors={fieldErrors(intent, name)} errorId={`${name}-errors`}>
+      {control({
+        id: name,
+        name,
+        defaultValue: initial(intent, name),
+        "aria-invalid": fieldErrors(intent, name) ? true : undefined,
+        "aria-describedby": `${name}-errors`,
+        className: inputClass,
+      })}
+    </Field>
+  );
+  // A status change that needs nothing but the button.
+  const plain = (intent: OrderTransition, label: string) => (
+    <Form method="post">
+      {hidden}
+      <StatusButton name="intent" value={intent} className="w-full">
+        {label}
+      </StatusButton>
+    </Form>
+  );
   return (
     <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="actions-heading">
       <h2 id="actions-heading" className="text-lg font-semibold">
@@ -40,69 +72,31 @@ export function OrderActions({
       ) : null}
       {actions.length === 0 ? <p className="mt-2 text-sm text-stone-600">{t("adminOrders.noActions")}</p> : null}
       <div className="mt-3 flex flex-col gap-4">
-        {actions.includes("markPaid") ? (
-          <Form method="post">
-            {hidden}
-            <StatusButton name="intent" value="markPaid" className="w-full">
-              {t("adminOrders.markPaid")}
-            </StatusButton>
-          </Form>
-        ) : null}
+        {actions.includes("markPaid") ? plain("markPaid", t("adminOrders.markPaid")) : null}
         {actions.includes("markShipped") ? (
           <Form method="post" className="flex flex-col gap-2">
             {hidden}
-            <Field
-              label={t("adminOrders.tracking")}
-              htmlFor="tracking"
-              hint={t("adminOrders.trackingHint")}
-              errors={fieldErrors("markShipped", "tracking")}
-              errorId="tracking-errors"
-            >
-              <input
-                id="tracking"
-                name="tracking"
-                maxLength={100}
-                defaultValue={initial("markShipped", "tracking")}
-                aria-invalid={fieldErrors("markShipped", "tracking") ? true : undefined}
-                aria-describedby="tracking-errors"
-                className={inputClass}
-              />
-            </Field>
+            {input("markShipped", "tracking", t("adminOrders.tracking"), t("adminOrders.trackingHint"), (props) => (
+              <input {...props} maxLength={100} />
+            ))}
             <StatusButton name="intent" value="markShipped" className="w-full">
               {t("adminOrders.markShipped")}
             </StatusButton>
           </Form>
         ) : null}
-        {actions.includes("markDelivered") ? (
-          <Form method="post">
-            {hidden}
-            <StatusButton name="intent" value="markDelivered" className="w-full">
-              {t("adminOrders.markDelivered")}
-            </StatusButton>
-          </Form>
-        ) : null}
+        {actions.includes("markDelivered") ? plain("markDelivered", t("adminOrders.markDelivered")) : null}
         {actions.includes("rejectReceipt") ? (
           <Form method="post" className="flex flex-col gap-2 border-t border-stone-200 pt-4">
             {hidden}
-            <Field
-              label={t("adminOrders.rejectReason")}
-              htmlFor="reason"
-              hint={t("adminOrders.rejectReasonHint")}
-              errors={fieldErrors("rejectReceipt", "reason")}
-              errorId="reason-errors"
-            >
-              <textarea
-                id="reason"
-                name="reason"
-                rows={3}
-                maxLength={500}
-                required
-                defaultValue={initial("rejectReceipt", "reason")}
-                aria-invalid={fieldErrors("rejectReceipt", "reason") ? true : undefined}
-                aria-describedby="reason-errors"
-                className={inputClass}
-              />
-            </Field>
+            {input(
+              "rejectReceipt",
+              "reason",
+              t("adminOrders.rejectReason"),
+              t("adminOrders.rejectReasonHint"),
+              (props) => (
+                <textarea {...props} rows={3} maxLength={500} required />
+              ),
+            )}
             <button
               type="submit"
               name="intent"

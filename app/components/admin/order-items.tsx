@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { OrderLineRow } from "#db/schema";
+import { Thumbnail } from "~/components/ui/thumbnail";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import type { Language } from "~/locales";
@@ -47,11 +48,13 @@ export function OrderItems({
             {lines.map((line) => (
               <tr key={line.id} className="border-t border-stone-100" data-testid="order-line">
                 <td className="py-2 pr-3">
-                  {line.image_url ? (
-                    <img src={line.image_url} alt="" className="h-12 w-12 rounded object-cover" loading="lazy" />
-                  ) : (
-                    <div className="h-12 w-12 rounded bg-stone-100" />
-                  )}
+                  <Thumbnail
+                    src={line.image_url}
+                    width={48}
+                    height={48}
+                    className="h-12 w-12 rounded"
+                    placeholder="bg-stone-100"
+                  />
                 </td>
                 <td className="py-2 pr-3">
                   {line.product_id ? (

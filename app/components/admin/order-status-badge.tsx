@@ -1,6 +1,7 @@
 import { useTranslation } from "~/lib/i18n";
 
-const STATUS_STYLES: Record<string, string> = {
+/** The colours of each order status, wherever one is shown. */
+export const ORDER_STATUS_TONES: Record<string, string> = {
   pending_payment: "bg-amber-100 text-amber-900",
   paid: "bg-green-100 text-green-900",
   processing: "bg-sky-100 text-sky-900",
@@ -14,7 +15,7 @@ export function OrderStatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
   return (
     <span
-      className={`inline-block whitespace-nowrap rounded px-2 py-0.5 text-xs font-medium ${STATUS_STYLES[status] ?? "bg-stone-100 text-stone-800"}`}
+      className={`inline-block whitespace-nowrap rounded px-2 py-0.5 text-xs font-medium ${ORDER_STATUS_TONES[status] ?? "bg-stone-100 text-stone-800"}`}
       data-testid="order-status"
     >
       {t(`orders.statuses.${status}`, { defaultValue: status })}

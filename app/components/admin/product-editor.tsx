@@ -10,7 +10,7 @@ import {
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
-import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { Field, FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { ExchangeRates } from "~/lib/money";
 import type { Problem } from "~/lib/problem";
@@ -113,12 +113,7 @@ export function ProductEditor({
         </div>
         <ProductPriceFields fields={fields} rates={rates} />
         <div className="grid gap-4 sm:grid-cols-2 sm:items-end">
-          <Field
-            label={t("adminProductForm.category")}
-            htmlFor={fields.category_id.id}
-            errors={fields.category_id.errors}
-            errorId={fields.category_id.errorId}
-          >
+          <FieldFor field={fields.category_id} label={t("adminProductForm.category")}>
             <select {...getSelectProps(fields.category_id)} className={inputClass}>
               <option value="">{t("adminProductForm.noCategory")}</option>
               {categories.map((category) => (
@@ -127,7 +122,7 @@ export function ProductEditor({
                 </option>
               ))}
             </select>
-          </Field>
+          </FieldFor>
           <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
             <input {...getInputProps(fields.is_featured, { type: "checkbox" })} className="size-4" />
             {t("adminProductForm.featured")}

@@ -109,6 +109,7 @@ export function ProductImages({
               className="size-16 rounded border border-stone-200 object-cover"
             />
             <button
+              type="submit"
               {...form.reorder.getButtonProps({ name: images.name, from: index, to: index - 1 })}
               disabled={index === 0}
               className={smallButton}
@@ -116,13 +117,14 @@ export function ProductImages({
               {t("adminProductForm.moveUp")}
             </button>
             <button
+              type="submit"
               {...form.reorder.getButtonProps({ name: images.name, from: index, to: index + 1 })}
               disabled={index === keys.length - 1}
               className={smallButton}
             >
               {t("adminProductForm.moveDown")}
             </button>
-            <button {...form.remove.getButtonProps({ name: images.name, index })} className={smallButton}>
+            <button type="submit" {...form.remove.getButtonProps({ name: images.name, index })} className={smallButton}>
               {t("adminProductForm.removeImage")}
             </button>
           </li>

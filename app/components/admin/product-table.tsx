@@ -2,6 +2,7 @@ import type { MouseEvent } from "react";
 import { Form, Link } from "react-router";
 import { AdminTable } from "~/components/admin/admin-table";
 import { Button, buttonClass } from "~/components/ui/button";
+import { Thumbnail } from "~/components/ui/thumbnail";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
 import { colorName, localized } from "~/lib/localize";
@@ -121,18 +122,7 @@ export function ProductTable({
       {products.map((product) => (
         <tr key={product.id} data-product-id={product.id}>
           <td className={cell} data-label={label("image")}>
-            {product.image_url ? (
-              <img
-                src={product.image_url}
-                alt=""
-                width={48}
-                height={48}
-                loading="lazy"
-                className="size-12 rounded object-cover"
-              />
-            ) : (
-              <div className="size-12 rounded bg-stone-200" aria-hidden="true" />
-            )}
+            <Thumbnail src={product.image_url} width={48} height={48} className="size-12 rounded" />
           </td>
           <td className={`${cell} font-medium`} data-label={label("name")}>
             {localized(product, "name", language)}

@@ -145,6 +145,7 @@ export function ProductVariantRows({
                   />
                 </Field>
                 <button
+                  type="submit"
                   {...form.remove.getButtonProps({ name: variants.name, index })}
                   className={`${smallButton} self-end sm:mt-6 sm:self-start`}
                 >
@@ -162,7 +163,7 @@ export function ProductVariantRows({
       ) : null}
       <ErrorList errors={variants.errors} />
       <div className="flex items-center gap-4">
-        <button {...insert} disabled={rows.length >= MAX_VARIANTS} className={smallButton}>
+        <button type="submit" {...insert} disabled={rows.length >= MAX_VARIANTS} className={smallButton}>
           {t("adminProductForm.addVariant")}
         </button>
         <StockTotal initial={initialTotal} />

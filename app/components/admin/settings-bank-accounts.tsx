@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { ButtonLink } from "~/components/ui/button";
-import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { Field, FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import { translateKey } from "~/lib/translate-key";
 import type { BankAccount } from "~/models/payment-accounts.server";
@@ -68,15 +68,13 @@ export function BankAccountForm({
         {text("swift_code", t("adminSettings.banking.swiftCode"), t("adminSettings.banking.swiftHint"))}
         {text("routing_number", t("adminSettings.banking.routingNumber"), t("adminSettings.banking.optional"))}
         <div className="sm:col-span-2">
-          <Field
+          <FieldFor
+            field={fields.bank_address}
             label={t("adminSettings.banking.bankAddress")}
-            htmlFor={fields.bank_address.id}
             hint={t("adminSettings.banking.optional")}
-            errors={fields.bank_address.errors}
-            errorId={fields.bank_address.errorId}
           >
             <textarea {...getTextareaProps(fields.bank_address)} rows={2} className={inputClass} />
-          </Field>
+          </FieldFor>
         </div>
         <div className="flex flex-col gap-1 sm:col-span-2">
           <label className="flex items-center gap-2 text-sm font-medium text-stone-800">

@@ -1,19 +1,22 @@
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { ButtonLink } from "~/components/ui/button";
+import { MessagePanel } from "~/components/ui/message-panel";
 import { useTranslation } from "~/lib/i18n";
 
 /** The payment page without a checkout to pay for (nothing in the cart, or no details yet). */
 export function NoOrder() {
   const { t } = useTranslation();
   return (
-    <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-20 text-center">
-      <h1 className="text-2xl font-bold">{t("payment.noOrderTitle")}</h1>
-      <p className="text-stone-600">{t("payment.noOrderText")}</p>
-      <ButtonLink to="/cart" size="lg">
-        {t("payment.returnToCart")}
-      </ButtonLink>
-    </div>
+    <MessagePanel
+      title={t("payment.noOrderTitle")}
+      text={t("payment.noOrderText")}
+      action={
+        <ButtonLink to="/cart" size="lg">
+          {t("payment.returnToCart")}
+        </ButtonLink>
+      }
+    />
   );
 }
 

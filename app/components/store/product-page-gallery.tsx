@@ -1,18 +1,12 @@
-import { Link, useLocation } from "react-router";
+import { Link } from "react-router";
 import { ProductImage } from "~/components/product-card";
 import { useTranslation } from "~/lib/i18n";
+import { useParamHref } from "~/lib/param-href";
 
 /** The product's images: one large, thumbnails below; plain links, so it works without JavaScript. */
 export function Gallery({ images, name, current }: { images: string[]; name: string; current: number }) {
   const { t } = useTranslation();
-  const location = useLocation();
-  const href = (index: number) => {
-    const params = new URLSearchParams(location.search);
-    if (index === 0) params.delete("image");
-    else params.set("image", String(index));
-    const query = params.toString();
-    return `${location.pathname}${query ? `?${query}` : ""}`;
-  };
+  const href = useParamHref("image", 0);
   if (images.length === 0) return <ProductImage src={null} alt="" t={t} className="aspect-square w-full rounded-lg" />;
   const count = images.length;
   const previous = (current - 1 + count) % count;
@@ -25,24 +19,8 @@ export function Gallery({ images, name, current }: { images: string[]; name: str
         {count > 1 ? (
           <>
             {/* Plain links: the gallery works without JavaScript, and wraps around. */}
-            <Link
-              to={href(previous)}
-              preventScrollReset
-              replace
-              aria-label={t("product.previousImage")}
-              className="absolute left-2 top-1/2 -translate-y-1/2 rounded-full bg-white/90 px-3 py-2 text-lg shadow hover:bg-white"
-            >
-              ‹
-            </Link>
-            <Link
-              to={href(next)}
-              preventScrollReset
-              replace
-              aria-label={t("product.nextImage")}
-              className="absolute right-2 top-1/2 -translate-y-1/2 rounded-full bg-white/90 px-3 py-2 text-lg shadow hover:bg-white"
-            >
-              ›
-            </Link>
+            <StepLink to={href(previous)} label={t("product.previousImage")} side="left-2" arrow="‹" />
+            <StepLink to={href(next)} label={t("product.nextImage")} side="right-2" arrow="›" />
             <p
               className="absolute bottom-2 right-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white"
               data-testid="image-counter"
@@ -81,5 +59,20 @@ export function Gallery({ images, name, current }: { images: string[]; name: str
         </ul>
       ) : null}
     </section>
+  );
+}
+
+/** The previous / next image arrow on the large image. */
+function StepLink({ to, label, side, arrow }: { to: string; label: string; side: string; arrow: string }) {
+  return (
+    <Link
+      to={to}
+      preventScrollReset
+      replace
+      aria-label={label}
+      className={`absolute ${side} top-1/2 -translate-y-1/2 rounded-full bg-white/90 px-3 py-2 text-lg shadow hover:bg-white`}
+    >
+      {arrow}
+    </Link>
   );
 }

@@ -152,3 +152,13 @@ export function PasswordField({
     </Field>
   );
 }
+
+/** A `Field` for a Conform field: the control's id, the errors and their list's id come from it. */
+export function FieldFor({
+  field,
+  ...props
+}: Omit<FieldProps, "htmlFor" | "errors" | "errorId"> & {
+  field: { id: string; errors?: string[]; errorId: string };
+}) {
+  return <Field {...props} htmlFor={field.id} errors={field.errors} errorId={field.errorId} />;
+}

@@ -1,18 +1,12 @@
-import { Link, useLocation } from "react-router";
+import { Link } from "react-router";
 import { useTranslation } from "~/lib/i18n";
+import { useParamHref } from "~/lib/param-href";
 
 /** Page links that keep the other query parameters (filters, sort, search). */
 export function Pagination({ page, pages }: { page: number; pages: number }) {
   const { t } = useTranslation();
-  const location = useLocation();
+  const href = useParamHref("page", 1);
   if (pages <= 1) return null;
-  const href = (n: number) => {
-    const params = new URLSearchParams(location.search);
-    if (n === 1) params.delete("page");
-    else params.set("page", String(n));
-    const query = params.toString();
-    return `${location.pathname}${query ? `?${query}` : ""}`;
-  };
   // First, last, and two either side of the current page.
   const shown = [...new Set([1, pages, page - 2, page - 1, page, page + 1, page + 2])]
     .filter((n) => n >= 1 && n <= pages)

@@ -13,6 +13,7 @@ import { shippingFor } from "~/lib/shipping";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { CheckoutInput } from "~/schemas/checkout";
+import { cartLineRows } from "../cart.server";
 import { loadPaymentInstructions, type PaymentInstructions, takesOrders } from "../payment-accounts.server";
 import { loadShop } from "../settings/shop.server";
 import { storeReceipt } from "./receipts.server";
@@ -119,35 +120,7 @@ export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ orde
     const existing = await findSubmittedOrder(trx, input.userId, input.submissionKey);
     if (existing) return { order: existing, duplicate: true };
 
-    const lines = await trx
-      .selectFrom("cart_lines")
-      .innerJoin("products", "products.id", "cart_lines.product_id")
-      .leftJoin("categories", "categories.id", "products.category_id")
-      .leftJoin("product_variants", (join) =>
-        join
-          .onRef("product_variants.product_id", "=", "cart_lines.product_id")
-          .onRef("product_variants.color", "=", "cart_lines.color"),
-      )
-      .leftJoin("product_images", (join) =>
-        join.onRef("product_images.product_id", "=", "products.id").on("product_images.sort_order", "=", 0),
-      )
-      .select([
-        "cart_lines.product_id",
-        "cart_lines.color",
-        "product_variants.color_zh",
-        "categories.is_active as category_is_active",
-        "cart_lines.quantity",
-        "products.name_en",
-        "products.name_zh",
-        "products.price_hkd_cents",
-        "products.price_gbp_cents",
-        "products.price_eur_cents",
-        "products.price_usd_cents",
-        "product_images.path as image_path",
-      ])
-      .where("cart_lines.cart_id", "=", input.cartId)
-      .orderBy("cart_lines.id")
-      .execute();
+    const lines = await cartLineRows(trx, input.cartId);
     if (lines.length === 0) throw new UserError("checkout.errors.emptyCart", { status: 409 });
     // Hidden from shoppers since it went into the cart (its category is inactive): not sold.
     const hidden = lines.find((line) => line.category_is_active === 0);

@@ -3,7 +3,7 @@ import type { RouterContextProvider } from "react-router";
 import { type DB, now } from "#db/connect.server";
 import { CURRENCIES, type Database } from "#db/schema";
 import { services } from "~/context";
-import { storeChosenImage } from "~/lib/images.server";
+import { deletePublicImage, keptImage, savingImage, storeChosenImage } from "~/lib/images.server";
 import { DERIVED_CURRENCIES, type DerivedCurrency, type ExchangeRates, rateToText } from "~/lib/money";
 import { DEFAULT_SHIPPING_RULE, type ShippingRules } from "~/lib/shipping";
 import { publicUrl, type Storage } from "~/lib/storage.server";
@@ -12,7 +12,6 @@ import { getLanguage } from "~/middleware/i18next";
 import { centsToText } from "~/schemas/product";
 import { feeField, freeAboveField, rateField, type ShopDetailsForm } from "~/schemas/shop";
 import { recordAudit } from "../audit.server";
-import { deletePublicFile } from "./site-settings.server";
 
 /**
  * The shop's identity and terms that the owner sets under Settings → Shop details: name,
@@ -306,7 +305,7 @@ export async function updateShopDetails(
     supportedBy: {
       name: { en: form.supported_by_en, zh: form.supported_by_zh },
       url: form.supported_by_url,
-      logoKey: newLogo ?? (form.supported_by_logo_remove ? null : current.supportedBy.logoKey),
+      logoKey: keptImage(current.supportedBy.logoKey, newLogo ?? null, form.supported_by_logo_remove),
     },
     shipping: Object.fromEntries(
       CURRENCIES.map((currency) => [
@@ -318,14 +317,10 @@ export async function updateShopDetails(
       DERIVED_CURRENCIES.map((currency) => [currency, form[rateField(currency)]]),
     ) as ExchangeRates,
   };
-  let replaced: string | null;
-  try {
-    ({ replacedLogoKey: replaced } = await saveShopDetails(db, details, options));
-  } catch (error) {
-    if (newLogo) await deletePublicFile(storage, newLogo);
-    throw error;
-  }
-  if (replaced) await deletePublicFile(storage, replaced);
+  const { replacedLogoKey: replaced } = await savingImage(storage, newLogo ?? null, () =>
+    saveShopDetails(db, details, options),
+  );
+  await deletePublicImage(storage, replaced);
   return {
     ratesChanged: DERIVED_CURRENCIES.some(
       (currency) => current.exchangeRates[currency] !== details.exchangeRates[currency],

@@ -1,5 +1,6 @@
 import { type DB, now } from "#db/connect.server";
-import { publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";
+import { deletePublicImage, dropReplacedImage, savingImage } from "~/lib/images.server";
+import { publicUrl, type Storage } from "~/lib/storage.server";
 import { recordAudit } from "../audit.server";
 
 export const HERO_IMAGE_KEY = "hero_background_image";
@@ -37,11 +38,6 @@ export async function findHeroImage(db: DB): Promise<HeroImage> {
   };
 }
 
-/** Best-effort removal of a public file no row points at any more (a file left behind is harmless). */
-export async function deletePublicFile(storage: Storage, key: string | null): Promise<void> {
-  if (key) await removeFilesQuietly(storage, "public", [key]);
-}
-
 /**
  * Makes `imageKey` (already stored through the image pipeline) the home page's hero image: the
  * setting is upserted, then the previous file is deleted. If the setting cannot be saved, the
@@ -53,9 +49,8 @@ export async function updateHeroImage(
   imageKey: string,
   options: { actorUserId: string | null },
 ): Promise<void> {
-  let previous: string | null;
-  try {
-    previous = await db.transaction().execute(async (trx) => {
+  const previous = await savingImage(storage, imageKey, () =>
+    db.transaction().execute(async (trx) => {
       const before = await trx
         .selectFrom("site_settings")
         .select("value")
@@ -76,12 +71,9 @@ export async function updateHeroImage(
         after: { value: imageKey },
       });
       return before?.value ?? null;
-    });
-  } catch (error) {
-    await deletePublicFile(storage, imageKey);
-    throw error;
-  }
-  if (previous !== imageKey) await deletePublicFile(storage, previous);
+    }),
+  );
+  await dropReplacedImage(storage, previous, imageKey);
 }
 
 /** Goes back to the default hero image: the setting is removed, then the operator's file. */
@@ -104,5 +96,5 @@ export async function resetHeroImage(db: DB, storage: Storage, options: { actorU
     });
     return before.value;
   });
-  await deletePublicFile(storage, previous);
+  await deletePublicImage(storage, previous);
 }

@@ -4,6 +4,7 @@ import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-conf
 import { ButtonLink } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
+import { Thumbnail } from "~/components/ui/thumbnail";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
@@ -181,18 +182,7 @@ function PostRow({ post, language, returnTo }: { post: Post; language: Language;
     <tr data-post-id={post.id}>
       <td className="px-3 py-2">
         <div className="flex items-center gap-3">
-          {post.image_url ? (
-            <img
-              src={post.image_url}
-              alt=""
-              width={64}
-              height={48}
-              loading="lazy"
-              className="h-12 w-16 shrink-0 rounded object-cover"
-            />
-          ) : (
-            <div className="h-12 w-16 shrink-0 rounded bg-stone-200" aria-hidden="true" />
-          )}
+          <Thumbnail src={post.image_url} width={64} height={48} className="h-12 w-16 shrink-0 rounded" />
           <span className="font-medium">{title}</span>
         </div>
       </td>

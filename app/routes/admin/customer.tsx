@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { data, Form, Link } from "react-router";
-import type { OrderStatus, UserStatus } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
+import { Badge, CustomerStatusBadge, FAILURE_TONE, SUCCESS_TONE } from "~/components/admin/badges";
+import { ORDER_STATUS_TONES } from "~/components/admin/order-status-badge";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -61,23 +62,6 @@ export const action = formAction(
   },
 );
 
-const STATUS_BADGE: Record<UserStatus, string> = {
-  active: "bg-green-100 text-green-800",
-  inactive: "bg-stone-200 text-stone-700",
-  blocked: "bg-red-100 text-red-800",
-};
-
-const ORDER_BADGE: Record<OrderStatus, string> = {
-  pending_payment: "bg-amber-100 text-amber-900",
-  paid: "bg-green-100 text-green-900",
-  processing: "bg-sky-100 text-sky-900",
-  shipped: "bg-indigo-100 text-indigo-900",
-  delivered: "bg-emerald-100 text-emerald-900",
-  cancelled: "bg-stone-200 text-stone-700",
-};
-
-const badgeClass = "inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold";
-
 function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
     <div className="min-w-0">
@@ -104,9 +88,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
       </p>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h1 className="min-w-0 break-all text-2xl font-bold">{customer.email}</h1>
-        <span data-testid="customer-status" className={`${badgeClass} ${STATUS_BADGE[customer.status]}`}>
-          {t(`adminCustomers.statuses.${customer.status}`)}
-        </span>
+        <CustomerStatusBadge status={customer.status} />
       </div>
 
       {problem ? (
@@ -209,9 +191,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                   </td>
                   <td className="whitespace-nowrap px-3 py-2">{formatDate(order.created_at, language)}</td>
                   <td className="px-3 py-2">
-                    <span className={`${badgeClass} ${ORDER_BADGE[order.status]}`}>
-                      {t(`orders.statuses.${order.status}`)}
-                    </span>
+                    <Badge tone={ORDER_STATUS_TONES[order.status] ?? ""}>{t(`orders.statuses.${order.status}`)}</Badge>
                   </td>
                   <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">
                     {formatMoney(order.total_cents, order.currency)}
@@ -255,11 +235,9 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                 <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{event.ip ?? none}</td>
                 <td className="px-3 py-2">{event.countryName ?? none}</td>
                 <td className="px-3 py-2">
-                  <span
-                    className={`${badgeClass} ${event.success ? "bg-green-100 text-green-800" : "bg-red-100 text-red-800"}`}
-                  >
+                  <Badge tone={event.success ? SUCCESS_TONE : FAILURE_TONE}>
                     {event.success ? t("adminCustomers.detail.success") : t("adminCustomers.detail.failure")}
-                  </span>
+                  </Badge>
                 </td>
               </tr>
             ))}

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
-import type { UserStatus } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
+import { CustomerStatusBadge } from "~/components/admin/badges";
+import { StatCard } from "~/components/admin/stat-card";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -52,24 +53,6 @@ function locationOf(customer: Pick<CustomerRow, "city" | "country">, language: "
   return [customer.city, countryName(customer.country, language)].filter(Boolean).join(", ") || null;
 }
 
-const STATUS_BADGE: Record<UserStatus, string> = {
-  active: "bg-green-100 text-green-800",
-  inactive: "bg-stone-200 text-stone-700",
-  blocked: "bg-red-100 text-red-800",
-};
-
-function StatusBadge({ status }: { status: UserStatus }) {
-  const { t } = useTranslation();
-  return (
-    <span
-      data-testid="customer-status"
-      className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_BADGE[status]}`}
-    >
-      {t(`adminCustomers.statuses.${status}`)}
-    </span>
-  );
-}
-
 function Totals({ totals }: { totals: MoneyTotal[] }) {
   const { t } = useTranslation();
   if (totals.length === 0) return <span className="text-stone-500">{t("adminCustomers.none")}</span>;
@@ -81,26 +64,6 @@ function Totals({ totals }: { totals: MoneyTotal[] }) {
         </li>
       ))}
     </ul>
-  );
-}
-
-function Card({
-  label,
-  value,
-  hint,
-  testId,
-}: {
-  label: string;
-  value: string | number;
-  hint?: string;
-  testId: string;
-}) {
-  return (
-    <div className="rounded-lg bg-white p-4 shadow-sm" data-testid={testId}>
-      <p className="text-sm text-stone-500">{label}</p>
-      <p className="mt-1 break-words text-2xl font-bold">{value}</p>
-      {hint ? <p className="text-xs text-stone-500">{hint}</p> : null}
-    </div>
   );
 }
 
@@ -132,15 +95,15 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
       </div>
 
       <section aria-label={t("adminCustomers.title")} className="mt-6 grid grid-cols-2 gap-4 lg:grid-cols-4">
-        <Card testId="card-total" label={t("adminCustomers.cards.total")} value={summary.total} />
-        <Card
+        <StatCard testId="card-total" label={t("adminCustomers.cards.total")} value={summary.total} />
+        <StatCard
           testId="card-active"
           label={t("adminCustomers.cards.active")}
           value={summary.active}
           hint={t("adminCustomers.cards.activePercent", { percent: summary.activePercent })}
         />
-        <Card testId="card-countries" label={t("adminCustomers.cards.countries")} value={summary.countries} />
-        <Card
+        <StatCard testId="card-countries" label={t("adminCustomers.cards.countries")} value={summary.countries} />
+        <StatCard
           testId="card-top-country"
           label={t("adminCustomers.cards.topCountry")}
           value={summary.topCountryName ?? none}
@@ -217,7 +180,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
                   <Totals totals={customer.totals} />
                 </td>
                 <td className="px-3 py-2">
-                  <StatusBadge status={customer.status} />
+                  <CustomerStatusBadge status={customer.status} />
                 </td>
                 <td className="px-3 py-2">
                   <Link

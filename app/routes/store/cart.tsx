@@ -2,6 +2,7 @@ import { Form, redirect } from "react-router";
 import { CartLineItem } from "~/components/store/cart-line";
 import { CartSummaryPanel } from "~/components/store/cart-summary";
 import { ButtonLink } from "~/components/ui/button";
+import { MessagePanel } from "~/components/ui/message-panel";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
@@ -114,11 +115,11 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
   const { cart, language, signedIn } = loaderData;
   if (cart.lines.length === 0) {
     return (
-      <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-20 text-center">
-        <h1 className="text-2xl font-bold">{t("cart.emptyTitle")}</h1>
-        <p className="text-stone-600">{t("cart.emptyText")}</p>
-        <ButtonLink to="/category/all">{t("cart.startShopping")}</ButtonLink>
-      </div>
+      <MessagePanel
+        title={t("cart.emptyTitle")}
+        text={t("cart.emptyText")}
+        action={<ButtonLink to="/category/all">{t("cart.startShopping")}</ButtonLink>}
+      />
     );
   }
   return (

@@ -6,7 +6,8 @@ import { AccountNeeded } from "~/components/account-needed";
 import { CheckoutSteps } from "~/components/checkout-steps";
 import { CartSummary } from "~/components/order-summary";
 import { ButtonLink } from "~/components/ui/button";
-import { Field, inputClass, StatusButton } from "~/components/ui/field";
+import { Field, FieldFor, inputClass, StatusButton } from "~/components/ui/field";
+import { MessagePanel } from "~/components/ui/message-panel";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
@@ -117,11 +118,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   });
   if (cart.lines.length === 0) {
     return (
-      <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-20 text-center">
-        <h1 className="text-2xl font-bold">{t("checkout.emptyTitle")}</h1>
-        <p className="text-stone-600">{t("checkout.emptyText")}</p>
-        <ButtonLink to="/">{t("checkout.backHome")}</ButtonLink>
-      </div>
+      <MessagePanel
+        title={t("checkout.emptyTitle")}
+        text={t("checkout.emptyText")}
+        action={<ButtonLink to="/">{t("checkout.backHome")}</ButtonLink>}
+      />
     );
   }
   const text = (
@@ -159,19 +160,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             {text("phone", t("checkout.phone"), { type: "tel", autoComplete: "tel" })}
           </div>
           {/* A street address may take several lines: a textarea (the server joins the lines). */}
-          <Field
-            label={t("checkout.address")}
-            htmlFor={fields.address.id}
-            errors={fields.address.errors}
-            errorId={fields.address.errorId}
-          >
+          <FieldFor field={fields.address} label={t("checkout.address")}>
             <textarea
               {...getTextareaProps(fields.address)}
               rows={2}
               autoComplete="street-address"
               className={inputClass}
             />
-          </Field>
+          </FieldFor>
           <div className="grid gap-4 sm:grid-cols-3">
             {text("city", t("checkout.city"), { autoComplete: "address-level2" })}
             {text("postalCode", t("checkout.postalCode"), {
@@ -180,15 +176,9 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             })}
             {text("country", t("checkout.country"), { autoComplete: "country-name" })}
           </div>
-          <Field
-            label={t("checkout.notes")}
-            htmlFor={fields.notes.id}
-            hint={t("checkout.notesHint")}
-            errors={fields.notes.errors}
-            errorId={fields.notes.errorId}
-          >
+          <FieldFor field={fields.notes} label={t("checkout.notes")} hint={t("checkout.notesHint")}>
             <textarea {...getTextareaProps(fields.notes)} rows={3} className={inputClass} />
-          </Field>
+          </FieldFor>
           <div className="flex flex-wrap items-center justify-between gap-3 pt-2">
             <Link to="/cart" className="text-brand-700 hover:underline">
               ← {t("checkout.backToCart")}

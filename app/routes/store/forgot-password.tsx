@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import type { z } from "zod";
-import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { requestInfoContext, services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
@@ -70,14 +70,9 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
         className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
       >
         <FormErrors errors={form.errors} params={actionData?.problem?.params} />
-        <Field
-          label={t("auth.email")}
-          htmlFor={fields.email.id}
-          errors={fields.email.errors}
-          errorId={fields.email.errorId}
-        >
+        <FieldFor field={fields.email} label={t("auth.email")}>
           <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className={inputClass} />
-        </Field>
+        </FieldFor>
         <StatusButton pendingText={t("auth.pending")}>{t("forgot.submit")}</StatusButton>
       </Form>
       <p className="mt-6 text-center text-sm">

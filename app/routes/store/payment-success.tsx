@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { useTranslation } from "~/lib/i18n";
@@ -44,19 +44,14 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
       </section>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         {loaderData.orderId ? (
-          <Link
-            to={`/account/orders/${loaderData.orderId}`}
-            className="rounded-md border border-stone-300 px-4 py-2 font-medium hover:bg-stone-100"
-          >
+          <ButtonLink to={`/account/orders/${loaderData.orderId}`} variant="secondary">
             {t("success.viewOrders")}
-          </Link>
+          </ButtonLink>
         ) : null}
-        <Link to="/" className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
-          {t("success.continueShopping")}
-        </Link>
-        <Link to="/contact" className="rounded-md border border-stone-300 px-4 py-2 font-medium hover:bg-stone-100">
+        <ButtonLink to="/">{t("success.continueShopping")}</ButtonLink>
+        <ButtonLink to="/contact" variant="secondary">
           {t("success.contact")}
-        </Link>
+        </ButtonLink>
       </div>
     </div>
   );

@@ -3,6 +3,7 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { z } from "zod";
 import { PasswordField, StatusButton } from "~/components/ui/field";
+import { MessagePanel } from "~/components/ui/message-panel";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
@@ -54,13 +55,16 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   });
   if (!loaderData.valid || actionData?.problem) {
     return (
-      <div className="mx-auto max-w-md px-4 py-12">
-        <h1 className="text-2xl font-bold">{t("reset.invalidTitle")}</h1>
-        <p className="mt-2 text-stone-600">{t("reset.invalidText")}</p>
-        <Link to="/forgot-password" className="mt-6 inline-block font-semibold text-brand-700 hover:underline">
-          {t("reset.requestNew")}
-        </Link>
-      </div>
+      <MessagePanel
+        layout="page"
+        title={t("reset.invalidTitle")}
+        text={t("reset.invalidText")}
+        action={
+          <Link to="/forgot-password" className="mt-6 inline-block font-semibold text-brand-700 hover:underline">
+            {t("reset.requestNew")}
+          </Link>
+        }
+      />
     );
   }
   return (

@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect } from "react-router";
 import { StatusButton } from "~/components/ui/field";
+import { MessagePanel } from "~/components/ui/message-panel";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
@@ -37,13 +38,16 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
   // Any answer that is not a redirect is a refusal: the link cannot be used.
   if (!loaderData.valid || actionData) {
     return (
-      <div className="mx-auto max-w-md px-4 py-12">
-        <h1 className="text-2xl font-bold">{t("verify.invalidTitle")}</h1>
-        <p className="mt-2 text-stone-600">{t("verify.invalidText")}</p>
-        <Link to="/login?mode=signup" className="mt-6 inline-block font-semibold text-brand-700 hover:underline">
-          {t("auth.toSignup")}
-        </Link>
-      </div>
+      <MessagePanel
+        layout="page"
+        title={t("verify.invalidTitle")}
+        text={t("verify.invalidText")}
+        action={
+          <Link to="/login?mode=signup" className="mt-6 inline-block font-semibold text-brand-700 hover:underline">
+            {t("auth.toSignup")}
+          </Link>
+        }
+      />
     );
   }
   return (
