@@ -1,7 +1,6 @@
 import type { MouseEvent } from "react";
 import { Form, Link } from "react-router";
 import { AdminTable } from "~/components/admin/admin-table";
-import { Button, buttonClass } from "~/components/ui/button";
 import { Thumbnail } from "~/components/ui/thumbnail";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
@@ -66,9 +65,12 @@ function CategoryForm({
           </option>
         ))}
       </select>
-      <Button variant="secondary" size="sm">
+      <button
+        type="submit"
+        className="rounded-md border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-100"
+      >
         {t("adminProducts.save")}
-      </Button>
+      </button>
     </Form>
   );
 }
@@ -164,7 +166,10 @@ export function ProductTable({
           </td>
           <td className={`whitespace-nowrap ${cell}`} data-label={label("actions")}>
             <div className="flex gap-2">
-              <Link to={`/admin/products/edit/${product.id}`} className={buttonClass("secondary", "sm")}>
+              <Link
+                to={`/admin/products/edit/${product.id}`}
+                className="rounded-md border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-100"
+              >
                 {t("adminProducts.edit")}
               </Link>
               <Link
