@@ -14,7 +14,9 @@ export { DEFAULT_COLOR } from "~/lib/colors";
 const MONEY_PATTERN = /^\d{1,7}(?:\.\d{1,2})?$/;
 
 /** "12.3" → 1230; "12.345", "-1", "1e3" → null. */
-export function parseCents(text: string): number | null {
+export function parseCents(text: unknown): number | null {
+  // A repeated field arrives as a list (a hostile or broken client): not an amount.
+  if (typeof text !== "string") return null;
   const value = text.trim();
   if (!MONEY_PATTERN.test(value)) return null;
   const [whole = "0", fraction = ""] = value.split(".");

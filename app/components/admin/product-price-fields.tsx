@@ -82,11 +82,11 @@ export function ProductPriceFields({
 }) {
   const { t } = useTranslation();
   const byCurrency = { GBP: fields.price_gbp, EUR: fields.price_eur, USD: fields.price_usd };
-  const [hkd, setHkd] = useState(fields.price_hkd.initialValue ?? "");
+  const [hkd, setHkd] = useState(textOf(fields.price_hkd.initialValue));
   const [typed, setTyped] = useState<Record<DerivedCurrency, string>>({
-    GBP: fields.price_gbp.initialValue ?? "",
-    EUR: fields.price_eur.initialValue ?? "",
-    USD: fields.price_usd.initialValue ?? "",
+    GBP: textOf(fields.price_gbp.initialValue),
+    EUR: textOf(fields.price_eur.initialValue),
+    USD: textOf(fields.price_usd.initialValue),
   });
   const hkdCents = parseCents(hkd);
   return (
@@ -114,4 +114,9 @@ export function ProductPriceFields({
       })}
     </div>
   );
+}
+
+/** A field's sent value as text; a repeated field (a list, from a broken or hostile client) is none. */
+function textOf(value: unknown): string {
+  return typeof value === "string" ? value : "";
 }

@@ -8,8 +8,12 @@ import { MAX_VARIANTS, type ProductFormInput } from "~/schemas/product";
 type Variant = NonNullable<ProductFormInput["variants"]>[number];
 
 /** The sum of stock fields as the server reads them (a field that is not a whole number counts 0). */
-function sumStock(values: (string | undefined)[]): number {
-  return values.reduce((sum, value) => sum + (value && /^\d+$/.test(value.trim()) ? Number(value) : 0), 0);
+/** The sum of the stock fields that hold a whole number (a repeated field arrives as a list: not one). */
+function sumStock(values: unknown[]): number {
+  return values.reduce<number>(
+    (sum, value) => sum + (typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : 0),
+    0,
+  );
 }
 
 function stockOfForm(form: FormData): number {
