@@ -588,7 +588,7 @@ const zh: Record<ContentPageSlug, ContentPageText> = {
 
 /** A page's default text in a language. */
 export function defaultContentPage(slug: ContentPageSlug, language: "en" | "zh"): ContentPageText {
-  return (language === "zh" ? zh : en)[slug];
+  return { en, zh }[language][slug];
 }
 
 /** Narrows a route parameter to a known content page slug. */

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import i18next, { type TFunction } from "i18next";
 import nodemailer from "nodemailer";
-import resources, { type Language } from "~/locales";
+import resources, { HTML_LANG, type Language } from "~/locales";
 import type { Config } from "./config.server";
 
 /**
@@ -133,7 +133,7 @@ export async function sendLocalizedEmail(
     "--",
     footer,
   ].join("\n");
-  const html = `<!doctype html><html lang="${language === "zh" ? "zh-Hant-HK" : "en"}"><body style="font-family:Arial,sans-serif;color:#1c1917;max-width:560px;margin:0 auto;padding:24px">
+  const html = `<!doctype html><html lang="${HTML_LANG[language]}"><body style="font-family:Arial,sans-serif;color:#1c1917;max-width:560px;margin:0 auto;padding:24px">
 <h1 style="font-size:20px">${escapeHtml(content.heading)}</h1>
 ${content.paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
 ${content.action ? `<p><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:#4d7c0f;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(content.action.label)}</a></p>` : ""}

@@ -2,7 +2,7 @@ import { Form, useLocation, useSubmit } from "react-router";
 import { CURRENCIES, type Currency } from "#db/schema";
 import { useTranslation } from "~/lib/i18n";
 import { useHydrated } from "~/lib/use-hydrated";
-import type { Language } from "~/locales";
+import { HTML_LANG, type Language } from "~/locales/languages";
 
 function useReturnTo(): string {
   const location = useLocation();
@@ -13,14 +13,15 @@ function useReturnTo(): string {
 export function LanguageToggle({ language, className = "" }: { language: Language; className?: string }) {
   const { t } = useTranslation();
   const returnTo = useReturnTo();
+  const other: Language = language === "en" ? "zh" : "en";
   return (
     <Form method="post" action="/resources/language" className={className}>
-      <input type="hidden" name="language" value={language === "en" ? "zh" : "en"} />
+      <input type="hidden" name="language" value={other} />
       <input type="hidden" name="redirectTo" value={returnTo} />
       <button
         type="submit"
         title={t("nav.switchLanguageTitle")}
-        lang={language === "en" ? "zh-Hant-HK" : "en"}
+        lang={HTML_LANG[other]}
         className="rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"
       >
         {t("nav.switchLanguage")}

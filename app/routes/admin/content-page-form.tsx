@@ -9,6 +9,7 @@ import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { HTML_LANG } from "~/locales/languages";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { findContentPage, resetContentPage, saveContentPage } from "~/models/settings/content-pages.server";
 import { contentPageActionSchema, contentPageSchema, PAGE_BODY_MAX } from "~/schemas/content-page";
@@ -102,7 +103,7 @@ export default function ContentPageForm({ loaderData, actionData }: Route.Compon
     const description = fields[`description_${key}`];
     const body = fields[`body_${key}`];
     return (
-      <fieldset className="min-w-0 rounded-lg bg-white p-6 shadow-sm" lang={key === "zh" ? "zh-Hant-HK" : "en"}>
+      <fieldset className="min-w-0 rounded-lg bg-white p-6 shadow-sm" lang={HTML_LANG[key]}>
         {/* A floated legend sits inside the card instead of on its edge. */}
         <legend className="float-left w-full text-lg font-semibold">
           {t(key === "en" ? "adminShop.page.english" : "adminShop.page.chinese")}
