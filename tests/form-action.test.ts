@@ -67,6 +67,33 @@ describe("formAction, the one contract of a form action", () => {
     expect(notAForm.data.problem).toEqual({ key: "error.badRequest" });
   });
 
+  it("says an unread body in the page's own words, next to the field it names", async () => {
+    const upload = formAction(
+      {
+        schema,
+        maxBytes: 2048,
+        unread: {
+          tooLarge: { key: "errors.photoTooLarge", field: "photo" },
+          notAForm: { key: "errors.photoUnreadable", detailKey: "errors.tryAgain" },
+        },
+      },
+      () => ({ saved: true }),
+    );
+    const call = async (request: Request) => {
+      const { result } = await runRoute(svc, upload as never, request, null);
+      const response = result as { data: Answer; init: { status: number } | null };
+      return { status: response.init?.status, data: response.data };
+    };
+    const tooLarge = await call(post(formOf({ name: "x".repeat(5000) })));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.data.problem).toEqual({ key: "errors.photoTooLarge", field: "photo" });
+    expect(tooLarge.data.result.error?.photo).toEqual(["errors.photoTooLarge"]);
+
+    const notAForm = await call(post("garbage", { "Content-Type": "multipart/form-data; boundary=x" }));
+    expect(notAForm.status).toBe(400);
+    expect(notAForm.data.result.error?.[""]).toEqual(["errors.photoUnreadable", "errors.tryAgain"]);
+  });
+
   it("answers invalid input with 400, the field's error and the user's input", async () => {
     const { status, data } = await answer(post(formOf({ name: "a" })));
     expect(status).toBe(400);

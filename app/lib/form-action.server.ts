@@ -19,10 +19,10 @@ import { z } from "zod";
 import { FETCHER_FIELD } from "./fetcher";
 import { type Flash, setFlash } from "./flash.server";
 import { BodyTooLargeError, readFormData } from "./images.server";
-import { type Problem, UserError } from "./problem";
+import { type Problem, type UnreadBodyProblems, UserError } from "./problem";
 
 export { FETCHER_FIELD } from "./fetcher";
-export { type Problem, UserError } from "./problem";
+export { type Problem, type UnreadBodyProblems, UserError } from "./problem";
 
 /** A text form with no file: far more than any of our text forms needs. */
 export const TEXT_FORM_LIMIT = 256 * 1024;
@@ -51,14 +51,22 @@ const emptySchema = z.object({});
 
 /**
  * Reads the request's form with a byte limit. A body over the limit is a `UserError` with 413,
- * anything that is not a form (JSON, garbage, cut short) one with 400.
+ * anything that is not a form (JSON, garbage, cut short) one with 400, each with the page's own
+ * problem when it gives one.
  */
-export async function readFormBody(request: Request, maxBytes: number = TEXT_FORM_LIMIT): Promise<FormData> {
+export async function readFormBody(
+  request: Request,
+  maxBytes: number = TEXT_FORM_LIMIT,
+  unread: UnreadBodyProblems = {},
+): Promise<FormData> {
   try {
     return await readFormData(request, maxBytes);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new UserError("error.bodyTooLarge", { status: 413 });
-    throw new UserError("error.badRequest");
+    const { key, ...rest } =
+      error instanceof BodyTooLargeError
+        ? (unread.tooLarge ?? { key: "error.bodyTooLarge" })
+        : (unread.notAForm ?? { key: "error.badRequest" });
+    throw new UserError(key, { ...rest, status: error instanceof BodyTooLargeError ? 413 : 400 });
   }
 }
 
@@ -123,6 +131,8 @@ interface FormActionConfig<Args extends ActionArgsLike, Schema extends z.ZodType
   authorize?: (args: Args) => Auth | Promise<Auth>;
   /** Fields never sent back to the page in a reply (a password). */
   hideFields?: string[];
+  /** The page's words for a body refused before it was read (too large, not a form). */
+  unread?: UnreadBodyProblems;
 }
 
 export type FormActionArgs<Args, Schema extends z.ZodType, Auth> = Args & {
@@ -144,7 +154,7 @@ export function formAction<Args extends ActionArgsLike, Schema extends z.ZodType
     const auth = (await config.authorize?.(args)) as Auth;
     let form: FormData;
     try {
-      form = await readFormBody(args.request, config.maxBytes);
+      form = await readFormBody(args.request, config.maxBytes, config.unread);
     } catch (error) {
       if (error instanceof UserError) return refuse(null, error.problem, error.status);
       throw error;

@@ -13,6 +13,18 @@ export interface Problem {
 }
 
 /**
+ * What a body refused before it was read is called on a page: a form with an upload says "the
+ * image is too large" in its own words, and may put it next to its file field. Unset, the
+ * shop-wide messages `error.bodyTooLarge` and `error.badRequest` are used.
+ */
+export interface UnreadBodyProblems {
+  /** The body is over the byte limit (answered with 413). */
+  tooLarge?: Problem;
+  /** The body is not a form at all: JSON, garbage, cut short (answered with 400). */
+  notAForm?: Problem;
+}
+
+/**
  * The one user-facing error: models throw it when a rule refuses (out of stock, already paid,
  * image too large…); `formAction` turns it into a 4xx answer carrying the user's input.
  * Anything else thrown is a bug and stays a 500.

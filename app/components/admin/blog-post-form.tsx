@@ -5,7 +5,7 @@ import { ImagePicker } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
-import type { Problem } from "~/lib/problem";
+import type { Problem, UnreadBodyProblems } from "~/lib/problem";
 import { translateKey } from "~/lib/translate-key";
 import { BLOG_LIMITS, blogPostSchema } from "~/schemas/blog";
 
@@ -24,12 +24,18 @@ export interface LoadedPost {
   firstPublished: string | null;
 }
 
+/** What the blog editor calls a post refused before it was read (too large, not a form). */
+export const BLOG_UNREAD = {
+  tooLarge: { key: "adminBlog.errors.uploadTooLarge" },
+  notAForm: { key: "error.badRequest" },
+} satisfies UnreadBodyProblems;
+
 /**
- * A body refused before it was read (too large, not a form) has no input to give back: its
- * message shows above the form, which keeps what was typed.
+ * A body refused before it was read has no input to give back: its message shows above the
+ * form, which keeps what was typed.
  */
-export function isUnreadBody(problem: Problem | null | undefined): boolean {
-  return problem?.key === "error.bodyTooLarge" || problem?.key === "error.badRequest";
+function isUnreadBody(problem: Problem | null | undefined): problem is Problem {
+  return problem?.key === BLOG_UNREAD.tooLarge.key || problem?.key === BLOG_UNREAD.notAForm.key;
 }
 
 /** The blog post editor: both languages, the author, an optional image and the publish switch. */
@@ -102,11 +108,7 @@ export function PostForm({
       {...getFormProps(form)}
       className="mt-6 flex flex-col gap-6 rounded-lg bg-white p-4 shadow-sm sm:p-6"
     >
-      {unread ? (
-        <FormErrors
-          errors={[problem?.key === "error.bodyTooLarge" ? "adminBlog.errors.uploadTooLarge" : "error.badRequest"]}
-        />
-      ) : null}
+      {unread ? <FormErrors errors={[problem.key]} /> : null}
       <FormErrors errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
         {textField(fields.title_en, t("adminBlog.form.titleEn"), BLOG_LIMITS.title)}

@@ -5,7 +5,7 @@ import { ImagePicker } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
 import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
-import type { Problem } from "~/lib/problem";
+import type { Problem, UnreadBodyProblems } from "~/lib/problem";
 import { translateKey } from "~/lib/translate-key";
 import type { AdminCategory } from "~/models/categories.server";
 import { createCategorySchema, updateCategorySchema } from "~/schemas/category";
@@ -14,9 +14,7 @@ export const CATEGORIES_PATH = "/admin/categories";
 const PATH = CATEGORIES_PATH;
 
 /** A body over the limit is refused before it is read: said in the Category Manager's words. */
-export function uploadErrors(errors: string[] | undefined | null): string[] | undefined {
-  return errors?.map((key) => (key === "error.bodyTooLarge" ? "adminCategories.errors.uploadTooLarge" : key));
-}
+export const CATEGORY_UNREAD: UnreadBodyProblems = { tooLarge: { key: "adminCategories.errors.uploadTooLarge" } };
 
 /** The create and edit form: the names, descriptions, slug, order, image and status. */
 export function CategoryForm({
@@ -74,7 +72,7 @@ export function CategoryForm({
         className="mt-4 grid gap-4 sm:grid-cols-2"
       >
         <div className="sm:col-span-2">
-          <FormErrors errors={uploadErrors(form.errors)} />
+          <FormErrors errors={form.errors} />
         </div>
         <input type="hidden" name="intent" value={category ? "update" : "create"} />
         {category ? <input type="hidden" name="id" value={category.id} /> : null}

@@ -5,7 +5,7 @@ import { ImagePicker } from "~/components/admin/image-picker";
 import { Button } from "~/components/ui/button";
 import { FormErrors, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
-import type { Problem } from "~/lib/problem";
+import type { Problem, UnreadBodyProblems } from "~/lib/problem";
 import { translateKey } from "~/lib/translate-key";
 import { heroImageSchema } from "~/schemas/bank-account";
 
@@ -18,15 +18,11 @@ export interface HeroSummary {
   updatedText: string | null;
 }
 
-/**
- * The refusal shown next to the hero field: the pipeline's, or a body refused before it was
- * read (too large, or not an upload at all), said in the settings page's words.
- */
-function imageProblem(problem: Problem | null): Problem | null {
-  if (problem?.key === "error.bodyTooLarge") return { key: "adminSettings.errors.heroTooLarge", field: "hero" };
-  if (problem?.key === "error.badRequest") return { key: "adminSettings.errors.uploadFailed", field: "hero" };
-  return problem?.field === "hero" ? problem : null;
-}
+/** A settings post refused before it was read (too large, not an upload at all) is the hero field's refusal. */
+export const HERO_UNREAD: UnreadBodyProblems = {
+  tooLarge: { key: "adminSettings.errors.heroTooLarge", field: "hero" },
+  notAForm: { key: "adminSettings.errors.uploadFailed", field: "hero" },
+};
 
 export function HeroSection({
   hero,
@@ -48,7 +44,7 @@ export function HeroSection({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: heroImageSchema }),
   });
   const uploading = navigation.state === "submitting" && navigation.formData?.get("intent") === "hero";
-  const heroProblem = imageProblem(problem);
+  const heroProblem = problem?.field === "hero" ? problem : null;
   const errors = heroProblem
     ? [translateKey(t, heroProblem.key, heroProblem.params)]
     : fields.hero.errors?.map((key) => translateKey(t, key));

@@ -2,12 +2,18 @@ import { data } from "react-router";
 import { type DB, now } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
 import { IMAGE_PRESETS, ImageError, storeImage } from "~/lib/images.server";
-import { UserError } from "~/lib/problem";
+import { type Problem, type UnreadBodyProblems, UserError } from "~/lib/problem";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import { recordAudit } from "../audit.server";
 
 /** Room for the multipart envelope and the small fields around the 5 MB receipt. */
 export const RECEIPT_FORM_LIMIT = IMAGE_PRESETS.receipt.maxBytes + 256 * 1024;
+
+/** A receipt too large to be read is the same refusal as one the pipeline finds too large. */
+const RECEIPT_TOO_LARGE: Problem = { key: "payment.tooLarge", detailKey: "payment.tooLargeDetail" };
+
+/** What the receipt forms (payment, replacing a receipt) call a body refused before it was read. */
+export const RECEIPT_UNREAD: UnreadBodyProblems = { tooLarge: RECEIPT_TOO_LARGE };
 
 /**
  * Stores a shopper's receipt, re-encoded, in private storage under their folder. No file is a
@@ -23,7 +29,7 @@ export async function storeReceipt(storage: Storage, file: File | undefined, use
   } catch (error) {
     if (!(error instanceof ImageError)) throw error;
     if (error.code === "tooLarge") {
-      throw new UserError("payment.tooLarge", { detailKey: "payment.tooLargeDetail", status: 413 });
+      throw new UserError(RECEIPT_TOO_LARGE.key, { detailKey: RECEIPT_TOO_LARGE.detailKey, status: 413 });
     }
     if (error.code === "tooManyPixels") {
       throw new UserError("payment.invalidType", { detailKey: error.messageKey, params: error.params });

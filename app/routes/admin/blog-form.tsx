@@ -1,5 +1,5 @@
 import { data, Link } from "react-router";
-import { BLOG_LIST_PATH as LIST_PATH, PostForm } from "~/components/admin/blog-post-form";
+import { BLOG_UNREAD, BLOG_LIST_PATH as LIST_PATH, PostForm } from "~/components/admin/blog-post-form";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
@@ -65,6 +65,7 @@ export const action = formAction(
   {
     schema: blogPostSchema,
     maxBytes: BODY_LIMIT,
+    unread: BLOG_UNREAD,
     authorize: async ({ context, request, params }: Route.ActionArgs) => {
       const admin = requireAdmin(context, request);
       const id = postId(params);

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { CategoryForm, CATEGORIES_PATH as PATH, uploadErrors } from "~/components/admin/category-form";
+import { CATEGORY_UNREAD, CategoryForm, CATEGORIES_PATH as PATH } from "~/components/admin/category-form";
 import { CategoryDeleteConfirmation, CategoryRow } from "~/components/admin/category-list";
 import { ButtonLink } from "~/components/ui/button";
 import { FormErrors } from "~/components/ui/field";
@@ -49,6 +49,7 @@ export const action = formAction(
   {
     schema: categoryActionSchema,
     maxBytes: BODY_LIMIT,
+    unread: CATEGORY_UNREAD,
     authorize: ({ context, request }: Route.ActionArgs) => requireAdmin(context, request),
   },
   async ({ context, form, value, auth }) => {
@@ -112,7 +113,7 @@ export default function CategoryManager({ loaderData, actionData }: Route.Compon
       ) : null}
       {uploadProblem && !formOpen ? (
         <div className="mt-4">
-          <FormErrors errors={uploadErrors(uploadProblem)} />
+          <FormErrors errors={uploadProblem} />
         </div>
       ) : null}
 

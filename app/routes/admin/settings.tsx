@@ -1,7 +1,7 @@
 import { Link, redirect, useLocation } from "react-router";
 import { CURRENCIES } from "#db/schema";
 import { BankAccountForm, BankAccountRow, BankDeleteConfirmation } from "~/components/admin/settings-bank-accounts";
-import { HeroSection, SETTINGS_PATH as PATH } from "~/components/admin/settings-hero";
+import { HERO_UNREAD, HeroSection, SETTINGS_PATH as PATH } from "~/components/admin/settings-hero";
 import { ShopSection } from "~/components/admin/settings-shop-summary";
 import { FormErrors } from "~/components/ui/field";
 import { services } from "~/context";
@@ -87,6 +87,7 @@ export const action = formAction(
   {
     schema: settingsActionSchema,
     maxBytes: BODY_LIMIT,
+    unread: HERO_UNREAD,
     authorize: ({ context, request }: Route.ActionArgs) => requireAdmin(context, request),
   },
   async ({ context, form, value, auth }) => {

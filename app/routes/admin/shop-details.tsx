@@ -7,7 +7,7 @@ import { MoneyInput, Section } from "~/components/admin/shop-form-parts";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
-import { formAction, type Problem, succeed } from "~/lib/form-action.server";
+import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { DERIVED_CURRENCIES } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
@@ -52,6 +52,11 @@ export const action = formAction(
   {
     schema: shopDetailsSchema,
     maxBytes: BODY_LIMIT,
+    // A post too large to read is the logo's refusal, shown next to it.
+    unread: {
+      tooLarge: { key: "adminShop.errors.logoTooLarge", field: "supported_by_logo" },
+      notAForm: { key: "adminShop.errors.uploadFailed", field: "supported_by_logo" },
+    },
     authorize: ({ context, request }: Route.ActionArgs) => requireAdmin(context, request),
   },
   async ({ context, form, value, auth }) => {
@@ -63,16 +68,6 @@ export const action = formAction(
     });
   },
 );
-
-/**
- * The refusal shown at the logo field: a body refused before it was read (too large, or not an
- * upload at all) in this page's words; the pipeline's own comes as a field error of the reply.
- */
-function logoProblemKey(problem: Problem | null | undefined): string | null {
-  if (problem?.key === "error.bodyTooLarge") return "adminShop.errors.logoTooLarge";
-  if (problem?.key === "error.badRequest") return "adminShop.errors.uploadFailed";
-  return null;
-}
 
 export default function ShopDetailsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -91,7 +86,6 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
       <input {...getInputProps(field, { type: type as "text" })} autoComplete="off" className={inputClass} dir="auto" />
     </Field>
   );
-  const logoKey = logoProblemKey(actionData?.problem);
   const saving = navigation.state === "submitting" && navigation.formAction === PATH;
   return (
     <div className="max-w-4xl">
@@ -159,7 +153,7 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
               errorId={fields.supported_by_logo.errorId}
               label={t("adminShop.supporter.logo")}
               hint={t("adminShop.supporter.logoHint")}
-              errors={(logoKey ? [logoKey] : fields.supported_by_logo.errors)?.map((key) => translateKey(t, key))}
+              errors={fields.supported_by_logo.errors?.map((key) => translateKey(t, key))}
               accept="image/png,image/jpeg,image/webp"
               previewAlt={t("adminShop.supporter.logoChosen")}
               previewClassName="h-16 w-auto max-w-[12rem] rounded bg-stone-900 object-contain p-2"

@@ -10,7 +10,7 @@ import { useTranslation } from "~/lib/i18n";
 import { colorName, localized } from "~/lib/localize";
 import { formatPersonName } from "~/lib/person-name";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { RECEIPT_FORM_LIMIT, uploadReplacementReceipt } from "~/models/orders/receipts.server";
+import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD, uploadReplacementReceipt } from "~/models/orders/receipts.server";
 import { type CustomerOrderStatus, customerStatus, findOrder, listOrderHistory } from "~/models/orders/shopper.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import { replaceReceiptSchema } from "~/schemas/receipt";
@@ -36,6 +36,7 @@ export const action = formAction(
   {
     schema: replaceReceiptSchema,
     maxBytes: RECEIPT_FORM_LIMIT,
+    unread: RECEIPT_UNREAD,
     authorize: async ({ request, context, params }: Route.ActionArgs) => {
       const user = requireUser(context, request);
       // Another customer's order is "not found", whatever its id.

@@ -21,7 +21,7 @@ import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
 import { payForCheckout, sendOrderReceivedEmail } from "~/models/orders/place.server";
-import { RECEIPT_FORM_LIMIT } from "~/models/orders/receipts.server";
+import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD } from "~/models/orders/receipts.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
 import { getShop, titleWithShop } from "~/models/settings/shop.server";
 import { paymentSchema } from "~/schemas/receipt";
@@ -61,6 +61,7 @@ export const action = formAction(
   {
     schema: paymentSchema,
     maxBytes: RECEIPT_FORM_LIMIT,
+    unread: RECEIPT_UNREAD,
     authorize: ({ request, context }: Route.ActionArgs) => requireUser(context, request),
   },
   async ({ context, form, value, auth: user }) => {
