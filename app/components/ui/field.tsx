@@ -2,6 +2,7 @@ import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { cloneElement, Fragment, isValidElement, type ReactNode } from "react";
 import { useNavigation } from "react-router";
 import { useTranslation } from "~/lib/i18n";
+import type { Problem } from "~/lib/problem";
 import { translateKey } from "~/lib/translate-key";
 
 /** Error messages are translation keys (from the shared Zod schemas); shown next to the field. */
@@ -115,6 +116,17 @@ export function FormAlert({ title, detail }: { title: string; detail?: string })
       <p className="font-medium">{title}</p>
       {detail ? <p className="text-sm">{detail}</p> : null}
     </div>
+  );
+}
+
+/** A refusal (`Problem`) as a form-level alert: its message and its detail line, in the reader's language. */
+export function ProblemAlert({ problem }: { problem: Problem }) {
+  const { t } = useTranslation();
+  return (
+    <FormAlert
+      title={translateKey(t, problem.key, problem.params)}
+      detail={problem.detailKey ? translateKey(t, problem.detailKey, problem.params) : undefined}
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import { data, Form, Link } from "react-router";
 import { OrderSummary } from "~/components/order-summary";
-import { ReceiptProblem } from "~/components/store/receipt-problem";
 import { Button } from "~/components/ui/button";
+import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
@@ -146,7 +146,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
             )}
             {order.receipt_rejected_reason && order.status === "pending_payment" ? (
               <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-col gap-3">
-                {problem ? <ReceiptProblem problem={problem} /> : null}
+                {problem ? <ProblemAlert problem={problem} /> : null}
                 <label htmlFor="receipt" className="text-sm font-medium">
                   {t("orders.newReceiptLabel")}
                 </label>

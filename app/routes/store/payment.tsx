@@ -4,9 +4,9 @@ import { CheckoutSteps } from "~/components/checkout-steps";
 import { CartSummary } from "~/components/order-summary";
 import { PaymentDetails, withEmailLink } from "~/components/store/payment-details";
 import { NoOrder, Submitted } from "~/components/store/payment-states";
-import { ReceiptProblem } from "~/components/store/receipt-problem";
 import { Button } from "~/components/ui/button";
 import { FetcherField } from "~/components/ui/fetcher-field";
+import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
@@ -165,7 +165,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
                   className={hydrated ? undefined : "group-has-[#receipt:valid]/payment:hidden"}
                   data-testid="payment-problem"
                 >
-                  <ReceiptProblem problem={problem} />
+                  <ProblemAlert problem={problem} />
                 </div>
               ) : null}
               <div className="flex flex-wrap items-center gap-3">
