@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { sql } from "kysely";
 import type { DB } from "#db/connect.server";
 import type { CategoryRow, Currency, OrderRow, UserRow } from "#db/schema";
+import type { CurrentUser } from "~/lib/auth.server";
 import { MemoryStorage, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
@@ -133,6 +134,15 @@ export async function createCustomer(
   return { ...user, password };
 }
 
+/**
+ * A user as the route helpers take them (`runRoute(svc, fn, request, user)`): an account made
+ * through the real `createUser`, signed in as an admin or as a customer.
+ */
+export async function createSignedIn(db: DB, options: { email?: string; admin?: boolean } = {}): Promise<CurrentUser> {
+  const user = await createCustomer(db, { email: options.email });
+  return { id: user.id, email: user.email, isAdmin: options.admin ?? false };
+}
+
 /** A customer and their (empty) cart. */
 export async function createShopper(db: DB): Promise<{ user: UserRow; userId: string; cartId: string }> {
   const user = await createCustomer(db);
@@ -180,4 +190,26 @@ export async function placeTestOrder(
     submissionKey: options.submissionKey ?? crypto.randomUUID(),
   });
   return { order, user, lines };
+}
+
+/**
+ * An order of one Black item (HKD 80.00) paid by a receipt upload, waiting for the desk: the
+ * buyer signed in as a customer, the receipt under their folder.
+ */
+export async function placeOrderWithReceipt(db: DB): Promise<{ order: OrderRow; customer: CurrentUser }> {
+  const product = await createProduct(db, {
+    price_hkd_cents: 80_00,
+    price_gbp_cents: 8_00,
+    price_eur_cents: 9_00,
+    price_usd_cents: 10_00,
+    variants: [["Black", 9]],
+  });
+  const user = await createCustomer(db);
+  const { order } = await placeTestOrder(db, {
+    user,
+    lines: [{ productId: product.id, color: "Black", quantity: 1 }],
+    customer: { city: "Tsim Sha Tsui" },
+    receiptPath: `receipts/${user.id}/first.jpg`,
+  });
+  return { order, customer: { id: user.id, email: user.email, isAdmin: false } };
 }

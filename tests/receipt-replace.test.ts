@@ -1,14 +1,13 @@
-import crypto from "node:crypto";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { IMAGE_PRESETS } from "~/lib/images.server";
 import { transitionOrder } from "~/models/orders/desk.server";
-import { createUser } from "~/models/user.server";
 import { loader as adminOrderLoader } from "~/routes/admin/order";
 import { action } from "~/routes/store/account-order";
-import { createCustomer, createProduct, placeTestOrder } from "./factories";
-import { createTestServices } from "./setup/db";
+import { createSignedIn, placeOrderWithReceipt } from "./factories";
+import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
 /**
@@ -16,10 +15,14 @@ import { formOf, runRoute } from "./setup/route";
  * (read from the audit log) shows it, and a file too large is refused as on the payment page (413).
  */
 
-const svc = await createTestServices();
-const { db } = svc;
-const admin = await createUser(db, { email: "replace-desk@shop.hk", password: "secret12" });
-const ADMIN: CurrentUser = { id: admin.id, email: admin.email, isAdmin: true };
+let svc: TestServices;
+let db: DB;
+let ADMIN: CurrentUser;
+beforeEach(async () => {
+  svc = await freshTestServices();
+  db = svc.db;
+  ADMIN = await createSignedIn(db, { email: "replace-desk@shop.hk", admin: true });
+});
 
 async function jpeg(): Promise<File> {
   const bytes = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 60, b: 140 } } })
@@ -29,31 +32,14 @@ async function jpeg(): Promise<File> {
 }
 
 async function rejectedOrder() {
-  const product = await createProduct(db, {
-    name_en: "Replace test",
-    name_zh: "替換測試",
-    description_en: "x",
-    description_zh: "x",
-    price_hkd_cents: 80_00,
-    price_gbp_cents: 8_00,
-    price_eur_cents: 9_00,
-    price_usd_cents: 10_00,
-    variants: [["Black", 9]],
-  });
-  const user = await createCustomer(db, { email: `swap-${crypto.randomUUID()}@example.com`, password: "secret12" });
-  const { order } = await placeTestOrder(db, {
-    user,
-    lines: [{ productId: product.id, color: "Black", quantity: 1 }],
-    customer: { city: "Tsim Sha Tsui" },
-    receiptPath: `receipts/${user.id}/first.jpg`,
-  });
+  const { order, customer } = await placeOrderWithReceipt(db);
   await transitionOrder(db, ADMIN, {
     orderId: order.id,
     transition: "rejectReceipt",
     expected: "pending_payment",
     reason: "Wrong amount",
   });
-  return { order, customer: { id: user.id, email: user.email, isAdmin: false } as CurrentUser };
+  return { order, customer };
 }
 
 function upload(orderId: string, file: File, customer: CurrentUser) {
@@ -104,8 +90,8 @@ describe("replacing a rejected receipt", () => {
 
   it("is not found for another customer's order", async () => {
     const { order } = await rejectedOrder();
-    const other = await createUser(db, { email: `other-${crypto.randomUUID()}@example.com`, password: "secret12" });
-    const { thrown } = await upload(order.id, await jpeg(), { id: other.id, email: other.email, isAdmin: false });
+    const other = await createSignedIn(db);
+    const { thrown } = await upload(order.id, await jpeg(), other);
     expect((thrown as { init: { status: number } }).init.status).toBe(404);
   });
 });

@@ -1,14 +1,13 @@
-import crypto from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { transitionOrder } from "~/models/orders/desk.server";
 import { replaceReceipt } from "~/models/orders/receipts.server";
 import { customerStatus, listOrderHistory, listOrdersForUser } from "~/models/orders/shopper.server";
-import { createUser } from "~/models/user.server";
 import { loader as orderLoader } from "~/routes/store/account-order";
 import { loader as ordersLoader } from "~/routes/store/account-orders";
-import { createCustomer, createProduct, placeTestOrder } from "./factories";
-import { createTestServices } from "./setup/db";
+import { createSignedIn, placeOrderWithReceipt } from "./factories";
+import { freshTestServices, type TestServices } from "./setup/db";
 import { runRoute } from "./setup/route";
 
 /**
@@ -18,33 +17,16 @@ import { runRoute } from "./setup/route";
  * puts it back to "being checked" and is in the history too.
  */
 
-const svc = await createTestServices();
-const { db } = svc;
-const admin = await createUser(db, { email: "desk@shop.hk", password: "secret12" });
-const ADMIN: CurrentUser = { id: admin.id, email: admin.email, isAdmin: true };
+let svc: TestServices;
+let db: DB;
+let ADMIN: CurrentUser;
+beforeEach(async () => {
+  svc = await freshTestServices();
+  db = svc.db;
+  ADMIN = await createSignedIn(db, { email: "desk@shop.hk", admin: true });
+});
 
-async function placedOrder() {
-  const product = await createProduct(db, {
-    name_en: "Receipt test",
-    name_zh: "收據測試",
-    description_en: "x",
-    description_zh: "x",
-    price_hkd_cents: 80_00,
-    price_gbp_cents: 8_00,
-    price_eur_cents: 9_00,
-    price_usd_cents: 10_00,
-    variants: [["Black", 9]],
-  });
-  const user = await createCustomer(db, { email: `buyer-${crypto.randomUUID()}@example.com`, password: "secret12" });
-  const { order } = await placeTestOrder(db, {
-    user,
-    lines: [{ productId: product.id, color: "Black", quantity: 1 }],
-    customer: { city: "Tsim Sha Tsui" },
-    receiptPath: `receipts/${user.id}/first.jpg`,
-  });
-  const customer: CurrentUser = { id: user.id, email: user.email, isAdmin: false };
-  return { order, customer };
-}
+const placedOrder = () => placeOrderWithReceipt(db);
 
 describe("customerStatus", () => {
   it("says where the receipt stands while payment is pending, else the status", () => {
