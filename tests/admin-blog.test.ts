@@ -3,9 +3,11 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { I18nextInstanceProvider as I18nextProvider } from "~/lib/i18n";
+import type { MemoryStorage } from "~/lib/storage.server";
 import resources from "~/locales";
 import { languageCookie } from "~/middleware/i18next";
 import {
@@ -17,30 +19,34 @@ import {
   listPublishedPosts,
   updateBlogPost,
 } from "~/models/blog.server";
-import { createUser } from "~/models/user.server";
 import BlogList, { action as listAction, loader as listLoader } from "~/routes/admin/blog";
 import BlogForm, { action as formAction, loader as formLoader } from "~/routes/admin/blog-form";
 import { type BlogPostInput, blogPostSchema } from "~/schemas/blog";
-import { createTestServices } from "./setup/db";
+import { createSignedIn, uniqueTag } from "./factories";
+import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
-const svc = await createTestServices();
-const { db, storage } = svc;
+let svc: TestServices;
+let db: DB;
+let storage: MemoryStorage;
+let ADMIN: CurrentUser;
+let CUSTOMER: CurrentUser;
+let actor: { actorUserId: string };
+beforeEach(async () => {
+  svc = await freshTestServices();
+  ({ db, storage } = svc);
+  ADMIN = await createSignedIn(db, { email: "blog-boss@shop.hk", admin: true });
+  CUSTOMER = await createSignedIn(db, { email: "blog-reader@shop.hk" });
+  actor = { actorUserId: ADMIN.id };
+});
 
-const adminRow = await createUser(db, { email: "blog-boss@shop.hk", password: "secret12" });
-const customerRow = await createUser(db, { email: "blog-reader@shop.hk", password: "secret12" });
-const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
-const CUSTOMER: CurrentUser = { id: customerRow.id, email: customerRow.email, isAdmin: false };
-const actor = { actorUserId: ADMIN.id };
-
-let counter = 0;
 function input(overrides: Partial<BlogPostInput> = {}): BlogPostInput {
-  counter += 1;
+  const tag = uniqueTag();
   return {
-    title_en: `Field Report ${counter}`,
-    title_zh: `戰地報告${counter}`,
-    content_en: `## Report ${counter}\n\nText.`,
-    content_zh: `## 報告${counter}\n\n內容。`,
+    title_en: `Field Report ${tag}`,
+    title_zh: `戰地報告${tag}`,
+    content_en: `## Report ${tag}\n\nText.`,
+    content_zh: `## 報告${tag}\n\n內容。`,
     author: "Sam Range",
     published: false,
     remove_image: false,

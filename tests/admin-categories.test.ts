@@ -3,10 +3,12 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { I18nextInstanceProvider as I18nextProvider } from "~/lib/i18n";
 import { UserError } from "~/lib/problem";
+import type { MemoryStorage } from "~/lib/storage.server";
 import resources from "~/locales";
 import { languageCookie } from "~/middleware/i18next";
 import {
@@ -16,28 +18,31 @@ import {
   listAllCategories,
   updateCategory,
 } from "~/models/categories.server";
-import { createUser } from "~/models/user.server";
 import CategoryManager, { action, loader } from "~/routes/admin/categories";
 import { type CategoryInput, categorySchema, slugify } from "~/schemas/category";
-import { createProduct } from "./factories";
-import { createTestServices } from "./setup/db";
+import { createProduct, createSignedIn, uniqueTag } from "./factories";
+import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
-const svc = await createTestServices();
-const { db, storage } = svc;
+let svc: TestServices;
+let db: DB;
+let storage: MemoryStorage;
+let ADMIN: CurrentUser;
+let CUSTOMER: CurrentUser;
+let actor: { actorUserId: string };
+beforeEach(async () => {
+  svc = await freshTestServices();
+  ({ db, storage } = svc);
+  ADMIN = await createSignedIn(db, { email: "cat-boss@shop.hk", admin: true });
+  CUSTOMER = await createSignedIn(db, { email: "cat-buyer@shop.hk" });
+  actor = { actorUserId: ADMIN.id };
+});
 
-const adminRow = await createUser(db, { email: "cat-boss@shop.hk", password: "secret12" });
-const customerRow = await createUser(db, { email: "cat-buyer@shop.hk", password: "secret12" });
-const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
-const CUSTOMER: CurrentUser = { id: customerRow.id, email: customerRow.email, isAdmin: false };
-const actor = { actorUserId: ADMIN.id };
-
-let counter = 0;
 function input(overrides: Partial<CategoryInput> = {}): CategoryInput {
-  counter += 1;
+  const tag = uniqueTag();
   return {
-    name_en: `Test Category ${counter}`,
-    name_zh: `測試分類${counter}`,
+    name_en: `Test Category ${tag}`,
+    name_zh: `測試分類${tag}`,
     description_en: null,
     description_zh: null,
     sort_order: 0,

@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
 import type { CurrentUser } from "~/lib/auth.server";
+import type { MemoryMailer } from "~/lib/mail.server";
 import { UserError } from "~/lib/problem";
 import {
   findAdminOrder,
@@ -10,12 +12,11 @@ import {
   transitionOrder,
   transitionsFor,
 } from "~/models/orders/desk.server";
-import { createUser } from "~/models/user.server";
 import { action, loader } from "~/routes/admin/order";
 import { loader as listLoader } from "~/routes/admin/orders";
 import { orderStatusSchema } from "~/schemas/order-status";
-import { createCustomer, createProduct, placeTestOrder, uniqueTag } from "./factories";
-import { createTestServices } from "./setup/db";
+import { createCustomer, createProduct, createSignedIn, placeTestOrder, uniqueTag } from "./factories";
+import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
 /**
@@ -24,11 +25,16 @@ import { formOf, runRoute } from "./setup/route";
  * language, and the admin right on every request.
  */
 
-const svc = await createTestServices();
-const { db, mailer } = svc;
+let svc: TestServices;
+let db: DB;
+let mailer: MemoryMailer;
+let ADMIN: CurrentUser;
+beforeEach(async () => {
+  svc = await freshTestServices();
+  ({ db, mailer } = svc);
+  ADMIN = await createSignedIn(db, { email: "orders-boss@shop.hk", admin: true });
+});
 
-const adminRow = await createUser(db, { email: "orders-boss@shop.hk", password: "secret12" });
-const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
 const OTHER_ADMIN: CurrentUser = { id: crypto.randomUUID(), email: "second@shop.hk", isAdmin: true };
 
 async function makeProduct(variants: [string, number][]): Promise<number> {

@@ -1,11 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "#db/connect.server";
 import { shownImageKeys } from "~/components/admin/product-images";
 import type { CurrentUser } from "~/lib/auth.server";
 import type { FormAnswer } from "~/lib/form-action.server";
 import { convertFromHkd } from "~/lib/money";
 import { sessionContext } from "~/lib/session.server";
+import type { MemoryStorage } from "~/lib/storage.server";
 import {
   createProduct,
   findProductForEdit,
@@ -14,16 +16,21 @@ import {
   updateProduct,
 } from "~/models/products/editor.server";
 import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/settings/shop.server";
-import { createUser } from "~/models/user.server";
 import { action, loader } from "~/routes/admin/product-form";
 import { parseCents, productSchema } from "~/schemas/product";
-import { createTestServices } from "./setup/db";
+import { createSignedIn } from "./factories";
+import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, routeContext, runRoute } from "./setup/route";
 
-const svc = await createTestServices();
-const { db, storage } = svc;
-const adminRow = await createUser(db, { email: "admin@shop.hk", password: "secret12" });
-const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
+let svc: TestServices;
+let db: DB;
+let storage: MemoryStorage;
+let ADMIN: CurrentUser;
+beforeEach(async () => {
+  svc = await freshTestServices();
+  ({ db, storage } = svc);
+  ADMIN = await createSignedIn(db, { email: "admin@shop.hk", admin: true });
+});
 
 function parse(fields: Record<string, string>) {
   return parseWithZod(formOf({ name_en: "Rifle", name_zh: "步槍", price_hkd: "100", ...fields }), {

@@ -3,10 +3,12 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { I18nextInstanceProvider as I18nextProvider } from "~/lib/i18n";
 import { UserError } from "~/lib/problem";
+import type { MemoryStorage } from "~/lib/storage.server";
 import resources from "~/locales";
 import { languageCookie } from "~/middleware/i18next";
 import {
@@ -24,28 +26,32 @@ import {
   HERO_IMAGE_KEY,
   updateHeroImage,
 } from "~/models/settings/site-settings.server";
-import { createUser } from "~/models/user.server";
 import Settings, { action, loader } from "~/routes/admin/settings";
 import { type BankAccountInput, bankAccountSchema } from "~/schemas/bank-account";
-import { createTestServices } from "./setup/db";
+import { createSignedIn, uniqueTag } from "./factories";
+import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
-const svc = await createTestServices();
-const { db, storage } = svc;
+let svc: TestServices;
+let db: DB;
+let storage: MemoryStorage;
+let ADMIN: CurrentUser;
+let CUSTOMER: CurrentUser;
+let actor: { actorUserId: string };
+beforeEach(async () => {
+  svc = await freshTestServices();
+  ({ db, storage } = svc);
+  ADMIN = await createSignedIn(db, { email: "settings-boss@shop.hk", admin: true });
+  CUSTOMER = await createSignedIn(db, { email: "settings-buyer@shop.hk" });
+  actor = { actorUserId: ADMIN.id };
+});
 
-const adminRow = await createUser(db, { email: "settings-boss@shop.hk", password: "secret12" });
-const customerRow = await createUser(db, { email: "settings-buyer@shop.hk", password: "secret12" });
-const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
-const CUSTOMER: CurrentUser = { id: customerRow.id, email: customerRow.email, isAdmin: false };
-const actor = { actorUserId: ADMIN.id };
-
-let counter = 0;
 function input(overrides: Partial<BankAccountInput> = {}): BankAccountInput {
-  counter += 1;
+  const tag = uniqueTag();
   return {
-    bank_name: `Test Bank ${counter}`,
+    bank_name: `Test Bank ${tag}`,
     account_holder: "Harbour Tactical Limited",
-    account_number: `000-${counter}`,
+    account_number: `000-${tag}`,
     fps_id: null,
     swift_code: null,
     routing_number: null,
@@ -277,6 +283,7 @@ describe("the Settings route", () => {
   });
 
   it("updates, makes primary, and deletes only after a confirmation", async () => {
+    await createBankAccount(db, input(), actor); // the shop's first account, so primary
     const created = await createBankAccount(db, input(), actor);
     const id = String(created.id);
     const updated = await post(

@@ -7,9 +7,9 @@ import { sessionContext, setSessionValue } from "~/lib/session.server";
 import en from "~/locales/en/translation";
 import zh from "~/locales/zh/translation";
 import { findLastOrderContact } from "~/models/orders/place.server";
-import { createUser } from "~/models/user.server";
 import { loader as checkoutLoader } from "~/routes/store/checkout";
 import { checkoutSchema } from "~/schemas/checkout";
+import { createSignedIn, uniqueTag } from "./factories";
 import { createTestServices } from "./setup/db";
 import { routeContext, runRoute } from "./setup/route";
 
@@ -21,14 +21,16 @@ import { routeContext, runRoute } from "./setup/route";
 const svc = await createTestServices();
 const { db } = svc;
 
-let sequence = 0;
+/**
+ * An order written as a row: these tests need orders at given times (and a guest's), which
+ * `placeOrder` (always now, always a signed-in buyer) does not make.
+ */
 async function placeRawOrder(userId: string | null, fields: Record<string, string | null>, createdAt: string) {
-  sequence += 1;
   await db
     .insertInto("orders")
     .values({
       id: crypto.randomUUID(),
-      order_number: `ORD-${Date.now()}-${String(sequence).padStart(6, "0")}`,
+      order_number: `ORD-${Date.now()}-${uniqueTag()}`,
       user_id: userId,
       status: "pending_payment",
       currency: "HKD",
@@ -49,10 +51,7 @@ async function placeRawOrder(userId: string | null, fields: Record<string, strin
     .execute();
 }
 
-async function newCustomer(): Promise<CurrentUser> {
-  const user = await createUser(db, { email: `c-${crypto.randomUUID()}@example.com`, password: "secret12" });
-  return { id: user.id, email: user.email, isAdmin: false };
-}
+const newCustomer = (): Promise<CurrentUser> => createSignedIn(db);
 
 const checkoutRequest = () => new Request("http://localhost/checkout");
 

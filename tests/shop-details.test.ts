@@ -1,8 +1,10 @@
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "#db/connect.server";
 import { now } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { convertFromHkd, parseRate, rateToText } from "~/lib/money";
+import type { MemoryStorage } from "~/lib/storage.server";
 import {
   fillPlaceholders,
   findContentPage,
@@ -19,17 +21,22 @@ import {
   SHOP_DETAILS_KEY,
   shopDetailsFormValues,
 } from "~/models/settings/shop.server";
-import { createUser } from "~/models/user.server";
 import { action as pageAction, loader as pageLoader } from "~/routes/admin/content-page-form";
 import { action, loader } from "~/routes/admin/shop-details";
 import { loader as contentLoader } from "~/routes/store/content-page";
-import { createTestServices } from "./setup/db";
+import { createSignedIn } from "./factories";
+import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
-const svc = await createTestServices();
-const { db, storage } = svc;
-const adminRow = await createUser(db, { email: "shop-owner@shop.hk", password: "secret12" });
-const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
+let svc: TestServices;
+let db: DB;
+let storage: MemoryStorage;
+let ADMIN: CurrentUser;
+beforeEach(async () => {
+  svc = await freshTestServices();
+  ({ db, storage } = svc);
+  ADMIN = await createSignedIn(db, { email: "shop-owner@shop.hk", admin: true });
+});
 const CUSTOMER: CurrentUser = { id: "someone", email: "buyer@shop.hk", isAdmin: false };
 
 /** The Shop details form as the page first shows it (the defaults), with `changes`. */
@@ -237,13 +244,17 @@ describe("policy pages", () => {
   });
 
   it("show the default text until the owner edits one; the owner's text shows, reset brings the default back", async () => {
+    // The shop's name and delivery charges, as the owner saved them.
+    const details = shopForm({ name_en: "Lion Rock Airsoft", name_zh: "獅子山氣槍", free_above_hkd: "800" });
+    const saving = await runRoute(svc, action, post("/admin/settings/shop", details), ADMIN);
+    expect((saving.result as Response).status).toBe(302);
     const shop = await loadShop(db);
     const read = async (path: string) => {
       const { result } = await runRoute(svc, contentLoader, new Request(`http://shop.test${path}`), null);
       return result as { title: string; html: string; description: string };
     };
     const shipping = await read("/shipping");
-    // The default text, with the shop's (saved above) delivery charges in HKD, the default currency here.
+    // The default text, with the shop's delivery charges in HKD, the default currency here.
     expect(shipping.html).toContain("<h2>Shipping fees</h2>");
     expect(shipping.html).toContain("above HK$800");
     expect(shipping.html).toContain(`flat shipping fee of HK$10`);
