@@ -2,7 +2,8 @@ import { createInstance } from "i18next";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { DB } from "#db/connect.server";
 import { now } from "#db/connect.server";
 import type { Currency, OrderStatus, UserStatus } from "#db/schema";
 import type { CurrentUser } from "~/lib/auth.server";
@@ -23,21 +24,25 @@ import {
   neutralizeCell,
   setCustomerBlocked,
 } from "~/models/customers.server";
-import { createUser } from "~/models/user.server";
 import AdminCustomer, { action as customerAction, loader as customerLoader } from "~/routes/admin/customer";
 import AdminCustomers, { loader as customersLoader } from "~/routes/admin/customers";
 import { action as exportAction, loader as exportLoader } from "~/routes/admin/customers-export";
-import { createTestServices } from "./setup/db";
+import { createSignedIn } from "./factories";
+import { freshTestServices, type TestServices } from "./setup/db";
 import { runRoute } from "./setup/route";
 
-const svc = await createTestServices();
-const { db } = svc;
+let svc: TestServices;
+let db: DB;
+let ADMIN: CurrentUser;
+let SHOPPER: CurrentUser;
+beforeEach(async () => {
+  svc = await freshTestServices();
+  ({ db } = svc);
+  ADMIN = await createSignedIn(db, { email: "cust-boss@shop.hk", admin: true });
+  SHOPPER = await createSignedIn(db, { email: "cust-shopper@shop.hk" });
+});
 
-const adminRow = await createUser(db, { email: "cust-boss@shop.hk", password: "secret12" });
-const shopperRow = await createUser(db, { email: "cust-shopper@shop.hk", password: "secret12" });
-const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
-const SHOPPER: CurrentUser = { id: shopperRow.id, email: shopperRow.email, isAdmin: false };
-
+/** A clock for the rows below: each one a second after the last, so the lists' order is known. */
 let seq = 0;
 
 /** An account inserted straight into the table (no password hashing: fast enough for hundreds). */
@@ -198,6 +203,8 @@ describe("customer list", () => {
   });
 
   it("summarises: total, active with percent, distinct countries, top country", async () => {
+    await addUser("hk@summary.test", { country: "HK" });
+    await addUser("gb@summary.test", { country: "GB" });
     const before = await customerSummary(db);
     await addUser("s1@summary.test", { country: "TW" });
     await addUser("s2@summary.test", { country: "TW", status: "blocked" });
