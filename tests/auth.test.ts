@@ -1,12 +1,17 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "#db/connect.server";
 import { type CurrentUser, requireAdmin, userContext } from "~/lib/auth.server";
 import { emptySession, sessionContext } from "~/lib/session.server";
 import { createUser, grantAdmin, isAdmin } from "~/models/user.server";
 import { action as loginAction } from "~/routes/store/login";
-import { createTestContext, createTestServices } from "./setup/db";
+import { createTestContext, freshTestServices, type TestServices } from "./setup/db";
 
-const svc = await createTestServices({ shopOwnerEmail: "owner@shop.hk" });
-const { db } = svc;
+let svc: TestServices;
+let db: DB;
+beforeEach(async () => {
+  svc = await freshTestServices({ shopOwnerEmail: "owner@shop.hk" });
+  db = svc.db;
+});
 
 function context(user: CurrentUser | null = null) {
   const ctx = createTestContext(svc, {
@@ -112,6 +117,7 @@ describe("sign-in and sign-up actions", () => {
   });
 
   it("refuses a second sign-up with the same e-mail", async () => {
+    await createUser(db, { email: "new@shop.hk", password: "secret12" });
     const result = (await loginAction({
       request: post("/login", { intent: "signup", email: "new@shop.hk", password: "another1" }),
       context: context(),

@@ -1,10 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "#db/connect.server";
 import { verifyPassword } from "~/lib/password.server";
 import { UserError } from "~/lib/problem";
 import { createUser, findUserByEmail, grantAdmin, grantAdminByEmail } from "~/models/user.server";
-import { createTestDb } from "./setup/db";
+import { freshTestDb } from "./setup/db";
 
-const { db } = await createTestDb();
+let db: DB;
+beforeEach(async () => {
+  ({ db } = await freshTestDb());
+});
 
 describe("accounts for admin:create", () => {
   it("creates an account with a lower-cased e-mail and an argon2id hash", async () => {
@@ -17,12 +21,12 @@ describe("accounts for admin:create", () => {
   });
 
   it("refuses a second account with the same e-mail in another case", async () => {
+    await createUser(db, { email: "owner@example.com", password: "correct horse" });
     await expect(createUser(db, { email: "owner@EXAMPLE.com", password: "another one" })).rejects.toThrow();
   });
 
   it("grants admin once", async () => {
-    const user = await findUserByEmail(db, "owner@example.com");
-    if (!user) throw new Error("missing user");
+    const user = await createUser(db, { email: "owner@example.com", password: "correct horse" });
     expect(await grantAdmin(db, user)).toBe(true);
     expect(await grantAdmin(db, user)).toBe(false);
     const rows = await db.selectFrom("admin_users").selectAll().execute();
