@@ -48,6 +48,10 @@ function post(path: string, body: FormData): Request {
   return new Request(`http://shop.test${path}`, { method: "POST", body });
 }
 
+/**
+ * A product written as a row: its derived prices are set to values the current rate would not
+ * give, a state only a rate change makes (the editor always derives from the rate of the day).
+ */
 async function insertProduct(hkd: number, prices: { gbp: number; gbpDerived: 0 | 1; eur: number; eurDerived: 0 | 1 }) {
   const at = now();
   const { id } = await db
