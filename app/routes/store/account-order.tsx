@@ -1,5 +1,6 @@
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import { OrderSummary } from "~/components/order-summary";
+import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";
 import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
@@ -8,6 +9,7 @@ import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { colorName, localized } from "~/lib/localize";
+import { privatePageMeta } from "~/lib/meta";
 import { formatPersonName } from "~/lib/person-name";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD, uploadReplacementReceipt } from "~/models/orders/receipts.server";
@@ -76,11 +78,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
   const problem = actionData?.problem;
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/account/orders" className="text-brand-700 hover:underline">
-          ← {t("orders.backToOrders")}
-        </Link>
-      </p>
+      <BackLink to="/account/orders">{t("orders.backToOrders")}</BackLink>
       <h1 className="mt-2 font-mono text-2xl font-bold">{t("orders.orderTitle", { number: order.order_number })}</h1>
       <p className="mt-1">
         <span
@@ -181,7 +179,4 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Order" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Order");

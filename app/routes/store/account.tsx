@@ -9,6 +9,7 @@ import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { formAction } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { getSession, hashToken, rotateSession } from "~/lib/session.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { titleWithShop } from "~/models/settings/shop.server";
@@ -99,7 +100,4 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Account" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Account");

@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import { MarkdownBody } from "~/components/markdown-body";
+import { publicPageMeta } from "~/components/store/public-page-meta";
 import { services } from "~/context";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
@@ -97,15 +98,13 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [];
-  return [
-    { title: `${loaderData.title} | ${loaderData.siteName}` },
-    { name: "description", content: loaderData.description },
-    { property: "og:title", content: loaderData.title },
-    { property: "og:description", content: loaderData.description },
-    { property: "og:type", content: "article" },
-    ...(loaderData.ogImage ? [{ property: "og:image", content: loaderData.ogImage }] : []),
-    ...(loaderData.publishedAt ? [{ property: "article:published_time", content: loaderData.publishedAt }] : []),
-  ];
-};
+export const meta: Route.MetaFunction = ({ loaderData: post }) =>
+  post
+    ? publicPageMeta(`${post.title} | ${post.siteName}`, post.description, {
+        "og:title": post.title,
+        "og:description": post.description,
+        "og:type": "article",
+        "og:image": post.ogImage,
+        "article:published_time": post.publishedAt,
+      })
+    : [];

@@ -1,4 +1,5 @@
 import { data, Link } from "react-router";
+import { publicPageMeta } from "~/components/store/public-page-meta";
 import { services } from "~/context";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
@@ -142,12 +143,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [];
-  return [
-    { title: loaderData.title },
-    { name: "description", content: loaderData.description },
-    { property: "og:title", content: loaderData.title },
-    { property: "og:description", content: loaderData.description },
-  ];
-};
+export const meta: Route.MetaFunction = ({ loaderData: page }) =>
+  page
+    ? publicPageMeta(page.title, page.description, { "og:title": page.title, "og:description": page.description })
+    : [];

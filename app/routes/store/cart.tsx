@@ -11,6 +11,7 @@ import { type Flash, setFlash } from "~/lib/flash.server";
 import { formAction, type Problem, refuse, succeed, UserError, wantsData } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { colorName, localized } from "~/lib/localize";
+import { privatePageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/redirect";
 import type { Language } from "~/locales";
 import { getCurrency } from "~/middleware/currency";
@@ -153,7 +154,4 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Cart" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Cart");

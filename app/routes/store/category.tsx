@@ -1,5 +1,6 @@
 import { data, Form, useLocation, useSubmit } from "react-router";
 import { ProductCard } from "~/components/product-card";
+import { publicPageMeta } from "~/components/store/public-page-meta";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { ButtonLink } from "~/components/ui/button";
 import { Pagination } from "~/components/ui/pagination";
@@ -193,7 +194,5 @@ export default function Category({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [];
-  return [{ title: loaderData.metaTitle }, { name: "description", content: loaderData.description }];
-};
+export const meta: Route.MetaFunction = ({ loaderData: page }) =>
+  page ? publicPageMeta(page.metaTitle, page.description) : [];

@@ -16,6 +16,7 @@ import { setFlash } from "~/lib/flash.server";
 import { formAction } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
+import { privatePageMeta } from "~/lib/meta";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
@@ -192,7 +193,4 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Checkout" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Checkout");

@@ -7,6 +7,7 @@ import { requestInfoContext, services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { passwordResetsPerAddress } from "~/lib/rate-limit.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { sendPasswordResetEmail } from "~/models/account-token.server";
@@ -84,7 +85,4 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Forgot password" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Forgot password");

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { ProductCard } from "~/components/product-card";
+import { publicPageMeta } from "~/components/store/public-page-meta";
 import { services } from "~/context";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
@@ -155,12 +156,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [];
-  return [
-    { title: loaderData.title },
-    { name: "description", content: loaderData.description },
-    { property: "og:title", content: loaderData.title },
-    { property: "og:description", content: loaderData.description },
-  ];
-};
+export const meta: Route.MetaFunction = ({ loaderData: page }) =>
+  page
+    ? publicPageMeta(page.title, page.description, { "og:title": page.title, "og:description": page.description })
+    : [];

@@ -14,6 +14,7 @@ import { clearCheckout, getCheckout } from "~/lib/checkout-session.server";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -211,7 +212,4 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Payment" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Payment");

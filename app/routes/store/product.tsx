@@ -4,6 +4,7 @@ import { notFound } from "~/components/layout/route-error-boundary";
 import { ProductCard } from "~/components/product-card";
 import { initialVariant, ProductBuyForm } from "~/components/store/product-page-buy-form";
 import { Gallery } from "~/components/store/product-page-gallery";
+import { publicPageMeta } from "~/components/store/public-page-meta";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
 import { DEFAULT_COLOR } from "~/lib/colors";
@@ -146,12 +147,5 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [];
-  return [
-    { title: loaderData.title },
-    { name: "description", content: loaderData.description },
-    { property: "og:title", content: loaderData.title },
-    { property: "og:type", content: "product" },
-  ];
-};
+export const meta: Route.MetaFunction = ({ loaderData: page }) =>
+  page ? publicPageMeta(page.title, page.description, { "og:title": page.title, "og:type": "product" }) : [];

@@ -8,6 +8,7 @@ import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
 import { titleWithShop } from "~/models/settings/shop.server";
@@ -89,7 +90,4 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Reset password" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Reset password");
