@@ -5,6 +5,14 @@ import type { Language } from "~/locales";
 import type { ShopIdentity } from "~/models/settings/shop.server";
 import type { NavCategory } from "./site-header";
 
+/** The customer-service pages the footer links to, in order. */
+const SERVICE_PAGES = [
+  ["/shipping", "footer.shipping"],
+  ["/returns", "footer.returns"],
+  ["/faq", "footer.faq"],
+  ["/contact", "footer.contact"],
+] as const;
+
 export function SiteFooter({
   language,
   categories,
@@ -40,26 +48,13 @@ export function SiteFooter({
         <section>
           <h2 className="mb-3 text-base font-semibold text-white">{t("footer.customerService")}</h2>
           <ul className="space-y-2">
-            <li>
-              <Link to="/shipping" className={linkClass}>
-                {t("footer.shipping")}
-              </Link>
-            </li>
-            <li>
-              <Link to="/returns" className={linkClass}>
-                {t("footer.returns")}
-              </Link>
-            </li>
-            <li>
-              <Link to="/faq" className={linkClass}>
-                {t("footer.faq")}
-              </Link>
-            </li>
-            <li>
-              <Link to="/contact" className={linkClass}>
-                {t("footer.contact")}
-              </Link>
-            </li>
+            {SERVICE_PAGES.map(([to, label]) => (
+              <li key={to}>
+                <Link to={to} className={linkClass}>
+                  {t(label)}
+                </Link>
+              </li>
+            ))}
           </ul>
         </section>
         <section>

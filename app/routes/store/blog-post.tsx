@@ -1,6 +1,8 @@
 import { data, Link } from "react-router";
 import { MarkdownBody } from "~/components/markdown-body";
+import { BlogByline } from "~/components/store/blog-byline";
 import { publicPageMeta } from "~/components/store/public-page-meta";
+import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
@@ -46,36 +48,10 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
   const { title, author, publishedAt, publishedOn, imageUrl, html } = loaderData;
   return (
     <article className="mx-auto max-w-4xl px-4 py-12">
-      <nav aria-label={t("blog.breadcrumb")} className="mb-6 text-sm text-stone-600">
-        <ol className="flex flex-wrap items-center gap-1">
-          <li>
-            <Link to="/" className="text-brand-700 hover:underline">
-              {t("nav.home")}
-            </Link>
-          </li>
-          <li aria-hidden="true">›</li>
-          <li>
-            <Link to="/blog" className="text-brand-700 hover:underline">
-              {t("blog.title")}
-            </Link>
-          </li>
-          <li aria-hidden="true">›</li>
-          <li aria-current="page" className="text-stone-800">
-            {title}
-          </li>
-        </ol>
-      </nav>
+      <Breadcrumb items={[{ label: t("blog.title"), to: "/blog" }, { label: title }]} className="mb-6" />
 
       <h1 className="text-3xl font-bold sm:text-4xl">{title}</h1>
-      <p className="mt-2 text-sm text-stone-500">
-        {t("blog.by", { author })}
-        {publishedAt && publishedOn ? (
-          <>
-            {" · "}
-            <time dateTime={publishedAt}>{t("blog.publishedOn", { date: publishedOn })}</time>
-          </>
-        ) : null}
-      </p>
+      <BlogByline author={author} publishedAt={publishedAt} publishedOn={publishedOn} className="mt-2" />
 
       {imageUrl ? (
         <img

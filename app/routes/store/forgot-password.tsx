@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
-import type { z } from "zod";
 import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { useServerForm } from "~/components/ui/use-server-form";
 import { requestInfoContext, services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
@@ -56,11 +56,7 @@ export const action = formAction<Route.ActionArgs, typeof forgotPasswordSchema, 
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm<z.input<typeof forgotPasswordSchema>>({
-    lastResult: actionData?.result,
-    constraint: loaderData.constraint,
-    shouldValidate: "onSubmit",
-  });
+  const [form, fields] = useServerForm<typeof forgotPasswordSchema>(actionData?.result, loaderData.constraint);
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="text-3xl font-bold">{t("forgot.title")}</h1>

@@ -1,10 +1,11 @@
 import { Link } from "react-router";
-import { ProductCard } from "~/components/product-card";
+import { ProductGrid } from "~/components/product-card";
+import { JsonLd } from "~/components/store/json-ld";
 import { publicPageMeta } from "~/components/store/public-page-meta";
+import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
-import { useNonce } from "~/lib/nonce";
 import { publicUrl } from "~/lib/storage.server";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -64,16 +65,10 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const nonce = useNonce();
   const { language, heroImage, featured, categories, jsonLd } = loaderData;
   return (
     <>
-      <script
-        type="application/ld+json"
-        nonce={nonce}
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON with "<" escaped cannot break out of the tag
-        dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
-      />
+      <JsonLd data={jsonLd} />
       <section className="relative isolate overflow-hidden bg-brand-900 text-white">
         <img
           src={heroImage}
@@ -85,9 +80,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h1 className="max-w-2xl text-4xl font-extrabold tracking-tight sm:text-5xl">{t("home.heroTitle")}</h1>
           <p className="mt-4 max-w-xl text-lg text-stone-200">{t("home.heroBlurb")}</p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/category/rifles" className="rounded-md bg-brand-500 px-5 py-3 font-semibold hover:bg-brand-600">
+            <ButtonLink to="/category/rifles" size="lg">
               {t("home.shopNow")}
-            </Link>
+            </ButtonLink>
             <Link
               to="/category/new-arrivals"
               className="rounded-md border border-white/60 px-5 py-3 font-semibold hover:bg-white/10"
@@ -115,11 +110,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {t("home.noFeatured")}
           </p>
         ) : (
-          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {featured.map((product) => (
-              <ProductCard key={product.id} product={product} language={language} t={t} />
-            ))}
-          </div>
+          <ProductGrid products={featured} language={language} t={t} />
         )}
       </section>
 

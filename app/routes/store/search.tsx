@@ -1,4 +1,4 @@
-import { ProductCard } from "~/components/product-card";
+import { ProductGrid } from "~/components/product-card";
 import { Pagination } from "~/components/ui/pagination";
 import { SearchForm } from "~/components/ui/search-form";
 import { services } from "~/context";
@@ -58,11 +58,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
             {t("catalog.showing", { count: total })}
           </p>
           <h2 className="sr-only">{t("catalog.productsHeading")}</h2>
-          <div className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {products.map((product) => (
-              <ProductCard key={product.id} product={product} language={language} t={t} />
-            ))}
-          </div>
+          <ProductGrid products={products} language={language} t={t} className="mt-6" />
           <Pagination page={page} pages={pages} />
         </>
       )}
