@@ -4,16 +4,25 @@ import { ButtonLink } from "~/components/ui/button";
 import { MessagePanel } from "~/components/ui/message-panel";
 import { useTranslation } from "~/lib/i18n";
 
-/** The payment page without a checkout to pay for (nothing in the cart, or no details yet). */
-export function NoOrder() {
+/** What each page on the way to an order says when there is nothing to order, and the way on. */
+const NOTHING_TO_ORDER = {
+  cart: { title: "cart.emptyTitle", text: "cart.emptyText", to: "/category/all", action: "cart.startShopping" },
+  checkout: { title: "checkout.emptyTitle", text: "checkout.emptyText", to: "/", action: "checkout.backHome" },
+  // No checkout to pay for: nothing in the cart, or no details yet.
+  payment: { title: "payment.noOrderTitle", text: "payment.noOrderText", to: "/cart", action: "payment.returnToCart" },
+} as const;
+
+/** The cart, checkout or payment page with nothing to order: it says so and offers the one way on. */
+export function NothingToOrder({ page }: { page: keyof typeof NOTHING_TO_ORDER }) {
   const { t } = useTranslation();
+  const texts = NOTHING_TO_ORDER[page];
   return (
     <MessagePanel
-      title={t("payment.noOrderTitle")}
-      text={t("payment.noOrderText")}
+      title={t(texts.title)}
+      text={t(texts.text)}
       action={
-        <ButtonLink to="/cart" size="lg">
-          {t("payment.returnToCart")}
+        <ButtonLink to={texts.to} size={page === "payment" ? "lg" : "md"}>
+          {t(texts.action)}
         </ButtonLink>
       }
     />

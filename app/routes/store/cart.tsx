@@ -1,9 +1,9 @@
 import { Form, redirect } from "react-router";
 import { CartLineItem } from "~/components/store/cart-line";
 import { CartSummaryPanel } from "~/components/store/cart-summary";
+import { NothingToOrder } from "~/components/store/payment-states";
 import { SummaryPage } from "~/components/store/summary-page";
 import { Button, ButtonLink } from "~/components/ui/button";
-import { MessagePanel } from "~/components/ui/message-panel";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
@@ -115,15 +115,7 @@ function refusalFlash(problem: Problem, language: Language, standard: string): F
 export default function CartPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { cart, language, signedIn } = loaderData;
-  if (cart.lines.length === 0) {
-    return (
-      <MessagePanel
-        title={t("cart.emptyTitle")}
-        text={t("cart.emptyText")}
-        action={<ButtonLink to="/category/all">{t("cart.startShopping")}</ButtonLink>}
-      />
-    );
-  }
+  if (cart.lines.length === 0) return <NothingToOrder page="cart" />;
   return (
     <SummaryPage title={t("cart.title")} summary={<CartSummaryPanel cart={cart} signedIn={signedIn} />}>
       <section>

@@ -3,11 +3,10 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import { AccountNeeded } from "~/components/account-needed";
 import { CartSummary } from "~/components/order-summary";
+import { NothingToOrder } from "~/components/store/payment-states";
 import { addressOfOrder } from "~/components/store/ship-to";
 import { SummaryPage } from "~/components/store/summary-page";
-import { ButtonLink } from "~/components/ui/button";
 import { Field, FieldFor, inputClass, StatusButton } from "~/components/ui/field";
-import { MessagePanel } from "~/components/ui/message-panel";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
@@ -105,15 +104,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
     id: "checkout",
     defaultValue: defaults,
   });
-  if (cart.lines.length === 0) {
-    return (
-      <MessagePanel
-        title={t("checkout.emptyTitle")}
-        text={t("checkout.emptyText")}
-        action={<ButtonLink to="/">{t("checkout.backHome")}</ButtonLink>}
-      />
-    );
-  }
+  if (cart.lines.length === 0) return <NothingToOrder page="checkout" />;
   const text = (
     name: (typeof FIELDS)[number],
     label: string,

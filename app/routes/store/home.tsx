@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { ProductGrid } from "~/components/product-card";
 import { JsonLd } from "~/components/store/json-ld";
@@ -63,6 +64,39 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+/** A section of the home page: its heading and subtitle (a link beside them), then its content. */
+function HomeSection({
+  id,
+  title,
+  subtitle,
+  link,
+  className,
+  children,
+}: {
+  /** The heading's id. */
+  id: string;
+  title: string;
+  subtitle: string;
+  link?: ReactNode;
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className={`mx-auto max-w-7xl px-4 ${className}`} aria-labelledby={id}>
+      <div className="mb-6 flex flex-wrap items-end justify-between gap-2">
+        <div>
+          <h2 id={id} className="text-2xl font-bold">
+            {title}
+          </h2>
+          <p className="text-stone-600">{subtitle}</p>
+        </div>
+        {link}
+      </div>
+      {children}
+    </section>
+  );
+}
+
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { language, heroImage, featured, categories, jsonLd } = loaderData;
@@ -93,18 +127,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section className="mx-auto max-w-7xl px-4 py-12" aria-labelledby="featured-heading">
-        <div className="mb-6 flex flex-wrap items-end justify-between gap-2">
-          <div>
-            <h2 id="featured-heading" className="text-2xl font-bold">
-              {t("home.featuredTitle")}
-            </h2>
-            <p className="text-stone-600">{t("home.featuredSubtitle")}</p>
-          </div>
+      <HomeSection
+        id="featured-heading"
+        title={t("home.featuredTitle")}
+        subtitle={t("home.featuredSubtitle")}
+        link={
           <Link to="/category/all" className="font-medium text-brand-700 hover:underline">
             {t("home.viewAll")} →
           </Link>
-        </div>
+        }
+        className="py-12"
+      >
         {featured.length === 0 ? (
           <p className="rounded-md border border-dashed border-stone-300 p-8 text-center text-stone-600">
             {t("home.noFeatured")}
@@ -112,13 +145,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         ) : (
           <ProductGrid products={featured} language={language} t={t} />
         )}
-      </section>
+      </HomeSection>
 
-      <section className="mx-auto max-w-7xl px-4 pb-4" aria-labelledby="categories-heading">
-        <h2 id="categories-heading" className="text-2xl font-bold">
-          {t("home.shopByCategory")}
-        </h2>
-        <p className="mb-6 text-stone-600">{t("home.shopByCategorySubtitle")}</p>
+      <HomeSection
+        id="categories-heading"
+        title={t("home.shopByCategory")}
+        subtitle={t("home.shopByCategorySubtitle")}
+        className="pb-4"
+      >
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {categories.map((category) => (
             <Link
@@ -142,7 +176,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </Link>
           ))}
         </div>
-      </section>
+      </HomeSection>
     </>
   );
 }

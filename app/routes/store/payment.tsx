@@ -2,7 +2,7 @@ import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { CartSummary } from "~/components/order-summary";
 import { PaymentDetails, withEmailLink } from "~/components/store/payment-details";
-import { NoOrder, Submitted } from "~/components/store/payment-states";
+import { NothingToOrder, Submitted } from "~/components/store/payment-states";
 import { ShipTo } from "~/components/store/ship-to";
 import { SummaryPage } from "~/components/store/summary-page";
 import { Button } from "~/components/ui/button";
@@ -106,7 +106,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
   // The answer whose error a newly chosen file made stale (JavaScript; without it, CSS hides it).
   const [staleAnswer, setStaleAnswer] = useState<typeof actionData>(undefined);
   if (actionData && "orderNumber" in actionData) return <Submitted orderNumber={actionData.orderNumber} />;
-  if (!loaderData.ready) return <NoOrder />;
+  if (!loaderData.ready) return <NothingToOrder page="payment" />;
   const { cart, customer, submissionKey, instructions, language } = loaderData;
   const closed = instructions.kind === "closed";
   const problem = actionData && actionData !== staleAnswer ? actionData.problem : null;
