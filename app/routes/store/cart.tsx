@@ -1,7 +1,7 @@
 import { Form, redirect } from "react-router";
 import { CartLineItem } from "~/components/store/cart-line";
 import { CartSummaryPanel } from "~/components/store/cart-summary";
-import { NothingToOrder } from "~/components/store/payment-states";
+import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
@@ -115,7 +115,7 @@ function refusalFlash(problem: Problem, language: Language, standard: string): F
 export default function CartPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { cart, language, signedIn } = loaderData;
-  if (cart.lines.length === 0) return <NothingToOrder page="cart" />;
+  if (cart.lines.length === 0) return <StoreNotice notice="emptyCart" />;
   return (
     <SummaryPage title={t("cart.title")} summary={<CartSummaryPanel cart={cart} signedIn={signedIn} />}>
       <section>

@@ -3,8 +3,8 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import { AccountNeeded } from "~/components/account-needed";
 import { CartSummary } from "~/components/order-summary";
-import { NothingToOrder } from "~/components/store/payment-states";
 import { addressOfOrder } from "~/components/store/ship-to";
+import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
 import { Field, FieldFor, inputClass, StatusButton } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
@@ -104,7 +104,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
     id: "checkout",
     defaultValue: defaults,
   });
-  if (cart.lines.length === 0) return <NothingToOrder page="checkout" />;
+  if (cart.lines.length === 0) return <StoreNotice notice="emptyCheckout" />;
   const text = (
     name: (typeof FIELDS)[number],
     label: string,

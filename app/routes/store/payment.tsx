@@ -2,8 +2,9 @@ import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { CartSummary } from "~/components/order-summary";
 import { PaymentDetails, withEmailLink } from "~/components/store/payment-details";
-import { NothingToOrder, Submitted } from "~/components/store/payment-states";
+import { Submitted } from "~/components/store/payment-states";
 import { ShipTo } from "~/components/store/ship-to";
+import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
 import { Button } from "~/components/ui/button";
 import { FetcherField } from "~/components/ui/fetcher-field";
@@ -106,7 +107,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
   // The answer whose error a newly chosen file made stale (JavaScript; without it, CSS hides it).
   const [staleAnswer, setStaleAnswer] = useState<typeof actionData>(undefined);
   if (actionData && "orderNumber" in actionData) return <Submitted orderNumber={actionData.orderNumber} />;
-  if (!loaderData.ready) return <NothingToOrder page="payment" />;
+  if (!loaderData.ready) return <StoreNotice notice="noOrder" />;
   const { cart, customer, submissionKey, instructions, language } = loaderData;
   const closed = instructions.kind === "closed";
   const problem = actionData && actionData !== staleAnswer ? actionData.problem : null;

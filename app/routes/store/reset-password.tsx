@@ -2,7 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import { NewPasswordFields } from "~/components/store/new-password-fields";
-import { UnusableLink } from "~/components/store/unusable-link";
+import { StoreNotice } from "~/components/store/store-notice";
 import { StatusButton } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { services } from "~/context";
@@ -51,7 +51,7 @@ export const action = formAction<Route.ActionArgs, typeof resetPasswordSchema, v
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [form, fields] = useServerForm<typeof resetPasswordSchema>(actionData?.result, loaderData.constraint);
-  if (!loaderData.valid || actionData?.problem) return <UnusableLink link="reset" />;
+  if (!loaderData.valid || actionData?.problem) return <StoreNotice notice="resetLink" />;
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="text-3xl font-bold">{t("reset.title")}</h1>

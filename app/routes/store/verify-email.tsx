@@ -1,5 +1,5 @@
 import { data, Form, redirect } from "react-router";
-import { UnusableLink } from "~/components/store/unusable-link";
+import { StoreNotice } from "~/components/store/store-notice";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
@@ -36,7 +36,7 @@ export const action = formAction<Route.ActionArgs, typeof verifyEmailSchema, voi
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   // Any answer that is not a redirect is a refusal: the link cannot be used.
-  if (!loaderData.valid || actionData) return <UnusableLink link="verify" />;
+  if (!loaderData.valid || actionData) return <StoreNotice notice="verifyLink" />;
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="text-2xl font-bold">{t("email.verifyHeading")}</h1>
