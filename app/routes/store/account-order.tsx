@@ -1,5 +1,6 @@
 import { data, Form } from "react-router";
 import { OrderSummary } from "~/components/order-summary";
+import { ReceiptInput } from "~/components/store/receipt-input";
 import { addressOfOrder, ShipTo } from "~/components/store/ship-to";
 import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";
@@ -141,14 +142,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
                 <label htmlFor="receipt" className="text-sm font-medium">
                   {t("orders.newReceiptLabel")}
                 </label>
-                <input
-                  id="receipt"
-                  name="receipt"
-                  type="file"
-                  accept="image/jpeg,image/png,image/webp"
-                  required
-                  className="text-sm"
-                />
+                <ReceiptInput className="text-sm" />
                 <Button className="w-fit">{t("orders.uploadNew")}</Button>
               </Form>
             ) : null}

@@ -3,6 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { CartSummary } from "~/components/order-summary";
 import { PaymentDetails, withEmailLink } from "~/components/store/payment-details";
 import { Submitted } from "~/components/store/payment-states";
+import { ReceiptInput } from "~/components/store/receipt-input";
 import { ShipTo } from "~/components/store/ship-to";
 import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
@@ -155,13 +156,8 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
               </div>
             ) : null}
             <div className="flex flex-wrap items-center gap-3">
-              <input
+              <ReceiptInput
                 ref={fileInput}
-                id="receipt"
-                name="receipt"
-                type="file"
-                accept="image/jpeg,image/png,image/webp"
-                required
                 onChange={(event) => {
                   setFileName(event.currentTarget.files?.[0]?.name ?? null);
                   setStaleAnswer(actionData);
