@@ -173,3 +173,30 @@ export function ProductCard({
     </article>
   );
 }
+
+const GRID_COLUMNS = { 3: "lg:grid-cols-3", 4: "lg:grid-cols-4" } as const;
+
+/** Product cards in a grid: one column on phones, two from `sm`, then `columns`; the first `eager` cards load at once. */
+export function ProductGrid({
+  products,
+  language,
+  t,
+  columns = 3,
+  eager = 0,
+  className = "",
+}: {
+  products: ProductCardData[];
+  language: Language;
+  t: TFunction;
+  columns?: keyof typeof GRID_COLUMNS;
+  eager?: number;
+  className?: string;
+}) {
+  return (
+    <div className={`grid gap-6 sm:grid-cols-2 ${GRID_COLUMNS[columns]} ${className}`}>
+      {products.map((product, index) => (
+        <ProductCard key={product.id} product={product} language={language} t={t} eager={index < eager} />
+      ))}
+    </div>
+  );
+}

@@ -5,6 +5,31 @@ import type { Language } from "~/locales";
 import type { ShopIdentity } from "~/models/settings/shop.server";
 import type { NavCategory } from "./site-header";
 
+const FOOTER_LINK = "text-stone-300 hover:text-white hover:underline";
+
+/** A footer column's links, one a line. */
+function FooterLinks({ links }: { links: { to: string; label: string }[] }) {
+  return (
+    <ul className="space-y-2">
+      {links.map((link) => (
+        <li key={link.to}>
+          <Link to={link.to} className={FOOTER_LINK}>
+            {link.label}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The customer-service pages the footer links to, in order. */
+const SERVICE_PAGES = [
+  ["/shipping", "footer.shipping"],
+  ["/returns", "footer.returns"],
+  ["/faq", "footer.faq"],
+  ["/contact", "footer.contact"],
+] as const;
+
 export function SiteFooter({
   language,
   categories,
@@ -17,7 +42,6 @@ export function SiteFooter({
   shop: ShopIdentity;
 }) {
   const { t } = useTranslation();
-  const linkClass = "text-stone-300 hover:text-white hover:underline";
   return (
     <footer className="mt-16 bg-stone-900 text-sm text-stone-300">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
@@ -27,47 +51,22 @@ export function SiteFooter({
         </section>
         <section>
           <h2 className="mb-3 text-base font-semibold text-white">{t("footer.quickLinks")}</h2>
-          <ul className="space-y-2">
-            {categories.slice(0, 5).map((category) => (
-              <li key={category.id}>
-                <Link to={`/category/${category.slug}`} className={linkClass}>
-                  {localized(category, "name", language)}
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <FooterLinks
+            links={categories
+              .slice(0, 5)
+              .map((category) => ({ to: `/category/${category.slug}`, label: localized(category, "name", language) }))}
+          />
         </section>
         <section>
           <h2 className="mb-3 text-base font-semibold text-white">{t("footer.customerService")}</h2>
-          <ul className="space-y-2">
-            <li>
-              <Link to="/shipping" className={linkClass}>
-                {t("footer.shipping")}
-              </Link>
-            </li>
-            <li>
-              <Link to="/returns" className={linkClass}>
-                {t("footer.returns")}
-              </Link>
-            </li>
-            <li>
-              <Link to="/faq" className={linkClass}>
-                {t("footer.faq")}
-              </Link>
-            </li>
-            <li>
-              <Link to="/contact" className={linkClass}>
-                {t("footer.contact")}
-              </Link>
-            </li>
-          </ul>
+          <FooterLinks links={SERVICE_PAGES.map(([to, label]) => ({ to, label: t(label) }))} />
         </section>
         <section>
           <h2 className="mb-3 text-base font-semibold text-white">{t("footer.contactInfo")}</h2>
           <address className="space-y-2 not-italic">
             {shop.address ? <p>{shop.address}</p> : null}
             <p>
-              <a href={`mailto:${shop.supportEmail}`} className={linkClass}>
+              <a href={`mailto:${shop.supportEmail}`} className={FOOTER_LINK}>
                 {shop.supportEmail}
               </a>
             </p>
@@ -79,10 +78,10 @@ export function SiteFooter({
         <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-4 sm:flex-row sm:items-center sm:justify-between">
           <p>{t("footer.copyright", { year, shop: shop.name })}</p>
           <p className="flex gap-4">
-            <Link to="/privacy" className={linkClass}>
+            <Link to="/privacy" className={FOOTER_LINK}>
               {t("footer.privacy")}
             </Link>
-            <Link to="/terms" className={linkClass}>
+            <Link to="/terms" className={FOOTER_LINK}>
               {t("footer.terms")}
             </Link>
           </p>

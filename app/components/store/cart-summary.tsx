@@ -1,5 +1,7 @@
 import { AccountNeeded } from "~/components/account-needed";
 import { ButtonLink } from "~/components/ui/button";
+import { HeadedPanel } from "~/components/ui/headed-panel";
+import { MoneyTotals } from "~/components/ui/money-totals";
 import { useTranslation } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import type { Cart } from "~/models/cart.server";
@@ -9,24 +11,14 @@ export function CartSummaryPanel({ cart, signedIn }: { cart: Cart; signedIn: boo
   const { t } = useTranslation();
   const money = (cents: number) => formatMoney(cents, cart.currency);
   return (
-    <aside className="h-fit rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="summary-heading">
-      <h2 id="summary-heading" className="text-lg font-semibold">
-        {t("cart.summary")}
-      </h2>
-      <dl className="mt-4 space-y-2 text-sm">
-        <div className="flex justify-between">
-          <dt>{t("cart.subtotal")}</dt>
-          <dd data-testid="subtotal">{money(cart.subtotalCents)}</dd>
-        </div>
-        <div className="flex justify-between">
-          <dt>{t("cart.shipping")}</dt>
-          <dd data-testid="shipping">{cart.shippingCents === 0 ? t("cart.free") : money(cart.shippingCents)}</dd>
-        </div>
-        <div className="flex justify-between border-t border-stone-200 pt-2 text-base font-bold">
-          <dt>{t("cart.orderTotal")}</dt>
-          <dd data-testid="total">{money(cart.totalCents)}</dd>
-        </div>
-      </dl>
+    <HeadedPanel as="aside" headingId="summary-heading" title={t("cart.summary")} className="h-fit">
+      <MoneyTotals
+        money={money}
+        totals={cart}
+        className="mt-4 space-y-2 text-sm"
+        totalClassName="border-t border-stone-200 pt-2"
+        testIds={{ subtotal: "subtotal", shipping: "shipping", total: "total" }}
+      />
       {cart.shippingRule.freeAboveCents !== null ? (
         <p className="mt-2 text-xs text-stone-500">
           {t("cart.freeShippingNote", { amount: money(cart.shippingRule.freeAboveCents) })}
@@ -42,6 +34,6 @@ export function CartSummaryPanel({ cart, signedIn }: { cart: Cart; signedIn: boo
         </ButtonLink>
       )}
       {signedIn ? null : <AccountNeeded className="mt-4" />}
-    </aside>
+    </HeadedPanel>
   );
 }

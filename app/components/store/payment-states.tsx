@@ -1,24 +1,6 @@
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
-import { ButtonLink } from "~/components/ui/button";
-import { MessagePanel } from "~/components/ui/message-panel";
 import { useTranslation } from "~/lib/i18n";
-
-/** The payment page without a checkout to pay for (nothing in the cart, or no details yet). */
-export function NoOrder() {
-  const { t } = useTranslation();
-  return (
-    <MessagePanel
-      title={t("payment.noOrderTitle")}
-      text={t("payment.noOrderText")}
-      action={
-        <ButtonLink to="/cart" size="lg">
-          {t("payment.returnToCart")}
-        </ButtonLink>
-      }
-    />
-  );
-}
 
 /** The order is in (JavaScript): what happens next, then on to the success page after 3 s. */
 export function Submitted({ orderNumber }: { orderNumber: string }) {

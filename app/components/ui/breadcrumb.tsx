@@ -1,10 +1,11 @@
 import { Link } from "react-router";
 import { useTranslation } from "~/lib/i18n";
 
-export function Breadcrumb({ items }: { items: { label: string; to?: string }[] }) {
+/** Home › the pages above this one (links) › this page: catalogue, product and blog pages. */
+export function Breadcrumb({ items, className = "" }: { items: { label: string; to?: string }[]; className?: string }) {
   const { t } = useTranslation();
   return (
-    <nav aria-label={t("nav.breadcrumb")} className="text-sm text-stone-500">
+    <nav aria-label={t("nav.breadcrumb")} className={`text-sm text-stone-500 ${className}`}>
       <ol className="flex flex-wrap items-center gap-1">
         <li>
           <Link to="/" className="hover:text-brand-700 hover:underline">

@@ -1,14 +1,18 @@
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import { OrderSummary } from "~/components/order-summary";
+import { ReceiptInput } from "~/components/store/receipt-input";
+import { addressOfOrder, ShipTo } from "~/components/store/ship-to";
+import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";
 import { ProblemAlert } from "~/components/ui/field";
+import { HeadedPanel } from "~/components/ui/headed-panel";
+import { orderTotals } from "~/components/ui/money-totals";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { colorName, localized } from "~/lib/localize";
-import { formatPersonName } from "~/lib/person-name";
+import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD, uploadReplacementReceipt } from "~/models/orders/receipts.server";
 import { type CustomerOrderStatus, customerStatus, findOrder, listOrderHistory } from "~/models/orders/shopper.server";
@@ -16,18 +20,25 @@ import { titleWithShop } from "~/models/settings/shop.server";
 import { replaceReceiptSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/account-order";
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+/** The signed-in customer and their order; another customer's order is "not found", whatever its id. */
+async function requireOwnOrder({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
   const user = requireUser(context, request);
-  // Another customer's order is "not found", whatever its id.
   const found = await findOrder(services(context).db, params.id, user.id);
-  const t = getInstance(context).t;
   if (!found) throw data(null, { status: 404 });
+  return { user, ...found };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { context } = args;
+  const { order, lines } = await requireOwnOrder(args);
+  const t = getInstance(context).t;
   return {
-    ...found,
-    status: customerStatus(found.order),
-    history: await listOrderHistory(services(context).db, found.order),
+    order,
+    lines,
+    status: customerStatus(order),
+    history: await listOrderHistory(services(context).db, order),
     language: getLanguage(context),
-    title: await titleWithShop(context, t("orders.orderTitle", { number: found.order.order_number })),
+    title: await titleWithShop(context, t("orders.orderTitle", { number: order.order_number })),
   };
 }
 
@@ -37,13 +48,7 @@ export const action = formAction(
     schema: replaceReceiptSchema,
     maxBytes: RECEIPT_FORM_LIMIT,
     unread: RECEIPT_UNREAD,
-    authorize: async ({ request, context, params }: Route.ActionArgs) => {
-      const user = requireUser(context, request);
-      // Another customer's order is "not found", whatever its id.
-      const found = await findOrder(services(context).db, params.id, user.id);
-      if (!found) throw data(null, { status: 404 });
-      return { user, order: found.order };
-    },
+    authorize: (args: Route.ActionArgs) => requireOwnOrder(args),
   },
   async ({ context, form, value, auth: { user, order } }) => {
     const { db, storage } = services(context);
@@ -76,11 +81,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
   const problem = actionData?.problem;
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/account/orders" className="text-brand-700 hover:underline">
-          ← {t("orders.backToOrders")}
-        </Link>
-      </p>
+      <BackLink to="/account/orders">{t("orders.backToOrders")}</BackLink>
       <h1 className="mt-2 font-mono text-2xl font-bold">{t("orders.orderTitle", { number: order.order_number })}</h1>
       <p className="mt-1">
         <span
@@ -92,8 +93,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
       </p>
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
         <div className="flex flex-col gap-6">
-          <section className="rounded-lg border border-stone-200 bg-white p-5">
-            <h2 className="text-lg font-semibold">{t("orders.history")}</h2>
+          <HeadedPanel headingId="history-heading" title={t("orders.history")}>
             <ul className="mt-2 space-y-1 text-sm" data-testid="order-history">
               {history.map((entry) => (
                 <li key={`${entry.kind}-${entry.at}`}>
@@ -109,21 +109,13 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
                 </li>
               ) : null}
             </ul>
-          </section>
-          <section className="rounded-lg border border-stone-200 bg-white p-5 text-sm">
-            <h2 className="text-lg font-semibold">{t("orders.shipTo")}</h2>
-            <p className="mt-2">
-              {formatPersonName(order.first_name, order.last_name)} · {order.email}
-              {order.phone ? ` · ${order.phone}` : ""}
-            </p>
-            <p>
-              {order.address}, {order.city}
-              {order.postal_code ? ` ${order.postal_code}` : ""}, {order.country}
-            </p>
-            {order.notes ? <p className="mt-2 text-stone-600">{order.notes}</p> : null}
-          </section>
-          <section className="rounded-lg border border-stone-200 bg-white p-5">
-            <h2 className="text-lg font-semibold">{t("orders.receipt")}</h2>
+          </HeadedPanel>
+          <ShipTo
+            title={t("orders.shipTo")}
+            contact={{ ...addressOfOrder(order), email: order.email }}
+            notes={order.notes}
+          />
+          <HeadedPanel headingId="receipt-heading" title={t("orders.receipt")}>
             {order.receipt_rejected_reason ? (
               <p className="mt-2 text-sm font-medium text-red-700" role="alert">
                 {t("orders.receiptRejected", { reason: order.receipt_rejected_reason })}
@@ -150,38 +142,21 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
                 <label htmlFor="receipt" className="text-sm font-medium">
                   {t("orders.newReceiptLabel")}
                 </label>
-                <input
-                  id="receipt"
-                  name="receipt"
-                  type="file"
-                  accept="image/jpeg,image/png,image/webp"
-                  required
-                  className="text-sm"
-                />
+                <ReceiptInput className="text-sm" />
                 <Button className="w-fit">{t("orders.uploadNew")}</Button>
               </Form>
             ) : null}
-          </section>
+          </HeadedPanel>
         </div>
         <OrderSummary
-          lines={lines.map((line) => ({
-            key: line.id,
-            name: localized(line, "name", language),
-            color: line.color === "Default" ? null : colorName(line, language),
-            quantity: line.quantity,
-            lineTotalCents: line.line_total_cents,
-          }))}
+          lines={lines.map((line) => ({ ...line, key: line.id, lineTotalCents: line.line_total_cents }))}
+          language={language}
           currency={order.currency}
-          subtotalCents={order.subtotal_cents}
-          shippingCents={order.shipping_cents}
-          totalCents={order.total_cents}
+          totals={orderTotals(order)}
         />
       </div>
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Order" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Order");

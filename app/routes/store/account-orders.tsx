@@ -1,8 +1,10 @@
 import { Link } from "react-router";
+import { BackLink } from "~/components/ui/back-link";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listOrdersForUser } from "~/models/orders/shopper.server";
@@ -24,11 +26,7 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
   const { orders, language } = loaderData;
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/account" className="text-brand-700 hover:underline">
-          ← {t("account.title")}
-        </Link>
-      </p>
+      <BackLink to="/account">{t("account.title")}</BackLink>
       <h1 className="mt-2 text-3xl font-bold">{t("orders.title")}</h1>
       {orders.length === 0 ? (
         <p className="mt-6 text-stone-600">{t("orders.empty")}</p>
@@ -68,7 +66,4 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Orders" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Orders");

@@ -1,14 +1,16 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
-import type { z } from "zod";
+import { NewPasswordFields } from "~/components/store/new-password-fields";
 import { PasswordField, StatusButton } from "~/components/ui/field";
+import { useServerForm } from "~/components/ui/use-server-form";
 import { services } from "~/context";
 import { type CurrentUser, requireUser } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { formAction } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { getSession, hashToken, rotateSession } from "~/lib/session.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { titleWithShop } from "~/models/settings/shop.server";
@@ -51,11 +53,7 @@ export const action = formAction<Route.ActionArgs, typeof changePasswordSchema, 
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm<z.input<typeof changePasswordSchema>>({
-    lastResult: actionData?.result,
-    constraint: loaderData.constraint,
-    shouldValidate: "onSubmit",
-  });
+  const [form, fields] = useServerForm<typeof changePasswordSchema>(actionData?.result, loaderData.constraint);
   const since = formatDate(loaderData.memberSince, loaderData.language, "longDate");
   return (
     <div className="mx-auto grid max-w-4xl gap-8 px-4 py-12 md:grid-cols-2">
@@ -85,13 +83,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <p className="mb-4 text-sm text-stone-600">{t("account.otherSessionsNote")}</p>
         <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
           <PasswordField field={fields.current} label={t("account.currentPassword")} autoComplete="current-password" />
-          <PasswordField
-            field={fields.password}
-            label={t("account.newPassword")}
-            hint={t("auth.passwordHint")}
-            autoComplete="new-password"
-          />
-          <PasswordField field={fields.confirm} label={t("account.confirmPassword")} autoComplete="new-password" />
+          <NewPasswordFields password={fields.password} confirm={fields.confirm} />
           <StatusButton pendingText={t("auth.pending")}>{t("account.savePassword")}</StatusButton>
         </Form>
       </section>
@@ -99,7 +91,4 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Account" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Account");

@@ -1,5 +1,8 @@
 import { data, Link } from "react-router";
 import { MarkdownBody } from "~/components/markdown-body";
+import { BlogByline } from "~/components/store/blog-byline";
+import { publicPageMeta } from "~/components/store/public-page-meta";
+import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
@@ -45,36 +48,10 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
   const { title, author, publishedAt, publishedOn, imageUrl, html } = loaderData;
   return (
     <article className="mx-auto max-w-4xl px-4 py-12">
-      <nav aria-label={t("blog.breadcrumb")} className="mb-6 text-sm text-stone-600">
-        <ol className="flex flex-wrap items-center gap-1">
-          <li>
-            <Link to="/" className="text-brand-700 hover:underline">
-              {t("nav.home")}
-            </Link>
-          </li>
-          <li aria-hidden="true">›</li>
-          <li>
-            <Link to="/blog" className="text-brand-700 hover:underline">
-              {t("blog.title")}
-            </Link>
-          </li>
-          <li aria-hidden="true">›</li>
-          <li aria-current="page" className="text-stone-800">
-            {title}
-          </li>
-        </ol>
-      </nav>
+      <Breadcrumb items={[{ label: t("blog.title"), to: "/blog" }, { label: title }]} className="mb-6" />
 
       <h1 className="text-3xl font-bold sm:text-4xl">{title}</h1>
-      <p className="mt-2 text-sm text-stone-500">
-        {t("blog.by", { author })}
-        {publishedAt && publishedOn ? (
-          <>
-            {" · "}
-            <time dateTime={publishedAt}>{t("blog.publishedOn", { date: publishedOn })}</time>
-          </>
-        ) : null}
-      </p>
+      <BlogByline author={author} publishedAt={publishedAt} publishedOn={publishedOn} className="mt-2" />
 
       {imageUrl ? (
         <img
@@ -97,15 +74,13 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [];
-  return [
-    { title: `${loaderData.title} | ${loaderData.siteName}` },
-    { name: "description", content: loaderData.description },
-    { property: "og:title", content: loaderData.title },
-    { property: "og:description", content: loaderData.description },
-    { property: "og:type", content: "article" },
-    ...(loaderData.ogImage ? [{ property: "og:image", content: loaderData.ogImage }] : []),
-    ...(loaderData.publishedAt ? [{ property: "article:published_time", content: loaderData.publishedAt }] : []),
-  ];
-};
+export const meta: Route.MetaFunction = ({ loaderData: post }) =>
+  post
+    ? publicPageMeta(`${post.title} | ${post.siteName}`, post.description, {
+        "og:title": post.title,
+        "og:description": post.description,
+        "og:type": "article",
+        "og:image": post.ogImage,
+        "article:published_time": post.publishedAt,
+      })
+    : [];

@@ -1,4 +1,6 @@
 import { data, Link } from "react-router";
+import { BlogByline } from "~/components/store/blog-byline";
+import { publicPageMeta } from "~/components/store/public-page-meta";
 import { services } from "~/context";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
@@ -87,15 +89,12 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
                       {post.title}
                     </Link>
                   </h2>
-                  <p className="mt-1 text-sm text-stone-500">
-                    {t("blog.by", { author: post.author })}
-                    {post.publishedAt && post.publishedOn ? (
-                      <>
-                        {" · "}
-                        <time dateTime={post.publishedAt}>{t("blog.publishedOn", { date: post.publishedOn })}</time>
-                      </>
-                    ) : null}
-                  </p>
+                  <BlogByline
+                    author={post.author}
+                    publishedAt={post.publishedAt}
+                    publishedOn={post.publishedOn}
+                    className="mt-1"
+                  />
                   <p className="mt-3 leading-relaxed text-stone-700">{post.excerpt}</p>
                   <Link
                     to={`/blog/${post.id}`}
@@ -142,12 +141,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [];
-  return [
-    { title: loaderData.title },
-    { name: "description", content: loaderData.description },
-    { property: "og:title", content: loaderData.title },
-    { property: "og:description", content: loaderData.description },
-  ];
-};
+export const meta: Route.MetaFunction = ({ loaderData: page }) =>
+  page
+    ? publicPageMeta(page.title, page.description, { "og:title": page.title, "og:description": page.description })
+    : [];

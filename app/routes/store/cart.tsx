@@ -1,8 +1,9 @@
 import { Form, redirect } from "react-router";
 import { CartLineItem } from "~/components/store/cart-line";
 import { CartSummaryPanel } from "~/components/store/cart-summary";
-import { ButtonLink } from "~/components/ui/button";
-import { MessagePanel } from "~/components/ui/message-panel";
+import { StoreNotice } from "~/components/store/store-notice";
+import { SummaryPage } from "~/components/store/summary-page";
+import { Button, ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
@@ -11,6 +12,7 @@ import { type Flash, setFlash } from "~/lib/flash.server";
 import { formAction, type Problem, refuse, succeed, UserError, wantsData } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { colorName, localized } from "~/lib/localize";
+import { privatePageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/redirect";
 import type { Language } from "~/locales";
 import { getCurrency } from "~/middleware/currency";
@@ -113,47 +115,27 @@ function refusalFlash(problem: Problem, language: Language, standard: string): F
 export default function CartPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { cart, language, signedIn } = loaderData;
-  if (cart.lines.length === 0) {
-    return (
-      <MessagePanel
-        title={t("cart.emptyTitle")}
-        text={t("cart.emptyText")}
-        action={<ButtonLink to="/category/all">{t("cart.startShopping")}</ButtonLink>}
-      />
-    );
-  }
+  if (cart.lines.length === 0) return <StoreNotice notice="emptyCart" />;
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8">
-      <h1 className="text-3xl font-bold">{t("cart.title")}</h1>
-      <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
-        <section>
-          <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
-            {cart.lines.map((line) => (
-              <CartLineItem key={line.id} line={line} currency={cart.currency} language={language} />
-            ))}
-          </ul>
-          <div className="mt-4 flex flex-wrap justify-between gap-3">
-            <ButtonLink to="/category/all" variant="secondary">
-              {t("cart.continueShopping")}
-            </ButtonLink>
-            <Form method="post">
-              <input type="hidden" name="intent" value="clear" />
-              <button
-                type="submit"
-                className="rounded-md border border-red-300 px-4 py-2 font-medium text-red-700 hover:bg-red-50"
-              >
-                {t("cart.clearCart")}
-              </button>
-            </Form>
-          </div>
-        </section>
-        <CartSummaryPanel cart={cart} signedIn={signedIn} />
-      </div>
-    </div>
+    <SummaryPage title={t("cart.title")} summary={<CartSummaryPanel cart={cart} signedIn={signedIn} />}>
+      <section>
+        <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
+          {cart.lines.map((line) => (
+            <CartLineItem key={line.id} line={line} currency={cart.currency} language={language} />
+          ))}
+        </ul>
+        <div className="mt-4 flex flex-wrap justify-between gap-3">
+          <ButtonLink to="/category/all" variant="secondary">
+            {t("cart.continueShopping")}
+          </ButtonLink>
+          <Form method="post">
+            <input type="hidden" name="intent" value="clear" />
+            <Button variant="danger">{t("cart.clearCart")}</Button>
+          </Form>
+        </div>
+      </section>
+    </SummaryPage>
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Cart" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Cart");

@@ -1,7 +1,8 @@
 import { data, Form, useLocation, useSubmit } from "react-router";
-import { ProductCard } from "~/components/product-card";
+import { ProductGrid } from "~/components/product-card";
+import { publicPageMeta } from "~/components/store/public-page-meta";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
-import { ButtonLink } from "~/components/ui/button";
+import { Button, ButtonLink } from "~/components/ui/button";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { useTranslation } from "~/lib/i18n";
@@ -153,12 +154,9 @@ export default function Category({ loaderData }: Route.ComponentProps) {
               ))}
             </select>
           </label>
-          <button
-            type="submit"
-            className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-stone-100"
-          >
+          <Button variant="secondary" size="sm">
             {t("catalog.apply")}
-          </button>
+          </Button>
         </Form>
       </div>
 
@@ -181,11 +179,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <h2 className="sr-only">{t("catalog.productsHeading")}</h2>
-          <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {products.map((product, index) => (
-              <ProductCard key={product.id} product={product} language={language} t={t} eager={index < 3} />
-            ))}
-          </div>
+          <ProductGrid products={products} language={language} t={t} eager={3} className="mt-8" />
         </>
       )}
       <Pagination page={page} pages={pages} />
@@ -193,7 +187,5 @@ export default function Category({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [];
-  return [{ title: loaderData.metaTitle }, { name: "description", content: loaderData.description }];
-};
+export const meta: Route.MetaFunction = ({ loaderData: page }) =>
+  page ? publicPageMeta(page.metaTitle, page.description) : [];

@@ -1,13 +1,13 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
-import type { z } from "zod";
 import { AccountNeeded } from "~/components/account-needed";
-import { CheckoutSteps } from "~/components/checkout-steps";
 import { CartSummary } from "~/components/order-summary";
-import { ButtonLink } from "~/components/ui/button";
+import { addressOfOrder } from "~/components/store/ship-to";
+import { StoreNotice } from "~/components/store/store-notice";
+import { SummaryPage } from "~/components/store/summary-page";
 import { Field, FieldFor, inputClass, StatusButton } from "~/components/ui/field";
-import { MessagePanel } from "~/components/ui/message-panel";
+import { useServerForm } from "~/components/ui/use-server-form";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
@@ -16,6 +16,7 @@ import { setFlash } from "~/lib/flash.server";
 import { formAction } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
+import { privatePageMeta } from "~/lib/meta";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
@@ -54,17 +55,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const draft = getCheckoutDraft(context);
   // A returning customer starts from the name, phone and address of their last order.
   const last = user && !draft && !saved ? await findLastOrderContact(db, user.id) : undefined;
-  const fromLast: Partial<Record<(typeof FIELDS)[number], string | null>> = last
-    ? {
-        firstName: last.first_name,
-        lastName: last.last_name,
-        phone: last.phone,
-        address: last.address,
-        city: last.city,
-        postalCode: last.postal_code,
-        country: last.country,
-      }
-    : {};
+  const fromLast: Partial<Record<(typeof FIELDS)[number], string | null>> = last ? addressOfOrder(last) : {};
   const defaults: Record<string, string> = {
     country: localized(HOME_COUNTRY, "country", language),
     email: user?.email ?? "",
@@ -109,22 +100,11 @@ export const action = formAction<Route.ActionArgs, typeof checkoutSchema, void, 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { cart, language, defaults, constraint, signedIn } = loaderData;
-  const [form, fields] = useForm<z.input<typeof checkoutSchema>>({
+  const [form, fields] = useServerForm<typeof checkoutSchema>(actionData?.result, constraint, {
     id: "checkout",
-    lastResult: actionData?.result,
     defaultValue: defaults,
-    constraint,
-    shouldValidate: "onSubmit",
   });
-  if (cart.lines.length === 0) {
-    return (
-      <MessagePanel
-        title={t("checkout.emptyTitle")}
-        text={t("checkout.emptyText")}
-        action={<ButtonLink to="/">{t("checkout.backHome")}</ButtonLink>}
-      />
-    );
-  }
+  if (cart.lines.length === 0) return <StoreNotice notice="emptyCheckout" />;
   const text = (
     name: (typeof FIELDS)[number],
     label: string,
@@ -142,57 +122,53 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
     );
   };
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8">
-      <CheckoutSteps current="shipping" />
-      <h1 className="mt-2 text-3xl font-bold">{t("checkout.title")}</h1>
-      {signedIn ? null : <AccountNeeded className="mt-4" />}
-      <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
-        <Form
-          method="post"
-          {...getFormProps(form)}
-          className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6"
-        >
-          <h2 className="text-lg font-semibold">{t("checkout.customerInfo")}</h2>
-          <div className="grid gap-4 sm:grid-cols-2">
-            {text("firstName", t("checkout.firstName"), { autoComplete: "given-name" })}
-            {text("lastName", t("checkout.lastName"), { autoComplete: "family-name" })}
-            {text("email", t("checkout.email"), { type: "email", autoComplete: "email" })}
-            {text("phone", t("checkout.phone"), { type: "tel", autoComplete: "tel" })}
-          </div>
-          {/* A street address may take several lines: a textarea (the server joins the lines). */}
-          <FieldFor field={fields.address} label={t("checkout.address")}>
-            <textarea
-              {...getTextareaProps(fields.address)}
-              rows={2}
-              autoComplete="street-address"
-              className={inputClass}
-            />
-          </FieldFor>
-          <div className="grid gap-4 sm:grid-cols-3">
-            {text("city", t("checkout.city"), { autoComplete: "address-level2" })}
-            {text("postalCode", t("checkout.postalCode"), {
-              autoComplete: "postal-code",
-              hint: t("checkout.postalCodeHint"),
-            })}
-            {text("country", t("checkout.country"), { autoComplete: "country-name" })}
-          </div>
-          <FieldFor field={fields.notes} label={t("checkout.notes")} hint={t("checkout.notesHint")}>
-            <textarea {...getTextareaProps(fields.notes)} rows={3} className={inputClass} />
-          </FieldFor>
-          <div className="flex flex-wrap items-center justify-between gap-3 pt-2">
-            <Link to="/cart" className="text-brand-700 hover:underline">
-              ← {t("checkout.backToCart")}
-            </Link>
-            <StatusButton pendingText={t("auth.pending")}>{t("checkout.continue")}</StatusButton>
-          </div>
-        </Form>
-        <CartSummary cart={cart} language={language} />
-      </div>
-    </div>
+    <SummaryPage
+      step="shipping"
+      title={t("checkout.title")}
+      notice={signedIn ? null : <AccountNeeded className="mt-4" />}
+      summary={<CartSummary cart={cart} language={language} />}
+    >
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6"
+      >
+        <h2 className="text-lg font-semibold">{t("checkout.customerInfo")}</h2>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {text("firstName", t("checkout.firstName"), { autoComplete: "given-name" })}
+          {text("lastName", t("checkout.lastName"), { autoComplete: "family-name" })}
+          {text("email", t("checkout.email"), { type: "email", autoComplete: "email" })}
+          {text("phone", t("checkout.phone"), { type: "tel", autoComplete: "tel" })}
+        </div>
+        {/* A street address may take several lines: a textarea (the server joins the lines). */}
+        <FieldFor field={fields.address} label={t("checkout.address")}>
+          <textarea
+            {...getTextareaProps(fields.address)}
+            rows={2}
+            autoComplete="street-address"
+            className={inputClass}
+          />
+        </FieldFor>
+        <div className="grid gap-4 sm:grid-cols-3">
+          {text("city", t("checkout.city"), { autoComplete: "address-level2" })}
+          {text("postalCode", t("checkout.postalCode"), {
+            autoComplete: "postal-code",
+            hint: t("checkout.postalCodeHint"),
+          })}
+          {text("country", t("checkout.country"), { autoComplete: "country-name" })}
+        </div>
+        <FieldFor field={fields.notes} label={t("checkout.notes")} hint={t("checkout.notesHint")}>
+          <textarea {...getTextareaProps(fields.notes)} rows={3} className={inputClass} />
+        </FieldFor>
+        <div className="flex flex-wrap items-center justify-between gap-3 pt-2">
+          <Link to="/cart" className="text-brand-700 hover:underline">
+            ← {t("checkout.backToCart")}
+          </Link>
+          <StatusButton pendingText={t("auth.pending")}>{t("checkout.continue")}</StatusButton>
+        </div>
+      </Form>
+    </SummaryPage>
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Checkout" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Checkout");

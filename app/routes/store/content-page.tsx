@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { MarkdownBody } from "~/components/markdown-body";
+import { publicPageMeta } from "~/components/store/public-page-meta";
 import { isContentPageSlug } from "~/content/pages";
 import { services } from "~/context";
 import { formatDate } from "~/lib/dates";
@@ -46,10 +47,5 @@ export default function ContentPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [];
-  return [
-    { title: `${loaderData.title} | ${loaderData.siteName}` },
-    { name: "description", content: loaderData.description },
-  ];
-};
+export const meta: Route.MetaFunction = ({ loaderData: page }) =>
+  page ? publicPageMeta(`${page.title} | ${page.siteName}`, page.description) : [];

@@ -1,12 +1,13 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
-import type { z } from "zod";
 import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { useServerForm } from "~/components/ui/use-server-form";
 import { requestInfoContext, services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { passwordResetsPerAddress } from "~/lib/rate-limit.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { sendPasswordResetEmail } from "~/models/account-token.server";
@@ -55,11 +56,7 @@ export const action = formAction<Route.ActionArgs, typeof forgotPasswordSchema, 
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm<z.input<typeof forgotPasswordSchema>>({
-    lastResult: actionData?.result,
-    constraint: loaderData.constraint,
-    shouldValidate: "onSubmit",
-  });
+  const [form, fields] = useServerForm<typeof forgotPasswordSchema>(actionData?.result, loaderData.constraint);
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="text-3xl font-bold">{t("forgot.title")}</h1>
@@ -84,7 +81,4 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Forgot password" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Forgot password");

@@ -1,9 +1,12 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { ProductCard } from "~/components/product-card";
+import { ProductGrid } from "~/components/product-card";
+import { JsonLd } from "~/components/store/json-ld";
+import { publicPageMeta } from "~/components/store/public-page-meta";
+import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
-import { useNonce } from "~/lib/nonce";
 import { publicUrl } from "~/lib/storage.server";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -61,18 +64,45 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+/** A section of the home page: its heading and subtitle (a link beside them), then its content. */
+function HomeSection({
+  id,
+  title,
+  subtitle,
+  link,
+  className,
+  children,
+}: {
+  /** The heading's id. */
+  id: string;
+  title: string;
+  subtitle: string;
+  link?: ReactNode;
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className={`mx-auto max-w-7xl px-4 ${className}`} aria-labelledby={id}>
+      <div className="mb-6 flex flex-wrap items-end justify-between gap-2">
+        <div>
+          <h2 id={id} className="text-2xl font-bold">
+            {title}
+          </h2>
+          <p className="text-stone-600">{subtitle}</p>
+        </div>
+        {link}
+      </div>
+      {children}
+    </section>
+  );
+}
+
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const nonce = useNonce();
   const { language, heroImage, featured, categories, jsonLd } = loaderData;
   return (
     <>
-      <script
-        type="application/ld+json"
-        nonce={nonce}
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON with "<" escaped cannot break out of the tag
-        dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
-      />
+      <JsonLd data={jsonLd} />
       <section className="relative isolate overflow-hidden bg-brand-900 text-white">
         <img
           src={heroImage}
@@ -84,9 +114,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h1 className="max-w-2xl text-4xl font-extrabold tracking-tight sm:text-5xl">{t("home.heroTitle")}</h1>
           <p className="mt-4 max-w-xl text-lg text-stone-200">{t("home.heroBlurb")}</p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/category/rifles" className="rounded-md bg-brand-500 px-5 py-3 font-semibold hover:bg-brand-600">
+            <ButtonLink to="/category/rifles" size="lg">
               {t("home.shopNow")}
-            </Link>
+            </ButtonLink>
             <Link
               to="/category/new-arrivals"
               className="rounded-md border border-white/60 px-5 py-3 font-semibold hover:bg-white/10"
@@ -97,36 +127,32 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section className="mx-auto max-w-7xl px-4 py-12" aria-labelledby="featured-heading">
-        <div className="mb-6 flex flex-wrap items-end justify-between gap-2">
-          <div>
-            <h2 id="featured-heading" className="text-2xl font-bold">
-              {t("home.featuredTitle")}
-            </h2>
-            <p className="text-stone-600">{t("home.featuredSubtitle")}</p>
-          </div>
+      <HomeSection
+        id="featured-heading"
+        title={t("home.featuredTitle")}
+        subtitle={t("home.featuredSubtitle")}
+        link={
           <Link to="/category/all" className="font-medium text-brand-700 hover:underline">
             {t("home.viewAll")} →
           </Link>
-        </div>
+        }
+        className="py-12"
+      >
         {featured.length === 0 ? (
           <p className="rounded-md border border-dashed border-stone-300 p-8 text-center text-stone-600">
             {t("home.noFeatured")}
           </p>
         ) : (
-          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {featured.map((product) => (
-              <ProductCard key={product.id} product={product} language={language} t={t} />
-            ))}
-          </div>
+          <ProductGrid products={featured} language={language} t={t} />
         )}
-      </section>
+      </HomeSection>
 
-      <section className="mx-auto max-w-7xl px-4 pb-4" aria-labelledby="categories-heading">
-        <h2 id="categories-heading" className="text-2xl font-bold">
-          {t("home.shopByCategory")}
-        </h2>
-        <p className="mb-6 text-stone-600">{t("home.shopByCategorySubtitle")}</p>
+      <HomeSection
+        id="categories-heading"
+        title={t("home.shopByCategory")}
+        subtitle={t("home.shopByCategorySubtitle")}
+        className="pb-4"
+      >
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {categories.map((category) => (
             <Link
@@ -150,17 +176,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </Link>
           ))}
         </div>
-      </section>
+      </HomeSection>
     </>
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [];
-  return [
-    { title: loaderData.title },
-    { name: "description", content: loaderData.description },
-    { property: "og:title", content: loaderData.title },
-    { property: "og:description", content: loaderData.description },
-  ];
-};
+export const meta: Route.MetaFunction = ({ loaderData: page }) =>
+  page
+    ? publicPageMeta(page.title, page.description, { "og:title": page.title, "og:description": page.description })
+    : [];

@@ -2,6 +2,7 @@ import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import { findOrderByNumber } from "~/models/orders/shopper.server";
 import { titleWithShop } from "~/models/settings/shop.server";
@@ -57,6 +58,4 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title ?? "Thank you" }, { name: "robots", content: "noindex" }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Thank you");

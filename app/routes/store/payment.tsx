@@ -1,9 +1,12 @@
 import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { CheckoutSteps } from "~/components/checkout-steps";
 import { CartSummary } from "~/components/order-summary";
 import { PaymentDetails, withEmailLink } from "~/components/store/payment-details";
-import { NoOrder, Submitted } from "~/components/store/payment-states";
+import { Submitted } from "~/components/store/payment-states";
+import { ReceiptInput } from "~/components/store/receipt-input";
+import { ShipTo } from "~/components/store/ship-to";
+import { StoreNotice } from "~/components/store/store-notice";
+import { SummaryPage } from "~/components/store/summary-page";
 import { Button } from "~/components/ui/button";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { ProblemAlert } from "~/components/ui/field";
@@ -14,8 +17,8 @@ import { clearCheckout, getCheckout } from "~/lib/checkout-session.server";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
-import { formatPersonName } from "~/lib/person-name";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -105,113 +108,87 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
   // The answer whose error a newly chosen file made stale (JavaScript; without it, CSS hides it).
   const [staleAnswer, setStaleAnswer] = useState<typeof actionData>(undefined);
   if (actionData && "orderNumber" in actionData) return <Submitted orderNumber={actionData.orderNumber} />;
-  if (!loaderData.ready) return <NoOrder />;
+  if (!loaderData.ready) return <StoreNotice notice="noOrder" />;
   const { cart, customer, submissionKey, instructions, language } = loaderData;
   const closed = instructions.kind === "closed";
   const problem = actionData && actionData !== staleAnswer ? actionData.problem : null;
   const submitting = navigation.state === "submitting";
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8">
-      <CheckoutSteps current="payment" />
-      <h1 className="mt-2 text-3xl font-bold">{t("payment.title")}</h1>
-      <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
-        <div className="flex flex-col gap-6">
-          {closed ? (
-            <section
-              data-testid="payments-closed"
-              className="rounded-lg border border-red-300 bg-red-50 p-6 font-semibold text-red-900"
-            >
-              <p>
-                {withEmailLink(
-                  t("payment.closedText", { email: instructions.supportEmail }),
-                  instructions.supportEmail,
-                )}
-              </p>
-            </section>
-          ) : (
-            <PaymentDetails
-              instructions={instructions}
-              amount={formatMoney(cart.totalCents, cart.currency)}
-              currency={cart.currency}
-            />
-          )}
-          <section className="rounded-lg border border-stone-200 bg-white p-6 text-sm">
-            <h2 className="text-lg font-semibold">{t("payment.shipTo")}</h2>
-            <p className="mt-2">
-              {formatPersonName(customer.firstName, customer.lastName)} · {customer.email}
-              {customer.phone ? ` · ${customer.phone}` : ""}
-            </p>
+    <SummaryPage step="payment" title={t("payment.title")} summary={<CartSummary cart={cart} language={language} />}>
+      <div className="flex flex-col gap-6">
+        {closed ? (
+          <section
+            data-testid="payments-closed"
+            className="rounded-lg border border-red-300 bg-red-50 p-6 font-semibold text-red-900"
+          >
             <p>
-              {customer.address}, {customer.city}
-              {customer.postalCode ? ` ${customer.postalCode}` : ""}, {customer.country}
+              {withEmailLink(t("payment.closedText", { email: instructions.supportEmail }), instructions.supportEmail)}
             </p>
           </section>
-          {closed ? null : (
-            <Form
-              method="post"
-              encType="multipart/form-data"
-              className="group/payment flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6"
-            >
-              <input type="hidden" name="submissionKey" value={submissionKey} />
-              <FetcherField />
-              <label htmlFor="receipt" className="text-lg font-semibold">
-                {t("payment.receipt")}
-              </label>
-              <p className="-mt-3 text-sm text-stone-500">{t("payment.receiptHint")}</p>
-              {problem ? (
-                // Without JavaScript the page cannot forget the error: it hides once a new file is chosen
-                // (the required input turns :valid), so it only stands for the submission that failed.
-                <div
-                  className={hydrated ? undefined : "group-has-[#receipt:valid]/payment:hidden"}
-                  data-testid="payment-problem"
-                >
-                  <ProblemAlert problem={problem} />
-                </div>
-              ) : null}
-              <div className="flex flex-wrap items-center gap-3">
-                <input
-                  ref={fileInput}
-                  id="receipt"
-                  name="receipt"
-                  type="file"
-                  accept="image/jpeg,image/png,image/webp"
-                  required
-                  onChange={(event) => {
-                    setFileName(event.currentTarget.files?.[0]?.name ?? null);
-                    setStaleAnswer(actionData);
-                  }}
-                  className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-stone-200 file:px-3 file:py-2"
-                />
-                {hydrated && fileName ? (
-                  <button
-                    type="button"
-                    onClick={() => {
-                      if (fileInput.current) fileInput.current.value = "";
-                      setFileName(null);
-                    }}
-                    className="text-sm text-red-700 hover:underline"
-                  >
-                    {t("payment.removeFile")}
-                  </button>
-                ) : null}
-              </div>
-              <Button
-                size="lg"
-                // With JavaScript, Submit waits for a file; without, the browser's `required` does.
-                disabled={submitting || (hydrated && !fileName)}
+        ) : (
+          <PaymentDetails
+            instructions={instructions}
+            amount={formatMoney(cart.totalCents, cart.currency)}
+            currency={cart.currency}
+          />
+        )}
+        <ShipTo title={t("payment.shipTo")} contact={customer} />
+        {closed ? null : (
+          <Form
+            method="post"
+            encType="multipart/form-data"
+            className="group/payment flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6"
+          >
+            <input type="hidden" name="submissionKey" value={submissionKey} />
+            <FetcherField />
+            <label htmlFor="receipt" className="text-lg font-semibold">
+              {t("payment.receipt")}
+            </label>
+            <p className="-mt-3 text-sm text-stone-500">{t("payment.receiptHint")}</p>
+            {problem ? (
+              // Without JavaScript the page cannot forget the error: it hides once a new file is chosen
+              // (the required input turns :valid), so it only stands for the submission that failed.
+              <div
+                className={hydrated ? undefined : "group-has-[#receipt:valid]/payment:hidden"}
+                data-testid="payment-problem"
               >
-                {submitting ? t("payment.submitting") : t("payment.submit")}
-              </Button>
-            </Form>
-          )}
-        </div>
-        <CartSummary cart={cart} language={language} />
+                <ProblemAlert problem={problem} />
+              </div>
+            ) : null}
+            <div className="flex flex-wrap items-center gap-3">
+              <ReceiptInput
+                ref={fileInput}
+                onChange={(event) => {
+                  setFileName(event.currentTarget.files?.[0]?.name ?? null);
+                  setStaleAnswer(actionData);
+                }}
+                className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-stone-200 file:px-3 file:py-2"
+              />
+              {hydrated && fileName ? (
+                <button
+                  type="button"
+                  onClick={() => {
+                    if (fileInput.current) fileInput.current.value = "";
+                    setFileName(null);
+                  }}
+                  className="text-sm text-red-700 hover:underline"
+                >
+                  {t("payment.removeFile")}
+                </button>
+              ) : null}
+            </div>
+            <Button
+              size="lg"
+              // With JavaScript, Submit waits for a file; without, the browser's `required` does.
+              disabled={submitting || (hydrated && !fileName)}
+            >
+              {submitting ? t("payment.submitting") : t("payment.submit")}
+            </Button>
+          </Form>
+        )}
       </div>
-    </div>
+    </SummaryPage>
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Payment" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Payment");

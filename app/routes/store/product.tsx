@@ -1,9 +1,11 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { notFound } from "~/components/layout/route-error-boundary";
-import { ProductCard } from "~/components/product-card";
+import { ProductGrid } from "~/components/product-card";
+import { JsonLd } from "~/components/store/json-ld";
 import { initialVariant, ProductBuyForm } from "~/components/store/product-page-buy-form";
 import { Gallery } from "~/components/store/product-page-gallery";
+import { publicPageMeta } from "~/components/store/public-page-meta";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
 import { DEFAULT_COLOR } from "~/lib/colors";
@@ -11,7 +13,6 @@ import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
-import { useNonce } from "~/lib/nonce";
 import { getCurrency } from "~/middleware/currency";
 import { getLanguage } from "~/middleware/i18next";
 import { findProduct, listRelatedProducts } from "~/models/products/catalog.server";
@@ -62,7 +63,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const { product, related, image, language, jsonLd } = loaderData;
   const { t } = useTranslation();
-  const nonce = useNonce();
   const name = localized(product, "name", language);
   const [color, setColor] = useState(initialVariant(product.variants)?.color ?? DEFAULT_COLOR);
   const chosen = product.variants.find((v) => v.color === color) ?? initialVariant(product.variants);
@@ -71,12 +71,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
-      <script
-        type="application/ld+json"
-        nonce={nonce}
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON with "<" escaped cannot break out of the tag
-        dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
-      />
+      <JsonLd data={jsonLd} />
       <Breadcrumb
         items={[
           ...(product.category && categoryName && product.category.is_active
@@ -135,23 +130,12 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <h2 id="related-heading" className="mb-6 text-2xl font-bold">
             {t("product.related")}
           </h2>
-          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {related.map((item) => (
-              <ProductCard key={item.id} product={item} language={language} t={t} />
-            ))}
-          </div>
+          <ProductGrid products={related} language={language} t={t} columns={4} />
         </section>
       ) : null}
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  if (!loaderData) return [];
-  return [
-    { title: loaderData.title },
-    { name: "description", content: loaderData.description },
-    { property: "og:title", content: loaderData.title },
-    { property: "og:type", content: "product" },
-  ];
-};
+export const meta: Route.MetaFunction = ({ loaderData: page }) =>
+  page ? publicPageMeta(page.title, page.description, { "og:title": page.title, "og:type": "product" }) : [];

@@ -1,13 +1,15 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
-import type { z } from "zod";
-import { PasswordField, StatusButton } from "~/components/ui/field";
-import { MessagePanel } from "~/components/ui/message-panel";
+import { data, Form, redirect } from "react-router";
+import { NewPasswordFields } from "~/components/store/new-password-fields";
+import { StoreNotice } from "~/components/store/store-notice";
+import { StatusButton } from "~/components/ui/field";
+import { useServerForm } from "~/components/ui/use-server-form";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
 import { titleWithShop } from "~/models/settings/shop.server";
@@ -48,25 +50,8 @@ export const action = formAction<Route.ActionArgs, typeof resetPasswordSchema, v
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm<z.input<typeof resetPasswordSchema>>({
-    lastResult: actionData?.result,
-    constraint: loaderData.constraint,
-    shouldValidate: "onSubmit",
-  });
-  if (!loaderData.valid || actionData?.problem) {
-    return (
-      <MessagePanel
-        layout="page"
-        title={t("reset.invalidTitle")}
-        text={t("reset.invalidText")}
-        action={
-          <Link to="/forgot-password" className="mt-6 inline-block font-semibold text-brand-700 hover:underline">
-            {t("reset.requestNew")}
-          </Link>
-        }
-      />
-    );
-  }
+  const [form, fields] = useServerForm<typeof resetPasswordSchema>(actionData?.result, loaderData.constraint);
+  if (!loaderData.valid || actionData?.problem) return <StoreNotice notice="resetLink" />;
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="text-3xl font-bold">{t("reset.title")}</h1>
@@ -76,20 +61,11 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
       >
         <input type="hidden" name="token" value={loaderData.token} />
-        <PasswordField
-          field={fields.password}
-          label={t("account.newPassword")}
-          hint={t("auth.passwordHint")}
-          autoComplete="new-password"
-        />
-        <PasswordField field={fields.confirm} label={t("account.confirmPassword")} autoComplete="new-password" />
+        <NewPasswordFields password={fields.password} confirm={fields.confirm} />
         <StatusButton pendingText={t("auth.pending")}>{t("reset.submit")}</StatusButton>
       </Form>
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Reset password" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Reset password");

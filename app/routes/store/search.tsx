@@ -1,9 +1,9 @@
-import { Form } from "react-router";
-import { ProductCard } from "~/components/product-card";
-import { Button } from "~/components/ui/button";
+import { ProductGrid } from "~/components/product-card";
 import { Pagination } from "~/components/ui/pagination";
+import { SearchForm } from "~/components/ui/search-form";
 import { services } from "~/context";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listProducts, normalizeSearch } from "~/models/products/catalog.server";
@@ -40,22 +40,14 @@ export default function Search({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-3xl font-bold">{q ? t("search.resultsFor", { q }) : t("search.heading")}</h1>
-      <Form method="get" role="search" className="mt-4 flex max-w-xl">
-        <label htmlFor="search-page" className="sr-only">
-          {t("nav.searchLabel")}
-        </label>
-        <input
-          id="search-page"
-          type="search"
-          name="q"
-          defaultValue={q}
-          key={q}
-          maxLength={100}
-          placeholder={t("nav.searchPlaceholder")}
-          className="w-full rounded-l-md border border-stone-300 px-3 py-2"
-        />
-        <Button className="rounded-l-none">{t("nav.search")}</Button>
-      </Form>
+      <SearchForm
+        id="search-page"
+        q={q}
+        label={t("nav.searchLabel")}
+        placeholder={t("nav.searchPlaceholder")}
+        submitLabel={t("nav.search")}
+        className="mt-4 max-w-xl"
+      />
       {tooShort ? (
         <p className="mt-6 text-stone-600">{q ? t("search.tooShort") : t("search.hint")}</p>
       ) : total === 0 ? (
@@ -66,11 +58,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
             {t("catalog.showing", { count: total })}
           </p>
           <h2 className="sr-only">{t("catalog.productsHeading")}</h2>
-          <div className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {products.map((product) => (
-              <ProductCard key={product.id} product={product} language={language} t={t} />
-            ))}
-          </div>
+          <ProductGrid products={products} language={language} t={t} className="mt-6" />
           <Pagination page={page} pages={pages} />
         </>
       )}
@@ -78,7 +66,4 @@ export default function Search({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Search" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Search");

@@ -1,6 +1,6 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
+import { StoreNotice } from "~/components/store/store-notice";
 import { StatusButton } from "~/components/ui/field";
-import { MessagePanel } from "~/components/ui/message-panel";
 import { services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
@@ -36,20 +36,7 @@ export const action = formAction<Route.ActionArgs, typeof verifyEmailSchema, voi
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   // Any answer that is not a redirect is a refusal: the link cannot be used.
-  if (!loaderData.valid || actionData) {
-    return (
-      <MessagePanel
-        layout="page"
-        title={t("verify.invalidTitle")}
-        text={t("verify.invalidText")}
-        action={
-          <Link to="/login?mode=signup" className="mt-6 inline-block font-semibold text-brand-700 hover:underline">
-            {t("auth.toSignup")}
-          </Link>
-        }
-      />
-    );
-  }
+  if (!loaderData.valid || actionData) return <StoreNotice notice="verifyLink" />;
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="text-2xl font-bold">{t("email.verifyHeading")}</h1>
