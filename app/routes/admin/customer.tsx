@@ -3,12 +3,14 @@ import { data, Form, Link } from "react-router";
 import { AdminTable } from "~/components/admin/admin-table";
 import { Badge, CustomerStatusBadge, FAILURE_TONE, SUCCESS_TONE } from "~/components/admin/badges";
 import { ORDER_STATUS_TONES } from "~/components/admin/order-status-badge";
+import { BackLink } from "~/components/ui/back-link";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -81,11 +83,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
   const problem = actionData?.problem?.key ?? actionData?.result?.error?.intent?.[0];
   return (
     <div className="max-w-5xl">
-      <p className="text-sm">
-        <Link to={LIST} className="text-brand-700 hover:underline">
-          ← {t("adminCustomers.detail.back")}
-        </Link>
-      </p>
+      <BackLink to={LIST}>{t("adminCustomers.detail.back")}</BackLink>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h1 className="min-w-0 break-all text-2xl font-bold">{customer.email}</h1>
         <CustomerStatusBadge status={customer.status} />
@@ -248,7 +246,4 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Customer" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Customer");

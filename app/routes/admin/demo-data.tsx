@@ -6,6 +6,7 @@ import type { Flash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
+import { privatePageMeta } from "~/lib/meta";
 import { translateKey } from "~/lib/translate-key";
 import type { Language } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -125,7 +126,4 @@ export default function DemoData({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin");

@@ -3,12 +3,14 @@ import { OrderActions } from "~/components/admin/order-actions";
 import { OrderItems } from "~/components/admin/order-items";
 import { OrderReceipt } from "~/components/admin/order-receipt";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
+import { BackLink } from "~/components/ui/back-link";
 import { FormErrors } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
 import { safeRedirect } from "~/lib/redirect";
@@ -95,11 +97,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   ];
   return (
     <div className="max-w-6xl">
-      <p className="text-sm">
-        <Link to="/admin/orders" className="text-brand-700 hover:underline">
-          ← {t("adminOrders.back")}
-        </Link>
-      </p>
+      <BackLink to="/admin/orders">{t("adminOrders.back")}</BackLink>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h1 className="font-mono text-xl font-bold sm:text-2xl">
           {t("adminOrders.orderTitle", { number: order.order_number })}
@@ -197,7 +195,4 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Order" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Order");

@@ -1,14 +1,16 @@
 import { type DefaultValue, type FieldMetadata, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { CURRENCIES } from "#db/schema";
 import { ImagePicker } from "~/components/admin/image-picker";
 import { MoneyInput, Section } from "~/components/admin/shop-form-parts";
+import { BackLink } from "~/components/ui/back-link";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { DERIVED_CURRENCIES } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
 import { translateKey } from "~/lib/translate-key";
@@ -89,11 +91,7 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
   const saving = navigation.state === "submitting" && navigation.formAction === PATH;
   return (
     <div className="max-w-4xl">
-      <p className="text-sm">
-        <Link to="/admin/settings" className="text-brand-700 underline underline-offset-2">
-          ← {t("adminShop.back")}
-        </Link>
-      </p>
+      <BackLink to="/admin/settings">{t("adminShop.back")}</BackLink>
       <h1 className="mt-2 text-2xl font-bold">{t("adminShop.title")}</h1>
       <p className="mt-1 text-sm text-stone-600">{t("adminShop.intro")}</p>
       <Form
@@ -229,7 +227,4 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin");
