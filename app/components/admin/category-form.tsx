@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
+import { AdminSection } from "~/components/admin/admin-section";
 import { ImagePicker } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
 import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
@@ -60,10 +61,11 @@ export function CategoryForm({
       ? [translateKey(t, problem.key, problem.params)]
       : fields.image.errors?.map((key) => translateKey(t, key));
   return (
-    <section aria-labelledby="category-form-heading" className="mt-6 rounded-lg bg-white p-6 shadow-sm">
-      <h2 id="category-form-heading" className="text-lg font-semibold">
-        {category ? t("adminCategories.edit") : t("adminCategories.addNew")}
-      </h2>
+    <AdminSection
+      id="category-form"
+      className="mt-6"
+      heading={category ? t("adminCategories.edit") : t("adminCategories.addNew")}
+    >
       <Form
         method="post"
         action={action}
@@ -138,6 +140,6 @@ export function CategoryForm({
           </ButtonLink>
         </div>
       </Form>
-    </section>
+    </AdminSection>
   );
 }

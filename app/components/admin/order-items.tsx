@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { OrderLineRow } from "#db/schema";
+import { AdminSection } from "~/components/admin/admin-section";
 import { Thumbnail } from "~/components/ui/thumbnail";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
@@ -19,10 +20,7 @@ export function OrderItems({
 }) {
   const { t } = useTranslation();
   return (
-    <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="items-heading">
-      <h2 id="items-heading" className="text-lg font-semibold">
-        {t("adminOrders.items")}
-      </h2>
+    <AdminSection id="items" look="panel" heading={t("adminOrders.items")}>
       <div className="mt-3 overflow-x-auto">
         <table className="w-full min-w-[32rem] text-left text-sm">
           <thead className="text-xs uppercase text-stone-500">
@@ -99,6 +97,6 @@ export function OrderItems({
           <dd data-testid="order-total">{money(order.total_cents)}</dd>
         </div>
       </dl>
-    </section>
+    </AdminSection>
   );
 }

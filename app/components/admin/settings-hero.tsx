@@ -1,6 +1,7 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
+import { AdminSection } from "~/components/admin/admin-section";
 import { ImagePicker } from "~/components/admin/image-picker";
 import { Button } from "~/components/ui/button";
 import { FormErrors, StatusButton } from "~/components/ui/field";
@@ -49,11 +50,13 @@ export function HeroSection({
     ? [translateKey(t, heroProblem.key, heroProblem.params)]
     : fields.hero.errors?.map((key) => translateKey(t, key));
   return (
-    <section aria-labelledby="appearance-heading" className="mt-8">
-      <h2 id="appearance-heading" className="text-xl font-semibold">
-        {t("adminSettings.appearance.heading")}
-      </h2>
-      <p className="mt-1 text-sm text-stone-600">{t("adminSettings.appearance.intro")}</p>
+    <AdminSection
+      id="appearance"
+      look="part"
+      className="mt-8"
+      heading={t("adminSettings.appearance.heading")}
+      intro={t("adminSettings.appearance.intro")}
+    >
       <div className="mt-4 grid gap-6 rounded-lg bg-white p-6 shadow-sm md:grid-cols-2">
         <figure className="flex flex-col gap-2">
           <figcaption className="text-sm font-medium text-stone-800">
@@ -106,6 +109,6 @@ export function HeroSection({
           ) : null}
         </div>
       </div>
-    </section>
+    </AdminSection>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { data, Form, Link } from "react-router";
+import { AdminSection } from "~/components/admin/admin-section";
 import { AdminTable } from "~/components/admin/admin-table";
 import { Badge, CustomerStatusBadge, FAILURE_TONE, SUCCESS_TONE } from "~/components/admin/badges";
 import { ORDER_STATUS_TONES } from "~/components/admin/order-status-badge";
@@ -126,10 +127,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
         </dl>
       </section>
 
-      <section className="mt-6 rounded-lg bg-white p-6 shadow-sm" aria-labelledby="access-heading">
-        <h2 id="access-heading" className="text-lg font-semibold">
-          {t("adminCustomers.detail.access")}
-        </h2>
+      <AdminSection id="access" className="mt-6" heading={t("adminCustomers.detail.access")}>
         {isSelf ? (
           <p className="mt-2 text-sm text-stone-600">
             {t("adminCustomers.detail.you")}. {t("adminCustomers.detail.selfHint")}
@@ -158,12 +156,9 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             )}
           </Form>
         )}
-      </section>
+      </AdminSection>
 
-      <section className="mt-6" aria-labelledby="orders-heading">
-        <h2 id="orders-heading" className="text-lg font-semibold">
-          {t("adminCustomers.detail.orders")}
-        </h2>
+      <AdminSection id="orders" look="bare" className="mt-6" heading={t("adminCustomers.detail.orders")}>
         {orders.length === 0 ? (
           <p className="mt-2 rounded-lg bg-white p-6 text-stone-600 shadow-sm">
             {t("adminCustomers.detail.ordersEmpty")}
@@ -204,13 +199,15 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             ) : null}
           </>
         )}
-      </section>
+      </AdminSection>
 
-      <section className="mt-6" aria-labelledby="sign-ins-heading">
-        <h2 id="sign-ins-heading" className="text-lg font-semibold">
-          {t("adminCustomers.detail.signIns")}
-        </h2>
-        <p className="text-sm text-stone-600">{t("adminCustomers.detail.signInsIntro")}</p>
+      <AdminSection
+        id="sign-ins"
+        look="bare"
+        className="mt-6"
+        heading={t("adminCustomers.detail.signIns")}
+        intro={t("adminCustomers.detail.signInsIntro")}
+      >
         {signIns.length === 0 ? (
           <p className="mt-2 rounded-lg bg-white p-6 text-stone-600 shadow-sm">
             {t("adminCustomers.detail.signInsEmpty")}
@@ -241,7 +238,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             ))}
           </AdminTable>
         )}
-      </section>
+      </AdminSection>
     </div>
   );
 }

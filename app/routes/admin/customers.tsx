@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { AdminSection } from "~/components/admin/admin-section";
 import { AdminTable } from "~/components/admin/admin-table";
 import { CustomerStatusBadge } from "~/components/admin/badges";
 import { AdminPageHeader } from "~/components/admin/page-header";
@@ -178,11 +179,13 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
         </>
       )}
 
-      <section aria-labelledby="ip-activity-heading" className="mt-10">
-        <h2 id="ip-activity-heading" className="text-lg font-semibold">
-          {t("adminCustomers.ipActivity.title")}
-        </h2>
-        <p className="mt-1 text-sm text-stone-600">{t("adminCustomers.ipActivity.intro")}</p>
+      <AdminSection
+        id="ip-activity"
+        look="bare"
+        className="mt-10"
+        heading={t("adminCustomers.ipActivity.title")}
+        intro={t("adminCustomers.ipActivity.intro")}
+      >
         {activity.length === 0 ? (
           <p className="mt-3 rounded-lg bg-white p-6 text-stone-600 shadow-sm">
             {t("adminCustomers.ipActivity.empty")}
@@ -220,7 +223,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
             ))}
           </AdminTable>
         )}
-      </section>
+      </AdminSection>
     </div>
   );
 }

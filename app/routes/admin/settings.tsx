@@ -1,5 +1,6 @@
 import { Link, redirect, useLocation } from "react-router";
 import { CURRENCIES } from "#db/schema";
+import { AdminSection } from "~/components/admin/admin-section";
 import { BankAccountForm, BankAccountRow, BankDeleteConfirmation } from "~/components/admin/settings-bank-accounts";
 import { HERO_UNREAD, HeroSection, SETTINGS_PATH as PATH } from "~/components/admin/settings-hero";
 import { ShopSection } from "~/components/admin/settings-shop-summary";
@@ -155,12 +156,13 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         problem={heroAnswer?.problem ?? null}
       />
 
-      <section aria-labelledby="banking-heading" className="mt-10">
-        <h2 id="banking-heading" className="text-xl font-semibold">
-          {t("adminSettings.banking.heading")}
-        </h2>
-        <p className="mt-1 text-sm text-stone-600">{t("adminSettings.banking.intro")}</p>
-
+      <AdminSection
+        id="banking"
+        look="part"
+        className="mt-10"
+        heading={t("adminSettings.banking.heading")}
+        intro={t("adminSettings.banking.intro")}
+      >
         {listErrors ? (
           <div className="mt-4">
             <FormErrors errors={listErrors} />
@@ -186,20 +188,22 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             ))}
           </ul>
         )}
-      </section>
+      </AdminSection>
 
-      <section aria-labelledby="demo-data-heading" className="mt-10">
-        <h2 id="demo-data-heading" className="text-xl font-semibold">
-          {t("adminDemoData.settingsHeading")}
-        </h2>
-        <p className="mt-1 text-sm text-stone-600">{t("adminDemoData.settingsText")}</p>
+      <AdminSection
+        id="demo-data"
+        look="part"
+        className="mt-10"
+        heading={t("adminDemoData.settingsHeading")}
+        intro={t("adminDemoData.settingsText")}
+      >
         <Link
           to="/admin/demo-data"
           className="mt-2 inline-block font-medium text-brand-700 underline hover:no-underline"
         >
           {t("adminDemoData.settingsLink")}
         </Link>
-      </section>
+      </AdminSection>
     </div>
   );
 }
