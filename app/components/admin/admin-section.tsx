@@ -18,8 +18,8 @@ const LOOKS = {
 
 /**
  * A titled part of an admin page: a `<section>` named by its `<h2 id="{id}-heading">` (the id
- * links and tests point at), an optional line on what it is for, then its content. `look` gives
- * its box, `className` its place on the page (margins).
+ * links and tests point at), an optional line on what it is for, then its content (or, while
+ * there is nothing to list, the `empty` sentence). `look` gives its box, `className` its margins.
  */
 export function AdminSection({
   id,
@@ -27,6 +27,7 @@ export function AdminSection({
   intro,
   look = "card",
   className = "",
+  empty,
   children,
 }: {
   id: string;
@@ -34,6 +35,8 @@ export function AdminSection({
   intro?: ReactNode;
   look?: keyof typeof LOOKS;
   className?: string;
+  /** When set, the sentence said instead of the content (there is nothing to list). */
+  empty?: ReactNode;
   children?: ReactNode;
 }) {
   const classes = LOOKS[look];
@@ -43,7 +46,7 @@ export function AdminSection({
         {heading}
       </h2>
       {intro ? <p className="mt-1 text-sm text-stone-600">{intro}</p> : null}
-      {children}
+      {empty ? <p className="mt-2 rounded-lg bg-white p-6 text-stone-600 shadow-sm">{empty}</p> : children}
     </section>
   );
 }

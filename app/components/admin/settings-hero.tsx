@@ -53,7 +53,6 @@ export function HeroSection({
     <AdminSection
       id="appearance"
       look="part"
-      className="mt-8"
       heading={t("adminSettings.appearance.heading")}
       intro={t("adminSettings.appearance.intro")}
     >

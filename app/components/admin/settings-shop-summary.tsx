@@ -19,13 +19,7 @@ export interface PageSummary {
 export function ShopSection({ shop, pages }: { shop: ShopSummary; pages: PageSummary[] }) {
   const { t } = useTranslation();
   return (
-    <AdminSection
-      id="shop"
-      look="part"
-      className="mt-8"
-      heading={t("adminShop.summary.heading")}
-      intro={t("adminShop.summary.intro")}
-    >
+    <AdminSection id="shop" look="part" heading={t("adminShop.summary.heading")} intro={t("adminShop.summary.intro")}>
       <div className="mt-4 grid gap-6 rounded-lg bg-white p-6 shadow-sm md:grid-cols-2">
         <div className="min-w-0">
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">

@@ -185,44 +185,39 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
         className="mt-10"
         heading={t("adminCustomers.ipActivity.title")}
         intro={t("adminCustomers.ipActivity.intro")}
+        empty={activity.length === 0 ? t("adminCustomers.ipActivity.empty") : null}
       >
-        {activity.length === 0 ? (
-          <p className="mt-3 rounded-lg bg-white p-6 text-stone-600 shadow-sm">
-            {t("adminCustomers.ipActivity.empty")}
-          </p>
-        ) : (
-          <AdminTable
-            columns={[
-              { label: t("adminCustomers.ipActivity.address"), className: "whitespace-nowrap" },
-              { label: t("adminCustomers.ipActivity.accounts"), className: "text-right" },
-              { label: t("adminCustomers.ipActivity.signIns"), className: "text-right" },
-              t("adminCustomers.ipActivity.lastSeen"),
-            ]}
-            minWidth="min-w-[36rem]"
-            className="mt-3"
-            tableTestId="ip-activity"
-            labelledBy="ip-activity-heading"
-          >
-            {activity.map((entry) => (
-              <tr key={entry.ip} data-ip={entry.ip}>
-                <td className="px-3 py-2">
-                  <span className="font-mono text-xs">{entry.ip}</span>
-                  {entry.accounts > 1 ? (
-                    <span
-                      data-testid="shared-ip"
-                      className="ml-2 inline-block whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
-                    >
-                      {t("adminCustomers.ipActivity.shared", { count: entry.accounts })}
-                    </span>
-                  ) : null}
-                </td>
-                <td className="px-3 py-2 text-right tabular-nums">{entry.accounts}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{entry.sign_ins}</td>
-                <td className="whitespace-nowrap px-3 py-2">{formatDate(entry.last_seen, language, "dateTime")}</td>
-              </tr>
-            ))}
-          </AdminTable>
-        )}
+        <AdminTable
+          columns={[
+            { label: t("adminCustomers.ipActivity.address"), className: "whitespace-nowrap" },
+            { label: t("adminCustomers.ipActivity.accounts"), className: "text-right" },
+            { label: t("adminCustomers.ipActivity.signIns"), className: "text-right" },
+            t("adminCustomers.ipActivity.lastSeen"),
+          ]}
+          minWidth="min-w-[36rem]"
+          className="mt-3"
+          tableTestId="ip-activity"
+          labelledBy="ip-activity-heading"
+        >
+          {activity.map((entry) => (
+            <tr key={entry.ip} data-ip={entry.ip}>
+              <td className="px-3 py-2">
+                <span className="font-mono text-xs">{entry.ip}</span>
+                {entry.accounts > 1 ? (
+                  <span
+                    data-testid="shared-ip"
+                    className="ml-2 inline-block whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
+                  >
+                    {t("adminCustomers.ipActivity.shared", { count: entry.accounts })}
+                  </span>
+                ) : null}
+              </td>
+              <td className="px-3 py-2 text-right tabular-nums">{entry.accounts}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{entry.sign_ins}</td>
+              <td className="whitespace-nowrap px-3 py-2">{formatDate(entry.last_seen, language, "dateTime")}</td>
+            </tr>
+          ))}
+        </AdminTable>
       </AdminSection>
     </div>
   );

@@ -147,63 +147,63 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <h1 className="text-2xl font-bold">{t("adminSettings.title")}</h1>
       <p className="mt-1 text-sm text-stone-600">{t("adminSettings.intro")}</p>
 
-      <ShopSection shop={loaderData.shop} pages={loaderData.pages} />
+      <div className="mt-8 flex flex-col gap-10">
+        <ShopSection shop={loaderData.shop} pages={loaderData.pages} />
 
-      <HeroSection
-        key={`hero-${hero.key ?? "default"}`}
-        hero={hero}
-        lastResult={heroAnswer?.result}
-        problem={heroAnswer?.problem ?? null}
-      />
-
-      <AdminSection
-        id="banking"
-        look="part"
-        className="mt-10"
-        heading={t("adminSettings.banking.heading")}
-        intro={t("adminSettings.banking.intro")}
-      >
-        {listErrors ? (
-          <div className="mt-4">
-            <FormErrors errors={listErrors} />
-          </div>
-        ) : null}
-        {deleting ? <BankDeleteConfirmation account={deleting} /> : null}
-
-        <BankAccountForm
-          // A fresh form after every navigation: an added account does not stay typed in.
-          key={`${editing ? `edit-${editing.id}` : "new"}-${location.key}`}
-          account={editing}
-          firstAccount={accounts.length === 0}
-          lastResult={bankResult}
+        <HeroSection
+          key={`hero-${hero.key ?? "default"}`}
+          hero={hero}
+          lastResult={heroAnswer?.result}
+          problem={heroAnswer?.problem ?? null}
         />
 
-        <h3 className="mt-8 text-lg font-semibold">{t("adminSettings.banking.saved")}</h3>
-        {accounts.length === 0 ? (
-          <p className="mt-3 rounded-lg bg-white p-6 text-stone-600 shadow-sm">{t("adminSettings.banking.empty")}</p>
-        ) : (
-          <ul className="mt-3 flex flex-col gap-3">
-            {accounts.map((account) => (
-              <BankAccountRow key={account.id} account={account} editing={editing?.id === account.id} />
-            ))}
-          </ul>
-        )}
-      </AdminSection>
-
-      <AdminSection
-        id="demo-data"
-        look="part"
-        className="mt-10"
-        heading={t("adminDemoData.settingsHeading")}
-        intro={t("adminDemoData.settingsText")}
-      >
-        <Link
-          to="/admin/demo-data"
-          className="mt-2 inline-block font-medium text-brand-700 underline hover:no-underline"
+        <AdminSection
+          id="banking"
+          look="part"
+          heading={t("adminSettings.banking.heading")}
+          intro={t("adminSettings.banking.intro")}
         >
-          {t("adminDemoData.settingsLink")}
-        </Link>
-      </AdminSection>
+          {listErrors ? (
+            <div className="mt-4">
+              <FormErrors errors={listErrors} />
+            </div>
+          ) : null}
+          {deleting ? <BankDeleteConfirmation account={deleting} /> : null}
+
+          <BankAccountForm
+            // A fresh form after every navigation: an added account does not stay typed in.
+            key={`${editing ? `edit-${editing.id}` : "new"}-${location.key}`}
+            account={editing}
+            firstAccount={accounts.length === 0}
+            lastResult={bankResult}
+          />
+
+          <h3 className="mt-8 text-lg font-semibold">{t("adminSettings.banking.saved")}</h3>
+          {accounts.length === 0 ? (
+            <p className="mt-3 rounded-lg bg-white p-6 text-stone-600 shadow-sm">{t("adminSettings.banking.empty")}</p>
+          ) : (
+            <ul className="mt-3 flex flex-col gap-3">
+              {accounts.map((account) => (
+                <BankAccountRow key={account.id} account={account} editing={editing?.id === account.id} />
+              ))}
+            </ul>
+          )}
+        </AdminSection>
+
+        <AdminSection
+          id="demo-data"
+          look="part"
+          heading={t("adminDemoData.settingsHeading")}
+          intro={t("adminDemoData.settingsText")}
+        >
+          <Link
+            to="/admin/demo-data"
+            className="mt-2 inline-block font-medium text-brand-700 underline hover:no-underline"
+          >
+            {t("adminDemoData.settingsLink")}
+          </Link>
+        </AdminSection>
+      </div>
     </div>
   );
 }

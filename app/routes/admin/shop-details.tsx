@@ -2,6 +2,7 @@ import { type DefaultValue, type FieldMetadata, getFormProps, getInputProps, use
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import { CURRENCIES } from "#db/schema";
+import { HeadingRow } from "~/components/admin/admin-table";
 import { ImagePicker } from "~/components/admin/image-picker";
 import { MoneyInput, Section } from "~/components/admin/shop-form-parts";
 import { BackLink } from "~/components/ui/back-link";
@@ -161,18 +162,15 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
 
         <Section id="delivery" heading={t("adminShop.shipping.heading")} intro={t("adminShop.shipping.intro")}>
           <table className="w-full text-sm">
-            <thead>
-              <tr className="text-left text-stone-600">
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  {t("adminShop.shipping.currency")}
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  {t("adminShop.shipping.fee")}
-                </th>
-                <th scope="col" className="py-1 font-medium">
-                  {t("adminShop.shipping.freeAbove")}
-                </th>
-              </tr>
+            <thead className="text-left text-stone-600">
+              <HeadingRow
+                cellClass="py-1 pr-3 font-medium last:pr-0"
+                columns={[
+                  t("adminShop.shipping.currency"),
+                  t("adminShop.shipping.fee"),
+                  t("adminShop.shipping.freeAbove"),
+                ]}
+              />
             </thead>
             <tbody>
               {CURRENCIES.map((currency) => {
