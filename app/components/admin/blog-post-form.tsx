@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import { ImagePicker } from "~/components/admin/image-picker";
+import { ImagePicker, StoredImage } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
@@ -120,9 +120,7 @@ export function PostForm({
 
       <div className="flex flex-col gap-2">
         <ImagePicker
-          id={fields.image.id}
-          name={fields.image.name}
-          errorId={fields.image.errorId}
+          field={fields.image}
           label={t("adminBlog.form.image")}
           hint={t("adminBlog.form.imageHint")}
           errors={imageErrors}
@@ -131,17 +129,13 @@ export function PostForm({
           previewClassName="h-24 w-40 rounded-md border border-stone-200 object-cover"
         />
         {post?.image_url ? (
-          <div className="flex flex-wrap items-center gap-3 text-sm">
-            <img
-              src={post.image_url}
-              alt={t("adminBlog.form.currentImage")}
-              className="h-24 w-40 rounded-md border border-stone-200 object-cover"
-            />
-            <label className="flex items-center gap-2">
-              <input {...getInputProps(fields.remove_image, { type: "checkbox" })} className="size-4" />
-              {t("adminBlog.form.removeImage")}
-            </label>
-          </div>
+          <StoredImage
+            src={post.image_url}
+            alt={t("adminBlog.form.currentImage")}
+            className="h-24 w-40 rounded-md border border-stone-200 object-cover"
+            remove={fields.remove_image}
+            removeLabel={t("adminBlog.form.removeImage")}
+          />
         ) : null}
       </div>
 

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, u
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
-import { ImagePicker } from "~/components/admin/image-picker";
+import { ImagePicker, StoredImage } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
 import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
@@ -102,26 +102,20 @@ export function CategoryForm({
         </FieldFor>
         <div className="flex flex-col gap-2 sm:col-span-2">
           <ImagePicker
-            id={fields.image.id}
-            name={fields.image.name}
-            errorId={fields.image.errorId}
+            field={fields.image}
             label={t("adminCategories.image")}
             hint={t("adminCategories.imageHint")}
             errors={imageErrors}
             clearLabel={t("adminCategories.removeImage")}
           />
           {category?.image_url ? (
-            <div className="flex items-center gap-3 text-sm">
-              <img
-                src={category.image_url}
-                alt={t("adminCategories.currentImage")}
-                className="h-16 w-16 rounded-md object-cover"
-              />
-              <label className="flex items-center gap-2">
-                <input {...getInputProps(fields.remove_image, { type: "checkbox" })} />
-                {t("adminCategories.removeImage")}
-              </label>
-            </div>
+            <StoredImage
+              src={category.image_url}
+              alt={t("adminCategories.currentImage")}
+              className="h-16 w-16 rounded-md object-cover"
+              remove={fields.remove_image}
+              removeLabel={t("adminCategories.removeImage")}
+            />
           ) : null}
         </div>
         <div className="flex flex-col gap-1 sm:col-span-2">

@@ -1,3 +1,4 @@
+import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { type ChangeEvent, useEffect, useState } from "react";
 
 /**
@@ -6,9 +7,7 @@ import { type ChangeEvent, useEffect, useState } from "react";
  * form that owns the image.
  */
 export function ImagePicker({
-  id,
-  name,
-  errorId,
+  field: { id, name, errorId },
   label,
   hint,
   errors,
@@ -17,9 +16,8 @@ export function ImagePicker({
   clearLabel,
   previewClassName = "h-20 w-20 rounded-md object-cover",
 }: {
-  id: string;
-  name: string;
-  errorId: string;
+  /** The Conform field (or the like): the input's id and name, and its error list's id. */
+  field: { id: string; name: string; errorId: string };
   label: string;
   hint: string;
   /** Already translated messages. */
@@ -82,6 +80,33 @@ export function ImagePicker({
           ))}
         </ul>
       ) : null}
+    </div>
+  );
+}
+
+/** The image stored already, with the checkbox that removes it when the form is saved. */
+export function StoredImage({
+  src,
+  alt,
+  className,
+  remove,
+  removeLabel,
+  testId,
+}: {
+  src: string;
+  alt: string;
+  className: string;
+  remove: FieldMetadata<string | boolean | undefined>;
+  removeLabel: string;
+  testId?: string;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-3 text-sm">
+      <img src={src} alt={alt} data-testid={testId} className={className} />
+      <label className="flex items-center gap-2">
+        <input {...getInputProps(remove, { type: "checkbox" })} className="size-4" />
+        {removeLabel}
+      </label>
     </div>
   );
 }

@@ -79,9 +79,7 @@ export function HeroSection({
             <FormErrors errors={form.errors} />
             <div className="flex flex-col gap-2">
               <ImagePicker
-                id={fields.hero.id}
-                name={fields.hero.name}
-                errorId={fields.hero.errorId}
+                field={fields.hero}
                 label={t("adminSettings.appearance.image")}
                 hint={t("adminSettings.appearance.hint")}
                 errors={errors}

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import { CURRENCIES } from "#db/schema";
 import { HeadingRow } from "~/components/admin/admin-table";
-import { ImagePicker } from "~/components/admin/image-picker";
+import { ImagePicker, StoredImage } from "~/components/admin/image-picker";
 import { MoneyInput, Section } from "~/components/admin/shop-form-parts";
 import { BackLink } from "~/components/ui/back-link";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
@@ -134,22 +134,18 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
             {loaderData.logoUrl ? (
               <div className="flex flex-col gap-2">
                 <p className="text-sm font-medium text-stone-800">{t("adminShop.supporter.logoCurrent")}</p>
-                <img
+                <StoredImage
                   src={loaderData.logoUrl}
                   alt={t("adminShop.supporter.logoCurrent")}
-                  data-testid="logo-current"
+                  testId="logo-current"
                   className="h-16 w-auto max-w-[12rem] rounded bg-stone-900 object-contain p-2"
+                  remove={fields.supported_by_logo_remove}
+                  removeLabel={t("adminShop.supporter.logoRemove")}
                 />
-                <label className="flex items-center gap-2 text-sm">
-                  <input {...getInputProps(fields.supported_by_logo_remove, { type: "checkbox" })} />
-                  {t("adminShop.supporter.logoRemove")}
-                </label>
               </div>
             ) : null}
             <ImagePicker
-              id={fields.supported_by_logo.id}
-              name={fields.supported_by_logo.name}
-              errorId={fields.supported_by_logo.errorId}
+              field={fields.supported_by_logo}
               label={t("adminShop.supporter.logo")}
               hint={t("adminShop.supporter.logoHint")}
               errors={fields.supported_by_logo.errors?.map((key) => translateKey(t, key))}
