@@ -1,10 +1,11 @@
-import { Link, redirect, useLocation } from "react-router";
+import { redirect, useLocation } from "react-router";
 import { CURRENCIES } from "#db/schema";
 import { AdminSection } from "~/components/admin/admin-section";
 import { BankAccountForm, BankAccountRow, BankDeleteConfirmation } from "~/components/admin/settings-bank-accounts";
 import { HERO_UNREAD, HeroSection, SETTINGS_PATH as PATH } from "~/components/admin/settings-hero";
 import { ShopSection } from "~/components/admin/settings-shop-summary";
 import { FormErrors } from "~/components/ui/field";
+import { TextLink } from "~/components/ui/text-link";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
@@ -196,12 +197,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           heading={t("adminDemoData.settingsHeading")}
           intro={t("adminDemoData.settingsText")}
         >
-          <Link
-            to="/admin/demo-data"
-            className="mt-2 inline-block font-medium text-brand-700 underline hover:no-underline"
-          >
+          <TextLink to="/admin/demo-data" className="mt-2 inline-block font-medium">
             {t("adminDemoData.settingsLink")}
-          </Link>
+          </TextLink>
         </AdminSection>
       </div>
     </div>
