@@ -1,12 +1,11 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import { ImagePicker, StoredImage } from "~/components/admin/image-picker";
+import { ImagePicker, StoredImage, useImageErrors } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { Problem, UnreadBodyProblems } from "~/lib/problem";
-import { translateKey } from "~/lib/translate-key";
 import { BLOG_LIMITS, blogPostSchema } from "~/schemas/blog";
 
 export const BLOG_LIST_PATH = "/admin/blog";
@@ -72,11 +71,7 @@ export function PostForm({
   });
   const chosen = navigation.state === "submitting" ? navigation.formData?.get("image") : null;
   const uploading = chosen instanceof File && chosen.size > 0;
-  // The pipeline's refusal comes with its parameters (e.g. the size limit), so it is shown from the reply.
-  const imageErrors =
-    problem?.field === "image"
-      ? [translateKey(t, problem.key, problem.params)]
-      : fields.image.errors?.map((key) => translateKey(t, key));
+  const imageErrors = useImageErrors(problem, fields.image);
 
   const textField = (field: typeof fields.title_en, label: string, maxLength: number) => (
     <Field label={label} htmlFor={field.id} errors={field.errors} errorId={field.errorId}>

@@ -2,12 +2,11 @@ import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, u
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
-import { ImagePicker, StoredImage } from "~/components/admin/image-picker";
+import { ImagePicker, StoredImage, useImageErrors } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
 import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { Problem, UnreadBodyProblems } from "~/lib/problem";
-import { translateKey } from "~/lib/translate-key";
 import type { AdminCategory } from "~/models/categories.server";
 import { createCategorySchema, updateCategorySchema } from "~/schemas/category";
 
@@ -55,11 +54,7 @@ export function CategoryForm({
     navigation.formData?.get("image") instanceof File &&
     ((navigation.formData.get("image") as File).size ?? 0) > 0;
   const action = category ? `${PATH}?edit=${category.id}` : `${PATH}?new=1`;
-  // The pipeline's refusal comes with its parameters (e.g. the size limit), so it is shown from the problem.
-  const imageErrors =
-    problem?.field === "image"
-      ? [translateKey(t, problem.key, problem.params)]
-      : fields.image.errors?.map((key) => translateKey(t, key));
+  const imageErrors = useImageErrors(problem, fields.image);
   return (
     <AdminSection
       id="category-form"

@@ -1,5 +1,22 @@
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { type ChangeEvent, useEffect, useState } from "react";
+import { useTranslation } from "~/lib/i18n";
+import type { Problem } from "~/lib/problem";
+import { translateKey } from "~/lib/translate-key";
+
+/**
+ * An image field's messages, translated: the image pipeline's refusal when it names this field
+ * (it comes with its parameters, e.g. the size limit), else the field's own errors.
+ */
+export function useImageErrors(
+  problem: Problem | null | undefined,
+  field: { name: string; errors?: string[] },
+): string[] | undefined {
+  const { t } = useTranslation();
+  return problem?.field === field.name
+    ? [translateKey(t, problem.key, problem.params)]
+    : field.errors?.map((key) => translateKey(t, key));
+}
 
 /**
  * A file input for one image with a local preview of the chosen file (when JavaScript runs),

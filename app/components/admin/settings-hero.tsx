@@ -2,12 +2,11 @@ import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
-import { ImagePicker } from "~/components/admin/image-picker";
+import { ImagePicker, useImageErrors } from "~/components/admin/image-picker";
 import { Button } from "~/components/ui/button";
 import { FormErrors, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { Problem, UnreadBodyProblems } from "~/lib/problem";
-import { translateKey } from "~/lib/translate-key";
 import { heroImageSchema } from "~/schemas/bank-account";
 
 export const SETTINGS_PATH = "/admin/settings";
@@ -45,10 +44,7 @@ export function HeroSection({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: heroImageSchema }),
   });
   const uploading = navigation.state === "submitting" && navigation.formData?.get("intent") === "hero";
-  const heroProblem = problem?.field === "hero" ? problem : null;
-  const errors = heroProblem
-    ? [translateKey(t, heroProblem.key, heroProblem.params)]
-    : fields.hero.errors?.map((key) => translateKey(t, key));
+  const errors = useImageErrors(problem, fields.hero);
   return (
     <AdminSection
       id="appearance"

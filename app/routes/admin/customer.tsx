@@ -5,6 +5,7 @@ import { AdminTable } from "~/components/admin/admin-table";
 import { Badge, CustomerStatusBadge, FAILURE_TONE, SUCCESS_TONE } from "~/components/admin/badges";
 import { ORDER_STATUS_TONES } from "~/components/admin/order-status-badge";
 import { BackLink } from "~/components/ui/back-link";
+import { Button } from "~/components/ui/button";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -144,14 +145,9 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                 </>
               ) : (
                 <>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="block"
-                    className="rounded-md bg-red-600 px-4 py-2 font-semibold text-white hover:bg-red-700"
-                  >
+                  <Button variant="danger" name="intent" value="block">
                     {t("adminCustomers.detail.block")}
-                  </button>
+                  </Button>
                   <p className="text-sm text-stone-600">{t("adminCustomers.detail.blockHint")}</p>
                 </>
               )}
