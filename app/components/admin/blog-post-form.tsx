@@ -6,22 +6,16 @@ import { ButtonLink } from "~/components/ui/button";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { Problem, UnreadBodyProblems } from "~/lib/problem";
+import type { AdminPost } from "~/models/blog.server";
 import { BLOG_LIMITS, blogPostSchema } from "~/schemas/blog";
 
 export const BLOG_LIST_PATH = "/admin/blog";
 
-/** The post as the form shows it (the loader's shape). */
-export interface LoadedPost {
-  id: number;
-  title_en: string;
-  title_zh: string;
-  content_en: string;
-  content_zh: string;
-  author: string;
-  published: boolean;
-  image_url: string | null;
-  firstPublished: string | null;
-}
+/** The post as the form shows it (the loader's shape): the admin post's fields, and when it was first published. */
+export type LoadedPost = Pick<
+  AdminPost,
+  "id" | "title_en" | "title_zh" | "content_en" | "content_zh" | "author" | "published" | "image_url"
+> & { firstPublished: string | null };
 
 /** What the blog editor calls a post refused before it was read (too large, not a form). */
 export const BLOG_UNREAD = {
