@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
+import { CheckboxField } from "~/components/admin/checkbox-field";
 import { ImagePicker, StoredImage, useImageErrors } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
@@ -128,16 +129,16 @@ export function PostForm({
         ) : null}
       </div>
 
-      <div className="flex flex-col gap-1">
-        <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
-          <input {...getInputProps(fields.published, { type: "checkbox" })} className="size-4" />
-          {t("adminBlog.form.publish")}
-        </label>
-        <p className="text-xs text-stone-500">
-          {t("adminBlog.form.publishHint")}
-          {post?.firstPublished ? ` ${t("adminBlog.form.firstPublished", { date: post.firstPublished })}` : null}
-        </p>
-      </div>
+      <CheckboxField
+        field={fields.published}
+        label={t("adminBlog.form.publish")}
+        hint={
+          <>
+            {t("adminBlog.form.publishHint")}
+            {post?.firstPublished ? ` ${t("adminBlog.form.firstPublished", { date: post.firstPublished })}` : null}
+          </>
+        }
+      />
 
       <div className="flex flex-wrap gap-3">
         <StatusButton pendingText={uploading ? t("adminBlog.form.uploading") : t("adminBlog.form.saving")}>

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, u
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
+import { CheckboxField } from "~/components/admin/checkbox-field";
 import { ImagePicker, StoredImage, useImageErrors } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
 import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
@@ -113,13 +114,12 @@ export function CategoryForm({
             />
           ) : null}
         </div>
-        <div className="flex flex-col gap-1 sm:col-span-2">
-          <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
-            <input {...getInputProps(fields.is_active, { type: "checkbox" })} />
-            {t("adminCategories.active")}
-          </label>
-          <p className="text-xs text-stone-500">{t("adminCategories.activeHelp")}</p>
-        </div>
+        <CheckboxField
+          field={fields.is_active}
+          label={t("adminCategories.active")}
+          hint={t("adminCategories.activeHelp")}
+          className="sm:col-span-2"
+        />
         <div className="flex gap-3 sm:col-span-2">
           <StatusButton pendingText={uploading ? t("adminCategories.uploading") : undefined}>
             {category ? t("adminCategories.update") : t("adminCategories.create")}
