@@ -6,6 +6,35 @@ export interface Column {
 }
 
 /**
+ * A table's header row: a `<th scope="col">` a column, with `cellClass` and the column's own
+ * classes (a column is its label, or `{ label, className }`).
+ */
+export function HeadingRow({
+  columns,
+  cellClass = "px-3 py-2",
+}: {
+  columns: (ReactNode | Column)[];
+  cellClass?: string;
+}) {
+  return (
+    <tr>
+      {columns.map((column, index) => {
+        const { label, className = "" } =
+          typeof column === "object" && column !== null && "label" in column
+            ? (column as Column)
+            : { label: column as ReactNode };
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the columns are a fixed list
+          <th key={index} scope="col" className={`${cellClass} ${className}`.trim()}>
+            {label}
+          </th>
+        );
+      })}
+    </tr>
+  );
+}
+
+/**
  * Below 640 px a "cards" table shows each row as a card: the header row is hidden and every
  * cell is a block with its column's name (the cell's `data-label`) in a column on its left, so
  * the status and the actions are on screen without scrolling sideways. Plain CSS on the same
@@ -67,20 +96,7 @@ export function AdminTable({
         data-testid={tableTestId}
       >
         <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase text-stone-600">
-          <tr>
-            {columns.map((column, index) => {
-              const { label, className: cellClass = "" } =
-                typeof column === "object" && column !== null && "label" in column
-                  ? (column as Column)
-                  : { label: column as ReactNode };
-              return (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the columns are a fixed list
-                <th key={index} scope="col" className={`px-3 py-2 ${cellClass}`}>
-                  {label}
-                </th>
-              );
-            })}
-          </tr>
+          <HeadingRow columns={columns} />
         </thead>
         <tbody className="divide-y divide-stone-100">{children}</tbody>
       </table>

@@ -1,28 +1,22 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import { ImagePicker } from "~/components/admin/image-picker";
+import { CheckboxField } from "~/components/admin/checkbox-field";
+import { ImagePicker, StoredImage, useImageErrors } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { Problem, UnreadBodyProblems } from "~/lib/problem";
-import { translateKey } from "~/lib/translate-key";
+import type { AdminPost } from "~/models/blog.server";
 import { BLOG_LIMITS, blogPostSchema } from "~/schemas/blog";
 
 export const BLOG_LIST_PATH = "/admin/blog";
 
-/** The post as the form shows it (the loader's shape). */
-export interface LoadedPost {
-  id: number;
-  title_en: string;
-  title_zh: string;
-  content_en: string;
-  content_zh: string;
-  author: string;
-  published: boolean;
-  image_url: string | null;
-  firstPublished: string | null;
-}
+/** The post as the form shows it (the loader's shape): the admin post's fields, and when it was first published. */
+export type LoadedPost = Pick<
+  AdminPost,
+  "id" | "title_en" | "title_zh" | "content_en" | "content_zh" | "author" | "published" | "image_url"
+> & { firstPublished: string | null };
 
 /** What the blog editor calls a post refused before it was read (too large, not a form). */
 export const BLOG_UNREAD = {
@@ -72,11 +66,7 @@ export function PostForm({
   });
   const chosen = navigation.state === "submitting" ? navigation.formData?.get("image") : null;
   const uploading = chosen instanceof File && chosen.size > 0;
-  // The pipeline's refusal comes with its parameters (e.g. the size limit), so it is shown from the reply.
-  const imageErrors =
-    problem?.field === "image"
-      ? [translateKey(t, problem.key, problem.params)]
-      : fields.image.errors?.map((key) => translateKey(t, key));
+  const imageErrors = useImageErrors(problem, fields.image);
 
   const textField = (field: typeof fields.title_en, label: string, maxLength: number) => (
     <Field label={label} htmlFor={field.id} errors={field.errors} errorId={field.errorId}>
@@ -120,9 +110,7 @@ export function PostForm({
 
       <div className="flex flex-col gap-2">
         <ImagePicker
-          id={fields.image.id}
-          name={fields.image.name}
-          errorId={fields.image.errorId}
+          field={fields.image}
           label={t("adminBlog.form.image")}
           hint={t("adminBlog.form.imageHint")}
           errors={imageErrors}
@@ -131,30 +119,26 @@ export function PostForm({
           previewClassName="h-24 w-40 rounded-md border border-stone-200 object-cover"
         />
         {post?.image_url ? (
-          <div className="flex flex-wrap items-center gap-3 text-sm">
-            <img
-              src={post.image_url}
-              alt={t("adminBlog.form.currentImage")}
-              className="h-24 w-40 rounded-md border border-stone-200 object-cover"
-            />
-            <label className="flex items-center gap-2">
-              <input {...getInputProps(fields.remove_image, { type: "checkbox" })} className="size-4" />
-              {t("adminBlog.form.removeImage")}
-            </label>
-          </div>
+          <StoredImage
+            src={post.image_url}
+            alt={t("adminBlog.form.currentImage")}
+            className="h-24 w-40 rounded-md border border-stone-200 object-cover"
+            remove={fields.remove_image}
+            removeLabel={t("adminBlog.form.removeImage")}
+          />
         ) : null}
       </div>
 
-      <div className="flex flex-col gap-1">
-        <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
-          <input {...getInputProps(fields.published, { type: "checkbox" })} className="size-4" />
-          {t("adminBlog.form.publish")}
-        </label>
-        <p className="text-xs text-stone-500">
-          {t("adminBlog.form.publishHint")}
-          {post?.firstPublished ? ` ${t("adminBlog.form.firstPublished", { date: post.firstPublished })}` : null}
-        </p>
-      </div>
+      <CheckboxField
+        field={fields.published}
+        label={t("adminBlog.form.publish")}
+        hint={
+          <>
+            {t("adminBlog.form.publishHint")}
+            {post?.firstPublished ? ` ${t("adminBlog.form.firstPublished", { date: post.firstPublished })}` : null}
+          </>
+        }
+      />
 
       <div className="flex flex-wrap gap-3">
         <StatusButton pendingText={uploading ? t("adminBlog.form.uploading") : t("adminBlog.form.saving")}>

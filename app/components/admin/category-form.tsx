@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import { ImagePicker } from "~/components/admin/image-picker";
+import { AdminSection } from "~/components/admin/admin-section";
+import { CheckboxField } from "~/components/admin/checkbox-field";
+import { ImagePicker, StoredImage, useImageErrors } from "~/components/admin/image-picker";
 import { ButtonLink } from "~/components/ui/button";
 import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { Problem, UnreadBodyProblems } from "~/lib/problem";
-import { translateKey } from "~/lib/translate-key";
 import type { AdminCategory } from "~/models/categories.server";
 import { createCategorySchema, updateCategorySchema } from "~/schemas/category";
 
@@ -54,16 +55,13 @@ export function CategoryForm({
     navigation.formData?.get("image") instanceof File &&
     ((navigation.formData.get("image") as File).size ?? 0) > 0;
   const action = category ? `${PATH}?edit=${category.id}` : `${PATH}?new=1`;
-  // The pipeline's refusal comes with its parameters (e.g. the size limit), so it is shown from the problem.
-  const imageErrors =
-    problem?.field === "image"
-      ? [translateKey(t, problem.key, problem.params)]
-      : fields.image.errors?.map((key) => translateKey(t, key));
+  const imageErrors = useImageErrors(problem, fields.image);
   return (
-    <section aria-labelledby="category-form-heading" className="mt-6 rounded-lg bg-white p-6 shadow-sm">
-      <h2 id="category-form-heading" className="text-lg font-semibold">
-        {category ? t("adminCategories.edit") : t("adminCategories.addNew")}
-      </h2>
+    <AdminSection
+      id="category-form"
+      className="mt-6"
+      heading={category ? t("adminCategories.edit") : t("adminCategories.addNew")}
+    >
       <Form
         method="post"
         action={action}
@@ -100,35 +98,28 @@ export function CategoryForm({
         </FieldFor>
         <div className="flex flex-col gap-2 sm:col-span-2">
           <ImagePicker
-            id={fields.image.id}
-            name={fields.image.name}
-            errorId={fields.image.errorId}
+            field={fields.image}
             label={t("adminCategories.image")}
             hint={t("adminCategories.imageHint")}
             errors={imageErrors}
             clearLabel={t("adminCategories.removeImage")}
           />
           {category?.image_url ? (
-            <div className="flex items-center gap-3 text-sm">
-              <img
-                src={category.image_url}
-                alt={t("adminCategories.currentImage")}
-                className="h-16 w-16 rounded-md object-cover"
-              />
-              <label className="flex items-center gap-2">
-                <input {...getInputProps(fields.remove_image, { type: "checkbox" })} />
-                {t("adminCategories.removeImage")}
-              </label>
-            </div>
+            <StoredImage
+              src={category.image_url}
+              alt={t("adminCategories.currentImage")}
+              className="h-16 w-16 rounded-md object-cover"
+              remove={fields.remove_image}
+              removeLabel={t("adminCategories.removeImage")}
+            />
           ) : null}
         </div>
-        <div className="flex flex-col gap-1 sm:col-span-2">
-          <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
-            <input {...getInputProps(fields.is_active, { type: "checkbox" })} />
-            {t("adminCategories.active")}
-          </label>
-          <p className="text-xs text-stone-500">{t("adminCategories.activeHelp")}</p>
-        </div>
+        <CheckboxField
+          field={fields.is_active}
+          label={t("adminCategories.active")}
+          hint={t("adminCategories.activeHelp")}
+          className="sm:col-span-2"
+        />
         <div className="flex gap-3 sm:col-span-2">
           <StatusButton pendingText={uploading ? t("adminCategories.uploading") : undefined}>
             {category ? t("adminCategories.update") : t("adminCategories.create")}
@@ -138,6 +129,6 @@ export function CategoryForm({
           </ButtonLink>
         </div>
       </Form>
-    </section>
+    </AdminSection>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
+import { AdminSection } from "~/components/admin/admin-section";
 import { DailyChart } from "~/components/admin/daily-chart";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
 import { StatCard } from "~/components/admin/stat-card";
@@ -66,10 +67,7 @@ export function AnalyticsPanel({ data: d }: { data: DashboardData }) {
   const { analytics, daily, metrics, recent, language } = d;
   return (
     <>
-      <section className="mt-8" aria-labelledby="analytics-heading">
-        <h2 id="analytics-heading" className="text-lg font-semibold">
-          {t("dashboard.analytics")}
-        </h2>
+      <AdminSection id="analytics" look="bare" className="mt-8" heading={t("dashboard.analytics")}>
         <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="analytics">
           <StatCard
             label={t("dashboard.totalViews")}
@@ -105,11 +103,8 @@ export function AnalyticsPanel({ data: d }: { data: DashboardData }) {
             )}
           </div>
         </div>
-      </section>
-      <section className="mt-8" aria-labelledby="business-heading">
-        <h2 id="business-heading" className="text-lg font-semibold">
-          {t("dashboard.business")}
-        </h2>
+      </AdminSection>
+      <AdminSection id="business" look="bare" className="mt-8" heading={t("dashboard.business")}>
         <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="business">
           <StatCard label={t("dashboard.totalProducts")} value={metrics.totalProducts} />
           <StatCard label={t("dashboard.totalOrders")} value={metrics.totalOrders} />
@@ -130,11 +125,8 @@ export function AnalyticsPanel({ data: d }: { data: DashboardData }) {
           />
           <StatCard label={t("dashboard.inventoryValue")} value={formatMoney(metrics.inventoryValueHkdCents, "HKD")} />
         </div>
-      </section>
-      <section className="mt-8 rounded-lg bg-white p-4 shadow-sm" aria-labelledby="recent-heading">
-        <h2 id="recent-heading" className="text-lg font-semibold">
-          {t("dashboard.recentOrders")}
-        </h2>
+      </AdminSection>
+      <AdminSection id="recent" className="mt-8" heading={t("dashboard.recentOrders")}>
         {recent.length === 0 ? (
           <p className="mt-2 text-sm text-stone-600">{t("dashboard.noRecentOrders")}</p>
         ) : (
@@ -171,7 +163,7 @@ export function AnalyticsPanel({ data: d }: { data: DashboardData }) {
             ))}
           </ul>
         )}
-      </section>
+      </AdminSection>
     </>
   );
 }

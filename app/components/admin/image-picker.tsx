@@ -1,4 +1,22 @@
+import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { type ChangeEvent, useEffect, useState } from "react";
+import { useTranslation } from "~/lib/i18n";
+import type { Problem } from "~/lib/problem";
+import { translateKey } from "~/lib/translate-key";
+
+/**
+ * An image field's messages, translated: the image pipeline's refusal when it names this field
+ * (it comes with its parameters, e.g. the size limit), else the field's own errors.
+ */
+export function useImageErrors(
+  problem: Problem | null | undefined,
+  field: { name: string; errors?: string[] },
+): string[] | undefined {
+  const { t } = useTranslation();
+  return problem?.field === field.name
+    ? [translateKey(t, problem.key, problem.params)]
+    : field.errors?.map((key) => translateKey(t, key));
+}
 
 /**
  * A file input for one image with a local preview of the chosen file (when JavaScript runs),
@@ -6,9 +24,7 @@ import { type ChangeEvent, useEffect, useState } from "react";
  * form that owns the image.
  */
 export function ImagePicker({
-  id,
-  name,
-  errorId,
+  field: { id, name, errorId },
   label,
   hint,
   errors,
@@ -17,9 +33,8 @@ export function ImagePicker({
   clearLabel,
   previewClassName = "h-20 w-20 rounded-md object-cover",
 }: {
-  id: string;
-  name: string;
-  errorId: string;
+  /** The Conform field (or the like): the input's id and name, and its error list's id. */
+  field: { id: string; name: string; errorId: string };
   label: string;
   hint: string;
   /** Already translated messages. */
@@ -82,6 +97,33 @@ export function ImagePicker({
           ))}
         </ul>
       ) : null}
+    </div>
+  );
+}
+
+/** The image stored already, with the checkbox that removes it when the form is saved. */
+export function StoredImage({
+  src,
+  alt,
+  className,
+  remove,
+  removeLabel,
+  testId,
+}: {
+  src: string;
+  alt: string;
+  className: string;
+  remove: FieldMetadata<string | boolean | undefined>;
+  removeLabel: string;
+  testId?: string;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-3 text-sm">
+      <img src={src} alt={alt} data-testid={testId} className={className} />
+      <label className="flex items-center gap-2">
+        <input {...getInputProps(remove, { type: "checkbox" })} className="size-4" />
+        {removeLabel}
+      </label>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { OrderStatus } from "#db/schema";
+import { AdminSection } from "~/components/admin/admin-section";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { Field, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
@@ -61,10 +62,7 @@ export function OrderActions({
     </Form>
   );
   return (
-    <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="actions-heading">
-      <h2 id="actions-heading" className="text-lg font-semibold">
-        {t("adminOrders.actions")}
-      </h2>
+    <AdminSection id="actions" look="panel" heading={t("adminOrders.actions")}>
       {order.tracking_number ? (
         <p className="mt-2 text-sm">
           {t("adminOrders.tracking")}: <span className="font-mono">{order.tracking_number}</span>
@@ -128,6 +126,6 @@ export function OrderActions({
           )
         ) : null}
       </div>
-    </section>
+    </AdminSection>
   );
 }

@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import type { OrderLineRow } from "#db/schema";
+import { AdminSection } from "~/components/admin/admin-section";
+import { HeadingRow } from "~/components/admin/admin-table";
 import { Thumbnail } from "~/components/ui/thumbnail";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
@@ -19,30 +21,22 @@ export function OrderItems({
 }) {
   const { t } = useTranslation();
   return (
-    <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="items-heading">
-      <h2 id="items-heading" className="text-lg font-semibold">
-        {t("adminOrders.items")}
-      </h2>
+    <AdminSection id="items" look="panel" heading={t("adminOrders.items")}>
       <div className="mt-3 overflow-x-auto">
         <table className="w-full min-w-[32rem] text-left text-sm">
           <thead className="text-xs uppercase text-stone-500">
-            <tr>
-              <th scope="col" className="py-1 pr-3">
-                <span className="sr-only">{t("adminOrders.image")}</span>
-              </th>
-              <th scope="col" className="py-1 pr-3">
-                {t("adminOrders.product")}
-              </th>
-              <th scope="col" className="py-1 pr-3">
-                {t("adminOrders.quantity")}
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right">
-                {t("adminOrders.unitPrice")}
-              </th>
-              <th scope="col" className="py-1 text-right">
-                {t("adminOrders.lineTotal")}
-              </th>
-            </tr>
+            <HeadingRow
+              cellClass="py-1 pr-3 last:pr-0"
+              columns={[
+                <span key="image" className="sr-only">
+                  {t("adminOrders.image")}
+                </span>,
+                t("adminOrders.product"),
+                t("adminOrders.quantity"),
+                { label: t("adminOrders.unitPrice"), className: "text-right" },
+                { label: t("adminOrders.lineTotal"), className: "text-right" },
+              ]}
+            />
           </thead>
           <tbody>
             {lines.map((line) => (
@@ -99,6 +93,6 @@ export function OrderItems({
           <dd data-testid="order-total">{money(order.total_cents)}</dd>
         </div>
       </dl>
-    </section>
+    </AdminSection>
   );
 }

@@ -1,4 +1,5 @@
 import type { OrderRow } from "#db/schema";
+import { AdminSection } from "~/components/admin/admin-section";
 import { buttonClass } from "~/components/ui/button";
 import { useTranslation } from "~/lib/i18n";
 
@@ -12,10 +13,7 @@ export function OrderReceipt({
 }) {
   const { t } = useTranslation();
   return (
-    <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="receipt-heading">
-      <h2 id="receipt-heading" className="text-lg font-semibold">
-        {t("adminOrders.paymentReceipt")}
-      </h2>
+    <AdminSection id="receipt" look="panel" heading={t("adminOrders.paymentReceipt")}>
       {order.receipt_rejected_reason ? (
         <p className="mt-2 text-sm font-medium text-red-700">
           {t("adminOrders.rejectedBecause", { reason: order.receipt_rejected_reason })}
@@ -50,6 +48,6 @@ export function OrderReceipt({
           <p>{t("adminOrders.noReceiptDetail")}</p>
         </div>
       )}
-    </section>
+    </AdminSection>
   );
 }

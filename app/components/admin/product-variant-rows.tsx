@@ -1,5 +1,5 @@
 import { type FieldMetadata, type FormMetadata, getInputProps } from "@conform-to/react";
-import { useEffect, useRef, useState } from "react";
+import { type InputHTMLAttributes, useEffect, useRef, useState } from "react";
 import { buttonClass } from "~/components/ui/button";
 import { ErrorList, Field, inputClass } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
@@ -50,6 +50,37 @@ function StockTotal({ initial }: { initial: number }) {
 }
 
 const smallButton = buttonClass("secondary", "sm");
+
+/**
+ * One input of a colour row with its label and errors, under the row's own ids
+ * (`variant-{index}-{name}`); `describedBy` names its hint while it has no errors.
+ */
+function RowField({
+  id,
+  field,
+  label,
+  type = "text",
+  describedBy,
+  ...props
+}: {
+  id: string;
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  type?: "text" | "number";
+  describedBy?: string;
+} & Pick<InputHTMLAttributes<HTMLInputElement>, "lang" | "defaultValue" | "min" | "step">) {
+  return (
+    <Field label={label} htmlFor={id} errors={field.errors} errorId={`${id}-error`}>
+      <input
+        {...getInputProps(field, { type })}
+        {...props}
+        id={id}
+        aria-describedby={field.errors ? `${id}-error` : describedBy}
+        className={inputClass}
+      />
+    </Field>
+  );
+}
 
 /**
  * The colour rows (Conform list intents add and remove them: in the browser with JavaScript,
@@ -105,49 +136,23 @@ export function ProductVariantRows({
                 key={row.key}
                 className="grid grid-cols-2 items-start gap-3 border-b border-stone-200 pb-4 last:border-0 last:pb-0 sm:grid-cols-[1fr_1fr_8rem_auto] sm:border-0 sm:pb-0"
               >
-                <Field
-                  label={t("adminProductForm.color")}
-                  htmlFor={id("color")}
-                  errors={color.errors}
-                  errorId={`${id("color")}-error`}
-                >
-                  <input
-                    {...getInputProps(color, { type: "text" })}
-                    id={id("color")}
-                    aria-describedby={color.errors ? `${id("color")}-error` : undefined}
-                    className={inputClass}
-                  />
-                </Field>
-                <Field
+                <RowField id={id("color")} field={color} label={t("adminProductForm.color")} />
+                <RowField
+                  id={id("color_zh")}
+                  field={color_zh}
                   label={t("adminProductForm.colorZh")}
-                  htmlFor={id("color_zh")}
-                  errors={color_zh.errors}
-                  errorId={`${id("color_zh")}-error`}
-                >
-                  <input
-                    {...getInputProps(color_zh, { type: "text" })}
-                    id={id("color_zh")}
-                    lang="zh-Hant-HK"
-                    aria-describedby={color_zh.errors ? `${id("color_zh")}-error` : "variant-zh-hint"}
-                    className={inputClass}
-                  />
-                </Field>
-                <Field
+                  lang="zh-Hant-HK"
+                  describedBy="variant-zh-hint"
+                />
+                <RowField
+                  id={id("stock")}
+                  field={rowStockField}
                   label={t("adminProductForm.stock")}
-                  htmlFor={id("stock")}
-                  errors={rowStockField.errors}
-                  errorId={`${id("stock")}-error`}
-                >
-                  <input
-                    {...getInputProps(rowStockField, { type: "number" })}
-                    id={id("stock")}
-                    defaultValue={rowStock(rowStockField.initialValue, index)}
-                    min={0}
-                    step={1}
-                    aria-describedby={rowStockField.errors ? `${id("stock")}-error` : undefined}
-                    className={inputClass}
-                  />
-                </Field>
+                  type="number"
+                  defaultValue={rowStock(rowStockField.initialValue, index)}
+                  min={0}
+                  step={1}
+                />
                 <button
                   type="submit"
                   {...form.remove.getButtonProps({ name: variants.name, index })}

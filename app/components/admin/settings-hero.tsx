@@ -1,12 +1,12 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import { ImagePicker } from "~/components/admin/image-picker";
+import { AdminSection } from "~/components/admin/admin-section";
+import { ImagePicker, useImageErrors } from "~/components/admin/image-picker";
 import { Button } from "~/components/ui/button";
 import { FormErrors, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { Problem, UnreadBodyProblems } from "~/lib/problem";
-import { translateKey } from "~/lib/translate-key";
 import { heroImageSchema } from "~/schemas/bank-account";
 
 export const SETTINGS_PATH = "/admin/settings";
@@ -44,16 +44,14 @@ export function HeroSection({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: heroImageSchema }),
   });
   const uploading = navigation.state === "submitting" && navigation.formData?.get("intent") === "hero";
-  const heroProblem = problem?.field === "hero" ? problem : null;
-  const errors = heroProblem
-    ? [translateKey(t, heroProblem.key, heroProblem.params)]
-    : fields.hero.errors?.map((key) => translateKey(t, key));
+  const errors = useImageErrors(problem, fields.hero);
   return (
-    <section aria-labelledby="appearance-heading" className="mt-8">
-      <h2 id="appearance-heading" className="text-xl font-semibold">
-        {t("adminSettings.appearance.heading")}
-      </h2>
-      <p className="mt-1 text-sm text-stone-600">{t("adminSettings.appearance.intro")}</p>
+    <AdminSection
+      id="appearance"
+      look="part"
+      heading={t("adminSettings.appearance.heading")}
+      intro={t("adminSettings.appearance.intro")}
+    >
       <div className="mt-4 grid gap-6 rounded-lg bg-white p-6 shadow-sm md:grid-cols-2">
         <figure className="flex flex-col gap-2">
           <figcaption className="text-sm font-medium text-stone-800">
@@ -77,9 +75,7 @@ export function HeroSection({
             <FormErrors errors={form.errors} />
             <div className="flex flex-col gap-2">
               <ImagePicker
-                id={fields.hero.id}
-                name={fields.hero.name}
-                errorId={fields.hero.errorId}
+                field={fields.hero}
                 label={t("adminSettings.appearance.image")}
                 hint={t("adminSettings.appearance.hint")}
                 errors={errors}
@@ -106,6 +102,6 @@ export function HeroSection({
           ) : null}
         </div>
       </div>
-    </section>
+    </AdminSection>
   );
 }

@@ -1,3 +1,4 @@
+import { AdminSection } from "~/components/admin/admin-section";
 import { ButtonLink } from "~/components/ui/button";
 import type { ContentPageSlug } from "~/content/pages";
 import { useTranslation } from "~/lib/i18n";
@@ -18,11 +19,7 @@ export interface PageSummary {
 export function ShopSection({ shop, pages }: { shop: ShopSummary; pages: PageSummary[] }) {
   const { t } = useTranslation();
   return (
-    <section aria-labelledby="shop-heading" className="mt-8">
-      <h2 id="shop-heading" className="text-xl font-semibold">
-        {t("adminShop.summary.heading")}
-      </h2>
-      <p className="mt-1 text-sm text-stone-600">{t("adminShop.summary.intro")}</p>
+    <AdminSection id="shop" look="part" heading={t("adminShop.summary.heading")} intro={t("adminShop.summary.intro")}>
       <div className="mt-4 grid gap-6 rounded-lg bg-white p-6 shadow-sm md:grid-cols-2">
         <div className="min-w-0">
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
@@ -84,6 +81,6 @@ export function ShopSection({ shop, pages }: { shop: ShopSummary; pages: PageSum
           </ul>
         </div>
       </div>
-    </section>
+    </AdminSection>
   );
 }

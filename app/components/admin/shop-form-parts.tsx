@@ -1,5 +1,6 @@
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import type { ReactNode } from "react";
+import { AdminSection } from "~/components/admin/admin-section";
 import { inputClass } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import { translateKey } from "~/lib/translate-key";
@@ -17,13 +18,9 @@ export function Section({
   children: ReactNode;
 }) {
   return (
-    <section aria-labelledby={`${id}-heading`} className="rounded-lg bg-white p-6 shadow-sm">
-      <h2 id={`${id}-heading`} className="text-lg font-semibold">
-        {heading}
-      </h2>
-      {intro ? <p className="mt-1 text-sm text-stone-600">{intro}</p> : null}
+    <AdminSection id={id} heading={heading} intro={intro}>
       <div className="mt-4">{children}</div>
-    </section>
+    </AdminSection>
   );
 }
 

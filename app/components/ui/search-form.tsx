@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { Button, buttonClass } from "./button";
 
@@ -14,6 +15,7 @@ export function SearchForm({
   submitLabel,
   clear,
   className = "",
+  children,
 }: {
   id: string;
   /** Where the form goes; the current page when unset. */
@@ -25,6 +27,8 @@ export function SearchForm({
   /** The page without the query and its label; shown only while there is a query. */
   clear?: { to: string; label: string };
   className?: string;
+  /** More filters sent with the query (a category select), between the input and the button. */
+  children?: ReactNode;
 }) {
   return (
     <Form method="get" action={action} role="search" className={`flex flex-col gap-2 sm:flex-row ${className}`}>
@@ -41,6 +45,7 @@ export function SearchForm({
         placeholder={placeholder}
         className="w-full rounded-md border border-stone-300 bg-white px-3 py-2 sm:max-w-sm"
       />
+      {children}
       <div className="flex gap-2">
         <Button>{submitLabel}</Button>
         {q && clear ? (

@@ -7,6 +7,7 @@ import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { IMAGE_PRESETS, storeChosenImage } from "~/lib/images.server";
+import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { type AdminPost, createBlogPost, findAdminPost, updateBlogPost } from "~/models/blog.server";
 import { blogPostSchema } from "~/schemas/blog";
@@ -112,7 +113,4 @@ export default function BlogPostForm({ loaderData, actionData }: Route.Component
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin");

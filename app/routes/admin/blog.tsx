@@ -1,9 +1,11 @@
-import { Form, Link, redirect } from "react-router";
+import { Link, redirect } from "react-router";
 import { AdminTable } from "~/components/admin/admin-table";
 import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { AdminPageHeader } from "~/components/admin/page-header";
 import { ButtonLink } from "~/components/ui/button";
-import { FormAlert } from "~/components/ui/field";
+import { ProblemAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
+import { SearchForm } from "~/components/ui/search-form";
 import { Thumbnail } from "~/components/ui/thumbnail";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -12,7 +14,7 @@ import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { localized } from "~/lib/localize";
-import { translateKey } from "~/lib/translate-key";
+import { privatePageMeta } from "~/lib/meta";
 import type { Language } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { deleteBlogPost, findAdminPost, listAdminPosts } from "~/models/blog.server";
@@ -96,17 +98,13 @@ export default function AdminBlog({ loaderData, actionData }: Route.ComponentPro
   const { posts, total, page, pages, q, language, deleting, returnTo } = loaderData;
   return (
     <div className="max-w-6xl">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold">{t("adminBlog.title")}</h1>
-          <p className="mt-1 text-sm text-stone-600">{t("adminBlog.intro")}</p>
-        </div>
+      <AdminPageHeader title={t("adminBlog.title")} intro={t("adminBlog.intro")}>
         <ButtonLink to="/admin/blog/new">{t("adminBlog.newPost")}</ButtonLink>
-      </div>
+      </AdminPageHeader>
 
       {actionData?.problem ? (
         <div className="mt-4">
-          <FormAlert title={translateKey(t, actionData.problem.key, actionData.problem.params)} />
+          <ProblemAlert problem={actionData.problem} />
         </div>
       ) : null}
 
@@ -123,34 +121,16 @@ export default function AdminBlog({ loaderData, actionData }: Route.ComponentPro
         </DeleteConfirmation>
       ) : null}
 
-      <Form method="get" action={PATH} role="search" className="mt-6 flex flex-col gap-2 sm:flex-row">
-        <label htmlFor="admin-blog-search" className="sr-only">
-          {t("adminBlog.searchLabel")}
-        </label>
-        <input
-          id="admin-blog-search"
-          type="search"
-          name="q"
-          defaultValue={q}
-          key={q}
-          maxLength={100}
-          placeholder={t("adminBlog.searchPlaceholder")}
-          className="w-full rounded-md border border-stone-300 bg-white px-3 py-2 sm:max-w-sm"
-        />
-        <div className="flex gap-2">
-          <button
-            type="submit"
-            className="rounded-md bg-stone-800 px-4 py-2 text-sm font-semibold text-white hover:bg-stone-700"
-          >
-            {t("adminBlog.search")}
-          </button>
-          {q ? (
-            <Link to={PATH} className="rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-50">
-              {t("adminBlog.clearSearch")}
-            </Link>
-          ) : null}
-        </div>
-      </Form>
+      <SearchForm
+        id="admin-blog-search"
+        action={PATH}
+        q={q}
+        label={t("adminBlog.searchLabel")}
+        placeholder={t("adminBlog.searchPlaceholder")}
+        submitLabel={t("adminBlog.search")}
+        clear={{ to: PATH, label: t("adminBlog.clearSearch") }}
+        className="mt-6"
+      />
 
       {total === 0 ? (
         <p className="mt-8 rounded-lg bg-white p-8 text-center text-stone-600 shadow-sm" data-testid="empty-state">
@@ -236,7 +216,4 @@ function DeleteForm({ id, title, returnTo }: { id: number; title: string; return
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin");

@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { CATEGORY_UNREAD, CategoryForm, CATEGORIES_PATH as PATH } from "~/components/admin/category-form";
 import { CategoryDeleteConfirmation, CategoryRow } from "~/components/admin/category-list";
+import { AdminPageHeader } from "~/components/admin/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { FormErrors } from "~/components/ui/field";
 import { services } from "~/context";
@@ -9,6 +10,7 @@ import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { IMAGE_PRESETS, storeChosenImage } from "~/lib/images.server";
+import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import {
   createCategory,
@@ -98,13 +100,9 @@ export default function CategoryManager({ loaderData, actionData }: Route.Compon
   const uploadProblem = intent === undefined ? actionData?.result?.error?.[""] : undefined;
   return (
     <div className="max-w-5xl">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold">{t("adminCategories.title")}</h1>
-          <p className="mt-1 text-sm text-stone-600">{t("adminCategories.intro")}</p>
-        </div>
+      <AdminPageHeader title={t("adminCategories.title")} intro={t("adminCategories.intro")}>
         {formOpen ? null : <ButtonLink to={`${PATH}?new=1`}>{t("adminCategories.add")}</ButtonLink>}
-      </div>
+      </AdminPageHeader>
 
       {deleteErrors ? (
         <div className="mt-4">
@@ -146,7 +144,4 @@ export default function CategoryManager({ loaderData, actionData }: Route.Compon
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin");

@@ -1,7 +1,8 @@
 import { type FieldMetadata, getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { BackLink } from "~/components/ui/back-link";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { isContentPageSlug, PAGE_PLACEHOLDERS } from "~/content/pages";
 import { services } from "~/context";
@@ -9,6 +10,7 @@ import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { HTML_LANG } from "~/locales/languages";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { findContentPage, resetContentPage, saveContentPage } from "~/models/settings/content-pages.server";
@@ -124,11 +126,7 @@ export default function ContentPageForm({ loaderData, actionData }: Route.Compon
   };
   return (
     <div className="max-w-6xl">
-      <p className="text-sm">
-        <Link to="/admin/settings#pages-heading" className="text-brand-700 underline underline-offset-2">
-          ← {t("adminShop.back")}
-        </Link>
-      </p>
+      <BackLink to="/admin/settings#pages-heading">{t("adminShop.back")}</BackLink>
       <h1 className="mt-2 text-2xl font-bold">{t("adminShop.page.title", { page: name })}</h1>
       <p className="mt-1 text-sm text-stone-600">{t("adminShop.page.intro", { path: `/${slug}` })}</p>
       <p className="mt-1 text-sm text-stone-600">
@@ -188,7 +186,4 @@ function TextInput({ field, label, hint }: { field: FieldMetadata<string | undef
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin");

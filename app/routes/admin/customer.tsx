@@ -1,14 +1,18 @@
 import type { ReactNode } from "react";
 import { data, Form, Link } from "react-router";
+import { AdminSection } from "~/components/admin/admin-section";
 import { AdminTable } from "~/components/admin/admin-table";
 import { Badge, CustomerStatusBadge, FAILURE_TONE, SUCCESS_TONE } from "~/components/admin/badges";
 import { ORDER_STATUS_TONES } from "~/components/admin/order-status-badge";
+import { BackLink } from "~/components/ui/back-link";
+import { Button } from "~/components/ui/button";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -81,11 +85,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
   const problem = actionData?.problem?.key ?? actionData?.result?.error?.intent?.[0];
   return (
     <div className="max-w-5xl">
-      <p className="text-sm">
-        <Link to={LIST} className="text-brand-700 hover:underline">
-          ← {t("adminCustomers.detail.back")}
-        </Link>
-      </p>
+      <BackLink to={LIST}>{t("adminCustomers.detail.back")}</BackLink>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h1 className="min-w-0 break-all text-2xl font-bold">{customer.email}</h1>
         <CustomerStatusBadge status={customer.status} />
@@ -97,127 +97,111 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
         </p>
       ) : null}
 
-      <section className="mt-6 rounded-lg bg-white p-6 shadow-sm" aria-label={t("adminCustomers.detail.heading")}>
-        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          <Fact label={t("adminCustomers.detail.email")}>{customer.email}</Fact>
-          <Fact label={t("adminCustomers.detail.name")} testId="customer-name">
-            {customer.name || none}
-          </Fact>
-          <Fact label={t("adminCustomers.detail.phone")} testId="customer-phone">
-            {customer.phone ?? none}
-          </Fact>
-          <Fact label={t("adminCustomers.detail.status")}>{t(`adminCustomers.statuses.${customer.status}`)}</Fact>
-          <Fact label={t("adminCustomers.detail.created")}>
-            {formatDate(customer.created_at, language, "dateTime")}
-          </Fact>
-          <Fact label={t("adminCustomers.detail.lastLogin")}>
-            {formatDate(customer.last_login_at, language, "dateTime")}
-          </Fact>
-          <Fact label={t("adminCustomers.detail.lastIp")}>
-            <span className="font-mono text-sm">{customer.last_login_ip ?? none}</span>
-          </Fact>
-          <Fact label={t("adminCustomers.detail.location")} testId="customer-location">
-            {location ?? none}
-          </Fact>
-          <Fact label={t("adminCustomers.detail.orderCount")}>{customer.order_count}</Fact>
-          <Fact label={t("adminCustomers.detail.totalSpent")} testId="customer-total-spent">
-            {customer.totals.length === 0
-              ? none
-              : customer.totals.map((total) => formatMoney(total.cents, total.currency)).join(" · ")}
-          </Fact>
-        </dl>
-      </section>
+      <div className="mt-6 flex flex-col gap-6">
+        <section className="rounded-lg bg-white p-6 shadow-sm" aria-label={t("adminCustomers.detail.heading")}>
+          <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            <Fact label={t("adminCustomers.detail.email")}>{customer.email}</Fact>
+            <Fact label={t("adminCustomers.detail.name")} testId="customer-name">
+              {customer.name || none}
+            </Fact>
+            <Fact label={t("adminCustomers.detail.phone")} testId="customer-phone">
+              {customer.phone ?? none}
+            </Fact>
+            <Fact label={t("adminCustomers.detail.status")}>{t(`adminCustomers.statuses.${customer.status}`)}</Fact>
+            <Fact label={t("adminCustomers.detail.created")}>
+              {formatDate(customer.created_at, language, "dateTime")}
+            </Fact>
+            <Fact label={t("adminCustomers.detail.lastLogin")}>
+              {formatDate(customer.last_login_at, language, "dateTime")}
+            </Fact>
+            <Fact label={t("adminCustomers.detail.lastIp")}>
+              <span className="font-mono text-sm">{customer.last_login_ip ?? none}</span>
+            </Fact>
+            <Fact label={t("adminCustomers.detail.location")} testId="customer-location">
+              {location ?? none}
+            </Fact>
+            <Fact label={t("adminCustomers.detail.orderCount")}>{customer.order_count}</Fact>
+            <Fact label={t("adminCustomers.detail.totalSpent")} testId="customer-total-spent">
+              {customer.totals.length === 0
+                ? none
+                : customer.totals.map((total) => formatMoney(total.cents, total.currency)).join(" · ")}
+            </Fact>
+          </dl>
+        </section>
 
-      <section className="mt-6 rounded-lg bg-white p-6 shadow-sm" aria-labelledby="access-heading">
-        <h2 id="access-heading" className="text-lg font-semibold">
-          {t("adminCustomers.detail.access")}
-        </h2>
-        {isSelf ? (
-          <p className="mt-2 text-sm text-stone-600">
-            {t("adminCustomers.detail.you")}. {t("adminCustomers.detail.selfHint")}
-          </p>
-        ) : (
-          <Form method="post" className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center">
-            {blocked ? (
-              <>
-                <StatusButton name="intent" value="unblock">
-                  {t("adminCustomers.detail.unblock")}
-                </StatusButton>
-                <p className="text-sm text-stone-600">{t("adminCustomers.detail.unblockHint")}</p>
-              </>
-            ) : (
-              <>
-                <button
-                  type="submit"
-                  name="intent"
-                  value="block"
-                  className="rounded-md bg-red-600 px-4 py-2 font-semibold text-white hover:bg-red-700"
-                >
-                  {t("adminCustomers.detail.block")}
-                </button>
-                <p className="text-sm text-stone-600">{t("adminCustomers.detail.blockHint")}</p>
-              </>
-            )}
-          </Form>
-        )}
-      </section>
+        <AdminSection id="access" heading={t("adminCustomers.detail.access")}>
+          {isSelf ? (
+            <p className="mt-2 text-sm text-stone-600">
+              {t("adminCustomers.detail.you")}. {t("adminCustomers.detail.selfHint")}
+            </p>
+          ) : (
+            <Form method="post" className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center">
+              {blocked ? (
+                <>
+                  <StatusButton name="intent" value="unblock">
+                    {t("adminCustomers.detail.unblock")}
+                  </StatusButton>
+                  <p className="text-sm text-stone-600">{t("adminCustomers.detail.unblockHint")}</p>
+                </>
+              ) : (
+                <>
+                  <Button variant="danger" name="intent" value="block">
+                    {t("adminCustomers.detail.block")}
+                  </Button>
+                  <p className="text-sm text-stone-600">{t("adminCustomers.detail.blockHint")}</p>
+                </>
+              )}
+            </Form>
+          )}
+        </AdminSection>
 
-      <section className="mt-6" aria-labelledby="orders-heading">
-        <h2 id="orders-heading" className="text-lg font-semibold">
-          {t("adminCustomers.detail.orders")}
-        </h2>
-        {orders.length === 0 ? (
-          <p className="mt-2 rounded-lg bg-white p-6 text-stone-600 shadow-sm">
-            {t("adminCustomers.detail.ordersEmpty")}
-          </p>
-        ) : (
-          <>
-            <AdminTable
-              columns={[
-                t("adminCustomers.detail.orderNumber"),
-                t("adminCustomers.detail.date"),
-                t("adminCustomers.detail.orderStatus"),
-                { label: t("adminCustomers.detail.total"), className: "text-right" },
-              ]}
-              minWidth="min-w-[32rem]"
-              tableTestId="customer-orders"
-            >
-              {orders.map((order) => (
-                <tr key={order.id}>
-                  <td className="whitespace-nowrap px-3 py-2">
-                    <Link to={`/admin/orders/${order.id}`} className="font-mono text-brand-700 hover:underline">
-                      {order.order_number}
-                    </Link>
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2">{formatDate(order.created_at, language)}</td>
-                  <td className="px-3 py-2">
-                    <Badge tone={ORDER_STATUS_TONES[order.status] ?? ""}>{t(`orders.statuses.${order.status}`)}</Badge>
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">
-                    {formatMoney(order.total_cents, order.currency)}
-                  </td>
-                </tr>
-              ))}
-            </AdminTable>
-            {customer.order_count > orders.length ? (
-              <p className="mt-2 text-xs text-stone-600">
-                {t("adminCustomers.detail.ordersMore", { count: orders.length })}
-              </p>
-            ) : null}
-          </>
-        )}
-      </section>
+        <AdminSection
+          id="orders"
+          look="bare"
+          heading={t("adminCustomers.detail.orders")}
+          empty={orders.length === 0 ? t("adminCustomers.detail.ordersEmpty") : null}
+        >
+          <AdminTable
+            columns={[
+              t("adminCustomers.detail.orderNumber"),
+              t("adminCustomers.detail.date"),
+              t("adminCustomers.detail.orderStatus"),
+              { label: t("adminCustomers.detail.total"), className: "text-right" },
+            ]}
+            minWidth="min-w-[32rem]"
+            tableTestId="customer-orders"
+          >
+            {orders.map((order) => (
+              <tr key={order.id}>
+                <td className="whitespace-nowrap px-3 py-2">
+                  <Link to={`/admin/orders/${order.id}`} className="font-mono text-brand-700 hover:underline">
+                    {order.order_number}
+                  </Link>
+                </td>
+                <td className="whitespace-nowrap px-3 py-2">{formatDate(order.created_at, language)}</td>
+                <td className="px-3 py-2">
+                  <Badge tone={ORDER_STATUS_TONES[order.status] ?? ""}>{t(`orders.statuses.${order.status}`)}</Badge>
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">
+                  {formatMoney(order.total_cents, order.currency)}
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
+          {customer.order_count > orders.length ? (
+            <p className="mt-2 text-xs text-stone-600">
+              {t("adminCustomers.detail.ordersMore", { count: orders.length })}
+            </p>
+          ) : null}
+        </AdminSection>
 
-      <section className="mt-6" aria-labelledby="sign-ins-heading">
-        <h2 id="sign-ins-heading" className="text-lg font-semibold">
-          {t("adminCustomers.detail.signIns")}
-        </h2>
-        <p className="text-sm text-stone-600">{t("adminCustomers.detail.signInsIntro")}</p>
-        {signIns.length === 0 ? (
-          <p className="mt-2 rounded-lg bg-white p-6 text-stone-600 shadow-sm">
-            {t("adminCustomers.detail.signInsEmpty")}
-          </p>
-        ) : (
+        <AdminSection
+          id="sign-ins"
+          look="bare"
+          heading={t("adminCustomers.detail.signIns")}
+          intro={t("adminCustomers.detail.signInsIntro")}
+          empty={signIns.length === 0 ? t("adminCustomers.detail.signInsEmpty") : null}
+        >
           <AdminTable
             columns={[
               t("adminCustomers.detail.date"),
@@ -242,13 +226,10 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
               </tr>
             ))}
           </AdminTable>
-        )}
-      </section>
+        </AdminSection>
+      </div>
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Customer" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Customer");

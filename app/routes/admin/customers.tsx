@@ -1,12 +1,16 @@
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
+import { AdminSection } from "~/components/admin/admin-section";
 import { AdminTable } from "~/components/admin/admin-table";
 import { CustomerStatusBadge } from "~/components/admin/badges";
+import { AdminPageHeader } from "~/components/admin/page-header";
 import { StatCard } from "~/components/admin/stat-card";
 import { Pagination } from "~/components/ui/pagination";
+import { SearchForm } from "~/components/ui/search-form";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import {
@@ -75,11 +79,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
   const none = t("adminCustomers.none");
   return (
     <div className="max-w-7xl">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold">{t("adminCustomers.title")}</h1>
-          <p className="mt-1 text-sm text-stone-600">{t("adminCustomers.intro")}</p>
-        </div>
+      <AdminPageHeader title={t("adminCustomers.title")} intro={t("adminCustomers.intro")}>
         {/* A native form post: the answer is a file download, with or without JavaScript. */}
         <form method="post" action={`${PATH}/export`} className="flex flex-col gap-1 sm:items-end">
           {q ? <input type="hidden" name="q" value={q} /> : null}
@@ -92,7 +92,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
           {/* stone-600: 4.5:1 and more on the page's stone-100 (stone-500 was 4.38:1). */}
           <p className="max-w-xs text-xs text-stone-600 sm:text-right">{t("adminCustomers.exportHint")}</p>
         </form>
-      </div>
+      </AdminPageHeader>
 
       <section aria-label={t("adminCustomers.title")} className="mt-6 grid grid-cols-2 gap-4 lg:grid-cols-4">
         <StatCard testId="card-total" label={t("adminCustomers.cards.total")} value={summary.total} />
@@ -110,34 +110,15 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
         />
       </section>
 
-      <Form method="get" role="search" className="mt-6 flex flex-col gap-2 sm:flex-row">
-        <label htmlFor="customer-search" className="sr-only">
-          {t("adminCustomers.searchLabel")}
-        </label>
-        <input
-          id="customer-search"
-          type="search"
-          name="q"
-          defaultValue={q}
-          key={q}
-          maxLength={100}
-          placeholder={t("adminCustomers.searchPlaceholder")}
-          className="w-full rounded-md border border-stone-300 bg-white px-3 py-2 sm:max-w-md"
-        />
-        <div className="flex gap-2">
-          <button
-            type="submit"
-            className="rounded-md bg-stone-800 px-4 py-2 text-sm font-semibold text-white hover:bg-stone-700"
-          >
-            {t("adminCustomers.search")}
-          </button>
-          {q ? (
-            <Link to={PATH} className="rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-50">
-              {t("adminCustomers.clearSearch")}
-            </Link>
-          ) : null}
-        </div>
-      </Form>
+      <SearchForm
+        id="customer-search"
+        q={q}
+        label={t("adminCustomers.searchLabel")}
+        placeholder={t("adminCustomers.searchPlaceholder")}
+        submitLabel={t("adminCustomers.search")}
+        clear={{ to: PATH, label: t("adminCustomers.clearSearch") }}
+        className="mt-6"
+      />
 
       {total === 0 ? (
         <p className="mt-6 rounded-lg bg-white p-8 text-center text-stone-600 shadow-sm" data-testid="empty-state">
@@ -198,54 +179,48 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
         </>
       )}
 
-      <section aria-labelledby="ip-activity-heading" className="mt-10">
-        <h2 id="ip-activity-heading" className="text-lg font-semibold">
-          {t("adminCustomers.ipActivity.title")}
-        </h2>
-        <p className="mt-1 text-sm text-stone-600">{t("adminCustomers.ipActivity.intro")}</p>
-        {activity.length === 0 ? (
-          <p className="mt-3 rounded-lg bg-white p-6 text-stone-600 shadow-sm">
-            {t("adminCustomers.ipActivity.empty")}
-          </p>
-        ) : (
-          <AdminTable
-            columns={[
-              { label: t("adminCustomers.ipActivity.address"), className: "whitespace-nowrap" },
-              { label: t("adminCustomers.ipActivity.accounts"), className: "text-right" },
-              { label: t("adminCustomers.ipActivity.signIns"), className: "text-right" },
-              t("adminCustomers.ipActivity.lastSeen"),
-            ]}
-            minWidth="min-w-[36rem]"
-            className="mt-3"
-            tableTestId="ip-activity"
-            labelledBy="ip-activity-heading"
-          >
-            {activity.map((entry) => (
-              <tr key={entry.ip} data-ip={entry.ip}>
-                <td className="px-3 py-2">
-                  <span className="font-mono text-xs">{entry.ip}</span>
-                  {entry.accounts > 1 ? (
-                    <span
-                      data-testid="shared-ip"
-                      className="ml-2 inline-block whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
-                    >
-                      {t("adminCustomers.ipActivity.shared", { count: entry.accounts })}
-                    </span>
-                  ) : null}
-                </td>
-                <td className="px-3 py-2 text-right tabular-nums">{entry.accounts}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{entry.sign_ins}</td>
-                <td className="whitespace-nowrap px-3 py-2">{formatDate(entry.last_seen, language, "dateTime")}</td>
-              </tr>
-            ))}
-          </AdminTable>
-        )}
-      </section>
+      <AdminSection
+        id="ip-activity"
+        look="bare"
+        className="mt-10"
+        heading={t("adminCustomers.ipActivity.title")}
+        intro={t("adminCustomers.ipActivity.intro")}
+        empty={activity.length === 0 ? t("adminCustomers.ipActivity.empty") : null}
+      >
+        <AdminTable
+          columns={[
+            { label: t("adminCustomers.ipActivity.address"), className: "whitespace-nowrap" },
+            { label: t("adminCustomers.ipActivity.accounts"), className: "text-right" },
+            { label: t("adminCustomers.ipActivity.signIns"), className: "text-right" },
+            t("adminCustomers.ipActivity.lastSeen"),
+          ]}
+          minWidth="min-w-[36rem]"
+          className="mt-3"
+          tableTestId="ip-activity"
+          labelledBy="ip-activity-heading"
+        >
+          {activity.map((entry) => (
+            <tr key={entry.ip} data-ip={entry.ip}>
+              <td className="px-3 py-2">
+                <span className="font-mono text-xs">{entry.ip}</span>
+                {entry.accounts > 1 ? (
+                  <span
+                    data-testid="shared-ip"
+                    className="ml-2 inline-block whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
+                  >
+                    {t("adminCustomers.ipActivity.shared", { count: entry.accounts })}
+                  </span>
+                ) : null}
+              </td>
+              <td className="px-3 py-2 text-right tabular-nums">{entry.accounts}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{entry.sign_ins}</td>
+              <td className="whitespace-nowrap px-3 py-2">{formatDate(entry.last_seen, language, "dateTime")}</td>
+            </tr>
+          ))}
+        </AdminTable>
+      </AdminSection>
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Customers" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Customers");

@@ -6,6 +6,7 @@ import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } from "~/models/analytics.server";
 import { grantAdminByEmail, listAdmins } from "~/models/user.server";
@@ -90,7 +91,4 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin");

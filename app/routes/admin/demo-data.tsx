@@ -1,3 +1,4 @@
+import { AdminSection } from "~/components/admin/admin-section";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { FormAlert } from "~/components/ui/field";
 import { services } from "~/context";
@@ -6,6 +7,7 @@ import type { Flash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
+import { privatePageMeta } from "~/lib/meta";
 import { translateKey } from "~/lib/translate-key";
 import type { Language } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -89,10 +91,7 @@ export default function DemoData({ loaderData, actionData }: Route.ComponentProp
         </p>
       ) : (
         <>
-          <section aria-labelledby="demo-what-heading" className="mt-6 rounded-lg bg-white p-6 shadow-sm">
-            <h2 id="demo-what-heading" className="text-lg font-semibold">
-              {t("adminDemoData.whatHeading")}
-            </h2>
+          <AdminSection id="demo-what" className="mt-6" heading={t("adminDemoData.whatHeading")}>
             <dl className="mt-3 grid grid-cols-[1fr_auto] gap-x-6 gap-y-2 text-sm" data-testid="demo-data-summary">
               {rows.map(([label, value]) => (
                 <div key={label} className="contents">
@@ -107,7 +106,7 @@ export default function DemoData({ loaderData, actionData }: Route.ComponentProp
                 {t("adminDemoData.kept", { names: summary.keptCategories })}
               </p>
             ) : null}
-          </section>
+          </AdminSection>
           <DeleteConfirmation
             id="demo-remove"
             heading={t("adminDemoData.confirmHeading")}
@@ -125,7 +124,4 @@ export default function DemoData({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin");

@@ -2,13 +2,16 @@ import crypto from "node:crypto";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
+import { AdminSection } from "~/components/admin/admin-section";
 import { LanguageToggle } from "~/components/layout/preference-forms";
-import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { FlashBanner } from "~/components/ui/flash-banner";
+import { SignInFields } from "~/components/ui/sign-in-fields";
 import { requestInfoContext, services } from "~/context";
 import { authenticate, getUser, LoginError, recordFailedSignIn, signIn, signOut } from "~/lib/auth.server";
 import { formAction, refuse, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { signInAttemptsPerAddress, signInFailuresPerAccount } from "~/lib/rate-limit.server";
 import { useRootData } from "~/lib/root-data";
 import { getSession } from "~/lib/session.server";
@@ -133,34 +136,12 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
         <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4 rounded-lg bg-white p-6 shadow">
           <FormErrors errors={form.errors} params={actionData?.problem?.params} />
           <input type="hidden" name="intent" value="login" />
-          <Field
-            label={t("auth.email")}
-            htmlFor={fields.email.id}
-            errors={fields.email.errors}
-            errorId={fields.email.errorId}
-          >
-            <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className={inputClass} />
-          </Field>
-          <Field
-            label={t("auth.password")}
-            htmlFor={fields.password.id}
-            errors={fields.password.errors}
-            errorId={fields.password.errorId}
-          >
-            <input
-              {...getInputProps(fields.password, { type: "password" })}
-              autoComplete="current-password"
-              className={inputClass}
-            />
-          </Field>
+          <SignInFields email={fields.email} password={fields.password} />
           <StatusButton pendingText={t("adminLogin.attempting")}>{t("adminLogin.submit")}</StatusButton>
         </Form>
 
         {offer?.notAdmin ? (
-          <section aria-labelledby="setup-heading" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-6">
-            <h2 id="setup-heading" className="text-lg font-semibold text-amber-900">
-              {t("adminLogin.setupRequired")}
-            </h2>
+          <AdminSection id="setup" look="warning" className="mt-6" heading={t("adminLogin.setupRequired")}>
             <p className="mt-2 text-sm text-amber-900">{t("adminLogin.setupText")}</p>
             <pre className="mt-2 overflow-x-auto rounded bg-stone-900 p-3 text-xs text-stone-100">
               <code>{t("adminLogin.setupCommand")}</code>
@@ -174,39 +155,18 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
                 <h3 className="font-semibold">{t("adminLogin.firstAdminTitle")}</h3>
                 <p className="text-sm text-stone-700">{t("adminLogin.firstAdminText")}</p>
                 <input type="hidden" name="intent" value="setup" />
-                <Field label={t("auth.email")} htmlFor={setupFields.email.id} errors={setupFields.email.errors}>
-                  <input
-                    {...getInputProps(setupFields.email, { type: "email" })}
-                    autoComplete="email"
-                    className={inputClass}
-                  />
-                </Field>
-                <Field
-                  label={t("auth.password")}
-                  htmlFor={setupFields.password.id}
-                  errors={setupFields.password.errors}
-                >
-                  <input
-                    {...getInputProps(setupFields.password, { type: "password" })}
-                    autoComplete="current-password"
-                    className={inputClass}
-                  />
-                </Field>
-                <Field
-                  label={t("adminLogin.setupToken")}
-                  htmlFor={setupFields.token.id}
-                  errors={setupFields.token.errors}
-                >
+                <SignInFields email={setupFields.email} password={setupFields.password} />
+                <FieldFor field={setupFields.token} label={t("adminLogin.setupToken")}>
                   <input
                     {...getInputProps(setupFields.token, { type: "text" })}
                     autoComplete="off"
                     className={inputClass}
                   />
-                </Field>
+                </FieldFor>
                 <StatusButton pendingText={t("auth.pending")}>{t("adminLogin.firstAdminSubmit")}</StatusButton>
               </Form>
             ) : null}
-          </section>
+          </AdminSection>
         ) : null}
         <p className="mt-6 text-center text-sm">
           <Link to="/" className="text-brand-700 hover:underline">
@@ -218,7 +178,4 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin Login" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin Login");

@@ -1,14 +1,17 @@
 import { data, Link } from "react-router";
+import { AdminSection } from "~/components/admin/admin-section";
 import { OrderActions } from "~/components/admin/order-actions";
 import { OrderItems } from "~/components/admin/order-items";
 import { OrderReceipt } from "~/components/admin/order-receipt";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
+import { BackLink } from "~/components/ui/back-link";
 import { FormErrors } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
 import { safeRedirect } from "~/lib/redirect";
@@ -95,11 +98,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   ];
   return (
     <div className="max-w-6xl">
-      <p className="text-sm">
-        <Link to="/admin/orders" className="text-brand-700 hover:underline">
-          ← {t("adminOrders.back")}
-        </Link>
-      </p>
+      <BackLink to="/admin/orders">{t("adminOrders.back")}</BackLink>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h1 className="font-mono text-xl font-bold sm:text-2xl">
           {t("adminOrders.orderTitle", { number: order.order_number })}
@@ -122,10 +121,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <div className="flex min-w-0 flex-col gap-6">
           <OrderItems lines={lines} money={money} language={language} order={order} />
 
-          <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="customer-heading">
-            <h2 id="customer-heading" className="text-lg font-semibold">
-              {t("adminOrders.customerInfo")}
-            </h2>
+          <AdminSection id="customer" look="panel" heading={t("adminOrders.customerInfo")}>
             <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
               {info
                 .filter(([, value]) => value)
@@ -152,12 +148,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 <p className="whitespace-pre-line text-stone-700">{order.notes}</p>
               </div>
             ) : null}
-          </section>
+          </AdminSection>
 
-          <section className="rounded-lg border border-stone-200 bg-white p-5" aria-labelledby="history-heading">
-            <h2 id="history-heading" className="text-lg font-semibold">
-              {t("adminOrders.history")}
-            </h2>
+          <AdminSection id="history" look="panel" heading={t("adminOrders.history")}>
             {history.length === 0 ? (
               <p className="mt-2 text-sm text-stone-600">{t("adminOrders.historyEmpty")}</p>
             ) : (
@@ -178,7 +171,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 })}
               </ol>
             )}
-          </section>
+          </AdminSection>
         </div>
 
         {/* On a phone the actions and the receipt come first: they are what the admin is here for. */}
@@ -197,7 +190,4 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Order" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Order");

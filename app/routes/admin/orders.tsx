@@ -2,6 +2,7 @@ import { Form, Link, useLocation } from "react-router";
 import { ORDER_STATUSES } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
+import { AdminPageHeader } from "~/components/admin/page-header";
 import { Button } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
@@ -9,6 +10,7 @@ import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -52,11 +54,7 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
   const label = (column: (typeof COLUMNS)[number]) => t(`adminOrders.columns.${column}`);
   return (
     <div className="max-w-6xl">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold">{t("adminOrders.title")}</h1>
-          <p className="mt-1 text-sm text-stone-600">{t("adminOrders.intro")}</p>
-        </div>
+      <AdminPageHeader title={t("adminOrders.title")} intro={t("adminOrders.intro")}>
         <Link
           to={returnTo}
           reloadDocument
@@ -64,7 +62,7 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
         >
           {t("adminOrders.refresh")}
         </Link>
-      </div>
+      </AdminPageHeader>
 
       <Form
         method="get"
@@ -192,7 +190,4 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Orders" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Orders");

@@ -5,6 +5,7 @@ import { requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { parseId } from "~/lib/ids";
 import { IMAGE_PRESETS } from "~/lib/images.server";
+import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import {
   createProduct,
@@ -108,7 +109,4 @@ export default function ProductForm({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin");

@@ -1,16 +1,19 @@
 import type { MouseEvent } from "react";
-import { Form, useSubmit } from "react-router";
+import { useSubmit } from "react-router";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
+import { AdminPageHeader } from "~/components/admin/page-header";
 import { ProductTable } from "~/components/admin/product-table";
 import { ButtonLink } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
+import { SearchForm } from "~/components/ui/search-form";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formAction, refuse, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { localized } from "~/lib/localize";
+import { privatePageMeta } from "~/lib/meta";
 import { translateKey } from "~/lib/translate-key";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -119,8 +122,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
 
   return (
     <div className="max-w-7xl">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">{t("adminProducts.title")}</h1>
+      <AdminPageHeader title={t("adminProducts.title")}>
         <div className="flex flex-wrap gap-2">
           <ButtonLink to="/admin/categories" variant="secondary" size="sm">
             {t("adminProducts.manageCategories")}
@@ -129,7 +131,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
             {t("adminProducts.newProduct")}
           </ButtonLink>
         </div>
-      </div>
+      </AdminPageHeader>
 
       {alert ? (
         <div className="mt-4">
@@ -149,20 +151,14 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
         </DeleteConfirmation>
       ) : null}
 
-      <Form method="get" role="search" className="mt-6 flex flex-col gap-2 sm:flex-row">
-        <label htmlFor="admin-product-search" className="sr-only">
-          {t("adminProducts.searchLabel")}
-        </label>
-        <input
-          id="admin-product-search"
-          type="search"
-          name="q"
-          defaultValue={q}
-          key={q}
-          maxLength={100}
-          placeholder={t("adminProducts.searchPlaceholder")}
-          className="w-full rounded-md border border-stone-300 bg-white px-3 py-2 sm:max-w-sm"
-        />
+      <SearchForm
+        id="admin-product-search"
+        q={q}
+        label={t("adminProducts.searchLabel")}
+        placeholder={t("adminProducts.searchPlaceholder")}
+        submitLabel={t("adminProducts.filter")}
+        className="mt-6"
+      >
         <label htmlFor="admin-product-category" className="sr-only">
           {t("adminProducts.categoryFilterLabel")}
         </label>
@@ -182,13 +178,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
               </option>
             ))}
         </select>
-        <button
-          type="submit"
-          className="rounded-md bg-stone-800 px-4 py-2 text-sm font-semibold text-white hover:bg-stone-700"
-        >
-          {t("adminProducts.filter")}
-        </button>
-      </Form>
+      </SearchForm>
 
       {total === 0 ? (
         <p className="mt-8 rounded-lg bg-white p-8 text-center text-stone-600 shadow-sm" data-testid="empty-state">
@@ -213,7 +203,4 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Products" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Products");

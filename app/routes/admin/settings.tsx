@@ -1,9 +1,11 @@
-import { Link, redirect, useLocation } from "react-router";
+import { redirect, useLocation } from "react-router";
 import { CURRENCIES } from "#db/schema";
+import { AdminSection } from "~/components/admin/admin-section";
 import { BankAccountForm, BankAccountRow, BankDeleteConfirmation } from "~/components/admin/settings-bank-accounts";
 import { HERO_UNREAD, HeroSection, SETTINGS_PATH as PATH } from "~/components/admin/settings-hero";
 import { ShopSection } from "~/components/admin/settings-shop-summary";
 import { FormErrors } from "~/components/ui/field";
+import { TextLink } from "~/components/ui/text-link";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
@@ -11,6 +13,7 @@ import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { IMAGE_PRESETS, storeChosenImage } from "~/lib/images.server";
+import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import {
@@ -145,65 +148,62 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <h1 className="text-2xl font-bold">{t("adminSettings.title")}</h1>
       <p className="mt-1 text-sm text-stone-600">{t("adminSettings.intro")}</p>
 
-      <ShopSection shop={loaderData.shop} pages={loaderData.pages} />
+      <div className="mt-8 flex flex-col gap-10">
+        <ShopSection shop={loaderData.shop} pages={loaderData.pages} />
 
-      <HeroSection
-        key={`hero-${hero.key ?? "default"}`}
-        hero={hero}
-        lastResult={heroAnswer?.result}
-        problem={heroAnswer?.problem ?? null}
-      />
-
-      <section aria-labelledby="banking-heading" className="mt-10">
-        <h2 id="banking-heading" className="text-xl font-semibold">
-          {t("adminSettings.banking.heading")}
-        </h2>
-        <p className="mt-1 text-sm text-stone-600">{t("adminSettings.banking.intro")}</p>
-
-        {listErrors ? (
-          <div className="mt-4">
-            <FormErrors errors={listErrors} />
-          </div>
-        ) : null}
-        {deleting ? <BankDeleteConfirmation account={deleting} /> : null}
-
-        <BankAccountForm
-          // A fresh form after every navigation: an added account does not stay typed in.
-          key={`${editing ? `edit-${editing.id}` : "new"}-${location.key}`}
-          account={editing}
-          firstAccount={accounts.length === 0}
-          lastResult={bankResult}
+        <HeroSection
+          key={`hero-${hero.key ?? "default"}`}
+          hero={hero}
+          lastResult={heroAnswer?.result}
+          problem={heroAnswer?.problem ?? null}
         />
 
-        <h3 className="mt-8 text-lg font-semibold">{t("adminSettings.banking.saved")}</h3>
-        {accounts.length === 0 ? (
-          <p className="mt-3 rounded-lg bg-white p-6 text-stone-600 shadow-sm">{t("adminSettings.banking.empty")}</p>
-        ) : (
-          <ul className="mt-3 flex flex-col gap-3">
-            {accounts.map((account) => (
-              <BankAccountRow key={account.id} account={account} editing={editing?.id === account.id} />
-            ))}
-          </ul>
-        )}
-      </section>
-
-      <section aria-labelledby="demo-data-heading" className="mt-10">
-        <h2 id="demo-data-heading" className="text-xl font-semibold">
-          {t("adminDemoData.settingsHeading")}
-        </h2>
-        <p className="mt-1 text-sm text-stone-600">{t("adminDemoData.settingsText")}</p>
-        <Link
-          to="/admin/demo-data"
-          className="mt-2 inline-block font-medium text-brand-700 underline hover:no-underline"
+        <AdminSection
+          id="banking"
+          look="part"
+          heading={t("adminSettings.banking.heading")}
+          intro={t("adminSettings.banking.intro")}
         >
-          {t("adminDemoData.settingsLink")}
-        </Link>
-      </section>
+          {listErrors ? (
+            <div className="mt-4">
+              <FormErrors errors={listErrors} />
+            </div>
+          ) : null}
+          {deleting ? <BankDeleteConfirmation account={deleting} /> : null}
+
+          <BankAccountForm
+            // A fresh form after every navigation: an added account does not stay typed in.
+            key={`${editing ? `edit-${editing.id}` : "new"}-${location.key}`}
+            account={editing}
+            firstAccount={accounts.length === 0}
+            lastResult={bankResult}
+          />
+
+          <h3 className="mt-8 text-lg font-semibold">{t("adminSettings.banking.saved")}</h3>
+          {accounts.length === 0 ? (
+            <p className="mt-3 rounded-lg bg-white p-6 text-stone-600 shadow-sm">{t("adminSettings.banking.empty")}</p>
+          ) : (
+            <ul className="mt-3 flex flex-col gap-3">
+              {accounts.map((account) => (
+                <BankAccountRow key={account.id} account={account} editing={editing?.id === account.id} />
+              ))}
+            </ul>
+          )}
+        </AdminSection>
+
+        <AdminSection
+          id="demo-data"
+          look="part"
+          heading={t("adminDemoData.settingsHeading")}
+          intro={t("adminDemoData.settingsText")}
+        >
+          <TextLink to="/admin/demo-data" className="mt-2 inline-block font-medium">
+            {t("adminDemoData.settingsLink")}
+          </TextLink>
+        </AdminSection>
+      </div>
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin");

@@ -1,14 +1,17 @@
 import { type DefaultValue, type FieldMetadata, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { CURRENCIES } from "#db/schema";
-import { ImagePicker } from "~/components/admin/image-picker";
+import { HeadingRow } from "~/components/admin/admin-table";
+import { ImagePicker, StoredImage } from "~/components/admin/image-picker";
 import { MoneyInput, Section } from "~/components/admin/shop-form-parts";
+import { BackLink } from "~/components/ui/back-link";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { privatePageMeta } from "~/lib/meta";
 import { DERIVED_CURRENCIES } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
 import { translateKey } from "~/lib/translate-key";
@@ -89,11 +92,7 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
   const saving = navigation.state === "submitting" && navigation.formAction === PATH;
   return (
     <div className="max-w-4xl">
-      <p className="text-sm">
-        <Link to="/admin/settings" className="text-brand-700 underline underline-offset-2">
-          ← {t("adminShop.back")}
-        </Link>
-      </p>
+      <BackLink to="/admin/settings">{t("adminShop.back")}</BackLink>
       <h1 className="mt-2 text-2xl font-bold">{t("adminShop.title")}</h1>
       <p className="mt-1 text-sm text-stone-600">{t("adminShop.intro")}</p>
       <Form
@@ -135,22 +134,18 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
             {loaderData.logoUrl ? (
               <div className="flex flex-col gap-2">
                 <p className="text-sm font-medium text-stone-800">{t("adminShop.supporter.logoCurrent")}</p>
-                <img
+                <StoredImage
                   src={loaderData.logoUrl}
                   alt={t("adminShop.supporter.logoCurrent")}
-                  data-testid="logo-current"
+                  testId="logo-current"
                   className="h-16 w-auto max-w-[12rem] rounded bg-stone-900 object-contain p-2"
+                  remove={fields.supported_by_logo_remove}
+                  removeLabel={t("adminShop.supporter.logoRemove")}
                 />
-                <label className="flex items-center gap-2 text-sm">
-                  <input {...getInputProps(fields.supported_by_logo_remove, { type: "checkbox" })} />
-                  {t("adminShop.supporter.logoRemove")}
-                </label>
               </div>
             ) : null}
             <ImagePicker
-              id={fields.supported_by_logo.id}
-              name={fields.supported_by_logo.name}
-              errorId={fields.supported_by_logo.errorId}
+              field={fields.supported_by_logo}
               label={t("adminShop.supporter.logo")}
               hint={t("adminShop.supporter.logoHint")}
               errors={fields.supported_by_logo.errors?.map((key) => translateKey(t, key))}
@@ -163,18 +158,15 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
 
         <Section id="delivery" heading={t("adminShop.shipping.heading")} intro={t("adminShop.shipping.intro")}>
           <table className="w-full text-sm">
-            <thead>
-              <tr className="text-left text-stone-600">
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  {t("adminShop.shipping.currency")}
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  {t("adminShop.shipping.fee")}
-                </th>
-                <th scope="col" className="py-1 font-medium">
-                  {t("adminShop.shipping.freeAbove")}
-                </th>
-              </tr>
+            <thead className="text-left text-stone-600">
+              <HeadingRow
+                cellClass="py-1 pr-3 font-medium last:pr-0"
+                columns={[
+                  t("adminShop.shipping.currency"),
+                  t("adminShop.shipping.fee"),
+                  t("adminShop.shipping.freeAbove"),
+                ]}
+              />
             </thead>
             <tbody>
               {CURRENCIES.map((currency) => {
@@ -229,7 +221,4 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.title ?? "Admin" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Admin");

@@ -1,8 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import type { z } from "zod";
-import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { FormErrors, StatusButton } from "~/components/ui/field";
+import { SignInFields } from "~/components/ui/sign-in-fields";
 import { requestInfoContext, services } from "~/context";
 import { authenticate, getUser, LoginError, recordFailedSignIn, signIn } from "~/lib/auth.server";
 import { mergeCartAtSignIn } from "~/lib/cart-session.server";
@@ -122,27 +123,12 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <FormErrors errors={form.errors} params={actionData?.problem?.params} />
         <input type="hidden" name="intent" value={mode} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field
-          label={t("auth.email")}
-          htmlFor={fields.email.id}
-          errors={fields.email.errors}
-          errorId={fields.email.errorId}
-        >
-          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className={inputClass} />
-        </Field>
-        <Field
-          label={t("auth.password")}
-          htmlFor={fields.password.id}
-          hint={mode === "signup" ? t("auth.passwordHint") : undefined}
-          errors={fields.password.errors}
-          errorId={fields.password.errorId}
-        >
-          <input
-            {...getInputProps(fields.password, { type: "password" })}
-            autoComplete={mode === "signup" ? "new-password" : "current-password"}
-            className={inputClass}
-          />
-        </Field>
+        <SignInFields
+          email={fields.email}
+          password={fields.password}
+          passwordHint={mode === "signup" ? t("auth.passwordHint") : undefined}
+          passwordAutoComplete={mode === "signup" ? "new-password" : "current-password"}
+        />
         <StatusButton pendingText={t("auth.pending")}>
           {t(mode === "signup" ? "auth.submitSignup" : "auth.submitLogin")}
         </StatusButton>
