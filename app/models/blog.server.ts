@@ -6,7 +6,7 @@ import { deletePublicImage, dropReplacedImage, keptImage, savingImage } from "~/
 import { publicUrl, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { BlogPostInput } from "~/schemas/blog";
-import { recordAudit } from "./audit.server";
+import { auditAction } from "./audit.server";
 import { normalizeSearch } from "./products/catalog.server";
 
 /* The storefront's blog: published posts only. */
@@ -206,14 +206,7 @@ export async function createBlogPost(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordAudit(trx, {
-        actorUserId: options.actorUserId,
-        action: "blog_post.created",
-        entityType: "blog_post",
-        entityId: row.id,
-        before: null,
-        after: row,
-      });
+      await auditAction(trx, options.actorUserId, "blog_post.created", row.id, { after: row });
       return row;
     }),
   );
@@ -251,14 +244,7 @@ export async function updateBlogPost(
         .where("id", "=", id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordAudit(trx, {
-        actorUserId: options.actorUserId,
-        action: "blog_post.updated",
-        entityType: "blog_post",
-        entityId: id,
-        before,
-        after: row,
-      });
+      await auditAction(trx, options.actorUserId, "blog_post.updated", id, { before, after: row });
       return row;
     }),
   );
@@ -281,14 +267,7 @@ export async function deleteBlogPost(
     const row = await trx.selectFrom("blog_posts").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) return null;
     await trx.deleteFrom("blog_posts").where("id", "=", id).execute();
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "blog_post.deleted",
-      entityType: "blog_post",
-      entityId: id,
-      before: row,
-      after: null,
-    });
+    await auditAction(trx, options.actorUserId, "blog_post.deleted", id, { before: row });
     return row;
   });
   await deletePublicImage(storage, before?.image_path);

@@ -4,7 +4,7 @@ import { deletePublicImage, dropReplacedImage, keptImage, savingImage } from "~/
 import { UserError } from "~/lib/problem";
 import { publicUrl, type Storage } from "~/lib/storage.server";
 import { type CategoryInput, slugify } from "~/schemas/category";
-import { recordAudit } from "./audit.server";
+import { auditAction } from "./audit.server";
 
 /** Active categories in the operator's order: the navigation, footer and home tiles. */
 export async function listActiveCategories(db: DB): Promise<CategoryRow[]> {
@@ -151,14 +151,7 @@ export async function createCategory(
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        await recordAudit(trx, {
-          actorUserId: options.actorUserId,
-          action: "category.created",
-          entityType: "category",
-          entityId: row.id,
-          before: null,
-          after: row,
-        });
+        await auditAction(trx, options.actorUserId, "category.created", row.id, { after: row });
         return row;
       }),
     ),
@@ -199,14 +192,7 @@ export async function updateCategory(
           .where("id", "=", id)
           .returningAll()
           .executeTakeFirstOrThrow();
-        await recordAudit(trx, {
-          actorUserId: options.actorUserId,
-          action: "category.updated",
-          entityType: "category",
-          entityId: id,
-          before,
-          after: row,
-        });
+        await auditAction(trx, options.actorUserId, "category.updated", id, { before, after: row });
         return row;
       }),
     ),
@@ -232,14 +218,7 @@ export async function deleteCategory(
   try {
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom("categories").where("id", "=", id).executeTakeFirstOrThrow();
-      await recordAudit(trx, {
-        actorUserId: options.actorUserId,
-        action: "category.deleted",
-        entityType: "category",
-        entityId: id,
-        before,
-        after: null,
-      });
+      await auditAction(trx, options.actorUserId, "category.deleted", id, { before });
     });
   } catch (error) {
     if (isForeignKeyViolation(error)) throw inUse(await countProducts(db, id));

@@ -3,7 +3,7 @@ import { type DB, now } from "#db/connect.server";
 import type { BankAccountRow, Currency, Database } from "#db/schema";
 import { UserError } from "~/lib/problem";
 import type { BankAccountInput } from "~/schemas/bank-account";
-import { recordAudit } from "./audit.server";
+import { auditAction } from "./audit.server";
 
 /**
  * What a shopper is told to pay into. FPS carries Hong Kong dollars only: an HKD order gets the
@@ -173,11 +173,7 @@ async function switchPrimary(trx: Trx, row: BankAccountRow, actorUserId: string 
     .where("id", "=", row.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await recordAudit(trx, {
-    actorUserId,
-    action: "bank_account.made_primary",
-    entityType: "bank_account",
-    entityId: row.id,
+  await auditAction(trx, actorUserId, "bank_account.made_primary", row.id, {
     before: { primary_account_id: old?.id ?? null, primary: old ?? null },
     after: { primary_account_id: row.id, primary: updated },
   });
@@ -209,14 +205,7 @@ export async function createBankAccount(
       .values({ ...columns(input), is_primary: 0, created_at: at, updated_at: at })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "bank_account.created",
-      entityType: "bank_account",
-      entityId: inserted.id,
-      before: null,
-      after: inserted,
-    });
+    await auditAction(trx, options.actorUserId, "bank_account.created", inserted.id, { after: inserted });
     const hasPrimary = await trx
       .selectFrom("bank_accounts")
       .select("id")
@@ -247,14 +236,7 @@ export async function updateBankAccount(
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "bank_account.updated",
-      entityType: "bank_account",
-      entityId: id,
-      before,
-      after: row,
-    });
+    await auditAction(trx, options.actorUserId, "bank_account.updated", id, { before, after: row });
     const account = input.is_primary ? await switchPrimary(trx, row, options.actorUserId) : row;
     return toBankAccount(account);
   });
@@ -283,14 +265,7 @@ export async function deleteBankAccount(
     const before = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
     if (!before) throw notFoundError();
     await trx.deleteFrom("bank_accounts").where("id", "=", id).execute();
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "bank_account.deleted",
-      entityType: "bank_account",
-      entityId: id,
-      before,
-      after: null,
-    });
+    await auditAction(trx, options.actorUserId, "bank_account.deleted", id, { before });
     if (before.is_primary === 1) {
       const newest = await trx
         .selectFrom("bank_accounts")

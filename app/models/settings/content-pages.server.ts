@@ -1,4 +1,4 @@
-import { type DB, now } from "#db/connect.server";
+import type { DB } from "#db/connect.server";
 import type { Currency } from "#db/schema";
 import {
   CONTENT_PAGES,
@@ -10,8 +10,9 @@ import {
 } from "~/content/pages";
 import { formatMoneyShort } from "~/lib/money";
 import type { Language } from "~/locales";
-import { recordAudit } from "../audit.server";
+import { auditAction } from "../audit.server";
 import { type ShopDetails, shopName } from "./shop.server";
+import { deleteSetting, getSetting, putSetting } from "./site-settings.server";
 
 /**
  * The policy pages as the owner wrote them (Settings → Shop details → Policy pages): one
@@ -113,25 +114,15 @@ async function writeContentPage(
 ): Promise<void> {
   const key = settingKey(slug);
   await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom("site_settings").select("value").where("key", "=", key).executeTakeFirst();
+    const before = await getSetting(trx, key);
     if (text === null) {
-      if (!before) return;
-      await trx.deleteFrom("site_settings").where("key", "=", key).execute();
+      if (before === null) return;
+      await deleteSetting(trx, key);
     } else {
-      const at = now();
-      const value = JSON.stringify(text);
-      await trx
-        .insertInto("site_settings")
-        .values({ key, value, updated_at: at })
-        .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: at }))
-        .execute();
+      await putSetting(trx, key, JSON.stringify(text));
     }
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: text === null ? "setting.page_reset" : "setting.page_updated",
-      entityType: "setting",
-      entityId: key,
-      before: before ? JSON.parse(before.value) : null,
+    await auditAction(trx, options.actorUserId, text === null ? "setting.page_reset" : "setting.page_updated", key, {
+      before: before === null ? null : JSON.parse(before),
       after: text,
     });
   });
