@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
-import { likePattern } from "#db/query";
+import { likePattern, pickColumns } from "#db/query";
 import type { BlogPostRow } from "#db/schema";
 import { deletePublicImage, dropReplacedImage, keptImage, savingImage } from "~/lib/images.server";
 import { publicUrl, type Storage } from "~/lib/storage.server";
@@ -110,6 +110,12 @@ export interface AdminPost {
   updated_at: string;
 }
 
+/** What the admin post form edits of a post (the form adds when it was first published). */
+export type AdminPostFields = Pick<
+  AdminPost,
+  "id" | "title_en" | "title_zh" | "content_en" | "content_zh" | "author" | "published" | "image_url"
+>;
+
 function toAdminPost(row: BlogPostRow): AdminPost {
   return { ...row, image_url: publicUrl(row.image_path), published: row.published === 1 };
 }
@@ -170,15 +176,11 @@ export async function findAdminPost(db: DB, id: number): Promise<AdminPost | nul
   return row ? toAdminPost(row) : null;
 }
 
+/** The form fields a post stores as they are. */
+const POST_FIELDS = ["title_en", "title_zh", "content_en", "content_zh", "author"] as const;
+
 function postValues(input: BlogPostInput) {
-  return {
-    title_en: input.title_en,
-    title_zh: input.title_zh,
-    content_en: input.content_en,
-    content_zh: input.content_zh,
-    author: input.author,
-    published: input.published ? 1 : 0,
-  };
+  return { ...pickColumns(input, POST_FIELDS), published: input.published ? 1 : 0 };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type DB, now } from "#db/connect.server";
+import { pickColumns } from "#db/query";
 import type { CategoryRow } from "#db/schema";
 import { deletePublicImage, dropReplacedImage, keptImage, savingImage } from "~/lib/images.server";
 import { UserError } from "~/lib/problem";
@@ -99,17 +100,11 @@ async function slugTaken(db: DB, slug: string, exceptId?: number): Promise<boole
   return (await query.executeTakeFirst()) !== undefined;
 }
 
+/** The form fields a category stores as they are. */
+const CATEGORY_FIELDS = ["name_en", "name_zh", "description_en", "description_zh", "sort_order"] as const;
+
 function categoryValues(input: CategoryInput, slug: string, imagePath: string | null) {
-  return {
-    slug,
-    name_en: input.name_en,
-    name_zh: input.name_zh,
-    description_en: input.description_en,
-    description_zh: input.description_zh,
-    image_path: imagePath,
-    is_active: input.is_active ? 1 : 0,
-    sort_order: input.sort_order,
-  };
+  return { ...pickColumns(input, CATEGORY_FIELDS), slug, image_path: imagePath, is_active: input.is_active ? 1 : 0 };
 }
 
 /** A save that another category's slug beat to the unique index is refused like a taken slug. */

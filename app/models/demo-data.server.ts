@@ -33,8 +33,18 @@ export interface DemoDataRemoval extends DemoDataSummary {
 
 type Reader = DB | Transaction<Database>;
 
-async function count(query: Promise<{ n: number | string | bigint } | undefined>): Promise<number> {
-  return Number((await query)?.n ?? 0);
+/** How many rows of `table` are demo content (or, with `isDemo` 0, are the owner's). */
+async function countDemo(
+  db: Reader,
+  table: "products" | "categories" | "blog_posts" | "bank_accounts",
+  isDemo: 0 | 1 = 1,
+): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("is_demo", "=", isDemo)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** Demo categories holding a product that is not demo content: they are kept. */
@@ -60,42 +70,12 @@ function keptCategoriesQuery(db: Reader) {
 export async function summarizeDemoData(db: Reader): Promise<DemoDataSummary> {
   const [products, demoCategories, keptCategories, blogPosts, bankAccounts, ownBankAccounts, hero, demoHero] =
     await Promise.all([
-      count(
-        db
-          .selectFrom("products")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("is_demo", "=", 1)
-          .executeTakeFirst(),
-      ),
-      count(
-        db
-          .selectFrom("categories")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("is_demo", "=", 1)
-          .executeTakeFirst(),
-      ),
+      countDemo(db, "products"),
+      countDemo(db, "categories"),
       keptCategoriesQuery(db).execute(),
-      count(
-        db
-          .selectFrom("blog_posts")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("is_demo", "=", 1)
-          .executeTakeFirst(),
-      ),
-      count(
-        db
-          .selectFrom("bank_accounts")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("is_demo", "=", 1)
-          .executeTakeFirst(),
-      ),
-      count(
-        db
-          .selectFrom("bank_accounts")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("is_demo", "=", 0)
-          .executeTakeFirst(),
-      ),
+      countDemo(db, "blog_posts"),
+      countDemo(db, "bank_accounts"),
+      countDemo(db, "bank_accounts", 0),
       getSetting(db, HERO_IMAGE_KEY),
       getSetting(db, DEMO_HERO_IMAGE_KEY),
     ]);

@@ -1,5 +1,6 @@
 import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
+import { pickColumns } from "#db/query";
 import type { BankAccountRow, Currency, Database } from "#db/schema";
 import { UserError } from "~/lib/problem";
 import type { BankAccountInput } from "~/schemas/bank-account";
@@ -157,6 +158,13 @@ const primaryStaysError = () => new UserError("adminSettings.errors.primaryStays
 
 type Trx = Transaction<Database>;
 
+/** The account `id` as it stands inside `trx`; the not-found `UserError` when there is none. */
+async function accountOrThrow(trx: Trx, id: number): Promise<BankAccountRow> {
+  const row = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) throw notFoundError();
+  return row;
+}
+
 /**
  * Makes `row` the primary account inside `trx`: the old primary is unset first (the unique
  * index allows one at a time), and the switch is audited with both ids.
@@ -180,16 +188,19 @@ async function switchPrimary(trx: Trx, row: BankAccountRow, actorUserId: string 
   return updated;
 }
 
+/** The form fields an account stores as they are (`is_primary` is switched on its own). */
+const ACCOUNT_FIELDS = [
+  "bank_name",
+  "account_holder",
+  "account_number",
+  "fps_id",
+  "swift_code",
+  "routing_number",
+  "bank_address",
+] as const;
+
 function columns(input: BankAccountInput) {
-  return {
-    bank_name: input.bank_name,
-    account_holder: input.account_holder,
-    account_number: input.account_number,
-    fps_id: input.fps_id,
-    swift_code: input.swift_code,
-    routing_number: input.routing_number,
-    bank_address: input.bank_address,
-  };
+  return pickColumns(input, ACCOUNT_FIELDS);
 }
 
 /** Adds an account; it becomes primary when asked or when it is the first one. */
@@ -227,8 +238,7 @@ export async function updateBankAccount(
   options: { actorUserId: string | null },
 ): Promise<BankAccount> {
   return db.transaction().execute(async (trx): Promise<BankAccount> => {
-    const before = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!before) throw notFoundError();
+    const before = await accountOrThrow(trx, id);
     if (before.is_primary === 1 && !input.is_primary) throw primaryStaysError();
     const row = await trx
       .updateTable("bank_accounts")
@@ -249,8 +259,7 @@ export async function makePrimaryBankAccount(
   options: { actorUserId: string | null },
 ): Promise<BankAccount> {
   return db.transaction().execute(async (trx): Promise<BankAccount> => {
-    const row = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw notFoundError();
+    const row = await accountOrThrow(trx, id);
     return toBankAccount(await switchPrimary(trx, row, options.actorUserId));
   });
 }
@@ -262,8 +271,7 @@ export async function deleteBankAccount(
   options: { actorUserId: string | null },
 ): Promise<BankAccount> {
   return db.transaction().execute(async (trx): Promise<BankAccount> => {
-    const before = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!before) throw notFoundError();
+    const before = await accountOrThrow(trx, id);
     await trx.deleteFrom("bank_accounts").where("id", "=", id).execute();
     await auditAction(trx, options.actorUserId, "bank_account.deleted", id, { before });
     if (before.is_primary === 1) {

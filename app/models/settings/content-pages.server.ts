@@ -86,27 +86,20 @@ export async function listContentPages(db: DB): Promise<ContentPageRecord[]> {
   return CONTENT_PAGES.map((slug) => record(slug, byKey.get(settingKey(slug))));
 }
 
-/** Saves both languages of a page as the owner wrote them, audited with the text before. */
-export function saveContentPage(
-  db: DB,
-  slug: ContentPageSlug,
-  text: BilingualPage,
-  options: { actorUserId: string | null },
-): Promise<void> {
-  return writeContentPage(db, slug, text, options);
-}
-
 /** The page shows its default text again (the owner's text is kept in the audit log). */
 export function resetContentPage(
   db: DB,
   slug: ContentPageSlug,
   options: { actorUserId: string | null },
 ): Promise<void> {
-  return writeContentPage(db, slug, null, options);
+  return saveContentPage(db, slug, null, options);
 }
 
-/** The owner's text of a page (null: back to the default), with its audit entry, in one transaction. */
-async function writeContentPage(
+/**
+ * Saves both languages of a page as the owner wrote them (null: back to the default text), with
+ * its audit entry holding the text before, in one transaction.
+ */
+export async function saveContentPage(
   db: DB,
   slug: ContentPageSlug,
   text: BilingualPage | null,
