@@ -26,3 +26,21 @@ export async function recordAudit(db: Kysely<Database> | Transaction<Database>, 
     })
     .execute();
 }
+
+/** An audited action named `entity.verb` ("category.deleted", "order.paid"). */
+export type AuditAction = `${string}.${string}`;
+
+/**
+ * `recordAudit` for an action whose entity type is its first part ("blog_post.updated" is about
+ * a "blog_post"): who did it, to which entity, with the values before and after.
+ */
+export function auditAction(
+  db: Kysely<Database> | Transaction<Database>,
+  actorUserId: string | null,
+  action: AuditAction,
+  entityId: string | number | null,
+  change: { before?: unknown; after?: unknown },
+): Promise<void> {
+  const entityType = action.slice(0, action.indexOf("."));
+  return recordAudit(db, { actorUserId, action, entityType, entityId, ...change });
+}

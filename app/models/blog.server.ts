@@ -1,12 +1,12 @@
 import { sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
-import { likePattern } from "#db/query";
+import { likePattern, pickColumns } from "#db/query";
 import type { BlogPostRow } from "#db/schema";
 import { deletePublicImage, dropReplacedImage, keptImage, savingImage } from "~/lib/images.server";
 import { publicUrl, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { BlogPostInput } from "~/schemas/blog";
-import { recordAudit } from "./audit.server";
+import { auditAction } from "./audit.server";
 import { normalizeSearch } from "./products/catalog.server";
 
 /* The storefront's blog: published posts only. */
@@ -110,6 +110,12 @@ export interface AdminPost {
   updated_at: string;
 }
 
+/** What the admin post form edits of a post (the form adds when it was first published). */
+export type AdminPostFields = Pick<
+  AdminPost,
+  "id" | "title_en" | "title_zh" | "content_en" | "content_zh" | "author" | "published" | "image_url"
+>;
+
 function toAdminPost(row: BlogPostRow): AdminPost {
   return { ...row, image_url: publicUrl(row.image_path), published: row.published === 1 };
 }
@@ -170,15 +176,11 @@ export async function findAdminPost(db: DB, id: number): Promise<AdminPost | nul
   return row ? toAdminPost(row) : null;
 }
 
+/** The form fields a post stores as they are. */
+const POST_FIELDS = ["title_en", "title_zh", "content_en", "content_zh", "author"] as const;
+
 function postValues(input: BlogPostInput) {
-  return {
-    title_en: input.title_en,
-    title_zh: input.title_zh,
-    content_en: input.content_en,
-    content_zh: input.content_zh,
-    author: input.author,
-    published: input.published ? 1 : 0,
-  };
+  return { ...pickColumns(input, POST_FIELDS), published: input.published ? 1 : 0 };
 }
 
 /**
@@ -206,14 +208,7 @@ export async function createBlogPost(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordAudit(trx, {
-        actorUserId: options.actorUserId,
-        action: "blog_post.created",
-        entityType: "blog_post",
-        entityId: row.id,
-        before: null,
-        after: row,
-      });
+      await auditAction(trx, options.actorUserId, "blog_post.created", row.id, { after: row });
       return row;
     }),
   );
@@ -251,14 +246,7 @@ export async function updateBlogPost(
         .where("id", "=", id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordAudit(trx, {
-        actorUserId: options.actorUserId,
-        action: "blog_post.updated",
-        entityType: "blog_post",
-        entityId: id,
-        before,
-        after: row,
-      });
+      await auditAction(trx, options.actorUserId, "blog_post.updated", id, { before, after: row });
       return row;
     }),
   );
@@ -281,14 +269,7 @@ export async function deleteBlogPost(
     const row = await trx.selectFrom("blog_posts").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) return null;
     await trx.deleteFrom("blog_posts").where("id", "=", id).execute();
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "blog_post.deleted",
-      entityType: "blog_post",
-      entityId: id,
-      before: row,
-      after: null,
-    });
+    await auditAction(trx, options.actorUserId, "blog_post.deleted", id, { before: row });
     return row;
   });
   await deletePublicImage(storage, before?.image_path);

@@ -22,6 +22,17 @@ function idOf(value: unknown): number | null {
   return typeof value === "number" || typeof value === "string" ? parseId(String(value)) : null;
 }
 
+/** Cart lines joined to the colour each is for (its product's variant), when that colour still exists. */
+function linesWithVariant(db: DB) {
+  return db
+    .selectFrom("cart_lines")
+    .leftJoin("product_variants", (join) =>
+      join
+        .onRef("product_variants.product_id", "=", "cart_lines.product_id")
+        .onRef("product_variants.color", "=", "cart_lines.color"),
+    );
+}
+
 export interface CartLine {
   id: number;
   productId: number;
@@ -118,15 +129,9 @@ export async function countCartLines(db: DB, cartId: string | null): Promise<num
  * Chinese name, the first image. Read by the cart and, inside its transaction, by placing the order.
  */
 export function cartLineRows(db: DB, cartId: string) {
-  return db
-    .selectFrom("cart_lines")
+  return linesWithVariant(db)
     .innerJoin("products", "products.id", "cart_lines.product_id")
     .leftJoin("categories", "categories.id", "products.category_id")
-    .leftJoin("product_variants", (join) =>
-      join
-        .onRef("product_variants.product_id", "=", "cart_lines.product_id")
-        .onRef("product_variants.color", "=", "cart_lines.color"),
-    )
     .leftJoin("product_images", (join) =>
       join.onRef("product_images.product_id", "=", "products.id").on("product_images.sort_order", "=", 0),
     )
@@ -306,13 +311,7 @@ export async function setLineQuantity(db: DB, cartId: string, lineId: unknown, q
   if (id === null) throw new UserError("cart.errors.noLine");
   if (wanted === null || wanted < 1) return false;
   if (wanted > MAX_LINE_QUANTITY) throw new UserError("cart.errors.badQuantity");
-  const line = await db
-    .selectFrom("cart_lines")
-    .leftJoin("product_variants", (join) =>
-      join
-        .onRef("product_variants.product_id", "=", "cart_lines.product_id")
-        .onRef("product_variants.color", "=", "cart_lines.color"),
-    )
+  const line = await linesWithVariant(db)
     .select(["cart_lines.id", "product_variants.stock"])
     .where("cart_lines.id", "=", id)
     .where("cart_lines.cart_id", "=", cartId)
@@ -327,14 +326,8 @@ export async function setLineQuantity(db: DB, cartId: string, lineId: unknown, q
 export async function removeLine(db: DB, cartId: string, lineId: unknown) {
   const id = idOf(lineId);
   if (id === null) throw new UserError("cart.errors.noLine");
-  const line = await db
-    .selectFrom("cart_lines")
+  const line = await linesWithVariant(db)
     .innerJoin("products", "products.id", "cart_lines.product_id")
-    .leftJoin("product_variants", (join) =>
-      join
-        .onRef("product_variants.product_id", "=", "cart_lines.product_id")
-        .onRef("product_variants.color", "=", "cart_lines.color"),
-    )
     .select(["cart_lines.id", "cart_lines.color", "product_variants.color_zh", "products.name_en", "products.name_zh"])
     .where("cart_lines.id", "=", id)
     .where("cart_lines.cart_id", "=", cartId)
@@ -360,13 +353,7 @@ export async function mergeCarts(
   const target = await cartIdForUser(db, userId);
   if (target === anonymousCartId) return { merged: 0, capped: 0 };
   return db.transaction().execute(async (trx) => {
-    const lines = await trx
-      .selectFrom("cart_lines")
-      .leftJoin("product_variants", (join) =>
-        join
-          .onRef("product_variants.product_id", "=", "cart_lines.product_id")
-          .onRef("product_variants.color", "=", "cart_lines.color"),
-      )
+    const lines = await linesWithVariant(trx)
       .select(["cart_lines.product_id", "cart_lines.color", "cart_lines.quantity", "product_variants.stock"])
       .where("cart_lines.cart_id", "=", anonymousCartId)
       .execute();

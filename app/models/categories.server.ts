@@ -1,10 +1,11 @@
 import { type DB, now } from "#db/connect.server";
+import { pickColumns } from "#db/query";
 import type { CategoryRow } from "#db/schema";
 import { deletePublicImage, dropReplacedImage, keptImage, savingImage } from "~/lib/images.server";
 import { UserError } from "~/lib/problem";
 import { publicUrl, type Storage } from "~/lib/storage.server";
 import { type CategoryInput, slugify } from "~/schemas/category";
-import { recordAudit } from "./audit.server";
+import { auditAction } from "./audit.server";
 
 /** Active categories in the operator's order: the navigation, footer and home tiles. */
 export async function listActiveCategories(db: DB): Promise<CategoryRow[]> {
@@ -99,17 +100,11 @@ async function slugTaken(db: DB, slug: string, exceptId?: number): Promise<boole
   return (await query.executeTakeFirst()) !== undefined;
 }
 
+/** The form fields a category stores as they are. */
+const CATEGORY_FIELDS = ["name_en", "name_zh", "description_en", "description_zh", "sort_order"] as const;
+
 function categoryValues(input: CategoryInput, slug: string, imagePath: string | null) {
-  return {
-    slug,
-    name_en: input.name_en,
-    name_zh: input.name_zh,
-    description_en: input.description_en,
-    description_zh: input.description_zh,
-    image_path: imagePath,
-    is_active: input.is_active ? 1 : 0,
-    sort_order: input.sort_order,
-  };
+  return { ...pickColumns(input, CATEGORY_FIELDS), slug, image_path: imagePath, is_active: input.is_active ? 1 : 0 };
 }
 
 /** A save that another category's slug beat to the unique index is refused like a taken slug. */
@@ -151,14 +146,7 @@ export async function createCategory(
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        await recordAudit(trx, {
-          actorUserId: options.actorUserId,
-          action: "category.created",
-          entityType: "category",
-          entityId: row.id,
-          before: null,
-          after: row,
-        });
+        await auditAction(trx, options.actorUserId, "category.created", row.id, { after: row });
         return row;
       }),
     ),
@@ -199,14 +187,7 @@ export async function updateCategory(
           .where("id", "=", id)
           .returningAll()
           .executeTakeFirstOrThrow();
-        await recordAudit(trx, {
-          actorUserId: options.actorUserId,
-          action: "category.updated",
-          entityType: "category",
-          entityId: id,
-          before,
-          after: row,
-        });
+        await auditAction(trx, options.actorUserId, "category.updated", id, { before, after: row });
         return row;
       }),
     ),
@@ -232,14 +213,7 @@ export async function deleteCategory(
   try {
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom("categories").where("id", "=", id).executeTakeFirstOrThrow();
-      await recordAudit(trx, {
-        actorUserId: options.actorUserId,
-        action: "category.deleted",
-        entityType: "category",
-        entityId: id,
-        before,
-        after: null,
-      });
+      await auditAction(trx, options.actorUserId, "category.deleted", id, { before });
     });
   } catch (error) {
     if (isForeignKeyViolation(error)) throw inUse(await countProducts(db, id));

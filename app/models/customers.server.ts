@@ -3,7 +3,7 @@ import { stringify } from "csv-stringify";
 import { type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import { likePattern } from "#db/query";
-import { CURRENCIES, type Currency, type Database, type OrderStatus, type UserStatus } from "#db/schema";
+import { CURRENCIES, type Currency, type Database, type OrderStatus, type UserRow, type UserStatus } from "#db/schema";
 import { hongKongDate, hongKongDateTime } from "~/lib/dates";
 import { formatPersonName } from "~/lib/person-name";
 import { UserError } from "~/lib/problem";
@@ -35,13 +35,7 @@ export interface MoneyTotal {
   cents: number;
 }
 
-export interface CustomerRow {
-  id: string;
-  email: string;
-  status: UserStatus;
-  last_login_ip: string | null;
-  country: string | null;
-  city: string | null;
+export interface CustomerRow extends Omit<UserPart, "last_login_at"> {
   /** The last sign-in, or the sign-up when they never signed in since. */
   last_login_at: string;
   created_at: string;
@@ -165,16 +159,11 @@ const USER_COLUMNS = [
   "users.created_at",
 ] as const;
 
-type UserPart = {
-  id: string;
-  email: string;
-  status: UserStatus;
-  last_login_ip: string | null;
-  country: string | null;
-  city: string | null;
-  last_login_at: string | null;
-  created_at: string;
-};
+/** The account's own columns a customer row shows (USER_COLUMNS). */
+type UserPart = Pick<
+  UserRow,
+  "id" | "email" | "status" | "last_login_ip" | "country" | "city" | "last_login_at" | "created_at"
+>;
 
 /**
  * Order counts, spending per currency, and the name and phone of the latest order of these

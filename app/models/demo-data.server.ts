@@ -2,8 +2,8 @@ import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database } from "#db/schema";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
-import { recordAudit } from "./audit.server";
-import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "./settings/site-settings.server";
+import { auditAction } from "./audit.server";
+import { DEMO_HERO_IMAGE_KEY, deleteSetting, getSetting, HERO_IMAGE_KEY } from "./settings/site-settings.server";
 
 /**
  * The demo content the shop is seeded with (rows with is_demo = 1: products, categories, blog
@@ -33,8 +33,18 @@ export interface DemoDataRemoval extends DemoDataSummary {
 
 type Reader = DB | Transaction<Database>;
 
-async function count(query: Promise<{ n: number | string | bigint } | undefined>): Promise<number> {
-  return Number((await query)?.n ?? 0);
+/** How many rows of `table` are demo content (or, with `isDemo` 0, are the owner's). */
+async function countDemo(
+  db: Reader,
+  table: "products" | "categories" | "blog_posts" | "bank_accounts",
+  isDemo: 0 | 1 = 1,
+): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("is_demo", "=", isDemo)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** Demo categories holding a product that is not demo content: they are kept. */
@@ -56,53 +66,18 @@ function keptCategoriesQuery(db: Reader) {
     .orderBy("id");
 }
 
-async function settingValue(db: Reader, key: string): Promise<string | null> {
-  const row = await db.selectFrom("site_settings").select("value").where("key", "=", key).executeTakeFirst();
-  return row?.value ?? null;
-}
-
 /** What "Remove demo data" would remove now. */
 export async function summarizeDemoData(db: Reader): Promise<DemoDataSummary> {
   const [products, demoCategories, keptCategories, blogPosts, bankAccounts, ownBankAccounts, hero, demoHero] =
     await Promise.all([
-      count(
-        db
-          .selectFrom("products")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("is_demo", "=", 1)
-          .executeTakeFirst(),
-      ),
-      count(
-        db
-          .selectFrom("categories")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("is_demo", "=", 1)
-          .executeTakeFirst(),
-      ),
+      countDemo(db, "products"),
+      countDemo(db, "categories"),
       keptCategoriesQuery(db).execute(),
-      count(
-        db
-          .selectFrom("blog_posts")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("is_demo", "=", 1)
-          .executeTakeFirst(),
-      ),
-      count(
-        db
-          .selectFrom("bank_accounts")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("is_demo", "=", 1)
-          .executeTakeFirst(),
-      ),
-      count(
-        db
-          .selectFrom("bank_accounts")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("is_demo", "=", 0)
-          .executeTakeFirst(),
-      ),
-      settingValue(db, HERO_IMAGE_KEY),
-      settingValue(db, DEMO_HERO_IMAGE_KEY),
+      countDemo(db, "blog_posts"),
+      countDemo(db, "bank_accounts"),
+      countDemo(db, "bank_accounts", 0),
+      getSetting(db, HERO_IMAGE_KEY),
+      getSetting(db, DEMO_HERO_IMAGE_KEY),
     ]);
   return {
     products,
@@ -187,12 +162,12 @@ export async function removeDemoData(
       }
     }
 
-    const demoHero = await settingValue(trx, DEMO_HERO_IMAGE_KEY);
+    const demoHero = await getSetting(trx, DEMO_HERO_IMAGE_KEY);
     if (demoHero) {
-      if (summary.demoHero) await trx.deleteFrom("site_settings").where("key", "=", HERO_IMAGE_KEY).execute();
-      await trx.deleteFrom("site_settings").where("key", "=", DEMO_HERO_IMAGE_KEY).execute();
+      if (summary.demoHero) await deleteSetting(trx, HERO_IMAGE_KEY);
+      await deleteSetting(trx, DEMO_HERO_IMAGE_KEY);
       // Only the demo's own image: the owner's hero stays, and a replaced demo image is already gone.
-      if (summary.demoHero || (await settingValue(trx, HERO_IMAGE_KEY)) !== demoHero) files.add(demoHero);
+      if (summary.demoHero || (await getSetting(trx, HERO_IMAGE_KEY)) !== demoHero) files.add(demoHero);
     }
 
     // A file that an order line (or a row that stays) still shows is kept.
@@ -203,18 +178,14 @@ export async function removeDemoData(
         trx.selectFrom("product_images").select("path as key").where("path", "in", keys).execute(),
         trx.selectFrom("categories").select("image_path as key").where("image_path", "in", keys).execute(),
         trx.selectFrom("blog_posts").select("image_path as key").where("image_path", "in", keys).execute(),
-        settingValue(trx, HERO_IMAGE_KEY),
+        getSetting(trx, HERO_IMAGE_KEY),
       ]);
       for (const row of [...ordered, ...products, ...categoriesLeft, ...postsLeft]) if (row.key) files.delete(row.key);
       if (hero) files.delete(hero);
     }
 
     if (!isDemoDataEmpty(summary) || demoHero) {
-      await recordAudit(trx, {
-        actorUserId: options.actorUserId,
-        action: "demo_data.removed",
-        entityType: "demo_data",
-        entityId: null,
+      await auditAction(trx, options.actorUserId, "demo_data.removed", null, {
         before: {
           products: summary.products,
           categories: summary.categories,

@@ -1,9 +1,10 @@
 import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
+import { pickColumns } from "#db/query";
 import type { BankAccountRow, Currency, Database } from "#db/schema";
 import { UserError } from "~/lib/problem";
 import type { BankAccountInput } from "~/schemas/bank-account";
-import { recordAudit } from "./audit.server";
+import { auditAction } from "./audit.server";
 
 /**
  * What a shopper is told to pay into. FPS carries Hong Kong dollars only: an HKD order gets the
@@ -157,6 +158,13 @@ const primaryStaysError = () => new UserError("adminSettings.errors.primaryStays
 
 type Trx = Transaction<Database>;
 
+/** The account `id` as it stands inside `trx`; the not-found `UserError` when there is none. */
+async function accountOrThrow(trx: Trx, id: number): Promise<BankAccountRow> {
+  const row = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) throw notFoundError();
+  return row;
+}
+
 /**
  * Makes `row` the primary account inside `trx`: the old primary is unset first (the unique
  * index allows one at a time), and the switch is audited with both ids.
@@ -173,27 +181,26 @@ async function switchPrimary(trx: Trx, row: BankAccountRow, actorUserId: string 
     .where("id", "=", row.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await recordAudit(trx, {
-    actorUserId,
-    action: "bank_account.made_primary",
-    entityType: "bank_account",
-    entityId: row.id,
+  await auditAction(trx, actorUserId, "bank_account.made_primary", row.id, {
     before: { primary_account_id: old?.id ?? null, primary: old ?? null },
     after: { primary_account_id: row.id, primary: updated },
   });
   return updated;
 }
 
+/** The form fields an account stores as they are (`is_primary` is switched on its own). */
+const ACCOUNT_FIELDS = [
+  "bank_name",
+  "account_holder",
+  "account_number",
+  "fps_id",
+  "swift_code",
+  "routing_number",
+  "bank_address",
+] as const;
+
 function columns(input: BankAccountInput) {
-  return {
-    bank_name: input.bank_name,
-    account_holder: input.account_holder,
-    account_number: input.account_number,
-    fps_id: input.fps_id,
-    swift_code: input.swift_code,
-    routing_number: input.routing_number,
-    bank_address: input.bank_address,
-  };
+  return pickColumns(input, ACCOUNT_FIELDS);
 }
 
 /** Adds an account; it becomes primary when asked or when it is the first one. */
@@ -209,14 +216,7 @@ export async function createBankAccount(
       .values({ ...columns(input), is_primary: 0, created_at: at, updated_at: at })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "bank_account.created",
-      entityType: "bank_account",
-      entityId: inserted.id,
-      before: null,
-      after: inserted,
-    });
+    await auditAction(trx, options.actorUserId, "bank_account.created", inserted.id, { after: inserted });
     const hasPrimary = await trx
       .selectFrom("bank_accounts")
       .select("id")
@@ -238,8 +238,7 @@ export async function updateBankAccount(
   options: { actorUserId: string | null },
 ): Promise<BankAccount> {
   return db.transaction().execute(async (trx): Promise<BankAccount> => {
-    const before = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!before) throw notFoundError();
+    const before = await accountOrThrow(trx, id);
     if (before.is_primary === 1 && !input.is_primary) throw primaryStaysError();
     const row = await trx
       .updateTable("bank_accounts")
@@ -247,14 +246,7 @@ export async function updateBankAccount(
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "bank_account.updated",
-      entityType: "bank_account",
-      entityId: id,
-      before,
-      after: row,
-    });
+    await auditAction(trx, options.actorUserId, "bank_account.updated", id, { before, after: row });
     const account = input.is_primary ? await switchPrimary(trx, row, options.actorUserId) : row;
     return toBankAccount(account);
   });
@@ -267,8 +259,7 @@ export async function makePrimaryBankAccount(
   options: { actorUserId: string | null },
 ): Promise<BankAccount> {
   return db.transaction().execute(async (trx): Promise<BankAccount> => {
-    const row = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw notFoundError();
+    const row = await accountOrThrow(trx, id);
     return toBankAccount(await switchPrimary(trx, row, options.actorUserId));
   });
 }
@@ -280,17 +271,9 @@ export async function deleteBankAccount(
   options: { actorUserId: string | null },
 ): Promise<BankAccount> {
   return db.transaction().execute(async (trx): Promise<BankAccount> => {
-    const before = await trx.selectFrom("bank_accounts").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!before) throw notFoundError();
+    const before = await accountOrThrow(trx, id);
     await trx.deleteFrom("bank_accounts").where("id", "=", id).execute();
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "bank_account.deleted",
-      entityType: "bank_account",
-      entityId: id,
-      before,
-      after: null,
-    });
+    await auditAction(trx, options.actorUserId, "bank_account.deleted", id, { before });
     if (before.is_primary === 1) {
       const newest = await trx
         .selectFrom("bank_accounts")

@@ -1,12 +1,12 @@
 import { z } from "zod";
+import { requiredText } from "~/lib/text-field";
 
 /** The hero image's upload limit (the spec's 10 MB); the pipeline's `hero` preset agrees. */
 export const HERO_MAX_BYTES = 10 * 1024 * 1024;
 
 const TOO_LONG = "adminSettings.errors.tooLong";
 
-const required = (key: string, max: number) =>
-  z.string({ error: key }).trim().min(1, { error: key }).max(max, { error: TOO_LONG });
+const required = (key: string, max: number) => requiredText(key, max, TOO_LONG);
 
 /** An optional text field: empty becomes null. */
 const optional = (max: number, pattern?: { regex: RegExp; key: string }) =>

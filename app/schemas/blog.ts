@@ -1,13 +1,11 @@
 import { z } from "zod";
+import { requiredText } from "~/lib/text-field";
 
 /** Lengths a post may have, in characters (the form's maxlength and the server agree). */
 export const BLOG_LIMITS = { title: 200, author: 100, content: 100_000 } as const;
 
 /** One line ending: browsers send CRLF from a textarea, which would count twice against the limit. */
 const lineEndings = (value: string) => value.replace(/\r\n?/g, "\n");
-
-const requiredText = (requiredKey: string, max: number, tooLongKey: string) =>
-  z.string({ error: requiredKey }).trim().min(1, { error: requiredKey }).max(max, { error: tooLongKey });
 
 /** Markdown is kept as written (not trimmed); only blank content counts as missing. */
 const requiredMarkdown = (requiredKey: string) =>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requiredText } from "~/lib/text-field";
 
 /** Lowercase words joined by hyphens: spaces, '&' and punctuation become hyphens. */
 export function slugify(text: string): string {
@@ -12,8 +13,7 @@ export function slugify(text: string): string {
     .replace(/-+$/, "");
 }
 
-const requiredName = (key: string) =>
-  z.string({ error: key }).trim().min(1, { error: key }).max(100, { error: "adminCategories.errors.tooLong" });
+const requiredName = (key: string) => requiredText(key, 100, "adminCategories.errors.tooLong");
 
 const optionalText = z
   .string()

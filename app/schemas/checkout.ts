@@ -1,12 +1,8 @@
 import { z } from "zod";
+import { requiredText } from "~/lib/text-field";
 import { emailField } from "./auth";
 
-const required = (max: number) =>
-  z
-    .string({ error: "checkout.errors.required" })
-    .trim()
-    .min(1, { error: "checkout.errors.required" })
-    .max(max, { error: "checkout.errors.tooLong" });
+const required = (max: number) => requiredText("checkout.errors.required", max, "checkout.errors.tooLong");
 
 const optional = (max: number) =>
   z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requiredText } from "~/lib/text-field";
 
 /**
  * The policy page editor (Settings → Shop details → Policy pages), shared by the server and the
@@ -7,22 +8,14 @@ import { z } from "zod";
 
 export const PAGE_BODY_MAX = 50_000;
 
-const title = z
-  .string({ error: "adminShop.errors.titleRequired" })
-  .trim()
-  .min(1, { error: "adminShop.errors.titleRequired" })
-  .max(120, { error: "adminShop.errors.tooLong" });
+const title = requiredText("adminShop.errors.titleRequired", 120, "adminShop.errors.tooLong");
 const description = z
   .string()
   .trim()
   .max(160, { error: "adminShop.errors.descriptionTooLong" })
   .optional()
   .transform((value) => value ?? "");
-const body = z
-  .string({ error: "adminShop.errors.bodyRequired" })
-  .trim()
-  .min(1, { error: "adminShop.errors.bodyRequired" })
-  .max(PAGE_BODY_MAX, { error: "adminShop.errors.bodyTooLong" });
+const body = requiredText("adminShop.errors.bodyRequired", PAGE_BODY_MAX, "adminShop.errors.bodyTooLong");
 
 export const contentPageSchema = z.object({
   intent: z.literal("save"),

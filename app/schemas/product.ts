@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseId } from "~/lib/ids";
+import { requiredText } from "~/lib/text-field";
 
 /**
  * The admin product form, shared by the server (action) and the browser: messages are
@@ -52,11 +53,7 @@ const stockField = z
 
 export const variantSchema = z
   .object({
-    color: z
-      .string({ error: "adminProductForm.errors.colorRequired" })
-      .trim()
-      .min(1, { error: "adminProductForm.errors.colorRequired" })
-      .max(60, { error: "adminProductForm.errors.colorTooLong" }),
+    color: requiredText("adminProductForm.errors.colorRequired", 60, "adminProductForm.errors.colorTooLong"),
     /** The colour's Chinese name; empty shows the English one to Chinese readers. */
     color_zh: z.string().trim().max(60, { error: "adminProductForm.errors.colorTooLong" }).optional(),
     stock: stockField,
@@ -65,16 +62,8 @@ export const variantSchema = z
 
 export const productSchema = z
   .object({
-    name_en: z
-      .string({ error: "adminProductForm.errors.nameEnRequired" })
-      .trim()
-      .min(1, { error: "adminProductForm.errors.nameEnRequired" })
-      .max(200, { error: "adminProductForm.errors.nameTooLong" }),
-    name_zh: z
-      .string({ error: "adminProductForm.errors.nameZhRequired" })
-      .trim()
-      .min(1, { error: "adminProductForm.errors.nameZhRequired" })
-      .max(200, { error: "adminProductForm.errors.nameTooLong" }),
+    name_en: requiredText("adminProductForm.errors.nameEnRequired", 200, "adminProductForm.errors.nameTooLong"),
+    name_zh: requiredText("adminProductForm.errors.nameZhRequired", 200, "adminProductForm.errors.nameTooLong"),
     description_en: z.string().trim().max(10_000, { error: "adminProductForm.errors.descriptionTooLong" }).optional(),
     description_zh: z.string().trim().max(10_000, { error: "adminProductForm.errors.descriptionTooLong" }).optional(),
     price_hkd: requiredPrice,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CURRENCIES, type Currency } from "#db/schema";
 import { DERIVED_CURRENCIES, type DerivedCurrency, PPM, parseRate } from "~/lib/money";
+import { requiredText } from "~/lib/text-field";
 import { parseCents } from "./product";
 
 /**
@@ -14,8 +15,7 @@ export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 const TOO_LONG = "adminShop.errors.tooLong";
 const MONEY = /^\d{1,7}(?:\.\d{1,2})?$/;
 
-const required = (key: string, max: number) =>
-  z.string({ error: key }).trim().min(1, { error: key }).max(max, { error: TOO_LONG });
+const required = (key: string, max: number) => requiredText(key, max, TOO_LONG);
 
 const optional = (max: number) =>
   z

@@ -6,7 +6,7 @@ import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
 import { formatMoney } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import type { Language } from "~/locales";
-import { recordAudit } from "../audit.server";
+import { auditAction } from "../audit.server";
 import { loadShop } from "../settings/shop.server";
 
 export const ORDERS_PER_PAGE = 25;
@@ -259,11 +259,7 @@ export async function transitionOrder(db: DB, actor: { id: string }, input: Tran
       }
     }
 
-    await recordAudit(trx, {
-      actorUserId: actor.id,
-      action: `order.${input.transition}`,
-      entityType: "order",
-      entityId: input.orderId,
+    await auditAction(trx, actor.id, `order.${input.transition}`, input.orderId, {
       before: { status: input.expected },
       after: {
         status: rule.to,

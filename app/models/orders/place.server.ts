@@ -1,8 +1,7 @@
 import crypto from "node:crypto";
 import type { TFunction } from "i18next";
-import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
-import type { Currency, Database, OrderRow } from "#db/schema";
+import type { Currency, OrderRow } from "#db/schema";
 import type { CheckoutState } from "~/lib/checkout-session.server";
 import type { Config } from "~/lib/config.server";
 import { colorName, localized } from "~/lib/localize";
@@ -17,6 +16,7 @@ import { cartLineRows } from "../cart.server";
 import { loadPaymentInstructions, type PaymentInstructions, takesOrders } from "../payment-accounts.server";
 import { loadShop } from "../settings/shop.server";
 import { storeReceipt } from "./receipts.server";
+import { findOwnOrder } from "./shopper.server";
 
 /** Unique under load: `ORD-` + timestamp + a random suffix. */
 export function newOrderNumber(at = Date.now()): string {
@@ -36,14 +36,9 @@ export interface PlaceOrderInput {
 }
 
 /** The order a payment form made, by the form's one-time key (the same form sent twice finds it). */
-async function findSubmittedOrder(db: DB | Transaction<Database>, userId: string, submissionKey: string) {
+async function findSubmittedOrder(db: DB, userId: string, submissionKey: string) {
   if (!submissionKey) return undefined;
-  return db
-    .selectFrom("orders")
-    .selectAll()
-    .where("submission_key", "=", submissionKey)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  return findOwnOrder(db, userId, "submission_key", submissionKey);
 }
 
 export interface PayForCheckoutInput {
@@ -290,25 +285,24 @@ function transferParagraphs(t: TFunction, instructions: PaymentInstructions, cur
   const rows = (pairs: [string, string | null][]) =>
     pairs.flatMap(([label, value]) => (value ? [`${label}: ${value}`] : []));
   const demo = (on: boolean) => (on ? [t("orderEmail.demoAccount")] : []);
+  // Whom and where to pay, the same for both kinds of transfer.
+  const account = (to: { holder: string; bank: string; accountNumber: string }): [string, string][] => [
+    [t("payment.payee"), to.holder],
+    [t("payment.bank"), to.bank],
+    [t("payment.accountNumber"), to.accountNumber],
+  ];
   switch (instructions.kind) {
     case "fps":
       return [
         t(instructions.fpsId ? "orderEmail.transferFps" : "orderEmail.transferLocal"),
-        ...rows([
-          [t("payment.fpsId"), instructions.fpsId],
-          [t("payment.payee"), instructions.holder],
-          [t("payment.bank"), instructions.bank],
-          [t("payment.accountNumber"), instructions.accountNumber],
-        ]),
+        ...rows([[t("payment.fpsId"), instructions.fpsId], ...account(instructions)]),
         ...demo(instructions.demo),
       ];
     case "international":
       return [
         t("orderEmail.transferInternational", { currency }),
         ...rows([
-          [t("payment.payee"), instructions.holder],
-          [t("payment.bank"), instructions.bank],
-          [t("payment.accountNumber"), instructions.accountNumber],
+          ...account(instructions),
           [t("payment.swift"), instructions.swift],
           [t("payment.bankAddress"), instructions.bankAddress],
           [t("payment.routingNumber"), instructions.routingNumber],

@@ -4,7 +4,7 @@ import type { OrderRow } from "#db/schema";
 import { IMAGE_PRESETS, ImageError, storeImage } from "~/lib/images.server";
 import { type Problem, type UnreadBodyProblems, UserError } from "~/lib/problem";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
-import { recordAudit } from "../audit.server";
+import { auditAction } from "../audit.server";
 
 /** Room for the multipart envelope and the small fields around the 5 MB receipt. */
 export const RECEIPT_FORM_LIMIT = IMAGE_PRESETS.receipt.maxBytes + 256 * 1024;
@@ -103,11 +103,7 @@ export async function replaceReceipt(
       .where("receipt_rejected_reason", "is not", null)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
-    await recordAudit(trx, {
-      actorUserId: input.userId,
-      action: "order.receiptReplaced",
-      entityType: "order",
-      entityId: input.orderId,
+    await auditAction(trx, input.userId, "order.receiptReplaced", input.orderId, {
       before: { receipt_rejected_reason: order.receipt_rejected_reason },
       after: { receipt_uploaded_at: timestamp },
     });

@@ -106,11 +106,16 @@ export async function findOrder(
   return { order, lines };
 }
 
+/** One of the user's own orders, by its order number or by the payment form's one-time key that made it. */
+export async function findOwnOrder(
+  db: DB,
+  userId: string,
+  by: "order_number" | "submission_key",
+  value: string,
+): Promise<OrderRow | undefined> {
+  return db.selectFrom("orders").selectAll().where(by, "=", value).where("user_id", "=", userId).executeTakeFirst();
+}
+
 export async function findOrderByNumber(db: DB, orderNumber: string, userId: string): Promise<OrderRow | undefined> {
-  return db
-    .selectFrom("orders")
-    .selectAll()
-    .where("order_number", "=", orderNumber)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  return findOwnOrder(db, userId, "order_number", orderNumber);
 }

@@ -6,9 +6,10 @@ import { UserError } from "~/lib/problem";
 import { safeRedirect } from "~/lib/redirect";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
-import { recordAudit } from "../audit.server";
+import { auditAction } from "../audit.server";
 import { CARD_COLUMNS, type CardRow, type ProductCard, toCards } from "./cards.server";
 import { normalizeSearch } from "./catalog.server";
+import { findProductForEdit } from "./editor.server";
 
 /**
  * The admin product list: search on the name in the admin's language, a category filter,
@@ -173,11 +174,7 @@ export async function updateProductCategory(
       .set({ category_id: categoryId, updated_at: now() })
       .where("id", "=", productId)
       .execute();
-    await recordAudit(trx, {
-      actorUserId: actor.id,
-      action: "product.category_changed",
-      entityType: "product",
-      entityId: productId,
+    await auditAction(trx, actor.id, "product.category_changed", productId, {
       before: { category_id: product.category_id },
       after: { category_id: categoryId },
     });
@@ -199,33 +196,12 @@ export async function deleteProduct(
   productId: number,
 ): Promise<{ name_en: string; name_zh: string; removedFiles: string[] }> {
   const { before, paths } = await db.transaction().execute(async (trx) => {
-    const product = await trx.selectFrom("products").selectAll().where("id", "=", productId).executeTakeFirst();
-    if (!product) throw new UserError("adminProducts.notFound");
-    const [variants, images] = await Promise.all([
-      trx
-        .selectFrom("product_variants")
-        .select(["color", "stock"])
-        .where("product_id", "=", productId)
-        .orderBy("sort_order")
-        .execute(),
-      trx
-        .selectFrom("product_images")
-        .select(["path", "sort_order"])
-        .where("product_id", "=", productId)
-        .orderBy("sort_order")
-        .execute(),
-    ]);
+    const found = await findProductForEdit(trx, productId);
+    if (!found) throw new UserError("adminProducts.notFound");
+    const { product, variants, images } = found;
     await trx.deleteFrom("products").where("id", "=", productId).execute();
-    const snapshot = { ...product, variants, images: images.map((image) => image.path) };
-    await recordAudit(trx, {
-      actorUserId: actor.id,
-      action: "product.deleted",
-      entityType: "product",
-      entityId: productId,
-      before: snapshot,
-      after: null,
-    });
-    return { before: product, paths: images.map((image) => image.path) };
+    await auditAction(trx, actor.id, "product.deleted", productId, { before: { ...product, variants, images } });
+    return { before: product, paths: images };
   });
 
   let removedFiles: string[] = [];

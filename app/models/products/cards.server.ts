@@ -1,22 +1,44 @@
 import { sql } from "kysely";
 import type { DB } from "#db/connect.server";
 import type { Currency } from "#db/schema";
-import { priceIn } from "~/lib/money";
+import { type Priced, priceIn } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
 
-/** What a product card shows, in the shopper's language-neutral form (both names kept). */
-export interface ProductCard {
+/** What every shopper view of a product shows: both names and descriptions, its price in one currency. */
+export interface PricedProduct {
   id: number;
   name_en: string;
   name_zh: string;
   description_en: string;
   description_zh: string;
-  category_slug: string | null;
-  category_name_en: string | null;
-  category_name_zh: string | null;
   price_cents: number;
   currency: Currency;
   is_featured: boolean;
+}
+
+/** The `PricedProduct` fields of a product row, priced in `currency`. */
+export function pricedProduct(
+  row: Pick<PricedProduct, "id" | "name_en" | "name_zh" | "description_en" | "description_zh"> &
+    Priced & { is_featured: number },
+  currency: Currency,
+): PricedProduct {
+  return {
+    id: row.id,
+    name_en: row.name_en,
+    name_zh: row.name_zh,
+    description_en: row.description_en,
+    description_zh: row.description_zh,
+    price_cents: priceIn(row, currency),
+    currency,
+    is_featured: row.is_featured === 1,
+  };
+}
+
+/** What a product card shows, in the shopper's language-neutral form (both names kept). */
+export interface ProductCard extends PricedProduct {
+  category_slug: string | null;
+  category_name_en: string | null;
+  category_name_zh: string | null;
   image_url: string | null;
   total_stock: number;
   /** `color` is the variant's key (English name); `color_zh` its Chinese name, if any. */
@@ -98,17 +120,10 @@ export async function toCards(db: DB, rows: CardRow[], currency: Currency): Prom
       .filter((v) => v.product_id === row.id)
       .map(({ color, color_zh, stock }) => ({ color, color_zh, stock }));
     return {
-      id: row.id,
-      name_en: row.name_en,
-      name_zh: row.name_zh,
-      description_en: row.description_en,
-      description_zh: row.description_zh,
+      ...pricedProduct(row, currency),
       category_slug: row.category_slug,
       category_name_en: row.category_name_en,
       category_name_zh: row.category_name_zh,
-      price_cents: priceIn(row, currency),
-      currency,
-      is_featured: row.is_featured === 1,
       image_url: publicUrl(images.find((image) => image.product_id === row.id)?.path),
       total_stock: colors.reduce((sum, v) => sum + v.stock, 0),
       colors,

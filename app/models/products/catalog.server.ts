@@ -2,9 +2,16 @@ import { type ExpressionBuilder, sql } from "kysely";
 import type { DB } from "#db/connect.server";
 import { likePattern } from "#db/query";
 import type { CategoryRow, Currency, Database } from "#db/schema";
-import { priceIn } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
-import { CARD_COLUMNS, type CardRow, type ProductCard, shownToShoppers, toCards } from "./cards.server";
+import {
+  CARD_COLUMNS,
+  type CardRow,
+  type PricedProduct,
+  type ProductCard,
+  pricedProduct,
+  shownToShoppers,
+  toCards,
+} from "./cards.server";
 
 /**
  * The catalogue rules: listing (category, price band, sort, page), search and the product
@@ -234,16 +241,8 @@ export async function countProducts(db: DB): Promise<number> {
   return Number(n);
 }
 
-export interface ProductDetail {
-  id: number;
-  name_en: string;
-  name_zh: string;
-  description_en: string;
-  description_zh: string;
-  price_cents: number;
+export interface ProductDetail extends PricedProduct {
   price_hkd_cents: number;
-  currency: Currency;
-  is_featured: boolean;
   category: { id: number; slug: string; name_en: string; name_zh: string; is_active: boolean } | null;
   images: string[];
   /** `color` is the variant's key (the cart and orders refer to it); `color_zh` its Chinese name, if any. */
@@ -279,15 +278,8 @@ export async function findProduct(db: DB, id: number, currency: Currency): Promi
       .execute(),
   ]);
   return {
-    id: row.id,
-    name_en: row.name_en,
-    name_zh: row.name_zh,
-    description_en: row.description_en,
-    description_zh: row.description_zh,
-    price_cents: priceIn(row, currency),
+    ...pricedProduct(row, currency),
     price_hkd_cents: row.price_hkd_cents,
-    currency,
-    is_featured: row.is_featured === 1,
     category:
       row.category_id !== null && row.category_slug
         ? {

@@ -6,7 +6,7 @@ import { convertFromHkd, type ExchangeRates } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import { publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import { centsToText, DEFAULT_COLOR, MAX_PRODUCT_IMAGES, type ProductFormInput } from "~/schemas/product";
-import { recordAudit } from "../audit.server";
+import { auditAction } from "../audit.server";
 import { loadShop } from "../settings/shop.server";
 
 /** A colour: `color` is its key and English name, `color_zh` its Chinese name (null: the English one). */
@@ -219,13 +219,7 @@ export async function createProduct(
         .values(variantsOf(input).map((variant, index) => ({ product_id: id, ...variant, sort_order: index })))
         .execute();
       await writeImages(trx, id, keys);
-      await recordAudit(trx, {
-        actorUserId,
-        action: "product.created",
-        entityType: "product",
-        entityId: id,
-        after: await findProductForEdit(trx, id),
-      });
+      await auditAction(trx, actorUserId, "product.created", id, { after: await findProductForEdit(trx, id) });
       return id;
     });
   } catch (error) {
@@ -303,14 +297,7 @@ export async function updateProduct(
 
       const finalKeys = [...keep.filter((key) => before.images.includes(key)), ...added];
       await writeImages(trx, id, finalKeys);
-      await recordAudit(trx, {
-        actorUserId,
-        action: "product.updated",
-        entityType: "product",
-        entityId: id,
-        before,
-        after: await findProductForEdit(trx, id),
-      });
+      await auditAction(trx, actorUserId, "product.updated", id, { before, after: await findProductForEdit(trx, id) });
       return before.images.filter((key) => !finalKeys.includes(key));
     });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { type DB, now } from "#db/connect.server";
+import type { DB } from "#db/connect.server";
 import type { Currency } from "#db/schema";
 import {
   CONTENT_PAGES,
@@ -10,8 +10,9 @@ import {
 } from "~/content/pages";
 import { formatMoneyShort } from "~/lib/money";
 import type { Language } from "~/locales";
-import { recordAudit } from "../audit.server";
+import { auditAction } from "../audit.server";
 import { type ShopDetails, shopName } from "./shop.server";
+import { deleteSetting, getSetting, putSetting } from "./site-settings.server";
 
 /**
  * The policy pages as the owner wrote them (Settings → Shop details → Policy pages): one
@@ -85,27 +86,20 @@ export async function listContentPages(db: DB): Promise<ContentPageRecord[]> {
   return CONTENT_PAGES.map((slug) => record(slug, byKey.get(settingKey(slug))));
 }
 
-/** Saves both languages of a page as the owner wrote them, audited with the text before. */
-export function saveContentPage(
-  db: DB,
-  slug: ContentPageSlug,
-  text: BilingualPage,
-  options: { actorUserId: string | null },
-): Promise<void> {
-  return writeContentPage(db, slug, text, options);
-}
-
 /** The page shows its default text again (the owner's text is kept in the audit log). */
 export function resetContentPage(
   db: DB,
   slug: ContentPageSlug,
   options: { actorUserId: string | null },
 ): Promise<void> {
-  return writeContentPage(db, slug, null, options);
+  return saveContentPage(db, slug, null, options);
 }
 
-/** The owner's text of a page (null: back to the default), with its audit entry, in one transaction. */
-async function writeContentPage(
+/**
+ * Saves both languages of a page as the owner wrote them (null: back to the default text), with
+ * its audit entry holding the text before, in one transaction.
+ */
+export async function saveContentPage(
   db: DB,
   slug: ContentPageSlug,
   text: BilingualPage | null,
@@ -113,25 +107,15 @@ async function writeContentPage(
 ): Promise<void> {
   const key = settingKey(slug);
   await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom("site_settings").select("value").where("key", "=", key).executeTakeFirst();
+    const before = await getSetting(trx, key);
     if (text === null) {
-      if (!before) return;
-      await trx.deleteFrom("site_settings").where("key", "=", key).execute();
+      if (before === null) return;
+      await deleteSetting(trx, key);
     } else {
-      const at = now();
-      const value = JSON.stringify(text);
-      await trx
-        .insertInto("site_settings")
-        .values({ key, value, updated_at: at })
-        .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: at }))
-        .execute();
+      await putSetting(trx, key, JSON.stringify(text));
     }
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: text === null ? "setting.page_reset" : "setting.page_updated",
-      entityType: "setting",
-      entityId: key,
-      before: before ? JSON.parse(before.value) : null,
+    await auditAction(trx, options.actorUserId, text === null ? "setting.page_reset" : "setting.page_updated", key, {
+      before: before === null ? null : JSON.parse(before),
       after: text,
     });
   });

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { RouterContextProvider } from "react-router";
-import { type DB, now } from "#db/connect.server";
+import type { DB } from "#db/connect.server";
 import { CURRENCIES, type Database } from "#db/schema";
 import { services } from "~/context";
 import { deletePublicImage, keptImage, savingImage, storeChosenImage } from "~/lib/images.server";
@@ -11,7 +11,8 @@ import type { Language } from "~/locales";
 import { getLanguage } from "~/middleware/i18next";
 import { centsToText } from "~/schemas/product";
 import { feeField, freeAboveField, rateField, type ShopDetailsForm } from "~/schemas/shop";
-import { recordAudit } from "../audit.server";
+import { auditAction } from "../audit.server";
+import { getSetting, putSetting } from "./site-settings.server";
 
 /**
  * The shop's identity and terms that the owner sets under Settings → Shop details: name,
@@ -120,12 +121,7 @@ export function parseShopDetails(json: string | null | undefined): ShopDetails {
 }
 
 export async function loadShop(db: DB): Promise<ShopDetails> {
-  const row = await db
-    .selectFrom("site_settings")
-    .select("value")
-    .where("key", "=", SHOP_DETAILS_KEY)
-    .executeTakeFirst();
-  return parseShopDetails(row?.value);
+  return parseShopDetails(await getSetting(db, SHOP_DETAILS_KEY));
 }
 
 // One read per request, however many loaders ask (they share the request's context).
@@ -173,29 +169,14 @@ export async function saveShopDetails(
   options: { actorUserId: string | null },
 ): Promise<{ replacedLogoKey: string | null }> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom("site_settings")
-      .select("value")
-      .where("key", "=", SHOP_DETAILS_KEY)
-      .executeTakeFirst();
-    const before = parseShopDetails(row?.value);
-    const at = now();
-    const value = JSON.stringify(details);
-    await trx
-      .insertInto("site_settings")
-      .values({ key: SHOP_DETAILS_KEY, value, updated_at: at })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: at }))
-      .execute();
+    const before = parseShopDetails(await getSetting(trx, SHOP_DETAILS_KEY));
+    await putSetting(trx, SHOP_DETAILS_KEY, JSON.stringify(details));
     for (const currency of DERIVED_CURRENCIES) {
       if (before.exchangeRates[currency] !== details.exchangeRates[currency]) {
         await recomputeDerivedPrices(trx, currency, details.exchangeRates[currency]);
       }
     }
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "setting.shop_details_updated",
-      entityType: "setting",
-      entityId: SHOP_DETAILS_KEY,
+    await auditAction(trx, options.actorUserId, "setting.shop_details_updated", SHOP_DETAILS_KEY, {
       before,
       after: details,
     });

@@ -1,7 +1,7 @@
 import { type DB, now } from "#db/connect.server";
 import { deletePublicImage, dropReplacedImage, savingImage } from "~/lib/images.server";
 import { publicUrl, type Storage } from "~/lib/storage.server";
-import { recordAudit } from "../audit.server";
+import { auditAction } from "../audit.server";
 
 export const HERO_IMAGE_KEY = "hero_background_image";
 /**
@@ -10,9 +10,25 @@ export const HERO_IMAGE_KEY = "hero_background_image";
  */
 export const DEMO_HERO_IMAGE_KEY = "demo_hero_image";
 
+/** The value stored under `key`; null when there is none. */
 export async function getSetting(db: DB, key: string): Promise<string | null> {
   const row = await db.selectFrom("site_settings").select("value").where("key", "=", key).executeTakeFirst();
   return row?.value ?? null;
+}
+
+/** Stores `value` under `key`, inserted or replaced, stamped with the time of the change. */
+export async function putSetting(db: DB, key: string, value: string): Promise<void> {
+  const at = now();
+  await db
+    .insertInto("site_settings")
+    .values({ key, value, updated_at: at })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: at }))
+    .execute();
+}
+
+/** Removes the value stored under `key` (none stored is fine). */
+export async function deleteSetting(db: DB, key: string): Promise<void> {
+  await db.deleteFrom("site_settings").where("key", "=", key).execute();
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -51,26 +67,13 @@ export async function updateHeroImage(
 ): Promise<void> {
   const previous = await savingImage(storage, imageKey, () =>
     db.transaction().execute(async (trx) => {
-      const before = await trx
-        .selectFrom("site_settings")
-        .select("value")
-        .where("key", "=", HERO_IMAGE_KEY)
-        .executeTakeFirst();
-      const at = now();
-      await trx
-        .insertInto("site_settings")
-        .values({ key: HERO_IMAGE_KEY, value: imageKey, updated_at: at })
-        .onConflict((oc) => oc.column("key").doUpdateSet({ value: imageKey, updated_at: at }))
-        .execute();
-      await recordAudit(trx, {
-        actorUserId: options.actorUserId,
-        action: "setting.hero_updated",
-        entityType: "setting",
-        entityId: HERO_IMAGE_KEY,
-        before: before ? { value: before.value } : null,
+      const before = await getSetting(trx, HERO_IMAGE_KEY);
+      await putSetting(trx, HERO_IMAGE_KEY, imageKey);
+      await auditAction(trx, options.actorUserId, "setting.hero_updated", HERO_IMAGE_KEY, {
+        before: before === null ? null : { value: before },
         after: { value: imageKey },
       });
-      return before?.value ?? null;
+      return before;
     }),
   );
   await dropReplacedImage(storage, previous, imageKey);
@@ -79,22 +82,13 @@ export async function updateHeroImage(
 /** Goes back to the default hero image: the setting is removed, then the operator's file. */
 export async function resetHeroImage(db: DB, storage: Storage, options: { actorUserId: string | null }) {
   const previous = await db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom("site_settings")
-      .select("value")
-      .where("key", "=", HERO_IMAGE_KEY)
-      .executeTakeFirst();
-    if (!before) return null;
-    await trx.deleteFrom("site_settings").where("key", "=", HERO_IMAGE_KEY).execute();
-    await recordAudit(trx, {
-      actorUserId: options.actorUserId,
-      action: "setting.hero_updated",
-      entityType: "setting",
-      entityId: HERO_IMAGE_KEY,
-      before: { value: before.value },
-      after: null,
+    const before = await getSetting(trx, HERO_IMAGE_KEY);
+    if (before === null) return null;
+    await deleteSetting(trx, HERO_IMAGE_KEY);
+    await auditAction(trx, options.actorUserId, "setting.hero_updated", HERO_IMAGE_KEY, {
+      before: { value: before },
     });
-    return before.value;
+    return before;
   });
   await deletePublicImage(storage, previous);
 }
