@@ -205,3 +205,14 @@ export function requireAdmin(context: Readonly<RouterContextProvider>, request: 
   if (request.method === "GET" || request.method === "HEAD") throw redirect("/admin/login");
   throw new Response("Forbidden", { status: 403 });
 }
+
+interface RequestArgs {
+  context: Readonly<RouterContextProvider>;
+  request: Request;
+}
+
+/** `formAction`'s `authorize` for an admin form: the admin right, before the body is read. */
+export const adminOnly = ({ context, request }: RequestArgs): CurrentUser => requireAdmin(context, request);
+
+/** `formAction`'s `authorize` for a shopper's form: a signed-in account, before the body is read. */
+export const signedInOnly = ({ context, request }: RequestArgs): CurrentUser => requireUser(context, request);

@@ -8,7 +8,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { SearchForm } from "~/components/ui/search-form";
 import { Thumbnail } from "~/components/ui/thumbnail";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
+import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -68,7 +68,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const action = formAction(
   {
     schema: deleteBlogPostSchema,
-    authorize: ({ context, request }: Route.ActionArgs) => requireAdmin(context, request),
+    authorize: adminOnly,
   },
   async ({ request, context, form, value: { id, confirmed }, auth }) => {
     const { db, storage } = services(context);

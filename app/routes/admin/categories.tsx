@@ -5,7 +5,7 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { FormErrors } from "~/components/ui/field";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
+import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
@@ -52,7 +52,7 @@ export const action = formAction(
     schema: categoryActionSchema,
     maxBytes: BODY_LIMIT,
     unread: CATEGORY_UNREAD,
-    authorize: ({ context, request }: Route.ActionArgs) => requireAdmin(context, request),
+    authorize: adminOnly,
   },
   async ({ context, form, value, auth }) => {
     const { db, storage } = services(context);

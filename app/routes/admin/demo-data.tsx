@@ -2,7 +2,7 @@ import { AdminSection } from "~/components/admin/admin-section";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { FormAlert } from "~/components/ui/field";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
+import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import type { Flash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const action = formAction(
   {
     schema: removeDemoDataSchema,
-    authorize: ({ context, request }: Route.ActionArgs) => requireAdmin(context, request),
+    authorize: adminOnly,
   },
   async ({ context, form, auth }) => {
     const { db, storage } = services(context);

@@ -8,7 +8,7 @@ import { FormAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { SearchForm } from "~/components/ui/search-form";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
+import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formAction, refuse, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
@@ -77,7 +77,7 @@ function listUrl(q: string, categoryId: number | null, page: number): string {
 export const action = formAction(
   {
     schema: productListActionSchema,
-    authorize: (args: Route.ActionArgs) => requireAdmin(args.context, args.request),
+    authorize: adminOnly,
   },
   async ({ context, form, submission, value, auth: admin }) => {
     const { db, storage } = services(context);

@@ -7,7 +7,7 @@ import { ShopSection } from "~/components/admin/settings-shop-summary";
 import { FormErrors } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
+import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -91,7 +91,7 @@ export const action = formAction(
     schema: settingsActionSchema,
     maxBytes: BODY_LIMIT,
     unread: HERO_UNREAD,
-    authorize: ({ context, request }: Route.ActionArgs) => requireAdmin(context, request),
+    authorize: adminOnly,
   },
   async ({ context, form, value, auth }) => {
     const { db, storage } = services(context);

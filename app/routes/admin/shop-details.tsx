@@ -8,7 +8,7 @@ import { MoneyInput, Section } from "~/components/admin/shop-form-parts";
 import { BackLink } from "~/components/ui/back-link";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
+import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -60,7 +60,7 @@ export const action = formAction(
       tooLarge: { key: "adminShop.errors.logoTooLarge", field: "supported_by_logo" },
       notAForm: { key: "adminShop.errors.uploadFailed", field: "supported_by_logo" },
     },
-    authorize: ({ context, request }: Route.ActionArgs) => requireAdmin(context, request),
+    authorize: adminOnly,
   },
   async ({ context, form, value, auth }) => {
     const { db, storage } = services(context);

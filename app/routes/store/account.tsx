@@ -5,7 +5,7 @@ import { NewPasswordFields } from "~/components/store/new-password-fields";
 import { PasswordField, StatusButton } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { services } from "~/context";
-import { type CurrentUser, requireUser } from "~/lib/auth.server";
+import { type CurrentUser, requireUser, signedInOnly } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { formAction } from "~/lib/form-action.server";
@@ -38,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const action = formAction<Route.ActionArgs, typeof changePasswordSchema, CurrentUser, Response>(
   {
     schema: changePasswordSchema,
-    authorize: ({ context, request }) => requireUser(context, request),
+    authorize: signedInOnly,
     hideFields: ["current", "password", "confirm"],
   },
   async ({ context, value, auth }) => {

@@ -11,7 +11,7 @@ import { Button } from "~/components/ui/button";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser, signedInOnly } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { clearCheckout, getCheckout } from "~/lib/checkout-session.server";
 import { setFlash } from "~/lib/flash.server";
@@ -65,7 +65,7 @@ export const action = formAction(
     schema: paymentSchema,
     maxBytes: RECEIPT_FORM_LIMIT,
     unread: RECEIPT_UNREAD,
-    authorize: ({ request, context }: Route.ActionArgs) => requireUser(context, request),
+    authorize: signedInOnly,
   },
   async ({ context, form, value, auth: user }) => {
     const { db, storage, mailer, config } = services(context);
