@@ -11,6 +11,7 @@ import {
   setLanguage,
   signInAsAdmin,
   test,
+  waitForReact,
 } from "../fixtures";
 
 /**
@@ -215,6 +216,8 @@ test("the owner rewrites a policy page in both languages, and can restore the de
 
   // Restore the default: a confirmation first (confirm() with JavaScript, a second step without).
   await page.goto("/admin/settings/pages/returns");
+  // With JavaScript the button asks with confirm(), once the page's script has taken over.
+  if (javaScriptEnabled !== false) await waitForReact(page);
   page.once("dialog", (dialog) => dialog.accept());
   await page.getByRole("button", { name: "Restore the default text" }).click();
   if (javaScriptEnabled === false) {

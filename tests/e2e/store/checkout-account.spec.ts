@@ -73,6 +73,8 @@ test.describe("checkout needs an account, and knows a returning customer", () =>
       // The checkout page says it above the form.
       await summary.getByRole("link", { name: TEXT[lang].cart.checkout }).click();
       await expect(page).toHaveURL(/\/checkout$/);
+      // The URL changes a moment before the new page is drawn: wait for the checkout form.
+      await expect(page.locator("form#checkout")).toBeVisible();
       const top = page.getByRole("region", { name: t.accountNeeded });
       await expect(top).toBeVisible();
       const noticeBox = await top.boundingBox();
