@@ -3,16 +3,18 @@ import { Link, type LinkProps } from "react-router";
 
 /**
  * The shop's buttons, so the look lives in one place. `primary` is the one action of a form or
- * page; `secondary` sits beside it; `danger` removes something. `size` "lg" for checkout-sized
- * actions, "sm" for rows of a table.
+ * page; `secondary` sits beside it; `danger` removes something; `quietDanger` removes something
+ * next to a page's main action without competing with it (Clear Cart). `size` "lg" for
+ * checkout-sized actions, "sm" for rows of a table.
  */
-export type ButtonVariant = "primary" | "secondary" | "danger";
+export type ButtonVariant = "primary" | "secondary" | "danger" | "quietDanger";
 export type ButtonSize = "sm" | "md" | "lg";
 
 const VARIANTS: Record<ButtonVariant, string> = {
   primary: "bg-brand-600 text-white hover:bg-brand-700",
   secondary: "border border-stone-300 bg-white text-stone-800 hover:bg-stone-100",
   danger: "bg-red-700 text-white hover:bg-red-800",
+  quietDanger: "border border-red-300 bg-white text-red-700 hover:bg-red-50",
 };
 
 const SIZES: Record<ButtonSize, string> = {

@@ -130,7 +130,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
           </ButtonLink>
           <Form method="post">
             <input type="hidden" name="intent" value="clear" />
-            <Button variant="danger">{t("cart.clearCart")}</Button>
+            <Button variant="quietDanger">{t("cart.clearCart")}</Button>
           </Form>
         </div>
       </section>
