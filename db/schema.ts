@@ -294,6 +294,15 @@ export interface ProductSearchTable {
   category: string;
 }
 
+/** Fixed-window throttle counters shared by every app process (app/lib/rate-limit.server.ts). */
+export interface RateLimitHitsTable {
+  /** "<limiter>:<address or account>". */
+  key: string;
+  count: number;
+  /** The end of the current window. */
+  reset_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -318,6 +327,7 @@ export interface Database {
   password_reset_tokens: PasswordResetTokensTable;
   audit_log: AuditLogTable;
   product_search: ProductSearchTable;
+  rate_limit_hits: RateLimitHitsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -150,6 +150,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
   audit_log: ["id", "actor_user_id", "action", "entity_type", "entity_id", "details", "created_at"],
   // rowid is implicit in an FTS5 table: only the indexed columns are listed.
   product_search: ["name_en", "name_zh", "category"],
+  rate_limit_hits: ["key", "count", "reset_at"],
 };
 
 const stamp = now();

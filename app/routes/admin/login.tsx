@@ -57,15 +57,20 @@ export const action = formAction<Route.ActionArgs, typeof adminLoginSchema, void
     const offerSetup = (key: string) =>
       refuse<SetupOffer>(submission, new UserError(key).problem, 403, { notAdmin: true, setupOpen }, HIDE);
 
-    const wait = Math.max(signInAttemptsPerAddress.retryAfter(ip), signInFailuresPerAccount.retryAfter(account));
-    if (wait > 0) {
-      throw new UserError("flash.tooManyAttempts", {
+    const tooMany = (wait: number) =>
+      new UserError("flash.tooManyAttempts", {
         detailKey: "flash.tooManyAttemptsDetail",
         params: { minutes: Math.ceil(wait / 60) },
         status: 429,
       });
-    }
-    signInAttemptsPerAddress.hit(ip);
+
+    // A locked account's attempt is refused without counting against the address.
+    const accountWait = await signInFailuresPerAccount.retryAfter(db, account);
+    const wait =
+      accountWait > 0
+        ? Math.max(accountWait, await signInAttemptsPerAddress.retryAfter(db, ip))
+        : await signInAttemptsPerAddress.hit(db, ip);
+    if (wait > 0) throw tooMany(wait);
 
     if (value.intent === "setup" && !setupOpen) {
       throw new UserError("flash.setupClosed", { detailKey: "flash.setupClosedDetail", status: 403 });
@@ -74,16 +79,20 @@ export const action = formAction<Route.ActionArgs, typeof adminLoginSchema, void
       return offerSetup("flash.setupTokenWrong");
     }
 
+    // The attempt counts as a failure before the password is checked (one atomic hit), so
+    // attempts in flight at once, in any process, never get past the limit; a right password
+    // clears the count.
+    const failures = await signInFailuresPerAccount.hit(db, account);
+    if (failures > 0) throw tooMany(failures);
     let user: Awaited<ReturnType<typeof authenticate>>;
     try {
       user = await authenticate(context, value);
     } catch (error) {
       if (!(error instanceof LoginError)) throw error;
       await recordFailedSignIn(context, value.email, client);
-      signInFailuresPerAccount.hit(account);
       throw new UserError("flash.loginFailed", { detailKey: "flash.loginFailedDetail" });
     }
-    signInFailuresPerAccount.reset(account);
+    await signInFailuresPerAccount.reset(db, account);
     const session = getSession(context);
 
     if (value.intent === "setup") {

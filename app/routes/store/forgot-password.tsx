@@ -32,7 +32,7 @@ export const action = formAction<Route.ActionArgs, typeof forgotPasswordSchema, 
   async ({ context, value }) => {
     const { db, mailer, config } = services(context);
     const ip = context.get(requestInfoContext).ip ?? "unknown";
-    const wait = passwordResetsPerAddress.retryAfter(ip);
+    const wait = await passwordResetsPerAddress.hit(db, ip);
     if (wait > 0) {
       throw new UserError("flash.tooManyAttempts", {
         detailKey: "flash.tooManyAttemptsDetail",
@@ -40,7 +40,6 @@ export const action = formAction<Route.ActionArgs, typeof forgotPasswordSchema, 
         status: 429,
       });
     }
-    passwordResetsPerAddress.hit(ip);
     const user = await findUserByEmail(db, value.email);
     if (user && user.status !== "blocked") {
       try {

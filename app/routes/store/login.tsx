@@ -57,12 +57,21 @@ export const action = formAction<Route.ActionArgs, typeof authSchema, void, Resp
 
     if (intent === "login") {
       const account = normalizeEmail(email);
-      const wait = Math.max(signInAttemptsPerAddress.retryAfter(ip), signInFailuresPerAccount.retryAfter(account));
+      // A locked account's attempt is refused without counting against the address.
+      const accountWait = await signInFailuresPerAccount.retryAfter(db, account);
+      const wait =
+        accountWait > 0
+          ? Math.max(accountWait, await signInAttemptsPerAddress.retryAfter(db, ip))
+          : await signInAttemptsPerAddress.hit(db, ip);
       if (wait > 0) throw tooMany(wait);
-      signInAttemptsPerAddress.hit(ip);
+      // The attempt counts as a failure before the password is checked (one atomic hit), so
+      // attempts in flight at once, in any process, never get past the limit; a right password
+      // clears the count.
+      const failures = await signInFailuresPerAccount.hit(db, account);
+      if (failures > 0) throw tooMany(failures);
       try {
         const user = await authenticate(context, { email, password });
-        signInFailuresPerAccount.reset(account);
+        await signInFailuresPerAccount.reset(db, account);
         await signIn(context, user, client);
         const capped = await mergeCartAtSignIn(context, user.id);
         setFlash(context, {
@@ -74,16 +83,17 @@ export const action = formAction<Route.ActionArgs, typeof authSchema, void, Resp
       } catch (error) {
         if (!(error instanceof LoginError)) throw error;
         await recordFailedSignIn(context, email, client);
-        if (error.reason === "unverified")
+        if (error.reason === "unverified") {
+          // The password was right: not a failure.
+          await signInFailuresPerAccount.reset(db, account);
           throw new UserError("flash.notVerified", { detailKey: "flash.notVerifiedDetail" });
-        signInFailuresPerAccount.hit(account);
+        }
         throw new UserError("flash.loginFailed", { detailKey: "flash.loginFailedDetail" });
       }
     }
 
-    const wait = signUpsPerAddress.retryAfter(ip);
+    const wait = await signUpsPerAddress.hit(db, ip);
     if (wait > 0) throw tooMany(wait);
-    signUpsPerAddress.hit(ip);
     const user = await signUp(db, { email, password });
     if (config.emailVerification) {
       await sendVerificationEmail(db, mailer, config, user, getLanguage(context));

@@ -1,0 +1,179 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { type DB, openDatabase } from "#db/connect.server";
+import { userContext } from "~/lib/auth.server";
+import {
+  RateLimiter,
+  scaleAddressLimits,
+  signInAttemptsPerAddress,
+  signInFailuresPerAccount,
+} from "~/lib/rate-limit.server";
+import { emptySession, sessionContext } from "~/lib/session.server";
+import { action as forgotAction } from "~/routes/store/forgot-password";
+import { action as loginAction } from "~/routes/store/login";
+import { createTestContext, freshTestDb, freshTestServices, type TestServices } from "./setup/db";
+
+/**
+ * The sign-in, sign-up and password-reset throttles keep their counters in the database
+ * (docs/decisions/027): the rules of a fixed window, with the clock passed in (no sleeps), and
+ * the property that matters for several processes: two connections to one file hitting the same
+ * key at once never let more than the limit through.
+ */
+
+const MINUTE = 60_000;
+const T0 = Date.parse("2026-01-01T00:00:00.000Z");
+
+async function hits(limiter: RateLimiter, db: DB, key: string, n: number, at: number): Promise<number[]> {
+  const waits: number[] = [];
+  for (let i = 0; i < n; i++) waits.push(await limiter.hit(db, key, at));
+  return waits;
+}
+
+describe("RateLimiter rules", () => {
+  it("lets `limit` hits through in a window, then answers the seconds until the window ends", async () => {
+    const { db } = await freshTestDb();
+    const limiter = new RateLimiter("t", 3, 15 * MINUTE);
+    expect(await limiter.retryAfter(db, "a", T0)).toBe(0);
+    expect(await hits(limiter, db, "a", 3, T0)).toEqual([0, 0, 0]);
+    expect(await limiter.isLimited(db, "a", T0 + MINUTE)).toBe(true);
+    expect(await limiter.retryAfter(db, "a", T0 + MINUTE)).toBe(14 * 60);
+    // A refused hit counts but never moves the end of the window.
+    expect(await limiter.hit(db, "a", T0 + 5 * MINUTE)).toBe(10 * 60);
+    expect(await limiter.retryAfter(db, "a", T0 + 5 * MINUTE)).toBe(10 * 60);
+    // Another key has its own count.
+    expect(await limiter.isLimited(db, "b", T0 + MINUTE)).toBe(false);
+  });
+
+  it("starts a new window when the old one has ended", async () => {
+    const { db } = await freshTestDb();
+    const limiter = new RateLimiter("t", 2, 15 * MINUTE);
+    await hits(limiter, db, "a", 5, T0);
+    expect(await limiter.isLimited(db, "a", T0 + 15 * MINUTE - 1)).toBe(true);
+    expect(await limiter.isLimited(db, "a", T0 + 15 * MINUTE)).toBe(false);
+    expect(await hits(limiter, db, "a", 3, T0 + 15 * MINUTE)).toEqual([0, 0, 15 * 60]);
+  });
+
+  it("reset forgets a key; limiters with the same key are counted apart", async () => {
+    const { db } = await freshTestDb();
+    const one = new RateLimiter("one", 1, MINUTE);
+    const two = new RateLimiter("two", 1, MINUTE);
+    await one.hit(db, "k", T0);
+    expect(await one.isLimited(db, "k", T0)).toBe(true);
+    expect(await two.isLimited(db, "k", T0)).toBe(false);
+    await one.reset(db, "k");
+    expect(await one.isLimited(db, "k", T0)).toBe(false);
+  });
+
+  it("deletes ended windows (now and then on a hit, or on prune)", async () => {
+    const { db } = await freshTestDb();
+    const limiter = new RateLimiter("t", 5, MINUTE);
+    await limiter.hit(db, "old", T0);
+    await limiter.hit(db, "new", T0 + MINUTE);
+    await limiter.prune(db, T0 + MINUTE);
+    const keys = await db.selectFrom("rate_limit_hits").select("key").execute();
+    expect(keys.map((row) => row.key)).toEqual(["t:new"]);
+    // The 100th hit of a process prunes by itself.
+    for (let i = 0; i < 100; i++) await limiter.hit(db, `k${i}`, T0 + 3 * MINUTE);
+    const left = await db.selectFrom("rate_limit_hits").select("key").where("key", "=", "t:new").execute();
+    expect(left).toEqual([]);
+  });
+
+  it("scaleAddressLimits raises the per-address limits only", () => {
+    const before = { address: signInAttemptsPerAddress.limit, account: signInFailuresPerAccount.limit };
+    try {
+      scaleAddressLimits(2);
+      expect(signInAttemptsPerAddress.limit).toBe(60);
+      expect(signInFailuresPerAccount.limit).toBe(5);
+    } finally {
+      scaleAddressLimits(1);
+      expect(signInAttemptsPerAddress.limit).toBe(before.address);
+    }
+  });
+});
+
+describe("several processes, one database", () => {
+  it("two connections to one file hitting one key at once let at most `limit` through", async () => {
+    const { db, dir } = await freshTestDb();
+    // A second, independent connection to the same file, as another app process would open.
+    const other = openDatabase(`file:${path.join(dir, "test.db")}`);
+    try {
+      const limiter = new RateLimiter("t", 7, 15 * MINUTE);
+      const waits = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => limiter.hit(i % 2 === 0 ? db : other, "shared", T0)),
+      );
+      expect(waits.filter((wait) => wait === 0)).toHaveLength(7);
+      const row = await other.selectFrom("rate_limit_hits").selectAll().executeTakeFirstOrThrow();
+      expect(row).toEqual({ key: "t:shared", count: 40, reset_at: new Date(T0 + 15 * MINUTE).toISOString() });
+      // Each connection sees the other's hits.
+      expect(await limiter.isLimited(db, "shared", T0)).toBe(true);
+      expect(await limiter.isLimited(other, "shared", T0)).toBe(true);
+    } finally {
+      await other.destroy();
+    }
+    expect(fs.existsSync(dir)).toBe(true);
+  });
+});
+
+function requestContext(svc: TestServices, ip: string) {
+  const ctx = createTestContext(svc, { ip });
+  ctx.set(sessionContext, emptySession());
+  ctx.set(userContext, null);
+  return ctx;
+}
+
+function post(url: string, fields: Record<string, string>): Request {
+  return new Request(`http://localhost${url}`, { method: "POST", body: new URLSearchParams(fields) });
+}
+
+async function status(promise: Promise<unknown>): Promise<number> {
+  try {
+    const result = await promise;
+    if (result instanceof Response) return result.status;
+    return (result as { init?: { status?: number } | null })?.init?.status ?? 200;
+  } catch (error) {
+    if (error instanceof Response) return error.status;
+    throw error;
+  }
+}
+
+describe("the routes share the stored counters", () => {
+  it("a sixth sign-in to one account is refused with 429 when the failures came through another connection", async () => {
+    const svc = await freshTestServices();
+    const other = openDatabase(`file:${path.join(svc.config.dataDir, "test.db")}`);
+    try {
+      const email = "throttle@shop.hk";
+      for (let i = 0; i < 5; i++) await signInFailuresPerAccount.hit(other, email);
+      const ctx = requestContext(svc, "198.51.100.7");
+      const answer = await status(
+        loginAction({
+          request: post("/login", { intent: "login", email, password: "whatever1" }),
+          context: ctx,
+          params: {},
+        } as never),
+      );
+      expect(answer).toBe(429);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it("the password-reset throttle answers 429 after 5 requests from one address", async () => {
+    const svc = await freshTestServices();
+    const ip = "198.51.100.8";
+    const answers: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      answers.push(
+        await status(
+          forgotAction({
+            request: post("/forgot-password", { email: `nobody${i}@shop.hk` }),
+            context: requestContext(svc, ip),
+            params: {},
+          } as never),
+        ),
+      );
+    }
+    expect(answers.slice(0, 5).every((s) => s !== 429)).toBe(true);
+    expect(answers[5]).toBe(429);
+  });
+});
