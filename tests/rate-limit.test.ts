@@ -1,5 +1,7 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "#db/connect.server";
 import { userContext } from "~/lib/auth.server";
@@ -136,6 +138,63 @@ async function status(promise: Promise<unknown>): Promise<number> {
     throw error;
   }
 }
+
+/** Runs `statement` `times` times on its own connection in each of `threads` threads, started together. */
+async function hitFromThreads(
+  file: string,
+  statement: { sql: string; parameters: readonly unknown[] },
+  threads: number,
+  times: number,
+): Promise<number[]> {
+  const start = new Int32Array(new SharedArrayBuffer(4));
+  const code = `
+    const { workerData, parentPort } = require("node:worker_threads");
+    const SQLite = require(workerData.driver);
+    const db = new SQLite(workerData.file);
+    db.pragma("busy_timeout = 5000");
+    const hit = db.prepare(workerData.sql);
+    parentPort.postMessage("ready");
+    Atomics.wait(workerData.start, 0, 0);
+    const counts = [];
+    for (let i = 0; i < workerData.times; i++) counts.push(hit.get(...workerData.parameters).count);
+    db.close();
+    parentPort.postMessage(counts);
+  `;
+  const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+  const workers = Array.from(
+    { length: threads },
+    () =>
+      new Worker(code, {
+        eval: true,
+        workerData: { driver, file, sql: statement.sql, parameters: statement.parameters, times, start },
+      }),
+  );
+  const ready = workers.map((w) => new Promise((resolve) => w.once("message", resolve)));
+  const done = workers.map(
+    (w) =>
+      new Promise<number[]>((resolve, reject) => {
+        w.on("message", (m) => Array.isArray(m) && resolve(m));
+        w.once("error", reject);
+      }),
+  );
+  await Promise.all(ready);
+  Atomics.store(start, 0, 1);
+  Atomics.notify(start, 0);
+  return (await Promise.all(done)).flat();
+}
+
+describe("several threads, one file", () => {
+  it("4 connections hitting one key in parallel: every hit counted once, at most `limit` let through", async () => {
+    const { db, dir } = await freshTestDb();
+    const limiter = new RateLimiter("t", 7, 15 * MINUTE);
+    const statement = limiter.hitStatement(db, "shared", T0).compile();
+    const counts = await hitFromThreads(path.join(dir, "test.db"), statement, 4, 50);
+    // Each hit saw its own count: no two connections read the same value and wrote the same next one.
+    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(counts.filter((count) => count <= limiter.limit)).toHaveLength(7);
+    expect(await limiter.retryAfter(db, "shared", T0)).toBe(15 * 60);
+  });
+});
 
 describe("the routes share the stored counters", () => {
   it("a sixth sign-in to one account is refused with 429 when the failures came through another connection", async () => {

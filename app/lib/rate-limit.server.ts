@@ -32,9 +32,23 @@ export class RateLimiter {
    * of the window, so the wait is the same as if it had not been made.
    */
   async hit(db: DB, key: string, at = Date.now()): Promise<number> {
+    const row = await this.hitStatement(db, key, at).executeTakeFirstOrThrow();
+    if (++this.sincePrune >= 100) {
+      this.sincePrune = 0;
+      await this.prune(db, at);
+    }
+    return this.wait(Number(row.count), row.reset_at, at);
+  }
+
+  /**
+   * The one statement of a hit: an upsert that starts a new window when the stored one has ended,
+   * else adds one, and returns the new count and the window's end. (Public so the tests can run
+   * it from other threads.)
+   */
+  hitStatement(db: DB, key: string, at: number) {
     const now = new Date(at).toISOString();
     const resetAt = new Date(at + this.windowMs).toISOString();
-    const row = await db
+    return db
       .insertInto("rate_limit_hits")
       .values({ key: this.key(key), count: 1, reset_at: resetAt })
       .onConflict((oc) =>
@@ -56,13 +70,7 @@ export class RateLimiter {
           };
         }),
       )
-      .returning(["count", "reset_at"])
-      .executeTakeFirstOrThrow();
-    if (++this.sincePrune >= 100) {
-      this.sincePrune = 0;
-      await this.prune(db, at);
-    }
-    return this.wait(Number(row.count), row.reset_at, at);
+      .returning(["count", "reset_at"]);
   }
 
   /** Whether `key` has used up its attempts (without counting one): the seconds to wait, or 0. */
