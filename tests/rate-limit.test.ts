@@ -12,6 +12,8 @@ import {
   signInFailuresPerAccount,
 } from "~/lib/rate-limit.server";
 import { emptySession, sessionContext } from "~/lib/session.server";
+import { createUser } from "~/models/user.server";
+import { action as adminLoginAction } from "~/routes/admin/login";
 import { action as forgotAction } from "~/routes/store/forgot-password";
 import { action as loginAction } from "~/routes/store/login";
 import { createTestContext, freshTestDb, freshTestServices, type TestServices } from "./setup/db";
@@ -215,6 +217,39 @@ describe("the routes share the stored counters", () => {
     } finally {
       await other.destroy();
     }
+  });
+
+  it("counts each sign-in before the password check; the right password clears the count", async () => {
+    const svc = await freshTestServices();
+    const email = "clears@shop.hk";
+    await createUser(svc.db, { email, password: "right-password" });
+    const login = (password: string) =>
+      status(
+        loginAction({
+          request: post("/login", { intent: "login", email, password }),
+          context: requestContext(svc, "198.51.100.9"),
+          params: {},
+        } as never),
+      );
+    for (let i = 0; i < 4; i++) expect(await login(`wrong-${i}`)).toBe(400);
+    expect(await login("right-password")).toBe(302);
+    expect(await signInFailuresPerAccount.isLimited(svc.db, email)).toBe(false);
+    for (let i = 0; i < 5; i++) expect(await login(`wrong-${i}`)).toBe(400);
+    expect(await login("right-password")).toBe(429);
+  });
+
+  it("the admin sign-in refuses a locked account with 429", async () => {
+    const svc = await freshTestServices();
+    const email = "admin-locked@shop.hk";
+    for (let i = 0; i < 5; i++) await signInFailuresPerAccount.hit(svc.db, email);
+    const answer = await status(
+      adminLoginAction({
+        request: post("/admin/login", { intent: "login", email, password: "whatever1" }),
+        context: requestContext(svc, "198.51.100.10"),
+        params: {},
+      } as never),
+    );
+    expect(answer).toBe(429);
   });
 
   it("the password-reset throttle answers 429 after 5 requests from one address", async () => {
