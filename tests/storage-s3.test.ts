@@ -11,6 +11,7 @@ import { loadConfig, parseStorageUrl } from "~/lib/config.server";
 import { DiskStorage, MemoryStorage, type Storage, type StorageArea } from "~/lib/storage.server";
 import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL, S3Storage } from "~/lib/storage-s3.server";
 import { receiptResponse } from "~/models/orders/receipts.server";
+import { backupCommand, restoreCommand } from "../server/backup";
 import { createStorage, serveBucketUploads } from "../server/uploads";
 
 /**
@@ -316,5 +317,25 @@ describe("STORAGE_URL", () => {
     expect(message).toContain("s3://BUCKET?endpoint=");
     expect(message.split(/\.\s/)).toHaveLength(1);
     if (value.includes("secret")) expect(message).not.toContain("secret");
+  });
+});
+
+describe("backup and restore with STORAGE_URL=s3://…", () => {
+  it("refuse with one sentence instead of copying a disk folder that holds none of the files", async () => {
+    const names = ["STORAGE_URL", "DATABASE_URL", "DATA_DIR"] as const;
+    const saved = names.map((name) => [name, process.env[name]] as const);
+    process.env.STORAGE_URL = `s3://${BUCKET}?endpoint=${encodeURIComponent(endpoint)}&forcePathStyle=true`;
+    process.env.DATABASE_URL = `file:${path.join(sandbox, "backup-refusal.db")}`;
+    process.env.DATA_DIR = path.join(sandbox, "backup-refusal");
+    try {
+      await expect(backupCommand([])).rejects.toThrow(/^STORAGE_URL points at the bucket shop-test/);
+      await expect(restoreCommand([path.join(sandbox, "none")])).rejects.toThrow(/^STORAGE_URL points at the bucket/);
+    } finally {
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    expect(fs.existsSync(path.join(sandbox, "backup-refusal", "backups"))).toBe(false);
   });
 });
