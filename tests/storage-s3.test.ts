@@ -4,15 +4,16 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import express from "express";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Services } from "~/context";
 import { loadConfig, parseStorageUrl } from "~/lib/config.server";
 import { DiskStorage, MemoryStorage, type Storage, type StorageArea } from "~/lib/storage.server";
 import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL, S3Storage } from "~/lib/storage-s3.server";
 import { receiptResponse } from "~/models/orders/receipts.server";
+import { createApp } from "../server/app";
 import { backupCommand, restoreCommand } from "../server/backup";
-import { createStorage, serveBucketUploads } from "../server/uploads";
+import { createStorage } from "../server/uploads";
 
 /**
  * Object storage against a real S3-compatible server (s3rver on a free loopback port, a
@@ -180,11 +181,12 @@ describe("/uploads from the bucket", () => {
 
   beforeAll(async () => {
     storage = s3Storage();
-    // Mounted as createApp mounts it: the bucket handler, then the 404 for anything else.
-    const app = express();
-    app.use("/uploads", serveBucketUploads(storage));
-    app.use("/uploads", (_req, res) => {
-      res.status(404).type("text/plain").send("Not found");
+    // The production app itself (server/app.ts), with the bucket as its storage. /uploads never
+    // reaches React Router or the database, so neither is given.
+    const config = loadConfig({ SESSION_SECRET: "x".repeat(40), STORAGE_URL: `s3://${BUCKET}` });
+    const svc = { config, storage, db: null, mailer: null, adminSetup: { token: null } } as unknown as Services;
+    const app = createApp(svc, {
+      build: () => Promise.reject(new Error("React Router is not part of this test")),
     });
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
