@@ -43,6 +43,9 @@ export class S3Storage implements Storage {
         region: location.region ?? "us-east-1",
         ...(location.endpoint ? { endpoint: location.endpoint } : {}),
         forcePathStyle: location.forcePathStyle ?? false,
+        // A bucket that stops answering must not hold a shopper's request (or an upload slot)
+        // for ever: the SDK's defaults have no time limit.
+        requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
       });
   }
 
