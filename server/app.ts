@@ -19,6 +19,7 @@ import { adminExists, createUser, findUserByEmail, grantAdmin } from "~/models/u
 import { backupCommand, restoreCommand } from "./backup";
 import { servePrecompressed } from "./precompress";
 import { createRequestHandler } from "./request-handler";
+import { createStorage, serveBucketUploads } from "./uploads";
 
 /**
  * The production web server: Express 5 around the React Router request handler. Bundled by
@@ -83,6 +84,9 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
         dotfiles: "deny",
       }),
     );
+  } else {
+    // Object storage (STORAGE_URL=s3://…): served from the bucket through the app.
+    app.use("/uploads", serveBucketUploads(svc.storage));
   }
   app.use("/uploads", (_req, res) => {
     res.status(404).type("text/plain").send("Not found");
@@ -269,9 +273,11 @@ export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
   const db: DB = openDatabase(config.databaseUrl);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) console.info(`database: applied ${applied.join(", ")}`);
-  const storage = new DiskStorage(config.uploadsDir);
-  const leftovers = await storage.removeTemporaryFiles();
-  if (leftovers > 0) console.info(`uploads: removed ${leftovers} half-written file(s) left by an earlier crash`);
+  const storage = createStorage(config);
+  if (storage instanceof DiskStorage) {
+    const leftovers = await storage.removeTemporaryFiles();
+    if (leftovers > 0) console.info(`uploads: removed ${leftovers} half-written file(s) left by an earlier crash`);
+  }
   const svc: Services = { db, storage, config, mailer: createMailer(config), adminSetup: { token: null } };
   if (!(await adminExists(db, config.shopOwnerEmail))) {
     // One-time token for "Add Me As Admin" on /admin/login; it works only while no admin exists.
@@ -381,7 +387,7 @@ export const commands: Record<string, (args: string[]) => Promise<void>> = {
         console.info("The database already has a catalogue; nothing seeded.");
         return;
       }
-      const result = await seedDemo(db, new DiskStorage(config.uploadsDir));
+      const result = await seedDemo(db, createStorage(config));
       console.info(`Seeded ${result.categories} categories and ${result.products} products.`);
     } finally {
       await db.destroy();

@@ -465,6 +465,11 @@ function assertSqlite(config: Config, what: string): string {
       `DATABASE_URL points at PostgreSQL: this command only handles the SQLite file. ${what} the database with PostgreSQL's own tools (pg_dump --format=custom / pg_restore), and the uploads folder (${config.uploadsDir}) with a file copy.`,
     );
   }
+  if (config.storage.kind === "s3") {
+    throw new Error(
+      `STORAGE_URL points at the bucket ${config.storage.bucket}: this command only handles a disk folder. ${what} the files with the storage provider's own tools (bucket versioning or replication, or a copy of the bucket).`,
+    );
+  }
   const file = sqliteFile(config.databaseUrl);
   if (file === ":memory:") throw new Error("DATABASE_URL is an in-memory database: there is nothing to back up.");
   return path.resolve(file);

@@ -1,13 +1,17 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** Everything the server reads from the environment, with defaults that work out of the box. */
 export interface Config {
   port: number;
   databaseUrl: string;
   dataDir: string;
+  /** The disk folder of the `file:` storage (STORAGE_URL=file:…, else UPLOADS_DIR, else ./uploads). */
   uploadsDir: string;
+  /** Where files live: STORAGE_URL (see parseStorageUrl). */
+  storage: StorageConfig;
   sessionSecret: string;
   shopOwnerEmail: string | null;
   smtpUrl: string | null;
@@ -33,11 +37,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   const dataDir = path.resolve(env.DATA_DIR ?? "./data");
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  const storage = parseStorageUrl(env.STORAGE_URL, env);
   return {
     port,
     databaseUrl: env.DATABASE_URL ?? `file:${path.join(dataDir, "shop.db")}`,
     dataDir,
-    uploadsDir: path.resolve(env.UPLOADS_DIR ?? "./uploads"),
+    uploadsDir: storage.kind === "file" ? storage.dir : path.resolve(env.UPLOADS_DIR || "./uploads"),
+    storage,
     sessionSecret: env.SESSION_SECRET || sessionSecretFromDataDir(dataDir),
     shopOwnerEmail: env.SHOP_OWNER_EMAIL?.trim().toLowerCase() || null,
     smtpUrl: env.SMTP_URL || null,
@@ -50,6 +56,85 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitAddressFactor: Math.max(1, Number(env.RATE_LIMIT_ADDRESS_FACTOR) || 1),
     demoMode:
       env.DEMO_MODE === undefined || env.DEMO_MODE.trim() === "" ? isLocalAddress(env.PUBLIC_URL) : isOn(env.DEMO_MODE),
+  };
+}
+
+export type StorageConfig =
+  | { kind: "file"; dir: string }
+  | { kind: "s3"; bucket: string; endpoint?: string; region: string; forcePathStyle: boolean };
+
+const STORAGE_URL_FORMS = "file:./uploads or s3://BUCKET?endpoint=…&region=…&forcePathStyle=true";
+const S3_PARAMS = new Set(["endpoint", "region", "forcePathStyle"]);
+/** S3's bucket naming rules (3-63 characters: lowercase letters, digits, dots and hyphens). */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function storageUrlError(reason: string): Error {
+  return new Error(`STORAGE_URL ${reason}: use ${STORAGE_URL_FORMS}.`);
+}
+
+/**
+ * STORAGE_URL: unset or empty means the disk folder UPLOADS_DIR (default ./uploads);
+ * `file:<folder>` a disk folder; `s3://BUCKET?endpoint=&region=&forcePathStyle=` one bucket of
+ * any S3-compatible service, with credentials from the AWS SDK's default chain
+ * (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY). Anything else stops the start with one sentence
+ * (the value itself is not repeated: it may hold secrets).
+ */
+export function parseStorageUrl(value: string | undefined, env: NodeJS.ProcessEnv = {}): StorageConfig {
+  const raw = value?.trim() ?? "";
+  if (!raw) return { kind: "file", dir: path.resolve(env.UPLOADS_DIR || "./uploads") };
+  if (raw.startsWith("file:")) {
+    let folder = raw.slice("file:".length);
+    if (folder.startsWith("//")) {
+      try {
+        folder = fileURLToPath(raw);
+      } catch {
+        throw storageUrlError("is not a usable file: URL");
+      }
+    }
+    if (!folder) throw storageUrlError("names no folder");
+    return { kind: "file", dir: path.resolve(folder) };
+  }
+  if (!raw.startsWith("s3://")) throw storageUrlError("has an unknown scheme");
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw storageUrlError("is not a valid URL");
+  }
+  if (url.username || url.password) {
+    throw storageUrlError("must not hold credentials (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)");
+  }
+  const bucket = url.hostname;
+  if (!BUCKET_NAME.test(bucket) || bucket.includes("..")) throw storageUrlError("names no valid bucket");
+  if (url.port || (url.pathname !== "" && url.pathname !== "/")) {
+    throw storageUrlError("has a port or path after the bucket (put the server address in ?endpoint=)");
+  }
+  for (const name of url.searchParams.keys()) {
+    if (!S3_PARAMS.has(name)) throw storageUrlError(`has an unknown parameter "${name}"`);
+  }
+  const endpoint = url.searchParams.get("endpoint")?.trim() || undefined;
+  if (endpoint !== undefined) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(endpoint);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || !["http:", "https:"].includes(parsed.protocol)) {
+      throw storageUrlError("has an endpoint that is not an http(s) address");
+    }
+  }
+  const region = url.searchParams.get("region")?.trim() || env.AWS_REGION?.trim() || "us-east-1";
+  if (!/^[a-z0-9-]+$/i.test(region)) throw storageUrlError("has an invalid region");
+  const style = (url.searchParams.get("forcePathStyle") ?? "").trim().toLowerCase();
+  if (!["", "true", "false", "1", "0"].includes(style))
+    throw storageUrlError("has forcePathStyle other than true or false");
+  return {
+    kind: "s3",
+    bucket,
+    ...(endpoint ? { endpoint } : {}),
+    region,
+    forcePathStyle: style === "true" || style === "1",
   };
 }
 

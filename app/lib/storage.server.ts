@@ -148,7 +148,11 @@ export class MemoryStorage implements Storage {
   }
 
   async exists(area: StorageArea, key: string): Promise<boolean> {
-    assertSafeKey(key);
+    try {
+      assertSafeKey(key);
+    } catch {
+      return false; // like DiskStorage: an unsafe key names nothing
+    }
     return this.files.has(`${area}/${key}`);
   }
 }
