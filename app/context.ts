@@ -14,8 +14,6 @@ export interface Services {
   storage: Storage;
   config: Config;
   mailer: Mailer;
-  /** The one-time first-admin setup token, while no admin exists (printed in the server log). */
-  adminSetup: { token: string | null };
 }
 
 export interface RequestInfo {

@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import crypto from "node:crypto";
 import type { Server } from "node:http";
 import path from "node:path";
@@ -15,8 +16,10 @@ import { createMailer } from "~/lib/mail.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server";
 import { scaleAddressLimits } from "~/lib/rate-limit.server";
 import { DiskStorage } from "~/lib/storage.server";
-import { adminExists, createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
+import { findAdminSetupToken, openAdminSetup } from "~/models/settings/admin-setup.server";
+import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
 import { backupCommand, restoreCommand } from "./backup";
+import { parseWebConcurrency, runWorkers } from "./cluster";
 import { servePrecompressed } from "./precompress";
 import { createRequestHandler } from "./request-handler";
 import { createStorage, serveBucketUploads } from "./uploads";
@@ -264,25 +267,36 @@ export function limitConcurrentUploads(slots: number) {
 export interface Runtime {
   config: Config;
   services: Services;
+  /** The first-admin setup token stored in the database (null once an admin exists): printed at start. */
+  setupToken: string | null;
   close(): Promise<void>;
 }
 
-/** Opens the database, runs migrations, and seeds the demo catalogue into an empty database. */
-export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
+/** Opens the database and the storage: what every process of the shop needs to serve. */
+async function connect(config: Config): Promise<Omit<Runtime, "setupToken">> {
   scaleAddressLimits(config.rateLimitAddressFactor);
   const db: DB = openDatabase(config.databaseUrl);
+  const storage = createStorage(config);
+  const services: Services = { db, storage, config, mailer: createMailer(config) };
+  return { config, services, close: () => db.destroy() };
+}
+
+/**
+ * Opens the database, runs migrations, stores the setup token while no admin exists, and seeds
+ * the demo catalogue into an empty database. Runs once per start (in the cluster's primary).
+ */
+export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
+  const runtime = await connect(config);
+  const { db, storage } = runtime.services;
   const applied = await migrateToLatest(db);
   if (applied.length > 0) console.info(`database: applied ${applied.join(", ")}`);
-  const storage = createStorage(config);
   if (storage instanceof DiskStorage) {
     const leftovers = await storage.removeTemporaryFiles();
     if (leftovers > 0) console.info(`uploads: removed ${leftovers} half-written file(s) left by an earlier crash`);
   }
-  const svc: Services = { db, storage, config, mailer: createMailer(config), adminSetup: { token: null } };
-  if (!(await adminExists(db, config.shopOwnerEmail))) {
-    // One-time token for "Add Me As Admin" on /admin/login; it works only while no admin exists.
-    svc.adminSetup.token = config.adminSetupToken ?? crypto.randomBytes(12).toString("base64url");
-  }
+  // One-time token for "Add Me As Admin" on /admin/login, in the database so every process
+  // shares it; it works only while no admin exists (removed once one does).
+  const setupToken = await openAdminSetup(db, config);
   const shouldSeed = config.seedDemo ?? (await isDatabaseEmpty(db));
   if (shouldSeed && (await isDatabaseEmpty(db))) {
     const started = Date.now();
@@ -291,7 +305,7 @@ export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
       `database: seeded the demo catalogue (${result.categories} categories, ${result.products} products) in ${Date.now() - started}ms`,
     );
   }
-  return { config, services: svc, close: () => db.destroy() };
+  return { ...runtime, setupToken };
 }
 
 /**
@@ -309,9 +323,14 @@ export function startMessages(config: Pick<Config, "publicUrl" | "port">, setupT
   return lines;
 }
 
-/** `npm start`: prepare, then serve until SIGTERM/SIGINT, finishing requests in flight. */
-export async function startServer(options: { vite?: ViteDevServer } = {}): Promise<Server> {
-  const runtime = await prepare();
+/**
+ * `npm start`: prepare, then serve until SIGTERM/SIGINT, finishing requests in flight. A cluster
+ * worker (`prepared`) skips the preparation its primary did and reads the setup token back.
+ */
+export async function startServer(options: { vite?: ViteDevServer; prepared?: boolean } = {}): Promise<Server> {
+  const runtime = options.prepared
+    ? await connect(loadConfig()).then(async (r) => ({ ...r, setupToken: await findAdminSetupToken(r.services.db) }))
+    : await prepare();
   const { config } = runtime;
   const build: AppOptions["build"] = options.vite
     ? () => options.vite?.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
@@ -322,7 +341,7 @@ export async function startServer(options: { vite?: ViteDevServer } = {}): Promi
     vite: options.vite,
   });
   const server = app.listen(config.port, process.env.HOST ?? "0.0.0.0", () => {
-    for (const line of startMessages(config, runtime.services.adminSetup.token)) console.info(line);
+    for (const line of startMessages(config, runtime.setupToken)) console.info(line);
   });
   // Idle keep-alive connections stay open 65 s (Node's default is 5 s), longer than the idle
   // timeout of the proxies and HTTP clients in front of the shop: otherwise a client that reuses
@@ -364,7 +383,17 @@ const ADMIN_CREATE = {
 export const commands: Record<string, (args: string[]) => Promise<void>> = {
   async start(args) {
     parseCommandLine(args, { usage: "npm start (settings are environment variables: see the README)", options: {} });
-    await startServer();
+    const workers = parseWebConcurrency(process.env.WEB_CONCURRENCY);
+    if (cluster.isWorker) {
+      // Forked by the primary below, which prepared the database once for all its workers.
+      await startServer({ prepared: true });
+    } else if (workers === 1) {
+      await startServer();
+    } else {
+      const runtime = await prepare();
+      await runtime.close();
+      runWorkers({ workers, handleSignals: true });
+    }
   },
   async migrate(args) {
     parseCommandLine(args, { usage: "npm run db:migrate", options: {} });

@@ -184,7 +184,7 @@ describe("/uploads from the bucket", () => {
     // The production app itself (server/app.ts), with the bucket as its storage. /uploads never
     // reaches React Router or the database, so neither is given.
     const config = loadConfig({ SESSION_SECRET: "x".repeat(40), STORAGE_URL: `s3://${BUCKET}` });
-    const svc = { config, storage, db: null, mailer: null, adminSetup: { token: null } } as unknown as Services;
+    const svc = { config, storage, db: null, mailer: null } as unknown as Services;
     const app = createApp(svc, {
       build: () => Promise.reject(new Error("React Router is not part of this test")),
     });

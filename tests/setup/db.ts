@@ -92,7 +92,7 @@ function servicesOn(db: DB, dir: string, overrides: Partial<Config>): TestServic
     }),
     ...overrides,
   };
-  return { db, config, storage: new MemoryStorage(), mailer: new MemoryMailer(), adminSetup: { token: null } };
+  return { db, config, storage: new MemoryStorage(), mailer: new MemoryMailer() };
 }
 
 /** Test services on a database for the whole test file. */

@@ -16,6 +16,11 @@ import { signInAttemptsPerAddress, signInFailuresPerAccount } from "~/lib/rate-l
 import { useRootData } from "~/lib/root-data";
 import { getSession } from "~/lib/session.server";
 import { getInstance } from "~/middleware/i18next";
+import {
+  consumeAdminSetupToken,
+  findAdminSetupToken,
+  restoreAdminSetupToken,
+} from "~/models/settings/admin-setup.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import { adminExists, grantAdmin, isAdmin, normalizeEmail } from "~/models/user.server";
 import { adminLoginSchema, adminSetupSchema } from "~/schemas/auth";
@@ -49,11 +54,13 @@ type AdminLoginAnswer = ReturnType<typeof refuse<SetupOffer>> | ReturnType<typeo
 export const action = formAction<Route.ActionArgs, typeof adminLoginSchema, void, AdminLoginAnswer>(
   { schema: adminLoginSchema, hideFields: HIDE },
   async ({ request, context, form, submission, value }) => {
-    const { db, config, adminSetup } = services(context);
+    const { db, config } = services(context);
     const ip = context.get(requestInfoContext).ip ?? "unknown";
     const client = { ip: context.get(requestInfoContext).ip, userAgent: request.headers.get("User-Agent") };
     const account = normalizeEmail(value.email);
-    const setupOpen = adminSetup.token !== null && !(await adminExists(db, config.shopOwnerEmail));
+    // Read from the database, shared by every process of the shop (models/settings/admin-setup).
+    const setupToken = await findAdminSetupToken(db);
+    const setupOpen = setupToken !== null && !(await adminExists(db, config.shopOwnerEmail));
     const offerSetup = (key: string) =>
       refuse<SetupOffer>(submission, new UserError(key).problem, 403, { notAdmin: true, setupOpen }, HIDE);
 
@@ -75,7 +82,7 @@ export const action = formAction<Route.ActionArgs, typeof adminLoginSchema, void
     if (value.intent === "setup" && !setupOpen) {
       throw new UserError("flash.setupClosed", { detailKey: "flash.setupClosedDetail", status: 403 });
     }
-    if (value.intent === "setup" && !sameToken(value.token, adminSetup.token ?? "")) {
+    if (value.intent === "setup" && !sameToken(value.token, setupToken ?? "")) {
       return offerSetup("flash.setupTokenWrong");
     }
 
@@ -96,8 +103,17 @@ export const action = formAction<Route.ActionArgs, typeof adminLoginSchema, void
     const session = getSession(context);
 
     if (value.intent === "setup") {
-      await grantAdmin(db, user);
-      adminSetup.token = null;
+      // The token is used up first (a conditional delete: one caller wins, in any process), so
+      // a second setup with the same token, here or in another process, is refused.
+      if (!(await consumeAdminSetupToken(db, value.token))) {
+        throw new UserError("flash.setupClosed", { detailKey: "flash.setupClosedDetail", status: 403 });
+      }
+      try {
+        await grantAdmin(db, user);
+      } catch (error) {
+        await restoreAdminSetupToken(db, value.token);
+        throw error;
+      }
       signOut(session);
       return succeed(context, form, {
         redirectTo: "/admin/login",

@@ -1,0 +1,107 @@
+import cluster, { type Worker } from "node:cluster";
+
+/**
+ * Several app processes on one machine (WEB_CONCURRENCY=N): the primary process forks N workers
+ * through node's cluster module, each serving on the same HOST:PORT (the primary hands out the
+ * connections). Nothing that matters lives in a worker's memory (sessions, throttles, the setup
+ * token are in the database), so any worker may answer any request. Only node built-ins here:
+ * tests/setup/cluster-fixture.mjs runs this file as it is.
+ */
+
+export const MAX_WEB_CONCURRENCY = 64;
+
+/** WEB_CONCURRENCY read strictly: unset or empty is 1; anything but an integer 1-64 is refused. */
+export function parseWebConcurrency(value: string | undefined): number {
+  const text = value?.trim() ?? "";
+  if (text === "") return 1;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > MAX_WEB_CONCURRENCY) {
+    throw new Error(
+      `WEB_CONCURRENCY must be a whole number of processes from 1 to ${MAX_WEB_CONCURRENCY}, not ${JSON.stringify(value)}.`,
+    );
+  }
+  return n;
+}
+
+export interface WorkerPool {
+  /** Stops replacing workers, sends each SIGTERM (SIGKILL after `graceMs`), resolves when all exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * In the primary: forks `workers` workers (each runs the same command line again, and sees
+ * `cluster.isWorker`), replaces one that exits while the pool is not stopping — at most one
+ * replacement per `restartIntervalMs`, so a worker that dies at once does not spin — and, when
+ * `handleSignals` is set, stops the pool and exits on SIGTERM/SIGINT.
+ */
+export function runWorkers(options: {
+  workers: number;
+  restartIntervalMs?: number;
+  graceMs?: number;
+  handleSignals?: boolean;
+  log?: (line: string) => void;
+}): WorkerPool {
+  const { workers, restartIntervalMs = 1000, graceMs = 15_000, log = console.info } = options;
+  let stopping = false;
+  let nextRestartAt = 0;
+  const timers = new Set<NodeJS.Timeout>();
+  const live = new Set<Worker>();
+
+  const fork = () => {
+    const worker = cluster.fork();
+    live.add(worker);
+    worker.once("exit", (code, signal) => {
+      live.delete(worker);
+      if (stopping) return;
+      const at = Math.max(Date.now(), nextRestartAt);
+      nextRestartAt = at + restartIntervalMs;
+      log(
+        `cluster: worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another in ${at - Date.now()}ms`,
+      );
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!stopping) fork();
+      }, at - Date.now());
+      timers.add(timer);
+    });
+  };
+  for (let i = 0; i < workers; i++) fork();
+  log(`cluster: primary ${process.pid} started ${workers} workers`);
+
+  let stopped: Promise<void> | null = null;
+  const pool: WorkerPool = {
+    stop(signal = "SIGTERM") {
+      if (stopped) return stopped;
+      stopping = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      stopped = Promise.all(
+        [...live].map(
+          (worker) =>
+            new Promise<void>((resolve) => {
+              if (worker.isDead()) return resolve();
+              const force = setTimeout(() => worker.process.kill("SIGKILL"), graceMs);
+              worker.once("exit", () => {
+                clearTimeout(force);
+                resolve();
+              });
+              worker.process.kill(signal);
+            }),
+        ),
+      ).then(() => undefined);
+      return stopped;
+    },
+  };
+  if (options.handleSignals) {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      process.on(signal, () => {
+        log(`${signal}: stopping the workers`);
+        void pool.stop("SIGTERM").then(() => {
+          log("cluster: all workers stopped");
+          process.exit(0);
+        });
+      });
+    }
+  }
+  return pool;
+}

@@ -1,0 +1,102 @@
+import { execFileSync, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parseWebConcurrency } from "../server/cluster";
+import { freePort } from "./reliability/shop";
+
+/**
+ * WEB_CONCURRENCY: the cluster primary (server/cluster.ts) in real processes. The shop's own
+ * production build is not something a Vitest run can rely on, so the workers here run a small
+ * fixture server (tests/setup/cluster-fixture.mjs) through the same runWorkers.
+ */
+
+const FIXTURE = fileURLToPath(new URL("./setup/cluster-fixture.mjs", import.meta.url));
+
+function children(pid: number): number[] {
+  try {
+    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("parseWebConcurrency", () => {
+  it("reads 1 when unset and whole numbers from 1 to 64", () => {
+    expect(parseWebConcurrency(undefined)).toBe(1);
+    expect(parseWebConcurrency("")).toBe(1);
+    expect(parseWebConcurrency("2")).toBe(2);
+    expect(parseWebConcurrency("64")).toBe(64);
+  });
+
+  it.each(["0", "-1", "1.5", "65", "two", "2x"])("refuses %j in one sentence", (value) => {
+    expect(() => parseWebConcurrency(value)).toThrow(
+      /^WEB_CONCURRENCY must be a whole number of processes from 1 to 64, not "[^"]*"\.$/,
+    );
+  });
+});
+
+describe("runWorkers", () => {
+  it("serves from two workers on one port, replaces a dead one, and stops them all on SIGTERM", async () => {
+    const port = await freePort();
+    const primary = spawn(process.execPath, [FIXTURE], {
+      env: { ...process.env, PORT: String(port), WORKERS: "2" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((resolve) => primary.once("exit", (code) => resolve(code)));
+    const pid = primary.pid ?? 0;
+    try {
+      const seen = new Set<number>();
+      await until("answers from two workers", async () => {
+        try {
+          const text = await (await fetch(`http://127.0.0.1:${port}/healthz`)).text();
+          expect(text).toMatch(/^ok \d+$/);
+          seen.add(Number(text.slice(3)));
+        } catch {}
+        return seen.size >= 2 ? true : undefined;
+      });
+      const workers = children(pid);
+      expect(workers).toHaveLength(2);
+      expect(workers.sort()).toEqual([...seen].sort());
+
+      const [killed = 0, kept = 0] = workers;
+      process.kill(killed, "SIGKILL");
+      const replaced = await until("a replacement worker", () => {
+        const now = children(pid);
+        return now.length === 2 && !now.includes(killed) ? now : undefined;
+      });
+      expect(replaced).toContain(kept);
+
+      primary.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      await until("the workers to exit", () => (replaced.some(alive) ? undefined : true), 5000);
+    } finally {
+      if (primary.exitCode === null && primary.signalCode === null) {
+        for (const child of children(pid)) process.kill(child, "SIGKILL");
+        primary.kill("SIGKILL");
+      }
+    }
+  });
+});

@@ -1,0 +1,20 @@
+// A stand-in app for tests/cluster.test.ts: the real server/cluster.ts (node runs its TypeScript
+// as it is) around a tiny HTTP server whose answer names the worker's pid (this fixture only).
+import cluster from "node:cluster";
+import http from "node:http";
+
+const { runWorkers } = await import(new URL("../../server/cluster.ts", import.meta.url).href);
+
+if (cluster.isPrimary) {
+  runWorkers({ workers: Number(process.env.WORKERS), handleSignals: true, graceMs: 2000 });
+} else {
+  const server = http.createServer((_req, res) => {
+    res.setHeader("Connection", "close");
+    res.end(`ok ${process.pid}`);
+  });
+  server.listen(Number(process.env.PORT), "127.0.0.1");
+  process.on("SIGTERM", () => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  });
+}
