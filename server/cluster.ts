@@ -32,17 +32,22 @@ export interface WorkerPool {
  * In the primary: forks `workers` workers (each runs the same command line again, and sees
  * `cluster.isWorker`), replaces one that exits while the pool is not stopping — at most one
  * replacement per `restartIntervalMs`, so a worker that dies at once does not spin — and, when
- * `handleSignals` is set, stops the pool and exits on SIGTERM/SIGINT.
+ * `handleSignals` is set, stops the pool and exits on SIGTERM/SIGINT. A worker that exits before it
+ * ever listened failed to start (the port is taken, the database is unreadable): after
+ * `maxStartFailures` such failures in a row the primary stops the pool and exits with code 1
+ * instead of retrying for ever (a service manager then reports it).
  */
 export function runWorkers(options: {
   workers: number;
   restartIntervalMs?: number;
   graceMs?: number;
   handleSignals?: boolean;
+  maxStartFailures?: number;
   log?: (line: string) => void;
 }): WorkerPool {
-  const { workers, restartIntervalMs = 1000, graceMs = 15_000, log = console.info } = options;
+  const { workers, restartIntervalMs = 1000, graceMs = 15_000, maxStartFailures = 5, log = console.info } = options;
   let stopping = false;
+  let startFailures = 0;
   let nextRestartAt = 0;
   const timers = new Set<NodeJS.Timeout>();
   const live = new Set<Worker>();
@@ -50,9 +55,19 @@ export function runWorkers(options: {
   const fork = () => {
     const worker = cluster.fork();
     live.add(worker);
+    let listened = false;
+    worker.once("listening", () => {
+      listened = true;
+      startFailures = 0;
+    });
     worker.once("exit", (code, signal) => {
       live.delete(worker);
       if (stopping) return;
+      if (!listened && ++startFailures >= maxStartFailures) {
+        log(`cluster: ${startFailures} workers in a row exited before serving; stopping (see the lines above)`);
+        void pool.stop("SIGTERM").then(() => process.exit(1));
+        return;
+      }
       const at = Math.max(Date.now(), nextRestartAt);
       nextRestartAt = at + restartIntervalMs;
       log(

@@ -99,4 +99,23 @@ describe("runWorkers", () => {
       }
     }
   });
+
+  it("gives up with code 1 when workers keep exiting before they serve, instead of retrying for ever", async () => {
+    const primary = spawn(process.execPath, [FIXTURE], {
+      env: { ...process.env, PORT: String(await freePort()), WORKERS: "2", FAIL_AT_START: "1", RESTART_MS: "50" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    primary.stdout?.on("data", (chunk) => {
+      output += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => primary.once("exit", (code) => resolve(code)));
+    try {
+      const code = await Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 8000))]);
+      expect(code).toBe(1);
+      expect(output).toContain("workers in a row exited before serving");
+    } finally {
+      if (primary.exitCode === null && primary.signalCode === null) primary.kill("SIGKILL");
+    }
+  });
 });

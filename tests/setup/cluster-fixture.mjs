@@ -6,7 +6,15 @@ import http from "node:http";
 const { runWorkers } = await import(new URL("../../server/cluster.ts", import.meta.url).href);
 
 if (cluster.isPrimary) {
-  runWorkers({ workers: Number(process.env.WORKERS), handleSignals: true, graceMs: 2000 });
+  runWorkers({
+    workers: Number(process.env.WORKERS),
+    handleSignals: true,
+    graceMs: 2000,
+    restartIntervalMs: Number(process.env.RESTART_MS ?? 1000),
+  });
+} else if (process.env.FAIL_AT_START === "1") {
+  // A worker that cannot start (as with a port already taken): it exits before listening.
+  process.exit(3);
 } else {
   const server = http.createServer((_req, res) => {
     res.setHeader("Connection", "close");
