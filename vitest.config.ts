@@ -1,12 +1,68 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects: every test on SQLite (the default database), and the suites that exercise the
+ * models and the SQL once more on PostgreSQL, against a throwaway cluster the `postgres`
+ * project's global set-up starts (tests/setup/postgres-global.ts; Debian's postgresql package).
+ * Suites left out of it test SQLite itself: its query plans, its file backups, a migration from
+ * an old SQLite file, the CLI and the cluster on the default database.
+ */
+const POSTGRES_SUITES = [
+  "admin-blog",
+  "admin-categories",
+  "admin-customers",
+  "admin-orders",
+  "admin-product-form",
+  "admin-products",
+  "admin-settings",
+  "admin-setup",
+  "analytics",
+  "auth",
+  "blog",
+  "cart",
+  "catalog",
+  "checkout-prefill",
+  "colour-names",
+  "demo-data",
+  "form-action",
+  "hidden-category",
+  "order",
+  "payment-details",
+  "rate-limit",
+  "receipt-replace",
+  "receipt-status",
+  "schema",
+  "seed",
+  "session",
+  "shop-details",
+  "sitemap",
+  "user",
+].map((name) => `tests/${name}.test.ts`);
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
-    include: ["tests/**/*.test.ts", "app/**/*.test.ts", "db/**/*.test.ts"],
-    exclude: ["tests/e2e/**", "node_modules/**"],
     environment: "node",
     pool: "forks",
     testTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "sqlite",
+          include: ["tests/**/*.test.ts", "app/**/*.test.ts", "db/**/*.test.ts"],
+          exclude: ["tests/e2e/**", "node_modules/**"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          include: POSTGRES_SUITES,
+          globalSetup: ["tests/setup/postgres-global.ts"],
+          env: { SHOP_TEST_DATABASE: "postgres" },
+        },
+      },
+    ],
   },
 });

@@ -6,27 +6,31 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
+  PostgresDialect,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
 } from "kysely";
 import { Migrator } from "kysely/migration";
+import pg from "pg";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
 
+/** True when DATABASE_URL names a PostgreSQL server rather than a SQLite file. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
 /**
- * Opens the database named by DATABASE_URL. All dialect-specific code lives here: SQLite now
- * (WAL, synchronous=FULL so a confirmed order survives a power cut, foreign keys, busy
- * timeout); PostgreSQL is the way to grow (see docs/decisions/003-database.md).
+ * Opens the database named by DATABASE_URL: a SQLite file (the default; WAL, synchronous=FULL
+ * so a confirmed order survives a power cut, foreign keys, busy timeout) or a PostgreSQL server
+ * through a connection pool (docs/decisions/029-postgresql.md). Connection set-up is the only
+ * dialect code here; the SQL that differs lives in db/dialect.ts and db/search.ts.
  */
 export function openDatabase(url: string): DB {
-  if (/^postgres(ql)?:\/\//.test(url)) {
-    throw new Error(
-      "DATABASE_URL points at PostgreSQL, which this release does not support yet. Use a SQLite file (file:./data/shop.db).",
-    );
-  }
+  if (isPostgresUrl(url)) return openPostgres(url);
   const file = sqliteFile(url);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
@@ -38,6 +42,39 @@ export function openDatabase(url: string): DB {
   // pages over and over, which otherwise go back to the file system on every request.
   sqlite.pragma("cache_size = -32000");
   return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+}
+
+/** Type parsers for the pool: see openPostgres. */
+const postgresTypes = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    // bigint (count(*), sum of integers) and numeric (sum of bigints) come back as strings by
+    // default, so no precision is lost past 2^53. Every such value here is a count or integer
+    // cents far below that, and SQLite gives numbers: parse them as numbers.
+    if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+/**
+ * A pool of `DATABASE_POOL_SIZE` connections (default 10) per process. Transactions run at READ
+ * COMMITTED, PostgreSQL's default; each guarantee that needs more (a conditional update, a row
+ * lock, a unique index) says so where it is taken.
+ */
+function openPostgres(url: string): DB {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(process.env.DATABASE_POOL_SIZE) || 10,
+    types: postgresTypes,
+    // A query that waits this long on a lock or a busy server fails (and the request gets a 503)
+    // rather than holding a shopper's request open for ever.
+    statement_timeout: 15_000,
+  });
+  // An idle connection the server drops (restart, failover) must not take the process down: the
+  // pool discards it and the next query opens a fresh one.
+  pool.on("error", (error) => console.error(`database: idle connection lost (${error.message})`));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 /**

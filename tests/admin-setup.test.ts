@@ -1,4 +1,3 @@
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "#db/connect.server";
 import type { Services } from "~/context";
@@ -15,7 +14,7 @@ import { runRoute } from "./setup/route";
 /**
  * The one-time first-admin setup token is kept in the database (site_settings), so several
  * processes of one shop (WEB_CONCURRENCY, several machines) share it: here two service sets on
- * one SQLite file, each with its own connection, stand for two processes.
+ * one database (a SQLite file, or PostgreSQL), each with its own connection, stand for two processes.
  */
 
 const others: DB[] = [];
@@ -23,10 +22,10 @@ afterEach(async () => {
   for (const db of others.splice(0)) await db.destroy();
 });
 
-/** Two "processes": the test database and a second connection to the same file. */
+/** Two "processes": the test database and a second connection to the same database. */
 async function twoProcesses(): Promise<[Services, Services]> {
-  const { db, dir } = await freshTestDb();
-  const second = openDatabase(`file:${path.join(dir, "test.db")}`);
+  const { db, dir, url } = await freshTestDb();
+  const second = openDatabase(url);
   others.push(second);
   const config = loadConfig({ DATA_DIR: dir, SESSION_SECRET: "test-secret-0123456789abcdef0123456789" });
   const services = (on: DB): Services => ({ db: on, config, storage: new MemoryStorage(), mailer: new MemoryMailer() });

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import { sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
 import type { DB } from "#db/connect.server";
+import { hongKongDay } from "#db/dialect";
 import * as pageViewRollup from "#db/migrations/0005-page-view-rollup";
 import type { Currency, OrderStatus } from "#db/schema";
 import { seedDemo } from "#db/seed/index.server";
@@ -69,7 +69,7 @@ async function rawDays(from: DB) {
   return from
     .selectFrom("page_views")
     .select((eb) => [
-      sql<string>`date(created_at, '+8 hours')`.as("day"),
+      hongKongDay(from, "created_at").as("day"),
       eb.fn.countAll<number>().as("views"),
       eb.fn.count<number>("session_id").distinct().as("visitors"),
     ])

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "#db/connect.server";
@@ -98,9 +97,9 @@ describe("RateLimiter rules", () => {
 
 describe("several processes, one database", () => {
   it("two connections to one file hitting one key at once let at most `limit` through", async () => {
-    const { db, dir } = await freshTestDb();
-    // A second, independent connection to the same file, as another app process would open.
-    const other = openDatabase(`file:${path.join(dir, "test.db")}`);
+    const { db, dir, url } = await freshTestDb();
+    // A second, independent connection to the same database, as another app process would open.
+    const other = openDatabase(url);
     try {
       const limiter = new RateLimiter("t", 7, 15 * MINUTE);
       const waits = await Promise.all(
@@ -141,9 +140,12 @@ async function status(promise: Promise<unknown>): Promise<number> {
   }
 }
 
-/** Runs `statement` `times` times on its own connection in each of `threads` threads, started together. */
+/**
+ * Runs `statement` `times` times on its own connection (better-sqlite3 on a file, or a pg client
+ * on a PostgreSQL URL) in each of `threads` threads, started together.
+ */
 async function hitFromThreads(
-  file: string,
+  url: string,
   statement: { sql: string; parameters: readonly unknown[] },
   threads: number,
   times: number,
@@ -151,24 +153,39 @@ async function hitFromThreads(
   const start = new Int32Array(new SharedArrayBuffer(4));
   const code = `
     const { workerData, parentPort } = require("node:worker_threads");
-    const SQLite = require(workerData.driver);
-    const db = new SQLite(workerData.file);
-    db.pragma("busy_timeout = 5000");
-    const hit = db.prepare(workerData.sql);
-    parentPort.postMessage("ready");
-    Atomics.wait(workerData.start, 0, 0);
-    const counts = [];
-    for (let i = 0; i < workerData.times; i++) counts.push(hit.get(...workerData.parameters).count);
-    db.close();
-    parentPort.postMessage(counts);
+    (async () => {
+      const counts = [];
+      if (workerData.url.startsWith("postgres")) {
+        const { Client } = require(workerData.pg);
+        const client = new Client({ connectionString: workerData.url });
+        await client.connect();
+        parentPort.postMessage("ready");
+        Atomics.wait(workerData.start, 0, 0);
+        for (let i = 0; i < workerData.times; i++) {
+          counts.push((await client.query(workerData.sql, workerData.parameters)).rows[0].count);
+        }
+        await client.end();
+      } else {
+        const SQLite = require(workerData.sqlite);
+        const db = new SQLite(workerData.url.slice("file:".length));
+        db.pragma("busy_timeout = 5000");
+        const hit = db.prepare(workerData.sql);
+        parentPort.postMessage("ready");
+        Atomics.wait(workerData.start, 0, 0);
+        for (let i = 0; i < workerData.times; i++) counts.push(hit.get(...workerData.parameters).count);
+        db.close();
+      }
+      parentPort.postMessage(counts);
+    })();
   `;
-  const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+  const require = createRequire(import.meta.url);
+  const drivers = { sqlite: require.resolve("better-sqlite3"), pg: require.resolve("pg") };
   const workers = Array.from(
     { length: threads },
     () =>
       new Worker(code, {
         eval: true,
-        workerData: { driver, file, sql: statement.sql, parameters: statement.parameters, times, start },
+        workerData: { ...drivers, url, sql: statement.sql, parameters: statement.parameters, times, start },
       }),
   );
   const ready = workers.map((w) => new Promise((resolve) => w.once("message", resolve)));
@@ -187,10 +204,10 @@ async function hitFromThreads(
 
 describe("several threads, one file", () => {
   it("4 connections hitting one key in parallel: every hit counted once, at most `limit` let through", async () => {
-    const { db, dir } = await freshTestDb();
+    const { db, url } = await freshTestDb();
     const limiter = new RateLimiter("t", 7, 15 * MINUTE);
     const statement = limiter.hitStatement(db, "shared", T0).compile();
-    const counts = await hitFromThreads(path.join(dir, "test.db"), statement, 4, 50);
+    const counts = await hitFromThreads(url, statement, 4, 50);
     // Each hit saw its own count: no two connections read the same value and wrote the same next one.
     expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     expect(counts.filter((count) => count <= limiter.limit)).toHaveLength(7);
@@ -201,7 +218,7 @@ describe("several threads, one file", () => {
 describe("the routes share the stored counters", () => {
   it("a sixth sign-in to one account is refused with 429 when the failures came through another connection", async () => {
     const svc = await freshTestServices();
-    const other = openDatabase(`file:${path.join(svc.config.dataDir, "test.db")}`);
+    const other = openDatabase(svc.config.databaseUrl);
     try {
       const email = "throttle@shop.hk";
       for (let i = 0; i < 5; i++) await signInFailuresPerAccount.hit(other, email);

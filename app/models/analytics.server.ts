@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
+import { hongKongDay } from "#db/dialect";
 import { CURRENCIES, type Currency, type OrderStatus } from "#db/schema";
 import { hongKongDate } from "~/lib/dates";
 import { SPENDING_STATUSES } from "./customers.server";
@@ -149,13 +150,11 @@ export interface DailyPoint {
 export async function getDailySeries(db: DB, days = 30, at = Date.now()): Promise<DailyPoint[]> {
   const sinceAt = Date.parse(startOfHongKongDay(at)) - (days - 1) * 86_400_000;
   const since = new Date(sinceAt).toISOString();
-  // SQLite date arithmetic: the one dialect-specific expression here (PostgreSQL: AT TIME ZONE).
-  const hkDay = (column: string) => sql<string>`date(${sql.ref(column)}, '+8 hours')`;
   const [views, orders] = await Promise.all([
     db.selectFrom("page_view_days").select(["day", "views as n"]).where("day", ">=", hongKongDate(sinceAt)).execute(),
     db
       .selectFrom("orders")
-      .select((eb) => [hkDay("created_at").as("day"), eb.fn.countAll<number>().as("n")])
+      .select((eb) => [hongKongDay(db, "orders.created_at").as("day"), eb.fn.countAll<number>().as("n")])
       .where("created_at", ">=", since)
       .groupBy("day")
       .execute(),

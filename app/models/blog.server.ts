@@ -1,6 +1,6 @@
-import { sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
-import { likePattern, pickColumns } from "#db/query";
+import { containsText } from "#db/dialect";
+import { pickColumns } from "#db/query";
 import type { BlogPostRow } from "#db/schema";
 import { deletePublicImage, dropReplacedImage, keptImage, savingImage } from "~/lib/images.server";
 import { publicUrl, type Storage } from "~/lib/storage.server";
@@ -142,9 +142,9 @@ export async function listAdminPosts(
   const search = normalizeSearch(query.search);
   let base = db.selectFrom("blog_posts");
   if (search) {
-    const pattern = likePattern(search);
-    const title = sql.ref(`title_${query.language}`);
-    base = base.where(sql<boolean>`(${title} LIKE ${pattern} ESCAPE '\\' OR author LIKE ${pattern} ESCAPE '\\')`);
+    base = base.where((eb) =>
+      eb.or([containsText(db, `title_${query.language}`, search), containsText(db, "author", search)]),
+    );
   }
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
   const pages = Math.max(1, Math.ceil(Number(total) / pageSize));

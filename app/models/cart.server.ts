@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { type DB, now } from "#db/connect.server";
+import { lockRows } from "#db/dialect";
 import type { Currency } from "#db/schema";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { parseId } from "~/lib/ids";
@@ -261,6 +262,9 @@ export async function addToCart(
   if (!variant) throw new UserError("cart.errors.noProduct");
 
   return db.transaction().execute(async (trx) => {
+    // Two adds to one cart at once (two tabs) run in turn on PostgreSQL: the second sees the
+    // first's line and adds to it instead of inserting a duplicate.
+    await lockRows(trx, "carts", "id", cartId);
     const line = await trx
       .selectFrom("cart_lines")
       .select(["id", "quantity"])
@@ -353,6 +357,7 @@ export async function mergeCarts(
   const target = await cartIdForUser(db, userId);
   if (target === anonymousCartId) return { merged: 0, capped: 0 };
   return db.transaction().execute(async (trx) => {
+    await lockRows(trx, "carts", "id", target);
     const lines = await linesWithVariant(trx)
       .select(["cart_lines.product_id", "cart_lines.color", "cart_lines.quantity", "product_variants.stock"])
       .where("cart_lines.cart_id", "=", anonymousCartId)

@@ -1,4 +1,5 @@
 import { type DB, now } from "#db/connect.server";
+import { isForeignKeyViolation, isUniqueViolation } from "#db/errors";
 import { pickColumns } from "#db/query";
 import type { CategoryRow } from "#db/schema";
 import { deletePublicImage, dropReplacedImage, keptImage, savingImage } from "~/lib/images.server";
@@ -85,14 +86,6 @@ async function countProducts(db: DB, categoryId: number): Promise<number> {
 
 const slugTakenError = () => new UserError("adminCategories.errors.slugTaken", { field: "slug" });
 const notFoundError = () => new UserError("adminCategories.errors.notFound");
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && /UNIQUE constraint failed/i.test(error.message);
-}
-
-function isForeignKeyViolation(error: unknown): boolean {
-  return error instanceof Error && /FOREIGN KEY constraint failed/i.test(error.message);
-}
 
 async function slugTaken(db: DB, slug: string, exceptId?: number): Promise<boolean> {
   let query = db.selectFrom("categories").select("id").where("slug", "=", slug);

@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
-import { type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
-import { likePattern } from "#db/query";
+import { containsText } from "#db/dialect";
 import { CURRENCIES, type Currency, type Database, type OrderStatus, type UserRow, type UserStatus } from "#db/schema";
 import { hongKongDate, hongKongDateTime } from "~/lib/dates";
 import { formatPersonName } from "~/lib/person-name";
@@ -137,7 +137,7 @@ async function searchCondition(db: DB, rawTerm: string | null | undefined) {
     );
   return (eb: UsersEb) =>
     eb.or([
-      sql<SqlBool>`users.email LIKE ${likePattern(lowered)} ESCAPE '\\'`,
+      containsText(db, "users.email", lowered),
       eb("users.last_login_ip", "=", term),
       eb(eb.fn("lower", ["users.city"]), "=", lowered),
       ...(countries.length > 0 ? [eb("users.country", "in", countries)] : []),

@@ -1,5 +1,6 @@
 import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
+import { lockTable } from "#db/dialect";
 import { pickColumns } from "#db/query";
 import type { BankAccountRow, Currency, Database } from "#db/schema";
 import { UserError } from "~/lib/problem";
@@ -169,6 +170,18 @@ async function accountOrThrow(trx: Trx, id: number): Promise<BankAccountRow> {
  * Makes `row` the primary account inside `trx`: the old primary is unset first (the unique
  * index allows one at a time), and the switch is audited with both ids.
  */
+/**
+ * A transaction over the bank accounts. Exactly one account is primary: on PostgreSQL the
+ * table lock makes two of these (two admins switching the primary at once) run in turn, so the
+ * second reads the primary the first set; the unique index on is_primary = 1 backs it up.
+ */
+function accountsTransaction<T>(db: DB, work: (trx: Trx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await lockTable(trx, "bank_accounts");
+    return work(trx);
+  });
+}
+
 async function switchPrimary(trx: Trx, row: BankAccountRow, actorUserId: string | null): Promise<BankAccountRow> {
   const old = await trx.selectFrom("bank_accounts").selectAll().where("is_primary", "=", 1).executeTakeFirst();
   if (old?.id === row.id) return row;
@@ -209,7 +222,7 @@ export async function createBankAccount(
   input: BankAccountInput,
   options: { actorUserId: string | null },
 ): Promise<BankAccount> {
-  const account = await db.transaction().execute(async (trx) => {
+  const account = await accountsTransaction(db, async (trx) => {
     const at = now();
     const inserted = await trx
       .insertInto("bank_accounts")
@@ -237,7 +250,7 @@ export async function updateBankAccount(
   input: BankAccountInput,
   options: { actorUserId: string | null },
 ): Promise<BankAccount> {
-  return db.transaction().execute(async (trx): Promise<BankAccount> => {
+  return accountsTransaction(db, async (trx): Promise<BankAccount> => {
     const before = await accountOrThrow(trx, id);
     if (before.is_primary === 1 && !input.is_primary) throw primaryStaysError();
     const row = await trx
@@ -258,7 +271,7 @@ export async function makePrimaryBankAccount(
   id: number,
   options: { actorUserId: string | null },
 ): Promise<BankAccount> {
-  return db.transaction().execute(async (trx): Promise<BankAccount> => {
+  return accountsTransaction(db, async (trx): Promise<BankAccount> => {
     const row = await accountOrThrow(trx, id);
     return toBankAccount(await switchPrimary(trx, row, options.actorUserId));
   });
@@ -270,7 +283,7 @@ export async function deleteBankAccount(
   id: number,
   options: { actorUserId: string | null },
 ): Promise<BankAccount> {
-  return db.transaction().execute(async (trx): Promise<BankAccount> => {
+  return accountsTransaction(db, async (trx): Promise<BankAccount> => {
     const before = await accountOrThrow(trx, id);
     await trx.deleteFrom("bank_accounts").where("id", "=", id).execute();
     await auditAction(trx, options.actorUserId, "bank_account.deleted", id, { before });

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { type DB, now } from "#db/connect.server";
+import { lockTable } from "#db/dialect";
 import type { UserRow } from "#db/schema";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { UserError } from "~/lib/problem";
@@ -56,6 +57,8 @@ export async function grantAdmin(
   actor: { actorUserId: string | null } = { actorUserId: user.id },
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    // Two grants of one user at once run in turn on PostgreSQL (one row each, never a duplicate).
+    await lockTable(trx, "admin_users");
     const existing = await trx
       .selectFrom("admin_users")
       .select("id")
@@ -116,19 +119,14 @@ export async function isAdmin(
   user: Pick<UserRow, "id" | "email">,
 ): Promise<boolean> {
   if (ownerEmail && normalizeEmail(user.email) === normalizeEmail(ownerEmail)) return true;
-  try {
-    const row = await db
-      .selectFrom("admin_users")
-      .select("id")
-      .where((eb) =>
-        eb.or([eb(eb.fn("lower", ["email"]), "=", normalizeEmail(user.email)), eb("user_id", "=", user.id)]),
-      )
-      .executeTakeFirst();
-    return row !== undefined;
-  } catch (error) {
-    console.error("admin check failed; treating as not admin", error);
-    return false;
-  }
+  // A failed query (a busy or unreachable database) fails the request rather than quietly
+  // treating an admin as a shopper.
+  const row = await db
+    .selectFrom("admin_users")
+    .select("id")
+    .where((eb) => eb.or([eb(eb.fn("lower", ["email"]), "=", normalizeEmail(user.email)), eb("user_id", "=", user.id)]))
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Whether any admin exists at all (the first-admin setup is open only while none does). */

@@ -1,7 +1,9 @@
 import { type Kysely, sql } from "kysely";
+import { serialKey } from "./portable";
 
 // Frozen in time: never import application code here. Portable between SQLite and PostgreSQL:
-// text ids and ISO timestamps, integer booleans and integer cents.
+// text ids and ISO timestamps, integer booleans and integer cents; the one spelling that differs
+// (a numbered key) comes from ./portable.
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on the current schema type
 export async function up(db: Kysely<any>): Promise<void> {
@@ -39,7 +41,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("admin_users")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("cascade"))
     .addColumn("email", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
@@ -50,7 +52,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("categories")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("slug", "text", (c) => c.notNull().unique())
     .addColumn("name_en", "text", (c) => c.notNull())
     .addColumn("name_zh", "text", (c) => c.notNull())
@@ -66,7 +68,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("products")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("category_id", "integer", (c) => c.references("categories.id").onDelete("restrict"))
     .addColumn("name_en", "text", (c) => c.notNull())
     .addColumn("name_zh", "text", (c) => c.notNull())
@@ -99,7 +101,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("product_variants")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("product_id", "integer", (c) => c.notNull().references("products.id").onDelete("cascade"))
     .addColumn("color", "text", (c) => c.notNull())
     .addColumn("stock", "integer", (c) => c.notNull().defaultTo(0).check(sql`stock >= 0`))
@@ -109,7 +111,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("product_images")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("product_id", "integer", (c) => c.notNull().references("products.id").onDelete("cascade"))
     .addColumn("path", "text", (c) => c.notNull())
     .addColumn("sort_order", "integer", (c) => c.notNull().check(sql`sort_order between 0 and 4`))
@@ -127,7 +129,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("cart_lines")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("cart_id", "text", (c) => c.notNull().references("carts.id").onDelete("cascade"))
     .addColumn("product_id", "integer", (c) => c.notNull().references("products.id").onDelete("cascade"))
     .addColumn("color", "text", (c) => c.notNull().defaultTo("Default"))
@@ -176,7 +178,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("order_lines")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("order_id", "text", (c) => c.notNull().references("orders.id").onDelete("cascade"))
     .addColumn("product_id", "integer", (c) => c.references("products.id").onDelete("set null"))
     .addColumn("name_en", "text", (c) => c.notNull())
@@ -194,7 +196,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("blog_posts")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("title_en", "text", (c) => c.notNull())
     .addColumn("title_zh", "text", (c) => c.notNull())
     .addColumn("content_en", "text", (c) => c.notNull())
@@ -210,7 +212,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("bank_accounts")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("bank_name", "text", (c) => c.notNull())
     .addColumn("account_holder", "text", (c) => c.notNull())
     .addColumn("account_number", "text", (c) => c.notNull())
@@ -240,7 +242,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("page_views")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("path", "text", (c) => c.notNull())
     .addColumn("session_id", "text", (c) => c.notNull())
     .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("set null"))
@@ -258,7 +260,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("sign_in_events")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("cascade"))
     .addColumn("email", "text", (c) => c.notNull())
     .addColumn("success", "integer", (c) => c.notNull())
@@ -291,7 +293,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("audit_log")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", serialKey(db))
     .addColumn("actor_user_id", "text", (c) => c.references("users.id").onDelete("set null"))
     .addColumn("action", "text", (c) => c.notNull())
     .addColumn("entity_type", "text", (c) => c.notNull())

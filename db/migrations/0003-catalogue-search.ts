@@ -1,13 +1,39 @@
 import { type Kysely, sql } from "kysely";
+import { onPostgres } from "./portable";
 
 // Frozen in time: never import application code here.
-// Product search: an FTS5 table with the trigram tokenizer (case-insensitive substring
-// matching for 3+ characters, in English and Chinese), kept in sync by triggers on products
-// and categories. SQLite-specific, like the dialect in db/connect.server.ts; a PostgreSQL
-// port would use pg_trgm here instead. Also the indexes the listing's sorts need.
+// Product search (db/search.ts): on SQLite an FTS5 table with the trigram tokenizer
+// (case-insensitive substring matching for 3+ characters, in English and Chinese), kept in sync
+// by triggers on products and categories; on PostgreSQL pg_trgm GIN indexes on the same names,
+// which serve ILIKE '%term%' directly. Also the indexes the listing's sorts need.
+
+/** The columns search reads through a trigram index on PostgreSQL. */
+const TRIGRAM_COLUMNS = [
+  ["products", "name_en"],
+  ["products", "name_zh"],
+  ["categories", "slug"],
+  ["categories", "name_en"],
+  ["categories", "name_zh"],
+] as const;
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on the current schema type
 export async function up(db: Kysely<any>): Promise<void> {
+  if (onPostgres(db)) {
+    // pg_trgm is a trusted extension (PostgreSQL 13+): the database's owner may create it.
+    await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+    for (const [table, column] of TRIGRAM_COLUMNS) {
+      await sql`CREATE INDEX ${sql.id(`${table}_${column}_trgm`)} ON ${sql.table(table)} USING gin (${sql.ref(column)} gin_trgm_ops)`.execute(
+        db,
+      );
+    }
+  } else {
+    await sqliteSearchTable(db);
+  }
+  await sortIndexes(db);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see up()
+async function sqliteSearchTable(db: Kysely<any>): Promise<void> {
   await sql`CREATE VIRTUAL TABLE product_search USING fts5(name_en, name_zh, category, tokenize = 'trigram')`.execute(
     db,
   );
@@ -42,7 +68,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .raw(`INSERT INTO product_search(rowid, name_en, name_zh, category)
       SELECT p.id, p.name_en, p.name_zh, ${categoryText("p")} FROM products p`)
     .execute(db);
+}
 
+// biome-ignore lint/suspicious/noExplicitAny: see up()
+async function sortIndexes(db: Kysely<any>): Promise<void> {
   for (const column of ["price_gbp_cents", "price_eur_cents", "price_usd_cents"]) {
     await db.schema
       .createIndex(`products_category_${column}`)
@@ -59,15 +88,17 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const trigger of [
-    "products_search_insert",
-    "products_search_update",
-    "products_search_delete",
-    "categories_search_update",
-  ]) {
+  if (onPostgres(db)) {
+    for (const [table, column] of TRIGRAM_COLUMNS) {
+      await db.schema.dropIndex(`${table}_${column}_trgm`).ifExists().execute();
+    }
+  }
+  for (const trigger of onPostgres(db)
+    ? []
+    : ["products_search_insert", "products_search_update", "products_search_delete", "categories_search_update"]) {
     await sql.raw(`DROP TRIGGER IF EXISTS ${trigger}`).execute(db);
   }
-  await sql`DROP TABLE IF EXISTS product_search`.execute(db);
+  if (!onPostgres(db)) await sql`DROP TABLE IF EXISTS product_search`.execute(db);
   for (const index of [
     "products_category_price_gbp_cents",
     "products_category_price_eur_cents",

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { hongKongDaySql } from "./portable";
 
 // Frozen in time: never import application code here.
 // Rollups of page_views kept by the recorder in the same transaction as the view, so the
@@ -35,9 +36,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("first_day", "text", (c) => c.notNull())
     .execute();
 
-  // Backfill from the views recorded so far. SQLite date arithmetic (PostgreSQL would use
-  // AT TIME ZONE); timestamps are ISO-8601 UTC text.
-  const day = sql`date(created_at, '+8 hours')`;
+  // Backfill from the views recorded so far; timestamps are ISO-8601 UTC text.
+  const day = hongKongDaySql(db, "created_at");
   await sql`
     insert into page_view_sessions (session_id, first_day)
     select session_id, min(${day}) from page_views group by session_id

@@ -2,8 +2,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { RouterContextProvider } from "react-router";
-import { afterAll, onTestFinished } from "vitest";
+import { afterAll, inject, onTestFinished } from "vitest";
 import { type DB, migrateToLatest, openDatabase } from "#db/connect.server";
 import { requestInfoContext, type Services, servicesContext } from "~/context";
 import { type Config, loadConfig } from "~/lib/config.server";
@@ -45,37 +46,83 @@ function migratedTemplate(): Promise<string> {
   return template;
 }
 
-/** A copy of the migrated template in a new folder; `close` closes it and removes the folder. */
-async function openTestDb(): Promise<{ db: DB; dir: string; close: () => Promise<void> }> {
+/**
+ * Which database the tests of this run use: SQLite files by default; PostgreSQL in the
+ * `postgres` project of vitest.config.ts, whose global set-up (tests/setup/postgres-global.ts)
+ * starts a throwaway cluster with a migrated template database.
+ */
+const onPostgres = process.env.SHOP_TEST_DATABASE === "postgres";
+
+/** A new PostgreSQL database copied from the migrated template; `drop` removes it. */
+async function createPostgresDb(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = inject("postgresAdminUrl");
+  const name = `shop_test_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name} TEMPLATE shop_template STRATEGY file_copy`);
+  return {
+    url: adminUrl.replace(/\/postgres$/, `/${name}`),
+    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+/**
+ * A copy of the migrated template (a SQLite file in a new folder, or a PostgreSQL database from
+ * the template) with a folder for files; `close` closes it and removes both.
+ */
+async function openTestDb(): Promise<{ db: DB; dir: string; url: string; close: () => Promise<void> }> {
+  if (onPostgres) {
+    const { url, drop } = await createPostgresDb();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-test-"));
+    const db = openDatabase(url);
+    return {
+      db,
+      dir,
+      url,
+      close: async () => {
+        await db.destroy();
+        await drop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
   const source = await migratedTemplate();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-test-"));
   fs.copyFileSync(source, path.join(dir, "test.db"));
-  const db = openDatabase(`file:${path.join(dir, "test.db")}`);
+  const url = `file:${path.join(dir, "test.db")}`;
+  const db = openDatabase(url);
   const close = async () => {
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   };
-  return { db, dir, close };
+  return { db, dir, url, close };
 }
 
 /**
- * A real, freshly migrated SQLite file for one test file (no database mocks). The folder is
- * removed when the file's tests end.
+ * A real, freshly migrated database (SQLite, or PostgreSQL in the `postgres` project) for one
+ * test file (no database mocks), with a folder for files; both removed when the file's tests end.
  */
-export async function createTestDb(): Promise<{ db: DB; dir: string }> {
-  const { db, dir, close } = await openTestDb();
+export async function createTestDb(): Promise<{ db: DB; dir: string; url: string }> {
+  const { close, ...opened } = await openTestDb();
   afterAll(close);
-  return { db, dir };
+  return opened;
 }
 
 /**
  * A new database for the current test, closed and removed when the test finishes. In a file whose
  * tests should share no rows: `let db: DB; beforeEach(async () => { ({ db } = await freshTestDb()); });`
  */
-export async function freshTestDb(): Promise<{ db: DB; dir: string }> {
-  const { db, dir, close } = await openTestDb();
+export async function freshTestDb(): Promise<{ db: DB; dir: string; url: string }> {
+  const { close, ...opened } = await openTestDb();
   onTestFinished(close);
-  return { db, dir };
+  return opened;
 }
 
 export interface TestServices extends Services {
@@ -83,9 +130,10 @@ export interface TestServices extends Services {
   mailer: MemoryMailer;
 }
 
-function servicesOn(db: DB, dir: string, overrides: Partial<Config>): TestServices {
+function servicesOn({ db, dir, url }: { db: DB; dir: string; url: string }, overrides: Partial<Config>): TestServices {
   const config: Config = {
     ...loadConfig({
+      DATABASE_URL: url,
       DATA_DIR: dir,
       UPLOADS_DIR: path.join(dir, "uploads"),
       SESSION_SECRET: "test-secret-0123456789abcdef0123456789",
@@ -97,14 +145,12 @@ function servicesOn(db: DB, dir: string, overrides: Partial<Config>): TestServic
 
 /** Test services on a database for the whole test file. */
 export async function createTestServices(overrides: Partial<Config> = {}): Promise<TestServices> {
-  const { db, dir } = await createTestDb();
-  return servicesOn(db, dir, overrides);
+  return servicesOn(await createTestDb(), overrides);
 }
 
 /** Test services on a new database for the current test (call in a `beforeEach` or a test). */
 export async function freshTestServices(overrides: Partial<Config> = {}): Promise<TestServices> {
-  const { db, dir } = await freshTestDb();
-  return servicesOn(db, dir, overrides);
+  return servicesOn(await freshTestDb(), overrides);
 }
 
 /** The request context a loader or action gets, built from test services. */

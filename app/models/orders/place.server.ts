@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { TFunction } from "i18next";
 import { type DB, now } from "#db/connect.server";
+import { lockRows } from "#db/dialect";
 import type { Currency, OrderRow } from "#db/schema";
 import type { CheckoutState } from "~/lib/checkout-session.server";
 import type { Config } from "~/lib/config.server";
@@ -111,6 +112,10 @@ export async function payForCheckout(
  */
 export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ order: OrderRow; duplicate: boolean }> {
   return db.transaction().execute(async (trx) => {
+    // The cart's row lock (a no-op on SQLite, whose transactions already write one at a time)
+    // makes two sends of one checkout run in turn on PostgreSQL: the second then finds the order
+    // the first made by its submission key, and never takes stock for a cart already emptied.
+    await lockRows(trx, "carts", "id", input.cartId);
     // Checked again inside the transaction: two sends at once still make one order.
     const existing = await findSubmittedOrder(trx, input.userId, input.submissionKey);
     if (existing) return { order: existing, duplicate: true };
@@ -126,6 +131,9 @@ export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ orde
       });
     }
 
+    // No oversell under any isolation: the conditional update is one statement, and on
+    // PostgreSQL a concurrent buyer of the same colour waits on its row lock, then re-checks
+    // `stock >= quantity` against the committed value.
     for (const line of lines) {
       const taken = await trx
         .updateTable("product_variants")

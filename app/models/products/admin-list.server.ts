@@ -1,6 +1,5 @@
-import { sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
-import { likePattern } from "#db/query";
+import { containsText } from "#db/dialect";
 import type { Currency } from "#db/schema";
 import { UserError } from "~/lib/problem";
 import { safeRedirect } from "~/lib/redirect";
@@ -88,11 +87,7 @@ export async function listAdminProducts(db: DB, query: AdminProductQuery): Promi
   let base = db.selectFrom("products");
   if (query.categoryId != null) base = base.where("products.category_id", "=", query.categoryId);
   if (search) {
-    const pattern = likePattern(search);
-    base =
-      query.language === "zh"
-        ? base.where(sql<boolean>`products.name_zh LIKE ${pattern} ESCAPE '\\'`)
-        : base.where(sql<boolean>`products.name_en LIKE ${pattern} ESCAPE '\\'`);
+    base = base.where(containsText(db, query.language === "zh" ? "products.name_zh" : "products.name_en", search));
   }
 
   const [{ total }, categories] = await Promise.all([

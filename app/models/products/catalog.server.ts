@@ -1,7 +1,6 @@
-import { type ExpressionBuilder, sql } from "kysely";
 import type { DB } from "#db/connect.server";
-import { likePattern } from "#db/query";
-import type { CategoryRow, Currency, Database } from "#db/schema";
+import type { CategoryRow, Currency } from "#db/schema";
+import { matchProductSearch } from "#db/search";
 import { publicUrl } from "~/lib/storage.server";
 import {
   CARD_COLUMNS,
@@ -141,46 +140,6 @@ export function normalizeSearch(term: string | null | undefined): string {
     .slice(0, 100);
 }
 
-/**
- * Products matching `term` in the English name, the Chinese name or the category: the
- * trigram full-text index for 3+ characters; a plain partial match for 2 (common in Chinese:
- * 手槍, 背心); nothing below 2.
- */
-function matchSearch(term: string) {
-  return (eb: ExpressionBuilder<Database & { products: Database["products"] }, "products">) => {
-    if ([...term].length >= 3) {
-      const phrase = `"${term.replace(/"/g, '""')}"`;
-      return eb(
-        "products.id",
-        "in",
-        eb
-          .selectFrom("product_search")
-          .select("product_search.rowid")
-          .where(sql<boolean>`product_search MATCH ${phrase}`),
-      );
-    }
-    const pattern = likePattern(term);
-    return eb.or([
-      sql<boolean>`products.name_en LIKE ${pattern} ESCAPE '\\'`,
-      sql<boolean>`products.name_zh LIKE ${pattern} ESCAPE '\\'`,
-      eb(
-        "products.category_id",
-        "in",
-        eb
-          .selectFrom("categories")
-          .select("categories.id")
-          .where((c) =>
-            c.or([
-              sql<boolean>`categories.slug LIKE ${pattern} ESCAPE '\\'`,
-              sql<boolean>`categories.name_en LIKE ${pattern} ESCAPE '\\'`,
-              sql<boolean>`categories.name_zh LIKE ${pattern} ESCAPE '\\'`,
-            ]),
-          ),
-      ),
-    ]);
-  };
-}
-
 export async function listProducts(db: DB, query: ListingQuery): Promise<Listing> {
   const pageSize = query.pageSize ?? PAGE_SIZE;
   const search = normalizeSearch(query.search);
@@ -199,7 +158,7 @@ export async function listProducts(db: DB, query: ListingQuery): Promise<Listing
     base = base.where(column, ">=", band.min);
     if (band.max !== null) base = base.where(column, "<", band.max);
   }
-  if (search) base = base.where(matchSearch(search));
+  if (search) base = base.where(matchProductSearch(db, search));
 
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
   const pages = Math.max(1, Math.ceil(Number(total) / pageSize));

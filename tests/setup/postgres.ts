@@ -1,0 +1,90 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/**
+ * A throwaway PostgreSQL cluster for tests and benchmarks: Debian's `initdb` and `pg_ctl` (from
+ * /usr/lib/postgresql/<newest>/bin, or PG_BIN) into a temp folder, listening on a free loopback
+ * port only, run as the `postgres` user when we are root (PostgreSQL refuses to run as root).
+ * Durability is off (fsync, synchronous_commit): tests kill app processes, never this server.
+ * `stop` shuts it down and removes the folder; so does the end of the process that started it.
+ */
+export interface PostgresCluster {
+  port: number;
+  /** A connection URL for database `name` as the superuser. */
+  url(name: string): string;
+  stop(): void;
+}
+
+function binDir(): string {
+  if (process.env.PG_BIN) return process.env.PG_BIN;
+  const root = "/usr/lib/postgresql";
+  const versions = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((v) => fs.existsSync(path.join(root, v, "bin", "initdb")))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (!versions[0]) {
+    throw new Error("PostgreSQL is not installed: apt-get install -y postgresql (or set PG_BIN to its bin folder)");
+  }
+  return path.join(root, versions[0], "bin");
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export async function startPostgres(): Promise<PostgresCluster> {
+  const bin = binDir();
+  const asRoot = process.getuid?.() === 0;
+  const run = (command: string, args: string[]) => {
+    const [file, argv] = asRoot
+      ? ["runuser", ["-u", "postgres", "--", path.join(bin, command), ...args]]
+      : [path.join(bin, command), args];
+    execFileSync(file, argv, { stdio: ["ignore", "ignore", "pipe"] });
+  };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-pg-"));
+  if (asRoot) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"]).toString());
+    const gid = Number(execFileSync("id", ["-g", "postgres"]).toString());
+    fs.chownSync(dir, uid, gid);
+  }
+  const data = path.join(dir, "data");
+  run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
+  const port = await freePort();
+  const options = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    "-c listen_addresses=127.0.0.1",
+    "-c fsync=off",
+    "-c synchronous_commit=off",
+    "-c full_page_writes=off",
+    "-c max_connections=400",
+  ].join(" ");
+  run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-o", options, "-w", "-t", "60", "start"]);
+
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    const [file, argv] = asRoot
+      ? ["runuser", ["-u", "postgres", "--", path.join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"]]
+      : [path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]];
+    spawnSync(file, argv, { stdio: "ignore" });
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.off("exit", stop);
+  };
+  process.on("exit", stop);
+  return { port, url: (name) => `postgres://postgres@127.0.0.1:${port}/${name}`, stop };
+}
