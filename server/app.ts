@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { type DB, migrateToLatest, openDatabase } from "#db/connect.server";
-import { isDatabaseEmpty, seedDemo } from "#db/seed/index.server";
+import { AlreadySeededError, isDatabaseEmpty, seedDemo } from "#db/seed/index.server";
 import { requestInfoContext, type Services, servicesContext } from "~/context";
 import { parseCommandLine, UsageError } from "~/lib/cli-args";
 import { type Config, loadConfig } from "~/lib/config.server";
@@ -300,10 +300,15 @@ export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
   const shouldSeed = config.seedDemo ?? (await isDatabaseEmpty(db));
   if (shouldSeed && (await isDatabaseEmpty(db))) {
     const started = Date.now();
-    const result = await seedDemo(db, storage);
-    console.info(
-      `database: seeded the demo catalogue (${result.categories} categories, ${result.products} products) in ${Date.now() - started}ms`,
-    );
+    try {
+      const result = await seedDemo(db, storage);
+      console.info(
+        `database: seeded the demo catalogue (${result.categories} categories, ${result.products} products) in ${Date.now() - started}ms`,
+      );
+    } catch (error) {
+      if (!(error instanceof AlreadySeededError)) throw error;
+      console.info("database: another process seeded the demo catalogue");
+    }
   }
   return { ...runtime, setupToken };
 }

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateKey, type Storage } from "../../app/lib/storage.server";
 import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "../../app/models/settings/site-settings.server";
 import { type DB, now } from "../connect.server";
+import { lockTable } from "../dialect";
 import {
   SEED_BANK_ACCOUNT,
   SEED_BLOG_POSTS,
@@ -23,6 +24,13 @@ const MINUTE_MS = 60 * 1000;
 const RENDER_CONCURRENCY = 6;
 
 /** True when there is no catalogue yet: no categories and no products. */
+/** seedDemo found a catalogue (another process seeded the database first). */
+export class AlreadySeededError extends Error {
+  constructor() {
+    super("seedDemo: the database already has categories or products; refusing to seed over them");
+  }
+}
+
 export async function isDatabaseEmpty(db: DB): Promise<boolean> {
   const [category, product] = await Promise.all([
     db.selectFrom("categories").select("id").limit(1).executeTakeFirst(),
@@ -72,9 +80,7 @@ interface ProductPlan {
  * fails, the stored images are removed again. Refuses to run on a database that has a catalogue.
  */
 export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: number; products: number }> {
-  if (!(await isDatabaseEmpty(db))) {
-    throw new Error("seedDemo: the database already has categories or products; refusing to seed over them");
-  }
+  if (!(await isDatabaseEmpty(db))) throw new AlreadySeededError();
   const { renderBlogImage, renderCategoryImage, renderHeroImage, renderProductImage } = await loadArtwork();
   const clock = Date.now();
   const at = (daysAgo: number, minutesEarlier = 0) =>
@@ -112,6 +118,10 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
     });
 
     await db.transaction().execute(async (trx) => {
+      // Two processes starting on one empty database (two machines) seed it once: the table
+      // lock makes the second wait, then find the catalogue and give up (its images removed).
+      await lockTable(trx, "categories");
+      if (!(await isDatabaseEmpty(trx))) throw new AlreadySeededError();
       const categoryIds = new Map<string, number>();
       const categoriesCreated = at(130);
       for (const [index, category] of SEED_CATEGORIES.entries()) {
