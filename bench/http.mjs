@@ -5,8 +5,11 @@
 // machine's limit) and the server's own /healthz (B1, the framework's floor). Prints a table with
 // the issue's targets and writes the same as JSON to bench/results/<timestamp>.json.
 //
+// Then the same data on PostgreSQL (P1-P6: copied with db:copy into a throwaway cluster, Debian's
+// postgresql), in the same run so every figure is a ratio to the same B0 and B1.
+//
 // Env: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 10),
-// BENCH_SKIP_BUILD=1 (reuse build-bench when it exists).
+// BENCH_SKIP_BUILD=1 (reuse build-bench when it exists), BENCH_POSTGRES=0 (SQLite only).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -234,7 +237,7 @@ async function startShop(dirs) {
         HOST: "127.0.0.1",
         PORT: String(port),
         PUBLIC_URL: origin,
-        DATABASE_URL: `file:${dirs.database}`,
+        DATABASE_URL: dirs.databaseUrl ?? `file:${dirs.database}`,
         DATA_DIR: dirs.data,
         UPLOADS_DIR: dirs.uploads,
         BUILD_DIR,
@@ -408,20 +411,59 @@ const SEARCHES = [
  * B5: add to cart with one session per connection
  * ------------------------------------------------------------------------------------------ */
 
-function cartQuantity(databaseFile, productId, color) {
-  const sqlite = new SQLite(databaseFile, { readonly: true });
+/**
+ * Reads the figures B5/B6 check straight from the shop's database, SQLite file or PostgreSQL URL.
+ * Every method answers a promise; `close` ends the connection.
+ */
+async function openReader(databaseUrl) {
+  const queries = {
+    cart: "select coalesce(sum(quantity), 0) quantity, count(*) lines from cart_lines where product_id = ? and color = ?",
+    stock: "select stock from product_variants where product_id = ? and color = ?",
+    sold: `select coalesce(sum(l.quantity), 0) quantity, count(distinct l.order_id) orders
+             from order_lines l where l.product_id = ? and l.color = ?`,
+  };
+  if (/^postgres(ql)?:/.test(databaseUrl)) {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const numeric = (row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+    const get = async (sql, ...params) => {
+      let n = 0;
+      const result = await client.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      );
+      return numeric(result.rows[0]);
+    };
+    return {
+      cart: (id, color) => get(queries.cart, id, color),
+      stock: async (id, color) => (await get(queries.stock, id, color)).stock,
+      sold: (id, color) => get(queries.sold, id, color),
+      close: () => client.end(),
+    };
+  }
+  const sqlite = new SQLite(databaseUrl.replace(/^file:/, ""), { readonly: true });
+  const cart = sqlite.prepare(queries.cart);
+  const stock = sqlite.prepare(queries.stock);
+  const sold = sqlite.prepare(queries.sold);
+  return {
+    cart: async (id, color) => cart.get(id, color),
+    stock: async (id, color) => stock.get(id, color).stock,
+    sold: async (id, color) => sold.get(id, color),
+    close: async () => sqlite.close(),
+  };
+}
+
+async function cartQuantity(databaseUrl, productId, color) {
+  const reader = await openReader(databaseUrl);
   try {
-    return sqlite
-      .prepare(
-        "select coalesce(sum(quantity), 0) quantity, count(*) lines from cart_lines where product_id = ? and color = ?",
-      )
-      .get(productId, color);
+    return await reader.cart(productId, color);
   } finally {
-    sqlite.close();
+    await reader.close();
   }
 }
 
-async function benchAddToCart(ctx, shop, dataset, databaseFile) {
+async function benchAddToCart(ctx, shop, dataset, databaseUrl, id5 = "B5") {
   const { id, color } = dataset.cartProduct;
   const form = new URLSearchParams({ intent: "add", productId: String(id), color, quantity: "1", redirectTo: "/cart" });
   // Each connection's session: GET a page (its cookies), then a first add, which saves the session.
@@ -472,12 +514,12 @@ async function benchAddToCart(ctx, shop, dataset, databaseFile) {
     },
   };
   // Warm-up, then the measured run between two readings of the database.
-  ctx.phase("B5 warm-up");
+  ctx.phase(`${id5} warm-up`);
   const warm = summarize(await cannon({ ...options, duration: WARMUP }));
   await drain(ctx);
-  const before = cartQuantity(databaseFile, id, color);
-  const result = await measure(ctx, "B5", options, { warmup: false });
-  const after = cartQuantity(databaseFile, id, color);
+  const before = await cartQuantity(databaseUrl, id, color);
+  const result = await measure(ctx, id5, options, { warmup: false });
+  const after = await cartQuantity(databaseUrl, id, color);
   const succeeded = result.statuses["302"] ?? 0;
   const written = after.quantity - before.quantity;
   // autocannon stops with up to one request in flight per connection: those can be written
@@ -560,8 +602,8 @@ async function prepareShopper(origin, product, n) {
   return { jar, submissionKey, email };
 }
 
-async function benchCheckouts(ctx, shop, dataset, databaseFile) {
-  ctx.phase("B6 setup");
+async function benchCheckouts(ctx, shop, dataset, databaseUrl, id6 = "B6") {
+  ctx.phase(`${id6} setup`);
   const product = dataset.scarceProduct;
   const { default: sharp } = await import("sharp");
   const receipt = await sharp({
@@ -580,25 +622,20 @@ async function benchCheckouts(ctx, shop, dataset, databaseFile) {
   }
   const setupMs = Date.now() - setupStarted;
 
-  const sqlite = new SQLite(databaseFile, { readonly: true });
-  const stockOf = sqlite.prepare("select stock from product_variants where product_id = ? and color = ?");
-  const soldOf = sqlite.prepare(
-    `select coalesce(sum(l.quantity), 0) quantity, count(distinct l.order_id) orders
-       from order_lines l where l.product_id = ? and l.color = ?`,
-  );
-  const stockBefore = stockOf.get(product.id, product.color).stock;
-  const soldBefore = soldOf.get(product.id, product.color);
+  const reader = await openReader(databaseUrl);
+  const stockBefore = await reader.stock(product.id, product.color);
+  const soldBefore = await reader.sold(product.id, product.color);
   let minStock = stockBefore;
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      minStock = Math.min(minStock, stockOf.get(product.id, product.color).stock);
+      minStock = Math.min(minStock, await reader.stock(product.id, product.color));
       await sleep(5);
     }
   })();
 
   await drain(ctx);
-  ctx.phase("B6");
+  ctx.phase(id6);
   const load = Number(os.loadavg()[0].toFixed(2));
   const rss = [];
   const rssTimer = setInterval(() => {
@@ -636,9 +673,9 @@ async function benchCheckouts(ctx, shop, dataset, databaseFile) {
   await sleep(200);
   sampling = false;
   await sampler;
-  const stockAfter = stockOf.get(product.id, product.color).stock;
-  const soldAfter = soldOf.get(product.id, product.color);
-  sqlite.close();
+  const stockAfter = await reader.stock(product.id, product.color);
+  const soldAfter = await reader.sold(product.id, product.color);
+  await reader.close();
 
   const latencies = outcomes.map((o) => o.ms).sort((a, b) => a - b);
   const statuses = {};
@@ -656,7 +693,7 @@ async function benchCheckouts(ctx, shop, dataset, databaseFile) {
     bad: outcomes.filter((o) => o.status === 0 || o.status >= 500).length,
     statuses,
     shop_rss_max_mb: rss.length ? Math.max(...rss) : null,
-    shop_time: serverTimes(ctx, "B6"),
+    shop_time: serverTimes(ctx, id6),
     loadavg_before: load,
     checkout: {
       shoppers: SHOPPERS,
@@ -674,7 +711,7 @@ async function benchCheckouts(ctx, shop, dataset, databaseFile) {
     },
   };
   console.info(
-    `  B6: ${succeeded}/${SHOPPERS} paid (expected ${expected}), p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ` +
+    `  ${id6}: ${succeeded}/${SHOPPERS} paid (expected ${expected}), p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ` +
       `statuses ${JSON.stringify(statuses)}, stock ${stockBefore} → ${stockAfter} (min seen ${minStock})`,
   );
   return result;
@@ -756,6 +793,91 @@ function judge(report) {
       : "none",
   );
   return targets;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * P1-P6: the same shop on PostgreSQL (issue 16)
+ * ------------------------------------------------------------------------------------------ */
+
+/**
+ * The SQLite shop's data copied by `db:copy` into a throwaway PostgreSQL cluster (Debian's
+ * postgresql, tests/setup/postgres.ts; fsync off there, so writes are cheaper than on a real
+ * server), the same build started on it with the same uploads, and B1-B6 measured again as P1-P6
+ * in the same run, so every figure is a ratio to the same B0 and B1. Skipped with BENCH_POSTGRES=0.
+ */
+async function benchPostgres({ benches, dirs, dataset, searchPaths, productPaths, stopSqliteShop }) {
+  let cluster;
+  try {
+    const { startPostgres } = await import("../tests/setup/postgres.ts");
+    cluster = await startPostgres();
+  } catch (error) {
+    console.info(`\nPostgreSQL figures skipped: ${error instanceof Error ? error.message : error}`);
+    return { skipped: String(error) };
+  }
+  try {
+    await stopSqliteShop();
+    const { default: pg } = await import("pg");
+    const admin = new pg.Client({ connectionString: cluster.url("postgres") });
+    await admin.connect();
+    await admin.query("create database bench");
+    await admin.end();
+    const databaseUrl = cluster.url("bench");
+    console.info("\nCopying the shop into PostgreSQL (npm run db:copy) …");
+    const copyStarted = Date.now();
+    await runStep(
+      "db:copy",
+      process.execPath,
+      ["bin/shop.mjs", "db:copy", "--from", `file:${dirs.database}`, "--to", databaseUrl],
+      { env: { ...process.env, DATA_DIR: dirs.data, UPLOADS_DIR: dirs.uploads } },
+      600_000,
+    );
+    const copyMs = Date.now() - copyStarted;
+    console.info(`  copied in ${(copyMs / 1000).toFixed(1)} s`);
+    const shop = await startShop({ ...dirs, databaseUrl });
+    const ctx = {
+      shopPid: shop.child.pid,
+      log: shop.log,
+      phase: (name) => {
+        shop.log.phase = name;
+      },
+    };
+    const GET = (pathName) => ({ url: `${shop.origin}${pathName}`, headers: BROWSER_HEADERS });
+    const on = (label) => `${label} · PostgreSQL`;
+    benches.P1 = { label: on("/healthz"), ...(await measure(ctx, "P1", GET("/healthz"))) };
+    benches.P2 = {
+      label: on("category listings"),
+      ...(await measure(ctx, "P2", {
+        url: shop.origin,
+        headers: BROWSER_HEADERS,
+        requests: rotating(categoryPaths(dataset.categorySlugs)),
+      })),
+    };
+    benches.P3 = {
+      label: on("product pages"),
+      ...(await measure(ctx, "P3", { url: shop.origin, headers: BROWSER_HEADERS, requests: rotating(productPaths) })),
+    };
+    benches.P4 = {
+      label: on("search (en/zh)"),
+      ...(await measure(ctx, "P4", { url: shop.origin, headers: BROWSER_HEADERS, requests: rotating(searchPaths) })),
+    };
+    benches.P5 = { label: on("add to cart POST"), ...(await benchAddToCart(ctx, shop, dataset, databaseUrl, "P5")) };
+    benches.P6 = {
+      label: on(`${SHOPPERS} concurrent payments`),
+      ...(await benchCheckouts(ctx, shop, dataset, databaseUrl, "P6")),
+    };
+    ctx.phase("after");
+    const result = {
+      copy_ms: copyMs,
+      cold_start_ms: Math.round(shop.coldStartMs),
+      log_statuses_by_phase: shop.log.statuses,
+      server_errors: shop.log.serverErrors,
+      stderr_tail: shop.log.stderr.slice(-40),
+    };
+    await stopChild(shop.child);
+    return result;
+  } finally {
+    cluster.stop();
+  }
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -883,11 +1005,14 @@ async function main() {
     ...(await measure(ctx, "B4", { url: shop.origin, headers: BROWSER_HEADERS, requests: rotating(searchPaths) })),
   };
   await ensureShop("B5");
-  benches.B5 = { label: "add to cart POST", ...(await benchAddToCart(ctx, shop, dataset, dirs.database)) };
+  benches.B5 = {
+    label: "add to cart POST",
+    ...(await benchAddToCart(ctx, shop, dataset, `file:${dirs.database}`)),
+  };
   await ensureShop("B6");
   benches.B6 = {
     label: `${SHOPPERS} concurrent payments`,
-    ...(await benchCheckouts(ctx, shop, dataset, dirs.database)),
+    ...(await benchCheckouts(ctx, shop, dataset, `file:${dirs.database}`)),
   };
   await ensureShop("B7");
   benches.B7 = { label: "product image (webp)", ...(await measure(ctx, "B7", GET(imagePath))) };
@@ -895,6 +1020,18 @@ async function main() {
   ctx.phase("after");
   await sleep(500);
   const rssAfter = rssMb(ctx.shopPid);
+
+  const postgres =
+    process.env.BENCH_POSTGRES === "0"
+      ? null
+      : await benchPostgres({
+          benches,
+          dirs,
+          dataset,
+          searchPaths,
+          productPaths,
+          stopSqliteShop: () => stopChild(shop.child),
+        });
 
   const underLoad = Object.values(benches)
     .map((r) => r.shop_rss_max_mb)
@@ -924,6 +1061,7 @@ async function main() {
       server_errors: shop.log.serverErrors,
       stderr_tail: shop.log.stderr.slice(-40),
     },
+    postgres,
     benches,
   };
   report.targets = judge(report);

@@ -16,7 +16,11 @@ export interface Config {
   shopOwnerEmail: string | null;
   smtpUrl: string | null;
   publicUrl: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-* headers to believe (Express's "trust proxy"): false (none), true
+   * (all: the left-most address), a hop count, or addresses/CIDRs/names (loopback, uniquelocal…).
+   */
+  trustProxy: boolean | number | string;
   /** undefined: seed only when the database is empty. */
   seedDemo: boolean | undefined;
   secureCookies: boolean;
@@ -48,7 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shopOwnerEmail: env.SHOP_OWNER_EMAIL?.trim().toLowerCase() || null,
     smtpUrl: env.SMTP_URL || null,
     publicUrl,
-    trustProxy: isOn(env.TRUST_PROXY),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     seedDemo: env.SEED_DEMO === undefined || env.SEED_DEMO === "" ? undefined : isOn(env.SEED_DEMO),
     secureCookies: publicUrl.startsWith("https://"),
     emailVerification: isOn(env.EMAIL_VERIFICATION),
@@ -151,6 +155,21 @@ function isLocalAddress(publicUrl: string | undefined): boolean {
     return false;
   }
   return ["localhost", "127.0.0.1", "[::1]", "::1"].includes(host.toLowerCase());
+}
+
+/**
+ * TRUST_PROXY: off (default), on (every proxy: the left-most X-Forwarded-For address, right for a
+ * proxy that overwrites the header), a number of proxies in front (1 for one load balancer: the
+ * address it saw, which a shopper cannot forge), or a comma-separated list of proxy addresses,
+ * CIDR ranges or Express's names (loopback, linklocal, uniquelocal). A malformed list stops the
+ * start (Express refuses it).
+ */
+export function parseTrustProxy(value: string | undefined): boolean | number | string {
+  const text = (value ?? "").trim();
+  if (text === "" || ["0", "false", "off", "no"].includes(text.toLowerCase())) return false;
+  if (isOn(text)) return text === "1" ? 1 : true;
+  if (/^\d+$/.test(text)) return Number(text);
+  return text;
 }
 
 function isOn(value: string | undefined): boolean {
