@@ -143,6 +143,17 @@ describe("bank account model", () => {
     expect(await audits("bank_account.created", third.id)).toHaveLength(1);
   });
 
+  it("leaves exactly one primary when two admins switch it to different accounts at the same moment", async () => {
+    const accounts = [];
+    for (let i = 0; i < 4; i++) accounts.push(await createBankAccount(db, input(), actor));
+    // Four switches at once (on PostgreSQL each on its own connection: the table lock orders them).
+    const results = await Promise.allSettled(accounts.map((account) => makePrimaryBankAccount(db, account.id, actor)));
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled"]);
+    const primary = await primaries();
+    expect(primary).toHaveLength(1);
+    expect((await findPaymentAccount(db))?.id).toBe(primary[0]);
+  });
+
   it("updates an account with before and after; the primary one cannot be unticked", async () => {
     const created = await createBankAccount(db, input({ is_primary: true }), actor);
     const { id } = created;

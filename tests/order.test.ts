@@ -321,6 +321,19 @@ describe("placeOrder", () => {
     expect(await ordersOf(shopper.userId)).toEqual([]);
   });
 
+  it("makes one order when the same checkout is sent three times at the same moment", async () => {
+    const product = await makeProduct({ variants: [["Black", 10]] });
+    const shopper = await makeShopper();
+    await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity: "2" });
+    const submissionKey = crypto.randomUUID();
+    // On PostgreSQL each send runs on its own connection; the cart's row lock puts them in turn.
+    const sends = await Promise.all([1, 2, 3].map(() => placeOrder(db, input(shopper, { submissionKey }))));
+    expect(sends.filter((send) => !send.duplicate)).toHaveLength(1);
+    expect(new Set(sends.map((send) => send.order.id)).size).toBe(1);
+    expect(await ordersOf(shopper.userId)).toHaveLength(1);
+    expect(await stockOf(product.id, "Black")).toBe(8);
+  });
+
   it("sells the last unit once when 20 shoppers order it at the same moment", async () => {
     const product = await makeProduct({ variants: [["Black", 1]] });
     const shoppers = [];
