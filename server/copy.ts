@@ -125,8 +125,12 @@ export async function copyDatabase(options: DatabaseCopyOptions): Promise<TableC
           .executeTakeFirstOrThrow();
         counts.push({ table: table.name, source: expected, target: Number(n) });
       }
+      // Past the copied ids, and past every id SQLite ever handed out (AUTOINCREMENT never gives
+      // a deleted row's id again: an old order line must not come to name a new product).
+      const handedOut = sqliteSequences(source);
       for (const table of await identityTables(trx)) {
-        await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce(max(id), 0) + 1, false) from ${sql.table(table)}`.execute(
+        const used = handedOut.get(table) ?? 0;
+        await sql`select setval(pg_get_serial_sequence(${table}, 'id'), greatest(coalesce(max(id), 0), ${used}) + 1, false) from ${sql.table(table)}`.execute(
           trx,
         );
       }
@@ -162,6 +166,14 @@ function sourceTables(source: SQLite.Database): SourceTable[] {
       .map((key) => key.table)
       .filter((other) => other !== name),
   }));
+}
+
+/** The highest id SQLite's AUTOINCREMENT handed out, per table. */
+function sqliteSequences(source: SQLite.Database): Map<string, number> {
+  const exists = source.prepare("select 1 from sqlite_master where type = 'table' and name = 'sqlite_sequence'").get();
+  if (!exists) return new Map();
+  const rows = source.prepare("select name, seq from sqlite_sequence").all() as { name: string; seq: number }[];
+  return new Map(rows.map((row) => [row.name, Number(row.seq)]));
 }
 
 /** A table or a column on one side only means the two schemas differ: an error, never a skip. */
