@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -191,6 +192,34 @@ describe.runIf(onPostgres)("db:copy from SQLite to PostgreSQL", () => {
     expect(order.indexOf("categories")).toBeLessThan(order.indexOf("products"));
     expect(order.indexOf("orders")).toBeLessThan(order.indexOf("order_lines"));
     expect(order.indexOf("users")).toBeLessThan(order.indexOf("orders"));
+  });
+
+  it("comes back whole through pg_dump / pg_restore, as docs/scaling.md tells (search indexes included)", async () => {
+    const dump = path.join(dir, "shop.dump");
+    execFileSync("pg_dump", ["--format=custom", "--no-owner", `--file=${dump}`, target], { stdio: "pipe" });
+    const restored = await emptyDatabase();
+    execFileSync(
+      "pg_restore",
+      ["--no-owner", "--exit-on-error", "--single-transaction", `--dbname=${restored}`, dump],
+      { stdio: "pipe" },
+    );
+    const db = openDatabase(restored);
+    try {
+      // The same shop as the dumped one (which has the products the tests above added).
+      const dumped = await catalogue(pgDb);
+      expect(await catalogue(db)).toEqual(dumped);
+      expect(dumped.english).toEqual(before.english);
+      expect(dumped.chinese).toEqual(before.chinese);
+      expect((await listOrdersForUser(db, customer.id)).map((o) => o.id)).toEqual([orderId]);
+      // The identity sequences come back too: the next product follows the last one made.
+      const { max } = await db
+        .selectFrom("products")
+        .select((eb) => eb.fn.max("id").as("max"))
+        .executeTakeFirstOrThrow();
+      expect((await createProduct(db, { variants: [["Black", 1]] })).id).toBe(Number(max) + 1);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it("refuses a source that is not SQLite and a target that is not PostgreSQL", async () => {
