@@ -149,6 +149,32 @@ describe("npm run storage:copy", () => {
     expect(await bucket("copy-cli").list("private")).toHaveLength(3);
   });
 
+  it("copies a bucket back into a folder (a copy of the bucket on disk)", async () => {
+    const { disk, files } = await uploadsFolder();
+    const source = bucket("copy-cli");
+    await copyStorage({ from: disk, to: source });
+    const folder = fs.mkdtempSync(path.join(sandbox, "from-bucket-"));
+    const info = console.info;
+    console.info = () => {};
+    try {
+      await storageCopyCommand([
+        "--from",
+        `s3://copy-cli?endpoint=${encodeURIComponent(endpoint)}&forcePathStyle=true`,
+        "--to",
+        `file:${folder}`,
+      ]);
+    } finally {
+      console.info = info;
+    }
+    const copy = new DiskStorage(folder);
+    for (const file of files) {
+      const back = await copy.get(file.area, file.key);
+      expect(back?.data.equals(file.data), `${file.area}/${file.key}`).toBe(true);
+      expect(back?.contentType).toBe(file.contentType);
+    }
+    expect(fs.existsSync(path.join(folder, "private", "receipts", "user-1", "r1.jpg"))).toBe(true);
+  });
+
   it("refuses to copy a storage onto itself", async () => {
     const { root } = await uploadsFolder();
     await expect(storageCopyCommand(["--from", `file:${root}`, "--to", `file:${root}`])).rejects.toThrow(
