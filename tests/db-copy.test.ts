@@ -33,6 +33,7 @@ describe.runIf(onPostgres)("db:copy from SQLite to PostgreSQL", () => {
   const sqliteUrl = `file:${path.join(dir, "shop.db")}`;
   const created: string[] = [];
   let adminUrl = "";
+  const role = `shop_owner_${crypto.randomBytes(4).toString("hex")}`;
   let target = "";
   let pgDb: DB;
   let customer: { id: string; email: string };
@@ -57,12 +58,18 @@ describe.runIf(onPostgres)("db:copy from SQLite to PostgreSQL", () => {
     }
   }
 
-  /** A new, EMPTY database (not the migrated template): db:copy migrates it itself. */
+  /**
+   * A new, EMPTY database (not the migrated template), owned by an ordinary role that the copy
+   * connects as, as a shop's database user would: db:copy migrates it itself (pg_trgm included).
+   */
   async function emptyDatabase(): Promise<string> {
     const name = `shop_copy_${crypto.randomBytes(5).toString("hex")}`;
-    await admin(`CREATE DATABASE ${name}`);
+    await admin(`CREATE DATABASE ${name} OWNER ${role}`);
     created.push(name);
-    return adminUrl.replace(/\/postgres$/, `/${name}`);
+    const url = new URL(adminUrl);
+    url.username = role;
+    url.pathname = `/${name}`;
+    return url.toString();
   }
 
   async function catalogue(db: DB) {
@@ -83,6 +90,7 @@ describe.runIf(onPostgres)("db:copy from SQLite to PostgreSQL", () => {
 
   beforeAll(async () => {
     adminUrl = inject("postgresAdminUrl");
+    await admin(`CREATE ROLE ${role} LOGIN`); // not a superuser
     const sqlite = openDatabase(sqliteUrl);
     await migrateToLatest(sqlite);
     await seedDemo(sqlite, new MemoryStorage());
@@ -119,6 +127,7 @@ describe.runIf(onPostgres)("db:copy from SQLite to PostgreSQL", () => {
   afterAll(async () => {
     await pgDb?.destroy();
     for (const name of created) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin(`DROP ROLE IF EXISTS ${role}`);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
