@@ -238,6 +238,18 @@ describe.runIf(onPostgres)("db:copy from SQLite to PostgreSQL", () => {
     );
   });
 
+  it("refuses a source that is behind on migrations, naming the command that brings it up", async () => {
+    const old = path.join(dir, "old.db");
+    fs.copyFileSync(path.join(dir, "shop.db"), old);
+    const file = new SQLite(old);
+    const last = file.prepare("select max(name) as name from kysely_migration").get() as { name: string };
+    file.prepare("delete from kysely_migration where name = ?").run(last.name);
+    file.close();
+    await expect(copyDatabase({ from: `file:${old}`, to: target })).rejects.toThrow(
+      new RegExp(`^The source database is not migrated \\(${last.name}\\): run npm run db:migrate on it first\\.$`),
+    );
+  });
+
   it("refuses, copying nothing, when a table is on the source only", async () => {
     const odd = path.join(dir, "odd.db");
     fs.copyFileSync(path.join(dir, "shop.db"), odd);
