@@ -23,6 +23,7 @@ const POSTGRES_SUITES = [
   "catalog",
   "checkout-prefill",
   "colour-names",
+  "db-copy",
   "demo-data",
   "form-action",
   "hidden-category",

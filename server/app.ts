@@ -20,6 +20,7 @@ import { findAdminSetupToken, openAdminSetup } from "~/models/settings/admin-set
 import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
 import { backupCommand, restoreCommand } from "./backup";
 import { parseWebConcurrency, runWorkers } from "./cluster";
+import { dbCopyCommand, storageCopyCommand } from "./copy";
 import { servePrecompressed } from "./precompress";
 import { createRequestHandler } from "./request-handler";
 import { createStorage, serveBucketUploads } from "./uploads";
@@ -431,6 +432,10 @@ export const commands: Record<string, (args: string[]) => Promise<void>> = {
   backup: backupCommand,
   /** `restore <backup folder>`: verifies the backup, then puts it in place (the shop must be stopped). */
   restore: restoreCommand,
+  /** `db:copy --to postgres://… [--from <sqlite>]`: a SQLite shop into an empty PostgreSQL database (server/copy.ts). */
+  "db:copy": dbCopyCommand,
+  /** `storage:copy --to s3://… [--from <storage>]`: every uploaded file into another storage, verified. */
+  "storage:copy": storageCopyCommand,
   /** `admin:create --email E --password P`: creates the account if missing and makes it admin. */
   async "admin:create"(args) {
     const { values } = parseCommandLine(args, ADMIN_CREATE);

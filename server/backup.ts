@@ -460,14 +460,16 @@ function foldWal(databaseFile: string): boolean {
  * ------------------------------------------------------------------------------------------ */
 
 function assertSqlite(config: Config, what: string): string {
+  // One line each: this command handles one SQLite file and one folder; PostgreSQL and a bucket
+  // are backed up with their own tools, as docs/scaling.md explains.
   if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     throw new Error(
-      `DATABASE_URL points at PostgreSQL: this command only handles the SQLite file. ${what} the database with PostgreSQL's own tools (pg_dump --format=custom / pg_restore), and the uploads folder (${config.uploadsDir}) with a file copy.`,
+      `DATABASE_URL points at PostgreSQL: ${what} handles only the SQLite file; back up and restore PostgreSQL with pg_dump / pg_restore as docs/scaling.md explains.`,
     );
   }
   if (config.storage.kind === "s3") {
     throw new Error(
-      `STORAGE_URL points at the bucket ${config.storage.bucket}: this command only handles a disk folder. ${what} the files with the storage provider's own tools (bucket versioning or replication, or a copy of the bucket).`,
+      `STORAGE_URL points at the bucket ${config.storage.bucket}: ${what} handles only a disk folder; protect the bucket with versioning or a bucket copy as docs/scaling.md explains.`,
     );
   }
   const file = sqliteFile(config.databaseUrl);
@@ -483,7 +485,7 @@ export async function backupCommand(args: string[]): Promise<void> {
   });
   const { to } = values;
   const config = loadConfig();
-  const databaseFile = assertSqlite(config, "Back up");
+  const databaseFile = assertSqlite(config, "npm run backup");
   const parentDir = path.resolve(to || path.join(config.dataDir, "backups"));
   const { dir, manifest } = await createBackup({
     databaseFile,
@@ -505,7 +507,7 @@ export async function restoreCommand(args: string[]): Promise<void> {
   const backupDir = positionals[0];
   if (!backupDir) throw new UsageError("The backup folder is missing", usage);
   const config = loadConfig();
-  const databaseFile = assertSqlite(config, "Restore");
+  const databaseFile = assertSqlite(config, "npm run restore");
   const { preRestore, manifest } = await restoreBackup({
     backupDir,
     databaseFile,

@@ -2,11 +2,12 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
-import { assertSafeKey, type Storage, type StorageArea, type StoredFile } from "./storage.server";
+import { assertSafeKey, isSafeKey, type Storage, type StorageArea, type StoredFile } from "./storage.server";
 
 /** Where an S3-compatible bucket is; credentials come from the SDK's default chain (AWS_* env). */
 export interface S3Location {
@@ -110,6 +111,24 @@ export class S3Storage implements Storage {
       if (isNotFound(error)) return false;
       throw error;
     }
+  }
+
+  /** Every object under `${area}/`, page by page (1,000 keys a request); other objects in the bucket are left out. */
+  async list(area: StorageArea): Promise<string[]> {
+    const prefix = `${area}/`;
+    const keys: string[] = [];
+    let ContinuationToken: string | undefined;
+    do {
+      const out = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken }),
+      );
+      for (const object of out.Contents ?? []) {
+        const key = object.Key?.slice(prefix.length);
+        if (key && isSafeKey(key)) keys.push(key);
+      }
+      ContinuationToken = out.IsTruncated ? out.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+    return keys.sort();
   }
 }
 
