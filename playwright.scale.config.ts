@@ -14,8 +14,9 @@ import { startPostgres } from "./tests/setup/postgres";
  *
  * In the runner only (workers evaluate this file again and inherit the environment), one
  * PostgreSQL cluster and one s3rver bucket are started; both end with the runner (the cluster
- * stops itself at process exit, s3rver lives in the runner). The two processes start together
- * on the empty database: both migrate, one seeds.
+ * stops itself at process exit, s3rver lives in the runner). Playwright starts the web servers
+ * one after the other, so here the first process migrates and seeds; two processes starting
+ * together on an empty database are tested in tests/reliability/scale.spec.ts.
  *
  * Left out: admin/first-admin (the setup works once per fresh shop: playwright.config.ts gives
  * each of its runs a shop of its own) and admin/products-list (it writes rows straight into the
@@ -46,7 +47,8 @@ function shopProcess(port: number) {
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 180_000,
-    stdout: "pipe" as const,
+    // Every request is logged on stdout: too much for the run's output (scale.spec.ts checks the start log).
+    stdout: "ignore" as const,
     stderr: "pipe" as const,
     env: {
       ...S3_CREDENTIALS,
