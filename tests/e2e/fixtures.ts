@@ -301,7 +301,8 @@ export function createAdmin(email: string, password: string, server = "main"): v
     env: {
       ...process.env,
       DATA_DIR: data,
-      DATABASE_URL: `file:${path.join(data, "shop.db")}`,
+      // playwright.scale.config.ts runs the main shop on PostgreSQL (E2E_DATABASE_URL).
+      DATABASE_URL: process.env.E2E_DATABASE_URL || `file:${path.join(data, "shop.db")}`,
       UPLOADS_DIR: uploads,
       NODE_ENV: "production",
     },

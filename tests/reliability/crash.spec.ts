@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { receiptJpeg, type UploadFile } from "../e2e/fixtures";
-import { newShopFiles, removeFiles, runs, type Shop, type ShopFiles, startShop } from "./shop";
+import { killMidway, newShopFiles, removeFiles, runs, type Shop, type ShopFiles, startShop } from "./shop";
 import {
   allReadyToPay,
   busyErrors,
@@ -59,29 +59,13 @@ test.afterAll(async () => {
 
 /**
  * Every shopper pays at once; the server is killed after a random number of answers (none to
- * half of them) and a random few milliseconds more, so the kill lands in a different place of
- * the burst each time, whatever the machine's speed.
+ * half of them) and a random few milliseconds more (`killMidway`, shared with scale.spec.ts).
  */
-async function burstWithCrash(running: Shop, keys: string[]): Promise<PaymentOutcome[]> {
-  const answersBeforeKill = Math.floor(Math.random() * (SHOPPERS / 2));
-  const extraDelay = Math.floor(Math.random() * 40);
-  let answered = 0;
-  let reached: () => void = () => undefined;
-  const enoughAnswers = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  if (answersBeforeKill === 0) reached();
-  const outcomes = shoppers.map((shopper, i) =>
-    pay(shopper.request, keys[i] as string, receipt, { timeout: 30_000 }).then((outcome) => {
-      answered++;
-      if (answered >= answersBeforeKill) reached();
-      return outcome;
-    }),
+function burstWithCrash(running: Shop, keys: string[]): Promise<PaymentOutcome[]> {
+  return killMidway(
+    shoppers.map((shopper, i) => () => pay(shopper.request, keys[i] as string, receipt, { timeout: 30_000 })),
+    () => running.kill(),
   );
-  await Promise.race([enoughAnswers, Promise.all(outcomes)]);
-  await new Promise((resolve) => setTimeout(resolve, extraDelay));
-  await running.kill();
-  return Promise.all(outcomes);
 }
 
 test(`kill -9 in the middle of ${SHOPPERS} payments, restart: nothing confirmed is lost, nothing double-sold`, async ({
