@@ -828,7 +828,7 @@ async function benchPostgres({ benches, dirs, dataset, searchPaths, productPaths
       "db:copy",
       process.execPath,
       ["bin/shop.mjs", "db:copy", "--from", `file:${dirs.database}`, "--to", databaseUrl],
-      { env: { ...process.env, DATA_DIR: dirs.data, UPLOADS_DIR: dirs.uploads } },
+      { env: { ...process.env, BUILD_DIR, DATA_DIR: dirs.data, UPLOADS_DIR: dirs.uploads } },
       600_000,
     );
     const copyMs = Date.now() - copyStarted;
