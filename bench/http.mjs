@@ -833,6 +833,16 @@ async function benchPostgres({ benches, dirs, dataset, searchPaths, productPaths
     );
     const copyMs = Date.now() - copyStarted;
     console.info(`  copied in ${(copyMs / 1000).toFixed(1)} s`);
+    // B6 sold the scarce colour out on SQLite before the copy: P6 starts from the same stock.
+    const scarce = dataset.scarceProduct;
+    const restock = new pg.Client({ connectionString: databaseUrl });
+    await restock.connect();
+    await restock.query("update product_variants set stock = $1 where product_id = $2 and color = $3", [
+      scarce.stock,
+      scarce.id,
+      scarce.color,
+    ]);
+    await restock.end();
     const shop = await startShop({ ...dirs, databaseUrl });
     const ctx = {
       shopPid: shop.child.pid,
