@@ -19,8 +19,11 @@ import { startPostgres } from "./tests/setup/postgres";
  * together on an empty database are tested in tests/reliability/scale.spec.ts.
  *
  * Left out: admin/first-admin (the setup works once per fresh shop: playwright.config.ts gives
- * each of its runs a shop of its own) and admin/products-list (it writes rows straight into the
- * main shop's SQLite file).
+ * each of its runs a shop of its own), admin/products-list (it writes rows straight into the
+ * main shop's SQLite file), and the admin specs about how a page is drawn rather than about
+ * state the processes share — access (the route authorization matrix, also run by the
+ * reliability suite), accessibility, phone-layout and admin-zh — which playwright.config.ts runs
+ * on every build; here they would only add minutes to CI (docs/decisions/029).
  */
 
 if (!process.env.SCALE_DATABASE_URL) {
@@ -72,7 +75,7 @@ function shopProcess(port: number) {
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: ["purchase/**/*.spec.ts", "admin/**/*.spec.ts"],
-  testIgnore: [/first-admin/, /products-list/],
+  testIgnore: [/first-admin/, /products-list/, /admin\/access\./, /admin\/accessibility\./, /phone-layout/, /admin-zh/],
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
