@@ -1,27 +1,15 @@
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { chromiumLaunchOptions } from "./tests/chromium";
+import { freePort } from "./tests/setup/servers";
 
 /**
  * End-to-end tests drive Debian's Chromium against the real production build (npm start) on
  * a free loopback port, with its own temporary database and uploads folder. Every spec runs
  * twice: JavaScript on and JavaScript off.
  */
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 // Chosen once in the runner; workers inherit the environment and reuse the same values.
 process.env.E2E_PORT ??= String(await freePort());

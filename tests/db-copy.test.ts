@@ -4,7 +4,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type DB, migrateToLatest, openDatabase } from "#db/connect.server";
 import { seedDemo } from "#db/seed/index.server";
@@ -18,6 +17,7 @@ import { searchProducts } from "~/models/products/search.server";
 import { copyDatabase, dbCopyCommand } from "../server/copy";
 import { createCustomer, createProduct, placeTestOrder } from "./factories";
 import { createTestContext } from "./setup/db";
+import { runStatement } from "./setup/postgres";
 
 /**
  * `npm run db:copy`: the demo shop plus a customer and their order, made on a SQLite file, copied
@@ -48,15 +48,7 @@ describe.runIf(onPostgres)("db:copy from SQLite to PostgreSQL", () => {
     orders: string[];
   };
 
-  async function admin(statement: string): Promise<void> {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  }
+  const admin = (statement: string) => runStatement(adminUrl, statement);
 
   /**
    * A new, EMPTY database (not the migrated template), owned by an ordinary role that the copy

@@ -3,11 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DiskStorage, MemoryStorage, type Storage } from "~/lib/storage.server";
 import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL, S3Storage } from "~/lib/storage-s3.server";
 import { copyStorage, storageCopyCommand } from "../server/copy";
+import { S3_CREDENTIALS, startS3rver } from "./setup/servers";
 
 /**
  * `npm run storage:copy` against a real S3-compatible server (s3rver on a free loopback port):
@@ -17,12 +17,11 @@ import { copyStorage, storageCopyCommand } from "../server/copy";
  */
 
 const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), "shop-storage-copy-"));
-let s3rver: S3rver;
+let s3rver: Awaited<ReturnType<typeof startS3rver>>;
 let endpoint = "";
 const BUCKETS = ["copy-target", "copy-cli", "list-test"];
 
-process.env.AWS_ACCESS_KEY_ID = "S3RVER";
-process.env.AWS_SECRET_ACCESS_KEY = "S3RVER";
+Object.assign(process.env, S3_CREDENTIALS);
 
 const clients: S3Storage[] = [];
 function bucket(name: string): S3Storage {
@@ -32,21 +31,13 @@ function bucket(name: string): S3Storage {
 }
 
 beforeAll(async () => {
-  s3rver = new S3rver({
-    address: "127.0.0.1",
-    port: 0,
-    silent: true,
-    directory: path.join(sandbox, "s3rver"),
-    configureBuckets: BUCKETS.map((name) => ({ name })),
-  });
-  const address = await s3rver.run();
-  endpoint = `http://127.0.0.1:${address.port}`;
+  s3rver = await startS3rver(BUCKETS);
+  ({ endpoint } = s3rver);
 });
 
 afterAll(async () => {
   for (const storage of clients) storage.client.destroy();
-  s3rver.httpServer?.closeAllConnections();
-  await s3rver.close();
+  await s3rver.stop();
   fs.rmSync(sandbox, { recursive: true, force: true });
 });
 

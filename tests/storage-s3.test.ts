@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Services } from "~/context";
 import { loadConfig, parseStorageUrl } from "~/lib/config.server";
@@ -14,6 +13,7 @@ import { receiptResponse } from "~/models/orders/receipts.server";
 import { createApp } from "../server/app";
 import { backupCommand, restoreCommand } from "../server/backup";
 import { createStorage } from "../server/uploads";
+import { S3_CREDENTIALS, startS3rver } from "./setup/servers";
 
 /**
  * Object storage against a real S3-compatible server (s3rver on a free loopback port, a
@@ -22,12 +22,11 @@ import { createStorage } from "../server/uploads";
 
 const BUCKET = "shop-test";
 const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), "shop-s3-"));
-let s3rver: S3rver;
+let s3rver: Awaited<ReturnType<typeof startS3rver>>;
 let endpoint = "";
 
 // The SDK's default credential chain reads these; s3rver accepts its own fixed pair.
-process.env.AWS_ACCESS_KEY_ID = "S3RVER";
-process.env.AWS_SECRET_ACCESS_KEY = "S3RVER";
+Object.assign(process.env, S3_CREDENTIALS);
 
 function newS3Storage(): S3Storage {
   return new S3Storage({ bucket: BUCKET, endpoint, region: "us-east-1", forcePathStyle: true });
@@ -41,21 +40,13 @@ function s3Storage(): S3Storage {
 }
 
 beforeAll(async () => {
-  s3rver = new S3rver({
-    address: "127.0.0.1",
-    port: 0,
-    silent: true,
-    directory: path.join(sandbox, "s3rver"),
-    configureBuckets: [{ name: BUCKET }],
-  });
-  const address = await s3rver.run();
-  endpoint = `http://127.0.0.1:${address.port}`;
+  s3rver = await startS3rver([BUCKET]);
+  ({ endpoint } = s3rver);
 });
 
 afterAll(async () => {
   for (const storage of clients) storage.client.destroy();
-  s3rver.httpServer?.closeAllConnections();
-  await s3rver.close();
+  await s3rver.stop();
   fs.rmSync(sandbox, { recursive: true, force: true });
 });
 

@@ -111,6 +111,17 @@ const FIFTEEN_MINUTES = 15 * 60 * 1000;
 export const signInFailuresPerAccount = new RateLimiter("sign-in-account", 5, FIFTEEN_MINUTES);
 /** Sign-in attempts per client address. */
 export const signInAttemptsPerAddress = new RateLimiter("sign-in-address", 30, FIFTEEN_MINUTES);
+/**
+ * Seconds a sign-in to `account` from `ip` must wait before its password is checked (0: go on).
+ * A locked account's attempt is refused without counting against the address; otherwise the
+ * attempt counts against the address here. Both sign-in forms (shop and admin) start with it.
+ */
+export async function signInWait(db: DB, account: string, ip: string): Promise<number> {
+  const accountWait = await signInFailuresPerAccount.retryAfter(db, account);
+  return accountWait > 0
+    ? Math.max(accountWait, await signInAttemptsPerAddress.retryAfter(db, ip))
+    : signInAttemptsPerAddress.hit(db, ip);
+}
 /** Sign-ups per client address. */
 export const signUpsPerAddress = new RateLimiter("sign-up-address", 10, 60 * 60 * 1000);
 /** Password-reset e-mails per client address. */

@@ -5,6 +5,7 @@ import {
   allReadyToPay,
   busyErrors,
   disposeShoppers,
+  expectBurstAccounted,
   integrityCheck,
   moveShopper,
   type PaymentOutcome,
@@ -14,8 +15,7 @@ import {
   type Shopper,
   setStock,
   signUpShoppers,
-  stockOf,
-  storedOrders,
+  sqliteBooks,
   tally,
   unitsSold,
   type Variant,
@@ -91,25 +91,7 @@ test(`kill -9 in the middle of ${SHOPPERS} payments, restart: nothing confirmed 
 
     expect(integrityCheck(files), `integrity after crash ${run + 1}`).toBe("ok");
 
-    const confirmed = outcomes.flatMap((outcome) => (outcome.kind === "confirmed" ? [outcome.orderNumber] : []));
-    const orders = storedOrders(files, confirmed);
-    expect(orders.map((order) => order.order_number).toSorted(), "every confirmed order survived").toEqual(
-      confirmed.toSorted(),
-    );
-    for (const order of orders) {
-      expect(order.lines, `items of ${order.order_number}`).toEqual([
-        { product_id: variant.productId, color: variant.color, quantity: 1 },
-      ]);
-      expect(order.receipt_path, `receipt of ${order.order_number}`).toBeTruthy();
-    }
-
-    const stock = stockOf(files, variant);
-    const sold = unitsSold(files, variant) - soldBefore;
-    expect(stock, "stock never negative").toBeGreaterThanOrEqual(0);
-    expect(stock + sold, `stock ${stock} + sold ${sold} is the stock before the burst`).toBe(STOCK);
-    const placed = storedOrders(files).filter((order) => keys.includes(order.submission_key ?? ""));
-    expect(placed.length, "orders in the database for this burst").toBe(sold);
-    expect(placed.length).toBeGreaterThanOrEqual(confirmed.length);
+    await expectBurstAccounted(sqliteBooks(files), { outcomes, keys, variant, stockBefore: STOCK, soldBefore });
 
     const audit = receiptAudit(files);
     expect(

@@ -24,14 +24,10 @@ import {
   readyToPay,
   type Shopper,
   sameSessionOn,
-  setStock,
   signUpShoppers,
-  stockOf,
-  storedOrders,
+  sqliteBooks,
   tally,
-  unitsSold,
   type Variant,
-  variants,
 } from "./shoppers";
 
 /**
@@ -52,18 +48,6 @@ const LAYOUTS = [
   { name: "two servers on one SQLite file", processes: 2, database: "sqlite" },
   { name: "two processes on PostgreSQL + S3 behind a round-robin proxy", processes: 2, database: "postgres" },
 ] as const;
-
-/** The SQLite file's books (tests/reliability/shoppers.ts), as the async Books the bodies use. */
-function sqliteBooks(files: ShopFiles): Books {
-  return {
-    variants: async (count) => variants(files, count),
-    setStock: async (variant, stock) => setStock(files, variant, stock),
-    stockOf: async (variant) => stockOf(files, variant),
-    unitsSold: async (variant) => unitsSold(files, variant),
-    storedOrders: async (numbers) => storedOrders(files, numbers),
-    close: async () => undefined,
-  };
-}
 
 /** Log lines of a database refusing or aborting a writer: SQLite's busy, PostgreSQL's deadlocks. */
 function lockErrors(shop: Shop): string[] {

@@ -4,6 +4,7 @@ import { killMidway, runs, type ScaleShop, type Shop, startScaleShop } from "./s
 import {
   allReadyToPay,
   disposeShoppers,
+  expectBurstAccounted,
   type PaymentOutcome,
   pay,
   type Shopper,
@@ -145,25 +146,7 @@ test(`kill -9 one of two processes in the middle of ${SHOPPERS} payments: nothin
     expect(strange, "every answer is an order, an out-of-stock refusal or lost with the process").toEqual([]);
     await shop.restart(victim);
 
-    const confirmed = outcomes.flatMap((outcome) => (outcome.kind === "confirmed" ? [outcome.orderNumber] : []));
-    const orders = await books.storedOrders(confirmed);
-    expect(orders.map((order) => order.order_number).toSorted(), "every confirmed order survived").toEqual(
-      confirmed.toSorted(),
-    );
-    for (const order of orders) {
-      expect(order.lines, `items of ${order.order_number}`).toEqual([
-        { product_id: variant.productId, color: variant.color, quantity: 1 },
-      ]);
-      expect(order.receipt_path, `receipt of ${order.order_number}`).toBeTruthy();
-    }
-
-    const stock = await books.stockOf(variant);
-    const sold = (await books.unitsSold(variant)) - soldBefore;
-    expect(stock, "stock never negative").toBeGreaterThanOrEqual(0);
-    expect(stock + sold, `stock ${stock} + sold ${sold} is the stock before the burst`).toBe(STOCK);
-    const placed = (await books.storedOrders()).filter((order) => keys.includes(order.submission_key ?? ""));
-    expect(placed.length, "orders in the database for this burst").toBe(sold);
-    expect(placed.length).toBeGreaterThanOrEqual(confirmed.length);
+    const placed = await expectBurstAccounted(books, { outcomes, keys, variant, stockBefore: STOCK, soldBefore });
 
     // Every order's receipt is an object in the bucket (read back from S3, not from either process).
     const missing: string[] = [];

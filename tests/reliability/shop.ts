@@ -1,6 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,9 +7,9 @@ import { HeadObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/clie
 import type { APIRequestContext } from "@playwright/test";
 import Database from "better-sqlite3";
 import pg from "pg";
-import S3rver from "s3rver";
-import { type PostgresCluster, startPostgres } from "../setup/postgres";
+import { type PostgresCluster, runStatement, startPostgres } from "../setup/postgres";
 import { type RoundRobin, startRoundRobin } from "../setup/round-robin";
+import { freePort, S3_CREDENTIALS, startS3rver } from "../setup/servers";
 import type { StoredOrder, Variant } from "./shoppers";
 
 /**
@@ -30,17 +29,7 @@ export function runs(fast: number, full: number): number {
   return FULL ? full : fast;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
+export { freePort, S3_CREDENTIALS };
 
 export interface ShopFiles {
   /** The folder holding data/ (database, mail, sessions) and uploads/. */
@@ -219,8 +208,6 @@ export function colourStock(files: ShopFiles, productId: number): Record<string,
  * ------------------------------------------------------------------------------------------ */
 
 /** s3rver's fixed credentials; the shop's AWS SDK reads them from the environment. */
-export const S3_CREDENTIALS = { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER" };
-
 /** A throwaway S3-compatible bucket (s3rver on a free loopback port, a temporary folder). */
 export interface TestBucket {
   bucket: string;
@@ -235,18 +222,8 @@ export interface TestBucket {
 }
 
 export async function startTestBucket(bucket = "shop-scale"): Promise<TestBucket> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-s3-"));
-  const server = new S3rver({
-    address: "127.0.0.1",
-    port: 0,
-    silent: true,
-    directory: dir,
-    configureBuckets: [{ name: bucket }],
-  });
-  const address = await server.run();
-  const endpoint = `http://127.0.0.1:${address.port}`;
-  const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
-  process.on("exit", removeDir);
+  const server = await startS3rver([bucket]);
+  const { endpoint } = server;
   const client = new S3Client({
     region: "us-east-1",
     endpoint,
@@ -283,23 +260,14 @@ export async function startTestBucket(bucket = "shop-scale"): Promise<TestBucket
     },
     async close() {
       client.destroy();
-      server.httpServer?.closeAllConnections();
-      await server.close();
-      removeDir();
-      process.off("exit", removeDir);
+      await server.stop();
     },
   };
 }
 
 /** Creates database `name` on `cluster` and returns its URL. */
 export async function createPostgresDatabase(cluster: PostgresCluster, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: cluster.url("postgres") });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
+  await runStatement(cluster.url("postgres"), `CREATE DATABASE "${name}"`);
   return cluster.url(name);
 }
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { APIRequestContext, PlaywrightWorkerArgs } from "@playwright/test";
+import { type APIRequestContext, expect, type PlaywrightWorkerArgs } from "@playwright/test";
 import Database from "better-sqlite3";
 import {
   apiAddToCart,
@@ -12,7 +12,7 @@ import {
   uniqueEmail,
   uniquePassword,
 } from "../e2e/fixtures";
-import { openDatabase, type Shop, type ShopFiles } from "./shop";
+import { type Books, openDatabase, type Shop, type ShopFiles } from "./shop";
 
 /**
  * Many shoppers placing orders at once over plain HTTP, for the reliability suite's races and
@@ -338,4 +338,48 @@ export function busyErrors(shop: Shop): string[] {
     .stderr()
     .split("\n")
     .filter((line) => /SQLITE_BUSY|database is locked/i.test(line));
+}
+
+/** The SQLite file's books (the functions above), as the async Books the shared bodies use. */
+export function sqliteBooks(files: ShopFiles): Books {
+  return {
+    variants: async (count) => variants(files, count),
+    setStock: async (variant, stock) => setStock(files, variant, stock),
+    stockOf: async (variant) => stockOf(files, variant),
+    unitsSold: async (variant) => unitsSold(files, variant),
+    storedOrders: async (numbers) => storedOrders(files, numbers),
+    close: async () => undefined,
+  };
+}
+
+/**
+ * The books after a burst of payments (one per submission key) with a crash in it: every order
+ * a shopper saw confirmed is stored with its one line and a receipt, stock never went below zero,
+ * stock + sold is the stock before the burst, and the burst made as many orders as units sold.
+ * Returns the burst's stored orders, for the caller's receipt checks.
+ */
+export async function expectBurstAccounted(
+  books: Books,
+  burst: { outcomes: PaymentOutcome[]; keys: string[]; variant: Variant; stockBefore: number; soldBefore: number },
+): Promise<StoredOrder[]> {
+  const { outcomes, keys, variant } = burst;
+  const confirmed = outcomes.flatMap((outcome) => (outcome.kind === "confirmed" ? [outcome.orderNumber] : []));
+  const orders = await books.storedOrders(confirmed);
+  expect(orders.map((order) => order.order_number).toSorted(), "every confirmed order survived").toEqual(
+    confirmed.toSorted(),
+  );
+  for (const order of orders) {
+    expect(order.lines, `items of ${order.order_number}`).toEqual([
+      { product_id: variant.productId, color: variant.color, quantity: 1 },
+    ]);
+    expect(order.receipt_path, `receipt of ${order.order_number}`).toBeTruthy();
+  }
+  const stock = await books.stockOf(variant);
+  const sold = (await books.unitsSold(variant)) - burst.soldBefore;
+  expect(stock, "stock never negative").toBeGreaterThanOrEqual(0);
+  expect(stock + sold, `stock ${stock} + sold ${sold} is the stock before the burst`).toBe(burst.stockBefore);
+  const placed = (await books.storedOrders()).filter((order) => keys.includes(order.submission_key ?? ""));
+  expect(placed.length, "orders in the database for this burst").toBe(sold);
+  expect(placed.length).toBeGreaterThanOrEqual(confirmed.length);
+  return placed;
 }

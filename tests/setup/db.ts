@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { RouterContextProvider } from "react-router";
 import { afterAll, inject, onTestFinished } from "vitest";
 import { type DB, migrateToLatest, openDatabase } from "#db/connect.server";
@@ -10,6 +9,7 @@ import { requestInfoContext, type Services, servicesContext } from "~/context";
 import { type Config, loadConfig } from "~/lib/config.server";
 import { MemoryMailer } from "~/lib/mail.server";
 import { MemoryStorage } from "~/lib/storage.server";
+import { runStatement } from "./postgres";
 
 let template: Promise<string> | undefined;
 
@@ -57,15 +57,7 @@ const onPostgres = process.env.SHOP_TEST_DATABASE === "postgres";
 async function createPostgresDb(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject("postgresAdminUrl");
   const name = `shop_test_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (statement: string) => runStatement(adminUrl, statement);
   await admin(`CREATE DATABASE ${name} TEMPLATE shop_template STRATEGY file_copy`);
   return {
     url: adminUrl.replace(/\/postgres$/, `/${name}`),

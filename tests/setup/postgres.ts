@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
+import { freePort } from "./servers";
 
 /**
  * A throwaway PostgreSQL cluster for tests and benchmarks: Debian's `initdb` and `pg_ctl` (from
@@ -33,16 +34,15 @@ function binDir(): string {
   return path.join(root, versions[0], "bin");
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
+/** Runs one statement (CREATE DATABASE, DROP DATABASE…) on its own connection to `url`. */
+export async function runStatement(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }
 
 export async function startPostgres(): Promise<PostgresCluster> {

@@ -12,7 +12,7 @@ import { authenticate, getUser, LoginError, recordFailedSignIn, signIn, signOut 
 import { formAction, refuse, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
-import { signInAttemptsPerAddress, signInFailuresPerAccount } from "~/lib/rate-limit.server";
+import { signInFailuresPerAccount, signInWait } from "~/lib/rate-limit.server";
 import { useRootData } from "~/lib/root-data";
 import { getSession } from "~/lib/session.server";
 import { getInstance } from "~/middleware/i18next";
@@ -71,12 +71,7 @@ export const action = formAction<Route.ActionArgs, typeof adminLoginSchema, void
         status: 429,
       });
 
-    // A locked account's attempt is refused without counting against the address.
-    const accountWait = await signInFailuresPerAccount.retryAfter(db, account);
-    const wait =
-      accountWait > 0
-        ? Math.max(accountWait, await signInAttemptsPerAddress.retryAfter(db, ip))
-        : await signInAttemptsPerAddress.hit(db, ip);
+    const wait = await signInWait(db, account, ip);
     if (wait > 0) throw tooMany(wait);
 
     if (value.intent === "setup" && !setupOpen) {

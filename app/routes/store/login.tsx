@@ -10,7 +10,7 @@ import { mergeCartAtSignIn } from "~/lib/cart-session.server";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { signInAttemptsPerAddress, signInFailuresPerAccount, signUpsPerAddress } from "~/lib/rate-limit.server";
+import { signInFailuresPerAccount, signInWait, signUpsPerAddress } from "~/lib/rate-limit.server";
 import { safeRedirect } from "~/lib/redirect";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { sendVerificationEmail } from "~/models/account-token.server";
@@ -57,12 +57,7 @@ export const action = formAction<Route.ActionArgs, typeof authSchema, void, Resp
 
     if (intent === "login") {
       const account = normalizeEmail(email);
-      // A locked account's attempt is refused without counting against the address.
-      const accountWait = await signInFailuresPerAccount.retryAfter(db, account);
-      const wait =
-        accountWait > 0
-          ? Math.max(accountWait, await signInAttemptsPerAddress.retryAfter(db, ip))
-          : await signInAttemptsPerAddress.hit(db, ip);
+      const wait = await signInWait(db, account, ip);
       if (wait > 0) throw tooMany(wait);
       // The attempt counts as a failure before the password is checked (one atomic hit), so
       // attempts in flight at once, in any process, never get past the limit; a right password
