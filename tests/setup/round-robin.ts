@@ -85,7 +85,11 @@ export async function startRoundRobin(
     req.on("aborted", () => upstream.destroy());
     req.pipe(upstream);
   });
-  server.keepAliveTimeout = 5_000;
+  // As long as the shop's own (server/app.ts): a client reusing a connection the proxy has
+  // just closed as idle gets ECONNRESET, which a load balancer with a short timeout causes too;
+  // that is not what these tests measure.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
