@@ -28,6 +28,7 @@ const POSTGRES_SUITES = [
   "form-action",
   "hidden-category",
   "order",
+  "page-cache",
   "payment-details",
   "rate-limit",
   "receipt-replace",

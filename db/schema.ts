@@ -303,6 +303,12 @@ export interface RateLimitHitsTable {
   reset_at: Timestamp;
 }
 
+/** One row (id 1): the catalogue's version, raised by triggers on every catalogue table (migration 0011). */
+export interface PageCacheVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -328,6 +334,7 @@ export interface Database {
   audit_log: AuditLogTable;
   product_search: ProductSearchTable;
   rate_limit_hits: RateLimitHitsTable;
+  page_cache_version: PageCacheVersionTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

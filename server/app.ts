@@ -21,8 +21,10 @@ import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
 import { backupCommand, restoreCommand } from "./backup";
 import { parseWebConcurrency, runWorkers } from "./cluster";
 import { dbCopyCommand, storageCopyCommand } from "./copy";
+import { PageCache, servePageCache } from "./page-cache";
 import { servePrecompressed } from "./precompress";
 import { createRequestHandler } from "./request-handler";
+import { proxyCountry } from "./request-origin";
 import { createStorage, serveBucketUploads } from "./uploads";
 
 /**
@@ -32,6 +34,8 @@ import { createStorage, serveBucketUploads } from "./uploads";
  */
 
 const HASHED_ASSET_MAX_AGE = "1y";
+/** A cached page is rendered again after this long even when nothing changed (the footer's year…). */
+const PAGE_CACHE_TTL_MS = 10 * 60 * 1000;
 
 export interface AppOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -46,6 +50,8 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
 
+  const pageCache = new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: PAGE_CACHE_TTL_MS });
+  app.locals.pageCache = pageCache;
   app.use(requestLogger);
   app.get("/healthz", async (_req, res) => {
     try {
@@ -56,10 +62,12 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
     }
   });
 
+  app.use(securityHeaders(config, Boolean(options.vite)));
+  // Anonymous catalogue pages from memory, compressed once when stored (server/page-cache.ts).
+  if (!options.vite) app.use(servePageCache(svc, pageCache));
   // Pages are compressed per request: at gzip 3 / brotli 3 a 110 KB category page costs half the
   // CPU of the defaults (gzip 6 / brotli 4) for 5-13% more bytes (docs/decisions/017).
   app.use(compression({ level: 3, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3 } } }));
-  app.use(securityHeaders(config, Boolean(options.vite)));
 
   if (options.vite) {
     app.use(options.vite.middlewares);
@@ -117,11 +125,6 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
     }),
   );
   return app;
-}
-
-function proxyCountry(req: Request): string | null {
-  const value = req.get("CF-IPCountry") ?? req.get("X-Country-Code") ?? req.get("X-Vercel-IP-Country");
-  return value && /^[A-Za-z]{2}$/.test(value) ? value.toUpperCase() : null;
 }
 
 function requestLogger(req: Request, res: Response, next: NextFunction) {

@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request, Response } from "express";
 import {
@@ -6,6 +7,7 @@ import {
   type ServerBuild,
 } from "react-router";
 import { pipeToNode } from "~/lib/node-body.server";
+import { isStorable, type PendingStore, storedHeaders } from "./page-cache";
 
 /**
  * Express -> React Router, as @react-router/express does, with one difference: a document body
@@ -22,7 +24,10 @@ export function createRequestHandler(options: {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const response = await handle(toWebRequest(req, res), options.getLoadContext(req, res));
-      await send(res, response);
+      setCachePolicy(response.headers);
+      const pending = res.locals.pageCacheStore as PendingStore | undefined;
+      if (pending && isStorable(response)) await sendAndStore(res, response, pending);
+      else await send(res, response);
     } catch (error) {
       next(error);
     }
@@ -54,14 +59,50 @@ function toWebRequest(req: Request, res: Response): globalThis.Request {
   return new globalThis.Request(`${req.protocol}://${host}${req.originalUrl}`, init);
 }
 
+/**
+ * Pages and their `.data` answers depend on the visitor's cookies (session, cart, language,
+ * currency) and Accept-Language: a shared cache (a CDN) must not keep them, a browser must ask
+ * again each time. A route that sets its own Cache-Control (sitemap, receipts) keeps it.
+ */
+function setCachePolicy(headers: Headers): void {
+  const type = headers.get("Content-Type") ?? "";
+  if (!type.startsWith("text/html") && !type.startsWith("text/x-script")) return;
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-cache");
+  headers.append("Vary", "Cookie, Accept-Language");
+}
+
+/** A cacheable miss (server/page-cache.ts): the whole answer is read, stored, then sent. */
+async function sendAndStore(res: Response, response: globalThis.Response, pending: PendingStore): Promise<void> {
+  const chunks: Buffer[] = [];
+  const collector = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  const piped = pipeToNode(response.body, collector);
+  if (piped) await piped;
+  else chunks.push(Buffer.from(await response.arrayBuffer()));
+  const body = Buffer.concat(chunks);
+  pending.cache.store(pending, storedHeaders(response), body);
+  if (res.destroyed || res.writableEnded) return;
+  res.setHeader("X-Page-Cache", "miss");
+  setHead(res, response);
+  res.end(body);
+}
+
+function setHead(res: Response, response: globalThis.Response): void {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers.entries()) res.append(name, value);
+}
+
 async function send(res: Response, response: globalThis.Response): Promise<void> {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
     return;
   }
-  res.statusMessage = response.statusText;
-  res.status(response.status);
-  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  setHead(res, response);
   if (!response.body) {
     res.end();
     return;

@@ -152,6 +152,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
   // rowid is implicit in an FTS5 table: only the indexed columns are listed.
   product_search: ["name_en", "name_zh", "category"],
   rate_limit_hits: ["key", "count", "reset_at"],
+  page_cache_version: ["id", "version"],
 };
 
 const stamp = now();

@@ -35,6 +35,8 @@ export interface Config {
    * Off, a shop whose primary account is still the demo one (or that has none) takes no orders.
    */
   demoMode: boolean;
+  /** Memory each process gives the rendered-page cache (PAGE_CACHE_MB, default 32); 0 turns it off. */
+  pageCacheBytes: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -60,7 +62,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitAddressFactor: Math.max(1, Number(env.RATE_LIMIT_ADDRESS_FACTOR) || 1),
     demoMode:
       env.DEMO_MODE === undefined || env.DEMO_MODE.trim() === "" ? isLocalAddress(env.PUBLIC_URL) : isOn(env.DEMO_MODE),
+    pageCacheBytes: parsePageCacheMb(env.PAGE_CACHE_MB) * 1024 * 1024,
   };
+}
+
+/** PAGE_CACHE_MB: whole megabytes, 0 (off) to 4096; unset or empty is 32. */
+export function parsePageCacheMb(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return 32;
+  const mb = Number(value.trim());
+  if (!Number.isInteger(mb) || mb < 0 || mb > 4096) {
+    throw new Error(`PAGE_CACHE_MB must be a whole number of megabytes from 0 (off) to 4096, not "${value}"`);
+  }
+  return mb;
 }
 
 export type StorageConfig =

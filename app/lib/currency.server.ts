@@ -79,8 +79,8 @@ export interface RequestOrigin {
 }
 
 /** The shopper's choice (cookie) first, else their country (proxy header, else GeoIP), else HKD. */
-export async function resolveCurrency(request: Request, origin: RequestOrigin): Promise<Currency> {
-  const chosen = await currencyCookie.parse(request.headers.get("Cookie"));
+export async function resolveCurrency(cookieHeader: string | null, origin: RequestOrigin): Promise<Currency> {
+  const chosen = await currencyCookie.parse(cookieHeader);
   if (isCurrency(chosen)) return chosen;
   return currencyForCountry(origin.proxyCountry ?? countryForIp(origin.ip));
 }

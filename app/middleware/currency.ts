@@ -11,6 +11,6 @@ export function getCurrency(context: Readonly<RouterContextProvider>): Currency 
 
 /** The shopper's currency: their choice (cookie), else their country, else HKD. */
 export const currencyMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  context.set(currencyContext, await resolveCurrency(request, context.get(requestInfoContext)));
+  context.set(currencyContext, await resolveCurrency(request.headers.get("Cookie"), context.get(requestInfoContext)));
   return next();
 };

@@ -9,6 +9,7 @@ import * as m0007 from "./0007-admin-indexes";
 import * as m0008 from "./0008-price-sort-indexes";
 import * as m0009 from "./0009-owner-controls";
 import * as m0010 from "./0010-rate-limit-hits";
+import * as m0011 from "./0011-page-cache-version";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   "0008-price-sort-indexes": m0008,
   "0009-owner-controls": m0009,
   "0010-rate-limit-hits": m0010,
+  "0011-page-cache-version": m0011,
 };
