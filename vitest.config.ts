@@ -28,6 +28,7 @@ const POSTGRES_SUITES = [
   "form-action",
   "hidden-category",
   "order",
+  "page-view-buffer",
   "payment-details",
   "rate-limit",
   "receipt-replace",
