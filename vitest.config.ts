@@ -29,6 +29,7 @@ const POSTGRES_SUITES = [
   "hidden-category",
   "order",
   "page-cache",
+  "page-view-buffer",
   "payment-details",
   "rate-limit",
   "receipt-replace",

@@ -13,6 +13,7 @@ import { requestInfoContext, type Services, servicesContext } from "~/context";
 import { parseCommandLine, UsageError } from "~/lib/cli-args";
 import { type Config, loadConfig } from "~/lib/config.server";
 import { createMailer } from "~/lib/mail.server";
+import { flushPageViews } from "~/lib/page-views.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server";
 import { scaleAddressLimits } from "~/lib/rate-limit.server";
 import { DiskStorage } from "~/lib/storage.server";
@@ -369,6 +370,8 @@ export async function startServer(options: { vite?: ViteDevServer; prepared?: bo
     }, 10_000);
     force.unref();
     server.close(async () => {
+      // The page views still queued (at most one interval's) go in before the database closes.
+      await flushPageViews();
       await runtime.close();
       console.info("shutdown: done");
       process.exit(0);

@@ -1,11 +1,16 @@
-// TEMPORARY (lead): replaced by helper A's buffered version at merge.
 import { isbot } from "isbot";
 import { createCookie } from "react-router";
 import type { DB } from "#db/connect.server";
-import { recordPageView } from "~/models/analytics.server";
+import { type PageView, writePageViews } from "~/models/analytics.server";
 
-const visitCookie = createCookie("visit", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 30 * 60 });
+/**
+ * Page views, counted off the request path (docs/decisions/030-page-view-buffer.md): a request
+ * only decides whether it counts and queues the view in memory; the views of each database are
+ * written together, in one transaction, every FLUSH_INTERVAL_MS or as soon as FLUSH_AT are
+ * waiting. A crash loses at most the views of one interval, which analytics can afford.
+ */
 
+/** What a storefront response tells about a visit; plain values, so the page cache can call this too. */
 export interface PageVisit {
   method: string;
   path: string;
@@ -14,27 +19,153 @@ export interface PageVisit {
   cookieHeader: string | null;
   userAgent: string | null;
   referrer: string | null;
-  userId: number | null;
+  /** The signed-in user's id (users.id is text), or null. */
+  userId: string | null;
 }
 
+/** How long a view waits, at most, before its batch is written. */
+export const FLUSH_INTERVAL_MS = 2_000;
+/** A batch this large is written at once, without waiting for the interval. */
+export const FLUSH_AT = 500;
+/**
+ * Views kept waiting for one database, at most: while it is stuck (a long lock, a lost server)
+ * views beyond this are dropped (and counted in the log) rather than held in memory.
+ */
+export const MAX_QUEUED = 10_000;
+
+/** A visit: 30 minutes, renewed with each page. */
+const visitCookie = createCookie("visit", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 30 * 60 });
+
+/** Referrers of the site-builder tool the spec excludes from analytics. */
+const EXCLUDED_REFERRERS = ["lovable.dev", "lovable.app", "lovableproject.com"];
+
+const NOT_STOREFRONT = /^\/(admin|resources|assets|uploads)(\/|$)/;
+
+/**
+ * What counts as a page view: a storefront document (a GET answered with HTML, not a `.data`
+ * request) that succeeded, outside /admin, resources and static files, not fetched by a bot nor
+ * reached from the spec's site-builder.
+ */
+function counts(visit: PageVisit): boolean {
+  const referrer = visit.referrer;
+  return (
+    visit.method === "GET" &&
+    !visit.path.endsWith(".data") &&
+    (visit.contentType ?? "").startsWith("text/html") &&
+    visit.status < 400 &&
+    !NOT_STOREFRONT.test(visit.path) &&
+    !isbot(visit.userAgent ?? "") &&
+    !(referrer && EXCLUDED_REFERRERS.some((host) => referrer.includes(host)))
+  );
+}
+
+/**
+ * Decides whether the visit counts; if so queues it for the next batch and returns the visit
+ * cookie's Set-Cookie value to send, else null. Never throws (errors are logged).
+ */
 export async function countPageVisit(db: DB, visit: PageVisit): Promise<string | null> {
   try {
-    if (visit.method !== "GET" || visit.status >= 400 || isbot(visit.userAgent ?? "")) return null;
-    if (/^\/(admin|resources|assets|uploads)(\/|$)/.test(visit.path) || visit.path.endsWith(".data")) return null;
-    let id = await visitCookie.parse(visit.cookieHeader);
-    if (typeof id !== "string" || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) id = crypto.randomUUID().replaceAll("-", "");
-    void recordPageView(db, {
+    if (!counts(visit)) return null;
+    let session = await visitCookie.parse(visit.cookieHeader);
+    if (typeof session !== "string" || !/^[A-Za-z0-9_-]{16,64}$/.test(session))
+      session = crypto.randomUUID().replaceAll("-", "");
+    enqueue(db, {
       path: visit.path,
-      sessionId: id,
-      userId: null,
-      userAgent: visit.userAgent?.slice(0, 500) ?? null,
+      sessionId: session,
+      userId: visit.userId,
+      userAgent: visit.userAgent?.slice(0, 500) || null,
       referrer: visit.referrer?.slice(0, 500) ?? null,
-    }).catch((error) => console.error("page view not recorded", error));
-    return await visitCookie.serialize(id);
+      at: Date.now(),
+    });
+    return await visitCookie.serialize(session);
   } catch (error) {
     console.error("page view not recorded", error);
     return null;
   }
 }
 
-export async function flushPageViews(): Promise<void> {}
+/** Writes every queued view now (all databases with a queue). Called on shutdown and by tests. */
+export async function flushPageViews(): Promise<void> {
+  await Promise.all([...queues].map(([db, queue]) => drain(db, queue)));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+interface Queue {
+  views: PageView[];
+  /** The batch being written, if any: one at a time per database. */
+  writing: Promise<void> | null;
+  timer: ReturnType<typeof setTimeout> | null;
+  /** Views dropped since the last log line about them. */
+  dropped: number;
+}
+
+/** One queue per database (tests open several); removed once empty, so a closed database is let go. */
+const queues = new Map<DB, Queue>();
+
+function enqueue(db: DB, view: PageView): void {
+  let queue = queues.get(db);
+  if (!queue) {
+    queue = { views: [], writing: null, timer: null, dropped: 0 };
+    queues.set(db, queue);
+  }
+  if (queue.views.length >= MAX_QUEUED) {
+    if (queue.dropped++ === 0) console.error(`page views: ${MAX_QUEUED} waiting for the database, dropping new ones`);
+    return;
+  }
+  queue.views.push(view);
+  if (queue.views.length >= FLUSH_AT) void writeBatch(db, queue);
+  else schedule(db, queue);
+}
+
+function schedule(db: DB, queue: Queue): void {
+  if (queue.timer || queue.writing) return;
+  queue.timer = setTimeout(() => {
+    queue.timer = null;
+    void writeBatch(db, queue);
+  }, FLUSH_INTERVAL_MS);
+  // A process with nothing else to do exits; shutdown flushes what waits.
+  queue.timer.unref();
+}
+
+/** Writes what is queued in one transaction, unless a batch is already being written. */
+function writeBatch(db: DB, queue: Queue): Promise<void> {
+  if (queue.writing) return queue.writing;
+  if (queue.timer) {
+    clearTimeout(queue.timer);
+    queue.timer = null;
+  }
+  const batch = queue.views;
+  queue.views = [];
+  if (batch.length === 0) {
+    if (queues.get(db) === queue) queues.delete(db);
+    return Promise.resolve();
+  }
+  queue.writing = (async () => {
+    try {
+      await writePageViews(db, batch);
+    } catch (error) {
+      // Analytics, not orders: a batch the database refused is logged and let go.
+      console.error(`page views: ${batch.length} not recorded`, error);
+    }
+    if (queue.dropped > 0) {
+      console.error(`page views: ${queue.dropped} dropped while the database was slow`);
+      queue.dropped = 0;
+    }
+    queue.writing = null;
+    if (queue.views.length >= FLUSH_AT) void writeBatch(db, queue);
+    else if (queue.views.length > 0) schedule(db, queue);
+    else if (queues.get(db) === queue) queues.delete(db);
+  })();
+  return queue.writing;
+}
+
+/** Waits for the batch being written, then writes the rest, until nothing waits. */
+async function drain(db: DB, queue: Queue): Promise<void> {
+  while (queue.writing || queue.views.length > 0) await writeBatch(db, queue);
+  if (queue.timer) {
+    clearTimeout(queue.timer);
+    queue.timer = null;
+  }
+  if (queues.get(db) === queue && queue.views.length === 0) queues.delete(db);
+}

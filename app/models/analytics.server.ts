@@ -10,67 +10,140 @@ export { hongKongDate };
 /** The shop's day boundaries are Hong Kong's (UTC+8, no daylight saving). */
 const HK_OFFSET_MS = 8 * 60 * 60 * 1000;
 
+/** One storefront page view, as the page-view buffer (app/lib/page-views.server.ts) queues it. */
+export interface PageView {
+  path: string;
+  sessionId: string;
+  userId: string | null;
+  userAgent: string | null;
+  referrer: string | null;
+  /** When it was seen (ms since the epoch). */
+  at: number;
+}
+
 /**
- * Records one storefront page view and keeps the dashboard's rollups (page_view_days, _paths,
- * _day_sessions, _sessions) in step, in one transaction: the dashboard then reads a few hundred
- * rollup rows instead of counting every view (docs/decisions/010-page-view-rollups.md). The
- * caller decides what counts as a view (bots, /admin and the spec's site-builder referrers are
- * left out by the page-view middleware); every recorded view counts in every total.
+ * Records one storefront page view and its rollups (see writePageViews). The server records
+ * views in batches through the page-view buffer; this is the one-view form, for scripts and tests.
  */
 export async function recordPageView(
   db: DB,
   view: { path: string; sessionId: string; userId: string | null; userAgent: string | null; referrer: string | null },
   at = Date.now(),
 ): Promise<void> {
-  const path = view.path.slice(0, 500);
-  const day = hongKongDate(at);
+  await writePageViews(db, [{ ...view, at }]);
+}
+
+/** Rows per multi-row statement: far below SQLite's and PostgreSQL's bound-parameter limits. */
+const ROWS_PER_STATEMENT = 500;
+
+function chunks<T>(rows: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) out.push(rows.slice(i, i + ROWS_PER_STATEMENT));
+  return out;
+}
+
+/**
+ * Records a batch of storefront page views and keeps the dashboard's rollups (page_view_days,
+ * _paths, _day_sessions, _sessions) in step, in one transaction: the dashboard then reads a few
+ * hundred rollup rows instead of counting every view (docs/decisions/010-page-view-rollups.md),
+ * and the batch costs one commit (docs/decisions/030-page-view-buffer.md). The figures are those
+ * of recording the views one by one in order: a session counts as a visitor once per Hong Kong
+ * day and as a new visitor on the first day it is seen. The caller decides what counts as a view
+ * (bots, /admin and the spec's site-builder referrers are left out by countPageVisit); every
+ * recorded view counts in every total.
+ *
+ * PostgreSQL: transactions from several processes upsert the same rollup rows. Each statement
+ * touches its rows in key order and the tables in one fixed order, so two batches wait for each
+ * other rather than deadlock; ON CONFLICT then adds to what the other committed.
+ */
+export async function writePageViews(db: DB, views: PageView[]): Promise<void> {
+  if (views.length === 0) return;
+  const rows = views.map((view) => ({ ...view, path: view.path.slice(0, 500), day: hongKongDate(view.at) }));
+  const daySessions = new Map<string, { day: string; session_id: string }>();
+  const firstDays = new Map<string, string>();
+  const days = new Map<string, { day: string; views: number; visitors: number; new_visitors: number }>();
+  const paths = new Map<string, { day: string; path: string; views: number }>();
+  for (const row of rows) {
+    daySessions.set(`${row.day} ${row.sessionId}`, { day: row.day, session_id: row.sessionId });
+    const first = firstDays.get(row.sessionId);
+    if (first === undefined || row.day < first) firstDays.set(row.sessionId, row.day);
+    const day = days.get(row.day) ?? { day: row.day, views: 0, visitors: 0, new_visitors: 0 };
+    day.views++;
+    days.set(row.day, day);
+    const key = `${row.day} ${row.path}`;
+    const path = paths.get(key) ?? { day: row.day, path: row.path, views: 0 };
+    path.views++;
+    paths.set(key, path);
+  }
+  const byKey = <T>(map: Map<string, T>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto("page_views")
-      .values({
-        path,
-        session_id: view.sessionId,
-        user_id: view.userId,
-        user_agent: view.userAgent,
-        referrer: view.referrer,
-        created_at: now(new Date(at)),
-      })
-      .execute();
-    // ON CONFLICT … DO NOTHING / DO UPDATE: the same upserts in SQLite and PostgreSQL. An
-    // insert that did nothing reports 0 rows: the session was already counted.
-    const firstToday = await trx
-      .insertInto("page_view_day_sessions")
-      .values({ day, session_id: view.sessionId })
-      .onConflict((oc) => oc.columns(["day", "session_id"]).doNothing())
-      .executeTakeFirst();
-    const firstEver = await trx
-      .insertInto("page_view_sessions")
-      .values({ session_id: view.sessionId, first_day: day })
-      .onConflict((oc) => oc.column("session_id").doNothing())
-      .executeTakeFirst();
-    const visitors = Number(firstToday.numInsertedOrUpdatedRows ?? 0n) > 0 ? 1 : 0;
-    const newVisitors = Number(firstEver.numInsertedOrUpdatedRows ?? 0n) > 0 ? 1 : 0;
-    await trx
-      .insertInto("page_view_days")
-      .values({ day, views: 1, visitors, new_visitors: newVisitors })
-      .onConflict((oc) =>
-        oc.column("day").doUpdateSet((eb) => ({
-          // Qualified: PostgreSQL finds a bare `views` ambiguous between the row and `excluded`.
-          views: eb("page_view_days.views", "+", eb.ref("excluded.views")),
-          visitors: eb("page_view_days.visitors", "+", eb.ref("excluded.visitors")),
-          new_visitors: eb("page_view_days.new_visitors", "+", eb.ref("excluded.new_visitors")),
-        })),
-      )
-      .execute();
-    await trx
-      .insertInto("page_view_paths")
-      .values({ day, path, views: 1 })
-      .onConflict((oc) =>
-        oc.columns(["day", "path"]).doUpdateSet((eb) => ({
-          views: eb("page_view_paths.views", "+", eb.ref("excluded.views")),
-        })),
-      )
-      .execute();
+    for (const chunk of chunks(rows)) {
+      await trx
+        .insertInto("page_views")
+        .values(
+          chunk.map((row) => ({
+            path: row.path,
+            session_id: row.sessionId,
+            user_id: row.userId,
+            user_agent: row.userAgent,
+            referrer: row.referrer,
+            created_at: now(new Date(row.at)),
+          })),
+        )
+        .execute();
+    }
+    // ON CONFLICT … DO NOTHING RETURNING: the same upserts in SQLite and PostgreSQL. A row that
+    // comes back was inserted: the session's first view that day, or ever.
+    for (const chunk of chunks(byKey(daySessions).map(([, row]) => row))) {
+      const inserted = await trx
+        .insertInto("page_view_day_sessions")
+        .values(chunk)
+        .onConflict((oc) => oc.columns(["day", "session_id"]).doNothing())
+        .returning("day")
+        .execute();
+      for (const { day } of inserted) {
+        const total = days.get(day);
+        if (total) total.visitors++;
+      }
+    }
+    const sessions = byKey(firstDays).map(([session_id, first_day]) => ({ session_id, first_day }));
+    for (const chunk of chunks(sessions)) {
+      const inserted = await trx
+        .insertInto("page_view_sessions")
+        .values(chunk)
+        .onConflict((oc) => oc.column("session_id").doNothing())
+        .returning("first_day")
+        .execute();
+      for (const { first_day } of inserted) {
+        const total = days.get(first_day);
+        if (total) total.new_visitors++;
+      }
+    }
+    for (const chunk of chunks(byKey(days).map(([, row]) => row))) {
+      await trx
+        .insertInto("page_view_days")
+        .values(chunk)
+        .onConflict((oc) =>
+          oc.column("day").doUpdateSet((eb) => ({
+            // Qualified: PostgreSQL finds a bare `views` ambiguous between the row and `excluded`.
+            views: eb("page_view_days.views", "+", eb.ref("excluded.views")),
+            visitors: eb("page_view_days.visitors", "+", eb.ref("excluded.visitors")),
+            new_visitors: eb("page_view_days.new_visitors", "+", eb.ref("excluded.new_visitors")),
+          })),
+        )
+        .execute();
+    }
+    for (const chunk of chunks(byKey(paths).map(([, row]) => row))) {
+      await trx
+        .insertInto("page_view_paths")
+        .values(chunk)
+        .onConflict((oc) =>
+          oc.columns(["day", "path"]).doUpdateSet((eb) => ({
+            views: eb("page_view_paths.views", "+", eb.ref("excluded.views")),
+          })),
+        )
+        .execute();
+    }
   });
 }
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Form, Link, NavLink } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 import type { Currency } from "#db/schema";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
@@ -91,13 +91,29 @@ function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
  */
 export function SiteHeader({ shopName, language, currency, categories, user, cartCount }: SiteHeaderProps) {
   const { t } = useTranslation();
-  const navClass = ({ isActive }: { isActive: boolean }) =>
-    `whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10 ${isActive ? "text-brand-100 underline underline-offset-4" : ""}`;
-  const categoryLinks = categories.map((category) => (
-    <NavLink key={category.id} to={`/category/${category.slug}`} className={navClass} prefetch="intent">
-      {localized(category, "name", language)}
-    </NavLink>
-  ));
+  // The category and blog links mark the page they lead to (and the pages below it), as NavLink
+  // would; worked out here from one location read rather than in each of the twice-rendered links.
+  const here = useLocation().pathname.toLowerCase();
+  const navLink = (to: string, label: string, prefetch?: "intent") => {
+    const isActive = here === to || here.startsWith(`${to}/`);
+    return (
+      <Link
+        key={to}
+        to={to}
+        prefetch={prefetch}
+        aria-current={isActive ? "page" : undefined}
+        className={`whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10 ${isActive ? "text-brand-100 underline underline-offset-4" : ""}`}
+      >
+        {label}
+      </Link>
+    );
+  };
+  const navLinks = [
+    ...categories.map((category) =>
+      navLink(`/category/${category.slug}`, localized(category, "name", language), "intent"),
+    ),
+    navLink("/blog", t("nav.blog")),
+  ];
 
   return (
     <header className="sticky top-0 z-40 bg-brand-900 text-white shadow" data-testid="site-header">
@@ -118,10 +134,7 @@ export function SiteHeader({ shopName, language, currency, categories, user, car
           aria-label={t("nav.categories")}
           className="hidden min-w-0 shrink-[0.001] items-center overflow-hidden xl:flex"
         >
-          {categoryLinks}
-          <NavLink to="/blog" className={navClass}>
-            {t("nav.blog")}
-          </NavLink>
+          {navLinks}
         </nav>
 
         {/* Grows into the free space and is the first to shrink (a large shrink factor), down to 8rem. */}
@@ -175,10 +188,7 @@ export function SiteHeader({ shopName, language, currency, categories, user, car
                 <SearchBox id="search-mobile" language={language} />
               </div>
               <nav aria-label={t("nav.menu")} className="flex flex-col gap-1">
-                {categoryLinks}
-                <NavLink to="/blog" className={navClass}>
-                  {t("nav.blog")}
-                </NavLink>
+                {navLinks}
               </nav>
               <CurrencyPicker currency={currency} id="currency-mobile" className="md:hidden" />
             </div>

@@ -1,0 +1,197 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { DB } from "#db/connect.server";
+import { countPageVisit, FLUSH_AT, flushPageViews, MAX_QUEUED, type PageVisit } from "~/lib/page-views.server";
+import { getAnalytics, type PageView, writePageViews } from "~/models/analytics.server";
+import { freshTestDb } from "./setup/db";
+
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
+function visit(path: string, more: Partial<PageVisit> = {}): PageVisit {
+  return {
+    method: "GET",
+    path,
+    status: 200,
+    contentType: "text/html; charset=utf-8",
+    cookieHeader: null,
+    userAgent: BROWSER,
+    referrer: null,
+    userId: null,
+    ...more,
+  };
+}
+
+/** Every row of the page-view tables, in a stable order (ids and timestamps left out of page_views). */
+async function pageViewTables(db: DB) {
+  return {
+    views: await db
+      .selectFrom("page_views")
+      .select(["path", "session_id", "user_agent", "referrer", "created_at"])
+      .orderBy("created_at")
+      .orderBy("session_id")
+      .orderBy("path")
+      .execute(),
+    days: await db.selectFrom("page_view_days").selectAll().orderBy("day").execute(),
+    paths: await db.selectFrom("page_view_paths").selectAll().orderBy("day").orderBy("path").execute(),
+    daySessions: await db
+      .selectFrom("page_view_day_sessions")
+      .selectAll()
+      .orderBy("day")
+      .orderBy("session_id")
+      .execute(),
+    sessions: await db.selectFrom("page_view_sessions").selectAll().orderBy("session_id").execute(),
+  };
+}
+
+/** Views over a Hong Kong midnight (16:00 UTC), sessions seen again, on both days and before. */
+function sampleViews(): PageView[] {
+  const start = Date.parse("2026-11-21T15:58:00Z");
+  const views: PageView[] = [];
+  for (let i = 0; i < 240; i++) {
+    views.push({
+      path: ["/", "/category/all", "/product/a", "/faq", "/search"][i % 5] ?? "/",
+      sessionId: `session-${String(i % 17).padStart(2, "0")}`,
+      userId: null,
+      userAgent: "UA",
+      referrer: i % 3 === 0 ? "https://www.google.com/" : null,
+      at: start + i * 1_000,
+    });
+  }
+  return views;
+}
+
+afterEach(async () => {
+  await flushPageViews();
+  vi.restoreAllMocks();
+});
+
+describe("page-view buffer", () => {
+  it("writes a batch in one go with the same rows and rollups as recording the views one by one", async () => {
+    const { db: oneByOne } = await freshTestDb();
+    const { db: batched } = await freshTestDb();
+    // Sessions already seen before the batch must not count as new again.
+    const earlier = sampleViews()
+      .slice(0, 20)
+      .map((view) => ({ ...view, at: view.at - 3 * 86_400_000 }));
+    for (const db of [oneByOne, batched]) for (const view of earlier) await writePageViews(db, [view]);
+
+    for (const view of sampleViews()) await writePageViews(oneByOne, [view]);
+    await writePageViews(batched, sampleViews());
+
+    const expected = await pageViewTables(oneByOne);
+    expect(expected.views).toHaveLength(260);
+    expect(expected.days.map((row) => row.day)).toEqual(["2026-11-18", "2026-11-21", "2026-11-22"]);
+    expect(await pageViewTables(batched)).toEqual(expected);
+    const at = Date.parse("2026-11-22T00:00:00Z");
+    expect(await getAnalytics(batched, at)).toEqual(await getAnalytics(oneByOne, at));
+  });
+
+  it("queues counted visits and writes them on flush, with the visit cookie kept across pages", async () => {
+    const { db } = await freshTestDb();
+    const first = await countPageVisit(db, visit("/category/all"));
+    expect(first).toMatch(/^visit=[^;]+; Max-Age=1800; Path=\/; HttpOnly; SameSite=Lax$/);
+    const cookie = first?.split(";")[0] ?? "";
+    expect(await countPageVisit(db, visit("/faq", { cookieHeader: cookie, userId: null }))).toBe(first);
+    // Nothing is written on the request path.
+    expect(await db.selectFrom("page_views").select("path").execute()).toEqual([]);
+
+    await flushPageViews();
+    const tables = await pageViewTables(db);
+    expect(tables.views.map((row) => row.path)).toEqual(["/category/all", "/faq"]);
+    expect(new Set(tables.views.map((row) => row.session_id)).size).toBe(1);
+    expect(tables.days).toMatchObject([{ views: 2, visitors: 1, new_visitors: 1 }]);
+  });
+
+  it("counts only storefront documents that succeeded, not bots, /admin, .data or the site-builder's referrals", async () => {
+    const { db } = await freshTestDb();
+    const refused: PageVisit[] = [
+      visit("/", { userAgent: "Googlebot/2.1 (+http://www.google.com/bot.html)" }),
+      visit("/", { userAgent: "Mozilla/5.0 HeadlessChrome/156.0.0.0" }),
+      visit("/admin"),
+      visit("/admin/orders"),
+      visit("/resources/search"),
+      visit("/assets/app.js"),
+      visit("/uploads/a.webp"),
+      visit("/category/all.data"),
+      visit("/", { method: "POST" }),
+      visit("/", { method: "HEAD" }),
+      visit("/missing", { status: 404 }),
+      visit("/", { status: 500 }),
+      visit("/feed", { contentType: "application/json" }),
+      visit("/", { contentType: null }),
+      visit("/", { referrer: "https://preview.lovable.app/page" }),
+    ];
+    for (const refusedVisit of refused) expect(await countPageVisit(db, refusedVisit), refusedVisit.path).toBeNull();
+    expect(await countPageVisit(db, visit("/administrators"))).not.toBeNull();
+    await flushPageViews();
+    expect(await db.selectFrom("page_views").select("path").execute()).toEqual([{ path: "/administrators" }]);
+  });
+
+  it("writes queued views by itself within the interval, and at once when a batch is full", async () => {
+    const { db } = await freshTestDb();
+    await countPageVisit(db, visit("/"));
+    await vi.waitFor(async () => expect(await db.selectFrom("page_views").select("path").execute()).toHaveLength(1), {
+      timeout: 5_000,
+      interval: 100,
+    });
+    for (let i = 0; i < FLUSH_AT; i++) await countPageVisit(db, visit(`/p/${i}`));
+    // The full batch is written without waiting for the interval.
+    await vi.waitFor(
+      async () => expect(await db.selectFrom("page_views").select("id").execute()).toHaveLength(FLUSH_AT + 1),
+      { timeout: 1_500, interval: 50 },
+    );
+  });
+
+  it("holds at most MAX_QUEUED views while the database is stuck, dropping (and logging) the rest", async () => {
+    const { db } = await freshTestDb();
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A database whose transactions wait until released: the first full batch stays in flight.
+    const stuck = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== "transaction") return Reflect.get(target, property, receiver);
+        return () => ({
+          execute: async (work: Parameters<ReturnType<DB["transaction"]>["execute"]>[0]) => {
+            await gate;
+            return target.transaction().execute(work);
+          },
+        });
+      },
+    }) as DB;
+    const extra = 25;
+    for (let i = 0; i < FLUSH_AT + MAX_QUEUED + extra; i++) await countPageVisit(stuck, visit("/"));
+    expect(logged.mock.calls.filter(([message]) => String(message).includes("dropping"))).toHaveLength(1);
+
+    release();
+    await flushPageViews();
+    const stored = await db
+      .selectFrom("page_views")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(FLUSH_AT + MAX_QUEUED);
+    expect(logged.mock.calls.some(([message]) => String(message).includes(`${extra} dropped`))).toBe(true);
+  });
+
+  it("flushes an empty queue as a no-op", async () => {
+    const { db } = await freshTestDb();
+    await flushPageViews();
+    await flushPageViews();
+    expect(await pageViewTables(db)).toMatchObject({ views: [], days: [], paths: [] });
+  });
+
+  it("keeps one queue per database", async () => {
+    const { db: a } = await freshTestDb();
+    const { db: b } = await freshTestDb();
+    await countPageVisit(a, visit("/a"));
+    await countPageVisit(b, visit("/b"));
+    await countPageVisit(b, visit("/b2"));
+    await flushPageViews();
+    expect(await a.selectFrom("page_views").select("path").execute()).toEqual([{ path: "/a" }]);
+    expect(await b.selectFrom("page_views").select("path").orderBy("path").execute()).toEqual([
+      { path: "/b" },
+      { path: "/b2" },
+    ]);
+  });
+});
