@@ -98,7 +98,10 @@ describe("resolveCurrency", () => {
     const request = await requestWithCurrencyCookie("USD");
     expect(await resolveCurrency(request.headers.get("Cookie"), { ip: "81.2.69.142", proxyCountry: "DE" })).toBe("USD");
     expect(
-      await resolveCurrency((await requestWithCurrencyCookie("HKD")).headers.get("Cookie"), { ip: "81.2.69.142", proxyCountry: "GB" }),
+      await resolveCurrency((await requestWithCurrencyCookie("HKD")).headers.get("Cookie"), {
+        ip: "81.2.69.142",
+        proxyCountry: "GB",
+      }),
     ).toBe("HKD");
   });
 
@@ -119,7 +122,9 @@ describe("resolveCurrency", () => {
   it("an invalid cookie value is ignored", async () => {
     for (const value of ["BTC", "gbp", "", "HKD; EUR"]) {
       const request = await requestWithCurrencyCookie(value);
-      expect(await resolveCurrency(request.headers.get("Cookie"), { ip: "81.2.69.142", proxyCountry: null })).toBe("GBP");
+      expect(await resolveCurrency(request.headers.get("Cookie"), { ip: "81.2.69.142", proxyCountry: null })).toBe(
+        "GBP",
+      );
     }
     const raw = new Request("http://shop.test/", { headers: { Cookie: "currency=%%%garbage" } });
     expect(await resolveCurrency(raw.headers.get("Cookie"), { ip: null, proxyCountry: "IE" })).toBe("EUR");
