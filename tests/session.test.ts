@@ -291,3 +291,16 @@ describe("rotateSession", () => {
     expect((await readSession(db, cookie, header)).userId).toBeNull();
   });
 });
+
+describe("the signed cookie, checked once per value", () => {
+  it("still refuses a tampered or foreign-secret cookie after the genuine one was read", async () => {
+    const header = await saved({ cartId: "c-1" });
+    expect((await readSession(db, cookie, header)).data).toEqual({ cartId: "c-1" });
+    expect((await readSession(db, cookie, header)).data, "read again (remembered)").toEqual({ cartId: "c-1" });
+    const value = header.slice(header.indexOf("=") + 1);
+    const tampered = `sid=${value.slice(0, -2)}${value.endsWith("AA") ? "BB" : "AA"}`;
+    expect((await readSession(db, cookie, tampered)).token).toBeNull();
+    const other = sessionCookie("another-secret-0123456789abcdef0123", false);
+    expect((await readSession(db, other, header)).token, "another secret").toBeNull();
+  });
+});

@@ -61,8 +61,32 @@ export function emptySession(): Session {
   return { token: null, userId: null, data: {}, createdAt: null, lastSeenAt: null, dirty: false, rotate: false };
 }
 
-export async function readSession(db: DB, cookie: Cookie, cookieHeader: string | null): Promise<Session> {
+/** Signed cookie values already verified, per cookie (its secret): raw value -> token. */
+const verified = new WeakMap<Cookie, Map<string, unknown>>();
+const VERIFIED_KEPT = 10_000;
+
+/**
+ * The session token from the Cookie header. Checking the signature (HMAC through WebCrypto)
+ * costs about a millisecond; a value already checked with the same secret gives the same
+ * answer, so the answer is remembered (at most VERIFIED_KEPT values, oldest out first).
+ */
+async function sessionToken(cookie: Cookie, cookieHeader: string | null): Promise<unknown> {
+  const raw = cookieHeader?.match(new RegExp(`(?:^|;\\s*)${cookie.name}=([^;]*)`))?.[1];
+  if (!raw) return cookie.parse(cookieHeader);
+  let known = verified.get(cookie);
+  if (!known) {
+    known = new Map();
+    verified.set(cookie, known);
+  }
+  if (known.has(raw)) return known.get(raw);
   const token = await cookie.parse(cookieHeader);
+  known.set(raw, token);
+  if (known.size > VERIFIED_KEPT) known.delete(known.keys().next().value as string);
+  return token;
+}
+
+export async function readSession(db: DB, cookie: Cookie, cookieHeader: string | null): Promise<Session> {
+  const token = await sessionToken(cookie, cookieHeader);
   if (typeof token !== "string" || token.length < 32) return emptySession();
   const row = await db
     .selectFrom("sessions")
