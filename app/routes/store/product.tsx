@@ -15,6 +15,7 @@ import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import { getCurrency } from "~/middleware/currency";
 import { getLanguage } from "~/middleware/i18next";
+import { cardViews } from "~/models/products/cards.server";
 import { findProduct, listRelatedProducts } from "~/models/products/catalog.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/product";
@@ -51,7 +52,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
   return {
     product,
-    related,
+    related: cardViews(related, language),
     image,
     language,
     jsonLd,
@@ -130,7 +131,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <h2 id="related-heading" className="mb-6 text-2xl font-bold">
             {t("product.related")}
           </h2>
-          <ProductGrid products={related} language={language} t={t} columns={4} />
+          <ProductGrid products={related} t={t} columns={4} />
         </section>
       ) : null}
     </div>
