@@ -11,11 +11,11 @@ import { MemoryStorage } from "~/lib/storage.server";
 import resources from "~/locales";
 import { deleteProduct } from "~/models/products/admin-list.server";
 import type { CardView } from "~/models/products/cards.server";
-import { findProductForEdit } from "~/models/products/editor.server";
+import { findProductForEdit, type ProductInput, updateProduct } from "~/models/products/editor.server";
 import { createProduct, createSignedIn } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
 
-/** Decision 031: listing images are stored with 320 and 640 pixel WebP copies for `srcset`. */
+/** Decision 031: listing images are stored with 400 and 800 pixel WebP copies for `srcset`. */
 
 async function png(width: number, height: number): Promise<File> {
   const data = await sharp({ create: { width, height, channels: 3, background: { r: 90, g: 110, b: 40 } } })
@@ -32,24 +32,24 @@ async function widthOf(storage: MemoryStorage, key: string): Promise<number | un
 }
 
 describe("a product image upload", () => {
-  it("stores 320 and 640 pixel WebP copies beside the main image, named after it", async () => {
+  it("stores 400 and 800 pixel WebP copies beside the main image, named after it", async () => {
     const storage = new MemoryStorage();
     const key = await storeImage(storage, await png(1000, 500), "product");
     expect(key).toMatch(/^products\/[0-9a-f-]{36}_1000w\.webp$/);
-    expect(derivativeKeys(key)).toEqual([derivativeKey(key, 320), derivativeKey(key, 640)]);
+    expect(derivativeKeys(key)).toEqual([derivativeKey(key, 400), derivativeKey(key, 800)]);
     expect(await widthOf(storage, key)).toBe(1000);
-    expect(await widthOf(storage, derivativeKey(key, 320))).toBe(320);
-    expect(await widthOf(storage, derivativeKey(key, 640))).toBe(640);
-    expect((await sharp((await storage.get("public", derivativeKey(key, 640)))?.data).metadata()).height).toBe(320);
+    expect(await widthOf(storage, derivativeKey(key, 400))).toBe(400);
+    expect(await widthOf(storage, derivativeKey(key, 800))).toBe(800);
+    expect((await sharp((await storage.get("public", derivativeKey(key, 800)))?.data).metadata()).height).toBe(400);
     expect(storage.files.size).toBe(3);
   });
 
-  it("never enlarges: a 500 pixel image has only its 320 copy", async () => {
+  it("never enlarges: a 600 pixel image has only its 400 copy", async () => {
     const storage = new MemoryStorage();
-    const key = await storeImage(storage, await png(500, 500), "product");
-    expect(key).toMatch(/_500w\.webp$/);
-    expect(await widthOf(storage, derivativeKey(key, 320))).toBe(320);
-    expect(await storage.exists("public", derivativeKey(key, 640))).toBe(false);
+    const key = await storeImage(storage, await png(600, 600), "product");
+    expect(key).toMatch(/_600w\.webp$/);
+    expect(await widthOf(storage, derivativeKey(key, 400))).toBe(400);
+    expect(await storage.exists("public", derivativeKey(key, 800))).toBe(false);
     expect(storage.files.size).toBe(2);
   });
 
@@ -72,7 +72,28 @@ describe("deleting a product's images", () => {
     const product = await createProduct(db, {}, { storage, images: [await png(900, 900), await png(700, 700)] });
     const keys = (await findProductForEdit(db, product.id))?.images ?? [];
     expect(keys).toHaveLength(2);
-    expect(storage.files.size).toBe(6);
+    expect(storage.files.size).toBe(5); // 900: 400 and 800 copies; 700: the 400 copy
+
+    // An edit that drops the first image drops its copies, and keeps the second's.
+    const [first, second] = keys as [string, string];
+    const uuidOf = (key: string) => key.slice("products/".length, "products/".length + 36);
+    const input: ProductInput = {
+      name_en: "Renamed",
+      name_zh: "改名",
+      description_en: "A test product.",
+      description_zh: "測試用產品。",
+      price_hkd_cents: 50_00,
+      price_gbp_cents: null,
+      price_eur_cents: null,
+      price_usd_cents: null,
+      category_id: null,
+      is_featured: false,
+      stock: 0,
+      variants: [{ color: "Black", color_zh: null, stock: 3 }],
+    };
+    await updateProduct(db, storage, product.id, input, { keep: [second], newFiles: [] }, null);
+    expect([...storage.files.keys()].filter((name) => name.includes(uuidOf(first)))).toEqual([]);
+    expect(storage.files.size).toBe(2);
 
     const admin = await createSignedIn(db, { admin: true });
     await deleteProduct(db, storage, admin, product.id);
@@ -119,7 +140,7 @@ describe("the product card", () => {
   }
 
   it("offers the copies in a srcset for a new image, and only the image itself for an old one", () => {
-    const fresh = "/uploads/products/0b5e8a2c-1111-4222-8333-944445555666_800w.webp";
+    const fresh = "/uploads/products/0b5e8a2c-1111-4222-8333-944445555666_1600w.webp";
     const old = "/uploads/products/0b5e8a2c-1111-4222-8333-944445555666.webp";
     const html = render([card(fresh), { ...card(old), id: 8 }]);
     const images = html.match(/<img [^>]*>/g) ?? [];
@@ -127,9 +148,9 @@ describe("the product card", () => {
     const [first, second] = images;
     expect(first).toContain(`srcSet="${imageSrcSet(fresh)}"`);
     expect(imageSrcSet(fresh)).toBe(
-      "/uploads/products/0b5e8a2c-1111-4222-8333-944445555666_320w.webp 320w," +
-        "/uploads/products/0b5e8a2c-1111-4222-8333-944445555666_640w.webp 640w," +
-        `${fresh} 800w`,
+      "/uploads/products/0b5e8a2c-1111-4222-8333-944445555666_400w.webp 400w," +
+        "/uploads/products/0b5e8a2c-1111-4222-8333-944445555666_800w.webp 800w," +
+        `${fresh} 1600w`,
     );
     expect(first).toMatch(/sizes="\(min-width:1024px\) 400px,/);
     expect(first).toContain('width="800" height="800"');

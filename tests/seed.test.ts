@@ -170,8 +170,8 @@ describe("seedDemo", () => {
 
   it("stores exactly the files the rows point at", async () => {
     const images = SEED_PRODUCTS.reduce((sum, product) => sum + product.images, 0);
-    // Each 800-pixel product image has its 320 and 640 copies (decision 031).
-    expect(storage.files.size).toBe(images * 3 + 10 + 1 + 2);
+    // Each 800-pixel product image has its 400 copy (decision 031).
+    expect(storage.files.size).toBe(images * 2 + 10 + 1 + 2);
   });
 
   it("refuses to seed a database that already has a catalogue", async () => {

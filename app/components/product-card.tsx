@@ -53,8 +53,9 @@ export function ProductImage({
 }
 
 /**
- * Add to Cart from a card: `color` (the first in-stock colour), quantity 1. A plain POST form, so
- * it works without JavaScript; disabled when nothing is in stock (`color` null).
+ * Add to Cart from a card: `color` (the first in-stock colour), quantity 1 (the cart's rule for a
+ * form without one); the button carries the cart's `intent`. A plain POST form, so it works without JavaScript; disabled when nothing is
+ * in stock (`color` null).
  */
 function AddToCartButton({
   id,
@@ -75,13 +76,13 @@ function AddToCartButton({
     <fetcher.Form method="post" action="/cart">
       {/* With JavaScript the cart answers with data (no reload); without, with a redirect back here. */}
       <FetcherField />
-      <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={id} />
       <input type="hidden" name="color" value={color ?? DEFAULT_COLOR} />
-      <input type="hidden" name="quantity" value="1" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <button
         type="submit"
+        name="intent"
+        value="add"
         className="card-add"
         disabled={color === null || fetcher.state !== "idle"}
         aria-label={`${label}: ${name}`}
@@ -101,8 +102,8 @@ const IMAGE_SIZES = {
 
 /*
  * A card is rendered dozens of times a page: its look lives in a few shared classes (`.card…` in
- * app.css) rather than long class lists, and only the title's link asks React Router to discover
- * the product route (the other two go to the same place).
+ * app.css) rather than long class lists, and only the first card's title link asks React Router
+ * to discover the product route (`/product/:id` is one route: once known, every card's link is).
  */
 export function ProductCard({
   product,
@@ -110,6 +111,7 @@ export function ProductCard({
   redirectTo,
   sizes = IMAGE_SIZES[3],
   eager = false,
+  discover = true,
 }: {
   product: CardView;
   t: TFunction;
@@ -117,6 +119,8 @@ export function ProductCard({
   redirectTo: string;
   sizes?: string;
   eager?: boolean;
+  /** Whether the title link asks React Router to discover the product route (one card is enough). */
+  discover?: boolean;
 }) {
   const { id, name, image } = product;
   const href = `/product/${id}`;
@@ -144,7 +148,9 @@ export function ProductCard({
       <div className="card-body">
         {product.category ? <p className="card-cat">{product.category}</p> : null}
         <h3>
-          <Link to={href}>{name}</Link>
+          <Link to={href} discover={discover ? "render" : "none"}>
+            {name}
+          </Link>
         </h3>
         <p className="card-desc">{product.description}</p>
         {product.colors.length > 0 ? (
@@ -201,6 +207,7 @@ export function ProductGrid({
           redirectTo={redirectTo}
           sizes={IMAGE_SIZES[columns]}
           eager={index < eager}
+          discover={index === 0}
         />
       ))}
     </div>

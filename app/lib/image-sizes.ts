@@ -3,14 +3,18 @@
  * shows (decision 031). Which copies exist is read from the image's own name, so no column
  * records it: an image stored with derivatives is named `<folder>/<uuid>_<width>w.webp`, `width`
  * being its own pixel width, and each derivative is the same name with its smaller width
- * (`…_320w.webp`, `…_640w.webp`), made only below the main width (never upscaled). An image
+ * (`…_400w.webp`, `…_800w.webp`), made only below the main width (never upscaled). An image
  * stored before (`<folder>/<uuid>.webp`) has none and is shown as it is.
  *
  * Pure string functions: the card uses them in the browser, the pipeline and deletions on the server.
  */
 
-/** The widths made below an image's own width, smallest first. */
-export const DERIVATIVE_WIDTHS = [320, 640] as const;
+/**
+ * The widths made below an image's own width, smallest first: a card is at most 400 CSS pixels
+ * wide (three columns of the 80rem page; two on tablets, one on phones), so 400 serves it at 1x
+ * and 800 at 2x; a wider original stays in the `srcset` for 3x phones.
+ */
+export const DERIVATIVE_WIDTHS = [400, 800] as const;
 
 const SIZED = /_(\d{1,5})w\.webp$/;
 

@@ -51,7 +51,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
   };
   return {
-    product,
+    // What the page shows, in the reader's language (the other one comes with the page that switches).
+    product: {
+      id: product.id,
+      name,
+      description: localized(product, "description", language),
+      price_cents: product.price_cents,
+      currency: product.currency,
+      is_featured: product.is_featured,
+      category: product.category
+        ? {
+            slug: product.category.slug,
+            name: localized(product.category, "name", language),
+            is_active: product.category.is_active,
+          }
+        : null,
+      images: product.images,
+      variants: product.variants,
+    },
     related: cardViews(related, language),
     image,
     language,
@@ -64,11 +81,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const { product, related, image, language, jsonLd } = loaderData;
   const { t } = useTranslation();
-  const name = localized(product, "name", language);
+  const { name } = product;
   const [color, setColor] = useState(initialVariant(product.variants)?.color ?? DEFAULT_COLOR);
   const chosen = product.variants.find((v) => v.color === color) ?? initialVariant(product.variants);
   const stock = chosen?.stock ?? 0;
-  const categoryName = product.category ? localized(product.category, "name", language) : null;
+  const categoryName = product.category?.name ?? null;
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -95,7 +112,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               {formatMoney(product.price_cents, product.currency)}
             </p>
           </div>
-          <p className="leading-relaxed text-stone-700">{localized(product, "description", language)}</p>
+          <p className="leading-relaxed text-stone-700">{product.description}</p>
 
           <ProductBuyForm
             productId={product.id}
