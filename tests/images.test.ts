@@ -226,7 +226,8 @@ describe("storeImage accepts real images whatever their name", () => {
     const png = await realPng(320, 200);
     const key = await storeImage(storage, new File([part(png)], "photo.jpg", { type: "image/jpeg" }), "product");
 
-    expect(key).toMatch(/^products\/[0-9a-f-]{36}\.webp$/);
+    // A listing image's name records its width (decision 031); 320 wide, it has no smaller copy.
+    expect(key).toMatch(/^products\/[0-9a-f-]{36}_320w\.webp$/);
     expect(storage.files.size).toBe(1);
     const stored = await storage.get("public", key);
     expect(stored).not.toBeNull();

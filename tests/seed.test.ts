@@ -170,7 +170,8 @@ describe("seedDemo", () => {
 
   it("stores exactly the files the rows point at", async () => {
     const images = SEED_PRODUCTS.reduce((sum, product) => sum + product.images, 0);
-    expect(storage.files.size).toBe(images + 10 + 1 + 2);
+    // Each 800-pixel product image has its 400 copy (decision 031).
+    expect(storage.files.size).toBe(images * 2 + 10 + 1 + 2);
   });
 
   it("refuses to seed a database that already has a catalogue", async () => {

@@ -1,14 +1,12 @@
 import type { TFunction } from "i18next";
 import { Link, useFetcher, useLocation } from "react-router";
 import { CartMessage } from "~/components/cart-message";
-import { Button } from "~/components/ui/button";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import type { Flash } from "~/lib/flash.server";
-import { colorName, localized } from "~/lib/localize";
+import { imageSrcSet } from "~/lib/image-sizes";
 import { formatMoney } from "~/lib/money";
-import type { Language } from "~/locales";
-import type { ProductCard as ProductCardData } from "~/models/products/cards.server";
+import type { CardView } from "~/models/products/cards.server";
 
 /*
  * The parts of a card take `t` from their parent instead of calling useTranslation: on the
@@ -54,120 +52,127 @@ export function ProductImage({
   );
 }
 
-/** Colour badges: at most three, then '+N more'. */
-export function ColorBadges({
-  colors,
-  language,
+/**
+ * Add to Cart from a card: `color` (the first in-stock colour), quantity 1 (the cart's rule for a
+ * form without one); the button carries the cart's `intent`. A plain POST form, so it works without JavaScript; disabled when nothing is
+ * in stock (`color` null).
+ */
+function AddToCartButton({
+  id,
+  color,
+  name,
+  redirectTo,
   t,
 }: {
-  colors: { color: string; color_zh: string | null; stock: number }[];
-  language: Language;
+  id: number;
+  color: string | null;
+  name: string;
+  redirectTo: string;
   t: TFunction;
 }) {
-  const named = colors.filter((c) => c.color !== DEFAULT_COLOR);
-  if (named.length === 0) return null;
-  return (
-    <ul className="flex flex-wrap gap-1" aria-label={t("product.color")}>
-      {named.slice(0, 3).map((c) => (
-        <li
-          key={c.color}
-          className={`rounded-full border px-2 py-0.5 text-xs ${c.stock > 0 ? "border-stone-300 text-stone-700" : "border-stone-200 text-stone-500 line-through"}`}
-        >
-          {colorName(c, language)}
-        </li>
-      ))}
-      {named.length > 3 ? (
-        <li className="rounded-full bg-stone-100 px-2 py-0.5 text-xs text-stone-600">
-          {t("catalog.moreColors", { count: named.length - 3 })}
-        </li>
-      ) : null}
-    </ul>
-  );
-}
-
-/**
- * Add to Cart from a card: the first in-stock colour, quantity 1. A plain POST form, so it
- * works without JavaScript; disabled when nothing is in stock.
- */
-export function AddToCartButton({ product, name, t }: { product: ProductCardData; name: string; t: TFunction }) {
-  const location = useLocation();
-  const color = product.colors.find((c) => c.stock > 0)?.color ?? DEFAULT_COLOR;
-  const soldOut = product.total_stock === 0;
   const fetcher = useFetcher<{ flash?: Flash | null }>();
+  const label = color === null ? t("product.outOfStock") : t("home.addToCart");
   return (
-    <fetcher.Form method="post" action="/cart" className="flex-1">
+    <fetcher.Form method="post" action="/cart">
       {/* With JavaScript the cart answers with data (no reload); without, with a redirect back here. */}
       <FetcherField />
-      <input type="hidden" name="intent" value="add" />
-      <input type="hidden" name="productId" value={product.id} />
-      <input type="hidden" name="color" value={color} />
-      <input type="hidden" name="quantity" value="1" />
-      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
-      <Button
-        size="sm"
-        disabled={soldOut || fetcher.state !== "idle"}
-        aria-label={`${soldOut ? t("product.outOfStock") : t("home.addToCart")}: ${name}`}
-        className="w-full disabled:bg-stone-300 disabled:text-stone-600"
+      <input type="hidden" name="productId" value={id} />
+      <input type="hidden" name="color" value={color ?? DEFAULT_COLOR} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <button
+        type="submit"
+        name="intent"
+        value="add"
+        className="card-add"
+        disabled={color === null || fetcher.state !== "idle"}
+        aria-label={`${label}: ${name}`}
       >
-        {soldOut ? t("product.outOfStock") : t("home.addToCart")}
-      </Button>
+        {label}
+      </button>
       <CartMessage flash={fetcher.state === "idle" ? fetcher.data?.flash : null} />
     </fetcher.Form>
   );
 }
 
+/** The card image's `sizes`, by the grid's column count (one column on phones, two from `sm`). */
+const IMAGE_SIZES = {
+  3: "(min-width:1024px) 400px,(min-width:640px) 50vw,100vw",
+  4: "(min-width:1024px) 300px,(min-width:640px) 50vw,100vw",
+} as const;
+
+/*
+ * A card is rendered dozens of times a page: its look lives in a few shared classes (`.card…` in
+ * app.css) rather than long class lists, and only the first card's title link asks React Router
+ * to discover the product route (`/product/:id` is one route: once known, every card's link is).
+ */
 export function ProductCard({
   product,
-  language,
   t,
+  redirectTo,
+  sizes = IMAGE_SIZES[3],
   eager = false,
+  discover = true,
 }: {
-  product: ProductCardData;
-  language: Language;
+  product: CardView;
   t: TFunction;
+  /** Where a plain (no JavaScript) Add to Cart comes back to: this page. */
+  redirectTo: string;
+  sizes?: string;
   eager?: boolean;
+  /** Whether the title link asks React Router to discover the product route (one card is enough). */
+  discover?: boolean;
 }) {
-  const name = localized(product, "name", language);
+  const { id, name, image } = product;
+  const href = `/product/${id}`;
+  const srcSet = image ? imageSrcSet(image) : null;
   return (
-    <article className="flex flex-col overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm">
-      <Link to={`/product/${product.id}`} className="relative block aspect-square" tabIndex={-1} aria-hidden="true">
-        <ProductImage src={product.image_url} alt="" t={t} className="h-full w-full" eager={eager} />
-        {product.is_featured ? (
-          <span className="absolute left-2 top-2 rounded bg-brand-600 px-2 py-0.5 text-xs font-semibold text-white">
-            {t("home.featuredBadge")}
-          </span>
-        ) : null}
+    <article className="card">
+      <Link to={href} className="card-img" tabIndex={-1} aria-hidden="true" discover="none">
+        {image ? (
+          <img
+            src={image}
+            srcSet={srcSet ?? undefined}
+            sizes={srcSet ? sizes : undefined}
+            alt=""
+            width={800}
+            height={800}
+            loading={eager ? "eager" : "lazy"}
+            fetchPriority={eager ? "high" : undefined}
+            decoding="async"
+          />
+        ) : (
+          <div>{t("home.noImage")}</div>
+        )}
+        {product.featured ? <span>{t("home.featuredBadge")}</span> : null}
       </Link>
-      <div className="flex flex-1 flex-col gap-2 p-4">
-        {product.category_name_en ? (
-          <p className="text-xs uppercase tracking-wide text-stone-500">
-            {localized(product, "category_name", language)}
-          </p>
-        ) : null}
-        <h3 className="font-semibold leading-snug">
-          <Link to={`/product/${product.id}`} className="hover:underline">
+      <div className="card-body">
+        {product.category ? <p className="card-cat">{product.category}</p> : null}
+        <h3>
+          <Link to={href} discover={discover ? "render" : "none"}>
             {name}
           </Link>
         </h3>
-        <p className="line-clamp-2 text-sm text-stone-600">{localized(product, "description", language)}</p>
-        <ColorBadges colors={product.colors} language={language} t={t} />
-        <div className="mt-auto flex items-center justify-between pt-2">
-          <p className="text-lg font-bold text-brand-700" data-price>
-            {formatMoney(product.price_cents, product.currency)}
-          </p>
-          {product.total_stock === 0 ? (
-            <p className="text-sm font-medium text-red-700">{t("home.outOfStock")}</p>
-          ) : null}
+        <p className="card-desc">{product.description}</p>
+        {product.colors.length > 0 ? (
+          <ul className="chips" aria-label={t("product.color")}>
+            {product.colors.map((c, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: two colours may share a translated name
+              <li key={index} className={c.out ? "out" : undefined}>
+                {c.name}
+              </li>
+            ))}
+            {product.more > 0 ? <li className="more">{t("catalog.moreColors", { count: product.more })}</li> : null}
+          </ul>
+        ) : null}
+        <div className="card-foot">
+          <p data-price>{formatMoney(product.price_cents, product.currency)}</p>
+          {product.cartColor === null ? <p>{t("home.outOfStock")}</p> : null}
         </div>
-        <div className="flex gap-2">
-          <Link
-            to={`/product/${product.id}`}
-            className="flex-1 rounded-md border border-stone-300 px-3 py-2 text-center text-sm font-medium hover:bg-stone-100"
-            aria-label={`${t("home.details")}: ${name}`}
-          >
+        <div className="card-actions">
+          <Link to={href} aria-label={`${t("home.details")}: ${name}`} discover="none">
             {t("home.details")}
           </Link>
-          <AddToCartButton product={product} name={name} t={t} />
+          <AddToCartButton id={id} color={product.cartColor} name={name} redirectTo={redirectTo} t={t} />
         </div>
       </div>
     </article>
@@ -179,23 +184,31 @@ const GRID_COLUMNS = { 3: "lg:grid-cols-3", 4: "lg:grid-cols-4" } as const;
 /** Product cards in a grid: one column on phones, two from `sm`, then `columns`; the first `eager` cards load at once. */
 export function ProductGrid({
   products,
-  language,
   t,
   columns = 3,
   eager = 0,
   className = "",
 }: {
-  products: ProductCardData[];
-  language: Language;
+  products: CardView[];
   t: TFunction;
   columns?: keyof typeof GRID_COLUMNS;
   eager?: number;
   className?: string;
 }) {
+  const location = useLocation();
+  const redirectTo = `${location.pathname}${location.search}`;
   return (
     <div className={`grid gap-6 sm:grid-cols-2 ${GRID_COLUMNS[columns]} ${className}`}>
       {products.map((product, index) => (
-        <ProductCard key={product.id} product={product} language={language} t={t} eager={index < eager} />
+        <ProductCard
+          key={product.id}
+          product={product}
+          t={t}
+          redirectTo={redirectTo}
+          sizes={IMAGE_SIZES[columns]}
+          eager={index < eager}
+          discover={index === 0}
+        />
       ))}
     </div>
   );

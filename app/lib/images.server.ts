@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { DERIVATIVE_WIDTHS, derivativeKey, sizedKey } from "./image-sizes";
 import { UserError } from "./problem";
 import { generateKey, removeFilesQuietly, type Storage, type StorageArea } from "./storage.server";
 
@@ -40,12 +41,21 @@ export interface ImagePreset {
   acceptsGif?: boolean;
   /** Stored format: WebP (the default: public images, smallest) or JPEG (5x cheaper to encode). */
   output?: "webp" | "jpeg";
+  /** Smaller WebP copies stored beside the image for `srcset` (decision 031): listing images only. */
+  derivatives?: readonly number[];
 }
 
 const MB = 1024 * 1024;
 
 export const IMAGE_PRESETS = {
-  product: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1600, maxHeight: 1600, quality: 82 },
+  product: {
+    maxBytes: 10 * MB,
+    maxPixels: 40_000_000,
+    maxWidth: 1600,
+    maxHeight: 1600,
+    quality: 82,
+    derivatives: DERIVATIVE_WIDTHS,
+  },
   category: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1200, maxHeight: 1200, quality: 80 },
   hero: { maxBytes: 10 * MB, maxPixels: 60_000_000, maxWidth: 2400, maxHeight: 1600, quality: 80, acceptsGif: true },
   blog: { maxBytes: 10 * MB, maxPixels: 40_000_000, maxWidth: 1600, maxHeight: 1600, quality: 80 },
@@ -141,6 +151,9 @@ export async function storeImage(
     throw new ImageError("tooLarge", { maxMb: Math.round(preset.maxBytes / MB) });
   }
   const image = await processImage(new Uint8Array(await file.arrayBuffer()), preset);
+  if ("derivatives" in preset) {
+    return putWithDerivatives(storage, generateKey(options.folder ?? `${kind}s`, "webp"), image, preset.quality);
+  }
   const jpeg = "output" in preset && preset.output === "jpeg";
   const key = generateKey(options.folder ?? `${kind}s`, jpeg ? "jpg" : "webp");
   await storage.put(
@@ -150,6 +163,36 @@ export async function storeImage(
     jpeg ? "image/jpeg" : "image/webp",
   );
   return key;
+}
+
+/**
+ * Stores a WebP image and its smaller copies (decision 031) in the public area: the copies first,
+ * under names derived from the main one, so a row never points at an image whose copies are
+ * missing; on a failure the ones written are removed. `key` is a generated `…/<uuid>.webp`;
+ * returns the main key, which records the image's width.
+ */
+export async function putWithDerivatives(
+  storage: Storage,
+  key: string,
+  image: ProcessedImage,
+  quality: number,
+): Promise<string> {
+  const main = sizedKey(key, image.width);
+  const written: string[] = [];
+  try {
+    for (const width of DERIVATIVE_WIDTHS) {
+      if (width >= image.width) continue;
+      const data = await sharp(image.data).resize({ width }).webp({ quality }).toBuffer();
+      const copy = derivativeKey(main, width);
+      await storage.put("public", copy, data, "image/webp");
+      written.push(copy);
+    }
+    await storage.put("public", main, image.data, "image/webp");
+  } catch (error) {
+    await removeFilesQuietly(storage, "public", written);
+    throw error;
+  }
+  return main;
 }
 
 /** Best-effort removal of a public image no row points at any more (a file left behind is harmless). */

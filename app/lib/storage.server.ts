@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { derivativeKeys } from "./image-sizes";
 
 /**
  * Files behind a small interface. "public" files are served at /uploads/<key> by the web
@@ -210,7 +211,8 @@ async function syncFolder(folder: string): Promise<void> {
  * left; it never turns a saved change into an error.
  */
 export async function removeFilesQuietly(storage: Storage, area: StorageArea, keys: readonly string[]): Promise<void> {
-  for (const key of keys) {
+  // An image's smaller copies (decision 031) go with it.
+  for (const key of keys.flatMap((main) => [main, ...derivativeKeys(main)])) {
     try {
       await storage.delete(area, key);
     } catch (error) {

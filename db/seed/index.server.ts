@@ -1,6 +1,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import sharp from "sharp";
+import { derivativeKeys } from "../../app/lib/image-sizes";
+import { IMAGE_PRESETS, putWithDerivatives } from "../../app/lib/images.server";
 import { generateKey, type Storage } from "../../app/lib/storage.server";
 import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "../../app/models/settings/site-settings.server";
 import { type DB, now } from "../connect.server";
@@ -65,6 +68,8 @@ async function loadArtwork(): Promise<Artwork> {
 interface PendingFile {
   key: string;
   render: () => Promise<Buffer>;
+  /** A listing image: stored with its smaller copies, under a name that records its width (decision 031). */
+  sized?: boolean;
 }
 
 interface ProductPlan {
@@ -86,11 +91,13 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
   const at = (daysAgo: number, minutesEarlier = 0) =>
     now(new Date(clock - daysAgo * DAY_MS - minutesEarlier * MINUTE_MS));
   const files: PendingFile[] = [];
-  const plan = (folder: string, render: () => Promise<Buffer>): string => {
+  const plan = (folder: string, render: () => Promise<Buffer>, sized = false): string => {
     const key = generateKey(folder, "webp");
-    files.push({ key, render });
+    files.push({ key, render, sized });
     return key;
   };
+  /** The key each sized image was finally stored under (its width is known once it is drawn). */
+  const storedAs = new Map<string, string>();
 
   const categoryKeys = SEED_CATEGORIES.map((category) => plan("categories", () => renderCategoryImage(category.slug)));
   const heroKey = plan("hero", () => renderHeroImage());
@@ -105,7 +112,7 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
     createdAt: at(product.daysAgo, (index * 97) % 600),
     imageKeys: Array.from({ length: Math.min(5, Math.max(1, product.images)) }, (_, image) => {
       const color = product.variants[image % product.variants.length]?.color ?? "Default";
-      return plan("products", () => renderProductImage(product.art, color, image));
+      return plan("products", () => renderProductImage(product.art, color, image), true);
     }),
   })).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
@@ -113,6 +120,13 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
   try {
     await forEachLimit(files, RENDER_CONCURRENCY, async (file) => {
       const data = await file.render();
+      if (file.sized) {
+        const { width = 0, height = 0 } = await sharp(data).metadata();
+        const key = await putWithDerivatives(storage, file.key, { data, width, height }, IMAGE_PRESETS.product.quality);
+        storedAs.set(file.key, key);
+        stored.push(key, ...derivativeKeys(key));
+        return;
+      }
       await storage.put("public", file.key, data, "image/webp");
       stored.push(file.key);
     });
@@ -183,7 +197,7 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
           });
         });
         imageKeys.forEach((path, sort_order) => {
-          images.push({ product_id: row.id, path, sort_order });
+          images.push({ product_id: row.id, path: storedAs.get(path) ?? path, sort_order });
         });
       }
       await trx.insertInto("product_variants").values(variants).execute();

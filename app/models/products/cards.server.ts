@@ -1,8 +1,11 @@
 import { sql } from "kysely";
 import type { DB } from "#db/connect.server";
 import type { Currency } from "#db/schema";
+import { DEFAULT_COLOR } from "~/lib/colors";
+import { colorName, localized } from "~/lib/localize";
 import { type Priced, priceIn } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
+import type { Language } from "~/locales";
 
 /** What every shopper view of a product shows: both names and descriptions, its price in one currency. */
 export interface PricedProduct {
@@ -129,4 +132,65 @@ export async function toCards(db: DB, rows: CardRow[], currency: Currency): Prom
       colors,
     };
   });
+}
+
+/**
+ * What a card renders, already in the shopper's language: the only product fields a listing
+ * page's loader sends (they travel twice, as HTML and again as the loader data the page hydrates
+ * from). The other language comes with the page that switches to it (a POST and a reload).
+ */
+export interface CardView {
+  id: number;
+  name: string;
+  /** Clipped: the card shows two lines of it. */
+  description: string;
+  price_cents: number;
+  currency: Currency;
+  featured: boolean;
+  category: string | null;
+  image: string | null;
+  /** Up to three named colours, in the shopper's language; `out` when sold out. */
+  colors: { name: string; out?: true }[];
+  /** How many named colours there are beyond those three. */
+  more: number;
+  /** The colour Add to Cart puts in the cart (the first in stock); null when the product is sold out. */
+  cartColor: string | null;
+}
+
+/** A card shows at most two lines of the description: more is never seen. */
+export const CARD_DESCRIPTION_CHARS = 180;
+
+/** `text` cut to `max` characters at a word end (an ellipsis says so); shorter text as it is. */
+export function clipText(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const cut = chars.slice(0, max).join("");
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** The `CardView` of a card for a reader of `language`. */
+export function cardView(card: ProductCard, language: Language): CardView {
+  const named = card.colors.filter((c) => c.color !== DEFAULT_COLOR);
+  const cartColor = card.total_stock > 0 ? (card.colors.find((c) => c.stock > 0)?.color ?? DEFAULT_COLOR) : null;
+  return {
+    id: card.id,
+    name: localized(card, "name", language),
+    description: clipText(localized(card, "description", language), CARD_DESCRIPTION_CHARS),
+    price_cents: card.price_cents,
+    currency: card.currency,
+    featured: card.is_featured,
+    category: card.category_name_en ? localized(card, "category_name", language) : null,
+    image: card.image_url,
+    colors: named
+      .slice(0, 3)
+      .map((c) => (c.stock > 0 ? { name: colorName(c, language) } : { name: colorName(c, language), out: true })),
+    more: Math.max(0, named.length - 3),
+    cartColor,
+  };
+}
+
+/** The `CardView`s of `cards` for a reader of `language`. */
+export function cardViews(cards: ProductCard[], language: Language): CardView[] {
+  return cards.map((card) => cardView(card, language));
 }

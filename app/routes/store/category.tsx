@@ -10,6 +10,7 @@ import { localized } from "~/lib/localize";
 import { formatMoneyShort } from "~/lib/money";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
+import { cardViews } from "~/models/products/cards.server";
 import {
   countProducts,
   findActiveCategory,
@@ -86,11 +87,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         return { value: band, label };
       }),
       description: t("catalog.metaDescription", { title, shop: shopName(await getShop(context), language) }),
-      language,
       price,
       sort,
       empty,
       ...listing,
+      products: cardViews(listing.products, language),
     },
     { status: known ? 200 : 404 },
   );
@@ -107,7 +108,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const submit = useSubmit();
   const location = useLocation();
-  const { title, language, price, priceOptions, sort, empty, products, total, page, pages } = loaderData;
+  const { title, price, priceOptions, sort, empty, products, total, page, pages } = loaderData;
   const selectClass = "rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm";
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -179,7 +180,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <h2 className="sr-only">{t("catalog.productsHeading")}</h2>
-          <ProductGrid products={products} language={language} t={t} eager={3} className="mt-8" />
+          <ProductGrid products={products} t={t} eager={3} className="mt-8" />
         </>
       )}
       <Pagination page={page} pages={pages} />

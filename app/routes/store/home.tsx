@@ -11,7 +11,7 @@ import { publicUrl } from "~/lib/storage.server";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listActiveCategories } from "~/models/categories.server";
-import { listFeaturedProducts } from "~/models/products/cards.server";
+import { cardViews, listFeaturedProducts } from "~/models/products/cards.server";
 import { getShop, sellerJsonLd, shopName, storeJsonLd } from "~/models/settings/shop.server";
 import { getSetting, HERO_IMAGE_KEY } from "~/models/settings/site-settings.server";
 import type { Route } from "./+types/home";
@@ -55,11 +55,17 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     title: t("home.title", { shop: shopName(shop, language) }),
     description: t("meta.defaultDescription"),
-    language,
     // The operator's hero image (Settings), else the default one that ships with the shop.
     heroImage: publicUrl(heroKey) ?? "/images/hero-default.webp",
-    featured,
-    categories: categories.map((c) => ({ ...c, image_url: publicUrl(c.image_path) })),
+    featured: cardViews(featured, language),
+    // Only what a category tile shows.
+    categories: categories.map((c) => ({
+      id: c.id,
+      slug: c.slug,
+      name: localized(c, "name", language),
+      description: localized(c, "description", language),
+      image_url: publicUrl(c.image_path),
+    })),
     jsonLd,
   };
 }
@@ -99,7 +105,7 @@ function HomeSection({
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { language, heroImage, featured, categories, jsonLd } = loaderData;
+  const { heroImage, featured, categories, jsonLd } = loaderData;
   return (
     <>
       <JsonLd data={jsonLd} />
@@ -143,7 +149,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {t("home.noFeatured")}
           </p>
         ) : (
-          <ProductGrid products={featured} language={language} t={t} />
+          <ProductGrid products={featured} t={t} />
         )}
       </HomeSection>
 
@@ -169,10 +175,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 />
               ) : null}
               <span className="absolute inset-0 -z-10 bg-gradient-to-t from-black/80 to-transparent" />
-              <span className="text-xl font-bold">{localized(category, "name", language)}</span>
-              <span className="line-clamp-2 text-sm text-stone-200">
-                {localized(category, "description", language)}
-              </span>
+              <span className="text-xl font-bold">{category.name}</span>
+              <span className="line-clamp-2 text-sm text-stone-200">{category.description}</span>
             </Link>
           ))}
         </div>

@@ -15,6 +15,7 @@ import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import { getCurrency } from "~/middleware/currency";
 import { getLanguage } from "~/middleware/i18next";
+import { cardViews } from "~/models/products/cards.server";
 import { findProduct, listRelatedProducts } from "~/models/products/catalog.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/product";
@@ -50,8 +51,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
   };
   return {
-    product,
-    related,
+    // What the page shows, in the reader's language (the other one comes with the page that switches).
+    product: {
+      id: product.id,
+      name,
+      description: localized(product, "description", language),
+      price_cents: product.price_cents,
+      currency: product.currency,
+      is_featured: product.is_featured,
+      category: product.category
+        ? {
+            slug: product.category.slug,
+            name: localized(product.category, "name", language),
+            is_active: product.category.is_active,
+          }
+        : null,
+      images: product.images,
+      variants: product.variants,
+    },
+    related: cardViews(related, language),
     image,
     language,
     jsonLd,
@@ -63,11 +81,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const { product, related, image, language, jsonLd } = loaderData;
   const { t } = useTranslation();
-  const name = localized(product, "name", language);
+  const { name } = product;
   const [color, setColor] = useState(initialVariant(product.variants)?.color ?? DEFAULT_COLOR);
   const chosen = product.variants.find((v) => v.color === color) ?? initialVariant(product.variants);
   const stock = chosen?.stock ?? 0;
-  const categoryName = product.category ? localized(product.category, "name", language) : null;
+  const categoryName = product.category?.name ?? null;
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -94,7 +112,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               {formatMoney(product.price_cents, product.currency)}
             </p>
           </div>
-          <p className="leading-relaxed text-stone-700">{localized(product, "description", language)}</p>
+          <p className="leading-relaxed text-stone-700">{product.description}</p>
 
           <ProductBuyForm
             productId={product.id}
@@ -130,7 +148,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <h2 id="related-heading" className="mb-6 text-2xl font-bold">
             {t("product.related")}
           </h2>
-          <ProductGrid products={related} language={language} t={t} columns={4} />
+          <ProductGrid products={related} t={t} columns={4} />
         </section>
       ) : null}
     </div>

@@ -6,6 +6,7 @@ import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
+import { cardViews } from "~/models/products/cards.server";
 import { listProducts, normalizeSearch } from "~/models/products/catalog.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/search";
@@ -28,15 +29,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     q,
     tooShort,
-    language: getLanguage(context),
     title: await titleWithShop(context, q ? t("search.resultsFor", { q }) : t("search.title")),
     ...listing,
+    products: cardViews(listing.products, getLanguage(context)),
   };
 }
 
 export default function Search({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { q, tooShort, language, products, total, page, pages } = loaderData;
+  const { q, tooShort, products, total, page, pages } = loaderData;
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-3xl font-bold">{q ? t("search.resultsFor", { q }) : t("search.heading")}</h1>
@@ -58,7 +59,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
             {t("catalog.showing", { count: total })}
           </p>
           <h2 className="sr-only">{t("catalog.productsHeading")}</h2>
-          <ProductGrid products={products} language={language} t={t} className="mt-6" />
+          <ProductGrid products={products} t={t} className="mt-6" />
           <Pagination page={page} pages={pages} />
         </>
       )}
