@@ -8,7 +8,9 @@ import { freePort } from "./tests/setup/servers";
 /**
  * End-to-end tests drive Debian's Chromium against the real production build (npm start) on
  * a free loopback port, with its own temporary database and uploads folder. Every spec runs
- * twice: JavaScript on and JavaScript off.
+ * twice: JavaScript on and JavaScript off. The main shop runs as npm start does by default, one
+ * process per core (WEB_CONCURRENCY empty), so the default is what is tested; the first-admin and
+ * owner shops, which serve one spec file each, are single processes.
  */
 
 // Chosen once in the runner; workers inherit the environment and reuse the same values.
@@ -95,10 +97,10 @@ export default defineConfig({
     },
   ],
   webServer: [
-    shopServer("main", port),
-    shopServer("setup-js", setupJsPort),
-    shopServer("setup-no-js", setupNoJsPort),
-    shopServer("owner-js", ownerJsPort, { DEMO_MODE: "off" }),
-    shopServer("owner-no-js", ownerNoJsPort, { DEMO_MODE: "off" }),
+    shopServer("main", port, { WEB_CONCURRENCY: "" }),
+    shopServer("setup-js", setupJsPort, { WEB_CONCURRENCY: "1" }),
+    shopServer("setup-no-js", setupNoJsPort, { WEB_CONCURRENCY: "1" }),
+    shopServer("owner-js", ownerJsPort, { DEMO_MODE: "off", WEB_CONCURRENCY: "1" }),
+    shopServer("owner-no-js", ownerNoJsPort, { DEMO_MODE: "off", WEB_CONCURRENCY: "1" }),
   ],
 });

@@ -68,6 +68,9 @@ function shopProcess(port: number) {
       TRUST_PROXY: "on",
       // Every test request comes from loopback: per-address limits would throttle the suite itself.
       RATE_LIMIT_ADDRESS_FACTOR: "1000",
+      // Two single processes behind the proxy (its teardown checks that both served), not one per
+      // core each: four workers beside PostgreSQL on two cores would only be slower.
+      WEB_CONCURRENCY: "1",
     },
   };
 }

@@ -124,8 +124,39 @@ function openPostgres(url: string): DB {
  * timeout instead, so writers from several processes queue rather than fail.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #sqlite: SQLite.Database | null;
+
+  constructor(settings: SqliteDialectConfig) {
+    super(settings);
+    this.#sqlite = settings.database instanceof SQLite ? settings.database : null;
+  }
+
+  /**
+   * The lock is waited for off the event loop: SQLite's busy timeout sleeps inside the call, so a
+   * process whose transaction waits for another process's write (several workers on one file)
+   * would stop serving all its requests meanwhile. Here BEGIN IMMEDIATE is tried without the
+   * timeout and retried on a timer (1 ms, then up to 8 ms apart) for as long as the timeout.
+   */
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+    const sqlite = this.#sqlite;
+    if (!sqlite || sqlite.inTransaction) {
+      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+      return;
+    }
+    const timeout = Number(sqlite.pragma("busy_timeout", { simple: true })) || 0;
+    const deadline = Date.now() + timeout;
+    for (let attempt = 0; ; attempt++) {
+      sqlite.pragma("busy_timeout = 0");
+      try {
+        sqlite.exec("begin immediate");
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+      } finally {
+        sqlite.pragma(`busy_timeout = ${timeout}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(8, 1 + attempt)));
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import os from "node:os";
 
 /**
  * Several app processes on one machine (WEB_CONCURRENCY=N): the primary process forks N workers
@@ -10,10 +11,14 @@ import cluster, { type Worker } from "node:cluster";
 
 export const MAX_WEB_CONCURRENCY = 64;
 
-/** WEB_CONCURRENCY read strictly: unset or empty is 1; anything but an integer 1-64 is refused. */
-export function parseWebConcurrency(value: string | undefined): number {
+/**
+ * WEB_CONCURRENCY read strictly: unset or empty is one process per core (`cores`, by default
+ * os.availableParallelism(), at most 64); anything but an integer 1-64 is refused. 1 is a single
+ * process without the cluster primary.
+ */
+export function parseWebConcurrency(value: string | undefined, cores = os.availableParallelism()): number {
   const text = value?.trim() ?? "";
-  if (text === "") return 1;
+  if (text === "") return Math.min(MAX_WEB_CONCURRENCY, Math.max(1, cores));
   const n = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > MAX_WEB_CONCURRENCY) {
     throw new Error(

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseWebConcurrency } from "../server/cluster";
@@ -44,9 +45,13 @@ async function until<T>(what: string, check: () => Promise<T | undefined> | T | 
 }
 
 describe("parseWebConcurrency", () => {
-  it("reads 1 when unset and whole numbers from 1 to 64", () => {
-    expect(parseWebConcurrency(undefined)).toBe(1);
-    expect(parseWebConcurrency("")).toBe(1);
+  it("reads one process per core when unset, and whole numbers from 1 to 64", () => {
+    expect(parseWebConcurrency(undefined, 2)).toBe(2);
+    expect(parseWebConcurrency("", 8)).toBe(8);
+    expect(parseWebConcurrency("  ", 1)).toBe(1);
+    expect(parseWebConcurrency(undefined, 128)).toBe(64);
+    expect(parseWebConcurrency(undefined)).toBe(Math.min(64, os.availableParallelism()));
+    expect(parseWebConcurrency("1", 8)).toBe(1);
     expect(parseWebConcurrency("2")).toBe(2);
     expect(parseWebConcurrency("64")).toBe(64);
   });

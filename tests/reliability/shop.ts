@@ -69,6 +69,9 @@ export function shopEnv(files: ShopFiles, extra: Record<string, string> = {}): N
     ADMIN_SETUP_TOKEN: "reliability-setup-token-0123456789",
     // Every request of the suite comes from 127.0.0.1: per-address limits would throttle the suite.
     RATE_LIMIT_ADDRESS_FACTOR: "1000",
+    // One process per shop (not one per core, npm start's default): the specs kill a shop by its
+    // pid, measure its RSS and race two shops on one file; several processes are spelled out.
+    WEB_CONCURRENCY: "1",
     ...files.env,
     ...extra,
   };

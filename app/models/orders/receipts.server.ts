@@ -1,8 +1,9 @@
 import { data } from "react-router";
 import { type DB, now } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
-import { IMAGE_PRESETS, ImageError, storeImage } from "~/lib/images.server";
+import { IMAGE_PRESETS, ImageError } from "~/lib/images.server";
 import { type Problem, type UnreadBodyProblems, UserError } from "~/lib/problem";
+import { storeReceiptImage } from "~/lib/receipt-images.server";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import { auditAction } from "../audit.server";
 
@@ -25,7 +26,8 @@ export async function storeReceipt(storage: Storage, file: File | undefined, use
     throw new UserError("payment.required", { detailKey: "payment.requiredDetail" });
   }
   try {
-    return await storeImage(storage, file, "receipt", { area: "private", folder: `receipts/${userId}` });
+    // A few at a time (receipt-images.server.ts); nothing else of the payment waits on it.
+    return await storeReceiptImage(storage, file, `receipts/${userId}`);
   } catch (error) {
     if (!(error instanceof ImageError)) throw error;
     if (error.code === "tooLarge") {
