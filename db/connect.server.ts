@@ -42,7 +42,7 @@ export function openDatabase(url: string): DB {
   // A 32 MB page cache (the default is 2 MB): listings and the dashboard read the same index
   // pages over and over, which otherwise go back to the file system on every request.
   sqlite.pragma("cache_size = -32000");
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: reusingStatements(sqlite) }) });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: reusingStatements(sqlite) }, sqlite) });
 }
 
 /** Prepared statements kept per SQL text: the shop's queries are a few hundred distinct texts. */
@@ -126,9 +126,10 @@ function openPostgres(url: string): DB {
 class ImmediateSqliteDriver extends SqliteDriver {
   readonly #sqlite: SQLite.Database | null;
 
-  constructor(settings: SqliteDialectConfig) {
+  /** `sqlite`: the better-sqlite3 handle behind `settings.database` (which may wrap it). */
+  constructor(settings: SqliteDialectConfig, sqlite: SQLite.Database | null) {
     super(settings);
-    this.#sqlite = settings.database instanceof SQLite ? settings.database : null;
+    this.#sqlite = sqlite ?? (settings.database instanceof SQLite ? settings.database : null);
   }
 
   /**
@@ -162,14 +163,16 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #settings: SqliteDialectConfig;
+  readonly #sqlite: SQLite.Database | null;
 
-  constructor(settings: SqliteDialectConfig) {
+  constructor(settings: SqliteDialectConfig, sqlite: SQLite.Database | null = null) {
     super(settings);
     this.#settings = settings;
+    this.#sqlite = sqlite;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#settings);
+    return new ImmediateSqliteDriver(this.#settings, this.#sqlite);
   }
 }
 
