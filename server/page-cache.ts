@@ -107,9 +107,14 @@ export class PageCache {
   /** Stores a rendered 200 answer; `nonce` is the one it was rendered with. */
   store(pending: PendingStore, headers: [string, string][], body: Buffer, now = Date.now()): void {
     const pieces = splitAt(body, pending.nonce);
-    const deflated = pieces.map((piece) =>
+    // zlib answers each piece in a buffer of its own chunk size (16 KB and up, however small the
+    // piece): copied into one buffer of the exact total, so memory is what `bytes` counts.
+    const zipped = pieces.map((piece) =>
       zlib.deflateRawSync(piece, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
     );
+    const all = Buffer.concat(zipped);
+    let offset = 0;
+    const deflated = zipped.map((part) => all.subarray(offset, (offset += part.length)));
     const bytes = [...pieces, ...deflated].reduce((sum, piece) => sum + piece.length, 0) + 512;
     if (bytes > this.options.maxBytes / 4) return; // one page must not push out everything else
     const old = this.#entries.get(pending.key);

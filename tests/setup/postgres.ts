@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { freePort } from "./servers";
+// With its extension: the benchmark (bench/http.mjs) runs this file with plain Node.
+import { freePort } from "./servers.ts";
 
 /**
  * A throwaway PostgreSQL cluster for tests and benchmarks: Debian's `initdb` and `pg_ctl` (from
