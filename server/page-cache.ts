@@ -7,6 +7,7 @@ import { resolveCurrency } from "~/lib/currency.server";
 import { countPageVisit } from "~/lib/page-views.server";
 import { readSession, sessionCookie } from "~/lib/session.server";
 import { countCartLines, findAnonymousCart } from "~/models/cart.server";
+import { type CrcTemplate, crcTemplate, crcWithJoint } from "./crc32";
 import { proxyCountry } from "./request-origin";
 
 /**
@@ -28,8 +29,8 @@ import { proxyCountry } from "./request-origin";
  * - **CSP**: the stored page is cut at each occurrence of the nonce it was rendered with; a hit
  *   is put back together around the nonce of its own response, so the strict policy holds.
  * - **Compression**: each cut piece is deflated once when stored; a gzip hit is those pieces with
- *   the new nonce as a stored block between them, a gzip header and a CRC (no compression work per
- *   request). Clients that do not take gzip get the plain bytes.
+ *   the new nonce as a stored block between them, a gzip header and a CRC worked out from the
+ *   stored page's (server/crc32.ts): no compression and no pass over the page per request. Clients that do not take gzip get the plain bytes.
  * - **Memory**: bounded by `maxBytes` (plain + compressed bytes), least recently used out first.
  */
 
@@ -59,6 +60,8 @@ interface Entry {
   pieces: Buffer[];
   /** Each piece raw-deflated and sync-flushed (byte-aligned, no reference to another piece). */
   deflated: Buffer[];
+  /** The CRC-32 of the page with zeros for its nonces, and how to put a nonce in. */
+  crc: CrcTemplate;
   /** What the entry holds in memory, roughly. */
   bytes: number;
 }
@@ -129,6 +132,7 @@ export class PageCache {
       headers,
       pieces,
       deflated,
+      crc: crcTemplate(pieces, Buffer.byteLength(pending.nonce)),
       bytes,
     };
     this.#entries.set(pending.key, entry);
@@ -245,25 +249,27 @@ const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
  * stored (uncompressed) block: valid because each piece was deflated on its own and
  * sync-flushed, so it ends on a byte boundary and refers to nothing outside itself.
  */
-export function gzipped(entry: Pick<Entry, "pieces" | "deflated">, nonce: string): Buffer {
+export function gzipped(entry: Pick<Entry, "pieces" | "deflated" | "crc">, nonce: string): Buffer {
   const joint = Buffer.from(nonce);
   const stored = Buffer.alloc(5);
   stored.writeUInt8(0, 0); // not final, stored block; the rest of the byte is padding
   stored.writeUInt16LE(joint.length, 1);
   stored.writeUInt16LE(~joint.length & 0xffff, 3);
   const parts: Buffer[] = [GZIP_HEADER];
-  let crc = 0;
   let size = 0;
   entry.pieces.forEach((piece, i) => {
     if (i > 0) {
       parts.push(stored, joint);
-      crc = zlib.crc32(joint, crc);
       size += joint.length;
     }
     parts.push(entry.deflated[i] as Buffer);
-    crc = zlib.crc32(piece, crc);
     size += piece.length;
   });
+  // The page's CRC from its template (server/crc32.ts), unless the nonce is of another length.
+  const crc =
+    joint.length === entry.crc.jointLength
+      ? crcWithJoint(entry.crc, joint)
+      : entry.pieces.reduce((sum, piece, i) => zlib.crc32(piece, i > 0 ? zlib.crc32(joint, sum) : sum), 0);
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(crc >>> 0, 0);
   trailer.writeUInt32LE(size >>> 0, 4);

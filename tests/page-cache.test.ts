@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { crcTemplate, crcWithJoint } from "../server/crc32";
 import { catalogueVersion, gzipped, PageCache, splitAt } from "../server/page-cache";
 import { createCategory, createProduct } from "./factories";
 import { freshTestDb } from "./setup/db";
@@ -10,7 +11,7 @@ const nonce = () => crypto.randomBytes(16).toString("base64");
 function entryOf(body: string, rendered: string) {
   const pieces = splitAt(Buffer.from(body), rendered);
   const deflated = pieces.map((piece) => zlib.deflateRawSync(piece, { finishFlush: zlib.constants.Z_SYNC_FLUSH }));
-  return { pieces, deflated };
+  return { pieces, deflated, crc: crcTemplate(pieces, Buffer.byteLength(rendered)) };
 }
 
 describe("a cached page put back together around a new nonce", () => {
@@ -28,6 +29,24 @@ describe("a cached page put back together around a new nonce", () => {
     for (const page of [`${old}middle${old}`, "no nonce at all", old, ""]) {
       expect(zlib.gunzipSync(gzipped(entryOf(page, old), fresh)).toString()).toBe(page.replaceAll(old, fresh));
     }
+  });
+});
+
+describe("the CRC-32 of a page with a new nonce, from its stored template", () => {
+  it("equals zlib's CRC-32 of the whole page, for any number and size of pieces", () => {
+    for (let run = 0; run < 100; run++) {
+      const pieces = Array.from({ length: 1 + (run % 40) }, (_, i) => crypto.randomBytes((run * 37 + i * 101) % 3000));
+      const joint = Buffer.from(nonce());
+      const whole = Buffer.concat(pieces.flatMap((piece, i) => (i > 0 ? [joint, piece] : [piece])));
+      expect(crcWithJoint(crcTemplate(pieces, joint.length), joint)).toBe(zlib.crc32(whole) >>> 0);
+    }
+  });
+
+  it("falls back to reading the page for a nonce of another length", () => {
+    const page = "<p>a</p>OLDNONCE<p>b</p>";
+    expect(zlib.gunzipSync(gzipped(entryOf(page, "OLDNONCE"), "a-longer-nonce")).toString()).toBe(
+      page.replace("OLDNONCE", "a-longer-nonce"),
+    );
   });
 });
 
