@@ -116,8 +116,12 @@ export class PageCache {
       zlib.deflateRawSync(piece, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
     );
     const all = Buffer.concat(zipped);
+    const deflated: Buffer[] = [];
     let offset = 0;
-    const deflated = zipped.map((part) => all.subarray(offset, (offset += part.length)));
+    for (const part of zipped) {
+      deflated.push(all.subarray(offset, offset + part.length));
+      offset += part.length;
+    }
     const bytes = [...pieces, ...deflated].reduce((sum, piece) => sum + piece.length, 0) + 512;
     if (bytes > this.options.maxBytes / 4) return; // one page must not push out everything else
     const old = this.#entries.get(pending.key);
