@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { type APIRequestContext, expect, test } from "@playwright/test";
 import sharp from "sharp";
+import { derivativeKey, derivativeWidths, mainWidth } from "../../app/lib/image-sizes";
 import { apiAddToCart, apiCheckout, apiPaymentKey, apiSignUp, uniqueEmail, uniquePassword } from "../e2e/fixtures";
 import {
   acceptedFiles,
@@ -103,7 +104,8 @@ const targets: Target[] = [
     url: "/admin/products/new",
     fields: async () => ({ name_en: `Upload Rifle ${++counter}`, name_zh: "上載步槍", price_hkd: "100", stock: "3" }),
     fileField: "newImages",
-    stored: /^public\/products\/[0-9a-f-]{36}\.webp$/,
+    // Named with its width: its smaller copies for srcset follow from the name (decision 031).
+    stored: /^public\/products\/[0-9a-f-]{36}_\d+w\.webp$/,
     maxBytes: 10 * MB,
     bodyLimit: 51 * MB,
     client: () => admin,
@@ -282,8 +284,16 @@ test("real images are stored re-encoded, without EXIF/GPS, under generated names
       expect(answer.status, `${target.name} / ${file.label}: accepted (${answer.text.slice(0, 200)})`).toBe(302);
       const after = snapshot();
       const added = after.files.filter((name) => !before.files.includes(name));
-      expect(added, `${target.name} / ${file.label}: one new file`).toHaveLength(1);
-      const key = added[0] as string;
+      // One new image, and for a product image its smaller copies (the widest name is the image).
+      const key = [...added].sort((a, b) => (mainWidth(b) ?? 0) - (mainWidth(a) ?? 0))[0] as string;
+      expect([...added].sort(), `${target.name} / ${file.label}: one new image (and its copies)`).toEqual(
+        [key, ...derivativeWidths(key).map((width) => derivativeKey(key, width))].sort(),
+      );
+      for (const copy of added) {
+        const bytes = fs.readFileSync(path.join(shop.files.uploadsDir, copy));
+        expect(bytes.includes(EXIF_ARTIST), `${copy}: no EXIF`).toBe(false);
+        expect((await sharp(bytes).metadata()).exif, `${copy}: no EXIF`).toBeUndefined();
+      }
       expect(key, `${target.name} / ${file.label}: a generated name in its folder`).toMatch(target.stored);
       if (target.name === "payment receipt") expect(key.split("/")[2]).toBe(shopperUserId);
       const stored = fs.readFileSync(path.join(shop.files.uploadsDir, key));
