@@ -52,7 +52,6 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
   app.set("trust proxy", config.trustProxy);
 
   const pageCache = new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: PAGE_CACHE_TTL_MS });
-  app.locals.pageCache = pageCache;
   app.use(requestLogger);
   app.get("/healthz", async (_req, res) => {
     try {

@@ -3,9 +3,11 @@ import type { NextFunction, Request, Response } from "express";
 import { isbot } from "isbot";
 import type { DB } from "#db/connect.server";
 import type { Services } from "~/context";
+import { rawCookieValue } from "~/lib/cookie-value";
 import { resolveCurrency } from "~/lib/currency.server";
 import { countPageVisit } from "~/lib/page-views.server";
 import { readSession, sessionCookie } from "~/lib/session.server";
+import { languageCookie } from "~/middleware/i18next";
 import { countCartLines, findAnonymousCart } from "~/models/cart.server";
 import { type CrcTemplate, crcTemplate, crcWithJoint } from "./crc32";
 import { proxyCountry } from "./request-origin";
@@ -77,8 +79,6 @@ export interface PendingStore {
 export class PageCache {
   readonly #entries = new Map<string, Entry>();
   #bytes = 0;
-  hits = 0;
-  misses = 0;
 
   constructor(readonly options: PageCacheOptions) {}
 
@@ -185,23 +185,22 @@ export function servePageCache(svc: Services, cache: PageCache) {
         proxyCountry: svc.config.trustProxy ? proxyCountry(req) : null,
       });
       const userAgent = req.get("User-Agent") ?? "";
+      const bot = isbot(userAgent);
       const key = [
         req.originalUrl,
-        cookieValue(cookies, "lng"),
+        rawCookieValue(cookies, languageCookie.name) ?? "",
         req.get("Accept-Language") ?? "",
         currency,
         cartCount,
-        isbot(userAgent) ? "bot" : "",
+        bot ? "bot" : "",
       ].join("\n");
       const version = await catalogueVersion(svc.db);
       const entry = cache.find(key, version);
       if (!entry) {
-        cache.misses++;
         const pending: PendingStore = { cache, key, version, nonce: res.locals.nonce as string };
         res.locals.pageCacheStore = pending;
         return next();
       }
-      cache.hits++;
       const isDocument = !req.path.endsWith(".data");
       const visit = isDocument
         ? await countPageVisit(svc.db, {
@@ -211,6 +210,7 @@ export function servePageCache(svc: Services, cache: PageCache) {
             contentType: "text/html",
             cookieHeader: cookies,
             userAgent: userAgent || null,
+            bot,
             referrer: req.get("Referer") ?? null,
             userId: null,
           })
@@ -307,10 +307,4 @@ export function isStorable(response: globalThis.Response): boolean {
 /** The headers of an answer worth storing. */
 export function storedHeaders(response: globalThis.Response): [string, string][] {
   return [...response.headers.entries()].filter(([name]) => !NOT_STORED.has(name.toLowerCase()));
-}
-
-function cookieValue(header: string | null, name: string): string {
-  if (!header) return "";
-  const match = header.match(new RegExp(`(?:^|;\\s*)${name}=([^;]*)`));
-  return match?.[1] ?? "";
 }

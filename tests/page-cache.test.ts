@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { rawCookieValue } from "~/lib/cookie-value";
 import { crcTemplate, crcWithJoint } from "../server/crc32";
 import { catalogueVersion, gzipped, PageCache, splitAt } from "../server/page-cache";
 import { createCategory, createProduct } from "./factories";
@@ -109,5 +110,14 @@ describe("the catalogue version", () => {
     await db.insertInto("carts").values({ id: "c1", user_id: null, created_at: "x", updated_at: "x" }).execute();
     expect(await catalogueVersion(db), "a cart is not the catalogue").toBe(before);
     await db.destroy();
+  });
+});
+
+describe("a raw cookie value for the cache key", () => {
+  it("is the first value of exactly that name", () => {
+    expect(rawCookieValue("xlng=en; lng=zh; lng=en", "lng")).toBe("zh");
+    expect(rawCookieValue("__Host-sid=abc.def", "__Host-sid")).toBe("abc.def");
+    expect(rawCookieValue("visit=1", "lng")).toBeUndefined();
+    expect(rawCookieValue(null, "lng")).toBeUndefined();
   });
 });

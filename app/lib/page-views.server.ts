@@ -18,6 +18,8 @@ export interface PageVisit {
   contentType: string | null;
   cookieHeader: string | null;
   userAgent: string | null;
+  /** Whether `userAgent` is a crawler, when the caller has already asked isbot (a hot path). */
+  bot?: boolean;
   referrer: string | null;
   /** The signed-in user's id (users.id is text), or null. */
   userId: string | null;
@@ -54,7 +56,7 @@ function counts(visit: PageVisit): boolean {
     (visit.contentType ?? "").startsWith("text/html") &&
     visit.status < 400 &&
     !NOT_STOREFRONT.test(visit.path) &&
-    !isbot(visit.userAgent ?? "") &&
+    !(visit.bot ?? isbot(visit.userAgent ?? "")) &&
     !(referrer && EXCLUDED_REFERRERS.some((host) => referrer.includes(host)))
   );
 }

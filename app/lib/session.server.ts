@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { type Cookie, createContext, createCookie, type RouterContextProvider } from "react-router";
 import { type DB, now } from "#db/connect.server";
+import { rawCookieValue } from "./cookie-value";
 
 /**
  * Sessions live in the database so they can be revoked. The cookie carries a random 256-bit
@@ -71,7 +72,7 @@ const VERIFIED_KEPT = 10_000;
  * answer, so the answer is remembered (at most VERIFIED_KEPT values, oldest out first).
  */
 async function sessionToken(cookie: Cookie, cookieHeader: string | null): Promise<unknown> {
-  const raw = cookieHeader?.match(new RegExp(`(?:^|;\\s*)${cookie.name}=([^;]*)`))?.[1];
+  const raw = rawCookieValue(cookieHeader, cookie.name);
   if (!raw) return cookie.parse(cookieHeader);
   let known = verified.get(cookie);
   if (!known) {
