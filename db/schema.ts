@@ -158,6 +158,23 @@ export interface OrdersTable {
   shipped_at: Timestamp | null;
   delivered_at: Timestamp | null;
   cancelled_at: Timestamp | null;
+  /** Unpaid and without a receipt waiting for review by then: cancelled (null on orders placed before deadlines). */
+  payment_due_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the one payment reminder falls due (halfway through the window). */
+  payment_reminder_due_at: ColumnType<string | null, string | null | undefined, string | null>;
+  payment_reminded_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The shop cancelled the order because its deadline passed unpaid. */
+  payment_expired_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface ScheduledJobsTable {
+  name: string;
+  /** A process runs the job only while it holds it: claimed by moving this past now. */
+  locked_until: string;
+  last_started_at: string | null;
+  last_finished_at: string | null;
+  /** What the last run did, as JSON. */
+  last_result: string | null;
 }
 
 export interface OrderLinesTable {
@@ -335,6 +352,7 @@ export interface Database {
   product_search: ProductSearchTable;
   rate_limit_hits: RateLimitHitsTable;
   page_cache_version: PageCacheVersionTable;
+  scheduled_jobs: ScheduledJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
