@@ -98,6 +98,10 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "shipped_at",
     "delivered_at",
     "cancelled_at",
+    "payment_due_at",
+    "payment_reminder_due_at",
+    "payment_reminded_at",
+    "payment_expired_at",
   ],
   order_lines: [
     "id",
@@ -153,6 +157,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
   product_search: ["name_en", "name_zh", "category"],
   rate_limit_hits: ["key", "count", "reset_at"],
   page_cache_version: ["id", "version"],
+  scheduled_jobs: ["name", "locked_until", "last_started_at", "last_finished_at", "last_result"],
 };
 
 const stamp = now();
