@@ -26,6 +26,7 @@ import { PageCache, servePageCache } from "./page-cache";
 import { servePrecompressed } from "./precompress";
 import { createRequestHandler } from "./request-handler";
 import { proxyCountry } from "./request-origin";
+import { startScheduledJobs } from "./scheduled-jobs";
 import { createStorage, serveBucketUploads } from "./uploads";
 
 /**
@@ -357,6 +358,8 @@ export async function startServer(options: { vite?: ViteDevServer; prepared?: bo
   // a connection the server is just closing gets ECONNRESET on its next request (seen under load).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  // Payment reminders and deadlines, once a minute across all processes (server/scheduled-jobs.ts).
+  const jobs = startScheduledJobs(runtime.services);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -371,6 +374,7 @@ export async function startServer(options: { vite?: ViteDevServer; prepared?: bo
     server.close(async () => {
       // The page views still queued (at most one interval's) go in before the database closes.
       await flushPageViews();
+      await jobs.stop();
       await runtime.close();
       console.info("shutdown: done");
       process.exit(0);

@@ -37,6 +37,11 @@ export interface Config {
   demoMode: boolean;
   /** Memory each process gives the rendered-page cache (PAGE_CACHE_MB, default 32); 0 turns it off. */
   pageCacheBytes: number;
+  /**
+   * Hours an order placed without an accepted payment has to be paid (PAYMENT_WINDOW_HOURS,
+   * default 48) unless the owner set another window under Settings → Shop details.
+   */
+  paymentWindowHours: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -63,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoMode:
       env.DEMO_MODE === undefined || env.DEMO_MODE.trim() === "" ? isLocalAddress(env.PUBLIC_URL) : isOn(env.DEMO_MODE),
     pageCacheBytes: parsePageCacheMb(env.PAGE_CACHE_MB) * 1024 * 1024,
+    paymentWindowHours: parsePaymentWindowHours(env.PAYMENT_WINDOW_HOURS),
   };
 }
 
@@ -74,6 +80,22 @@ export function parsePageCacheMb(value: string | undefined): number {
     throw new Error(`PAGE_CACHE_MB must be a whole number of megabytes from 0 (off) to 4096, not "${value}"`);
   }
   return mb;
+}
+
+/** The longest payment window, in hours (30 days): the setting and an admin's extension alike. */
+export const MAX_PAYMENT_WINDOW_HOURS = 720;
+export const DEFAULT_PAYMENT_WINDOW_HOURS = 48;
+
+/** PAYMENT_WINDOW_HOURS: whole hours from 1 to 720; unset or empty is 48. */
+export function parsePaymentWindowHours(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return DEFAULT_PAYMENT_WINDOW_HOURS;
+  const hours = Number(value.trim());
+  if (!Number.isInteger(hours) || hours < 1 || hours > MAX_PAYMENT_WINDOW_HOURS) {
+    throw new Error(
+      `PAYMENT_WINDOW_HOURS must be a whole number of hours from 1 to ${MAX_PAYMENT_WINDOW_HOURS}, not "${value}"`,
+    );
+  }
+  return hours;
 }
 
 export type StorageConfig =

@@ -15,7 +15,9 @@ const receiptFile = z.preprocess(
 export const paymentSchema = z.object({
   submissionKey: z.string().default(""),
   receipt: receiptFile,
+  /** The button pressed: "later" places the order without a receipt (uploaded from the order page). */
+  intent: z.enum(["pay", "later"]).catch("pay"),
 });
 
-/** A new receipt for an order whose receipt the shop did not accept. */
+/** A receipt for an order still waiting for one: paid later, or the shop did not accept the last. */
 export const replaceReceiptSchema = z.object({ receipt: receiptFile });

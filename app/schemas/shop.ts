@@ -120,6 +120,14 @@ export const shopDetailsSchema = z.object({
     .transform((value) => value !== undefined && value !== "" && value !== "off"),
   ...shippingFields,
   ...rateFields,
+  /** Empty: the PAYMENT_WINDOW_HOURS setting; else whole hours, 1 to 720 (30 days). */
+  payment_window_hours: z
+    .string()
+    .trim()
+    .regex(/^$|^\d{1,3}$/, { error: "adminShop.errors.windowInvalid" })
+    .optional()
+    .transform((value) => (value ? Number(value) : null))
+    .refine((hours) => hours === null || (hours >= 1 && hours <= 720), { error: "adminShop.errors.windowInvalid" }),
 });
 
 export type ShopDetailsForm = z.output<typeof shopDetailsSchema>;

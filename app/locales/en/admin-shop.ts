@@ -92,6 +92,13 @@ export default {
     defaultNote: "This page shows the text the shop came with.",
     editedNote: "Edited {{date}}.",
   },
+  payments: {
+    heading: "Payment window",
+    intro:
+      "How long a shopper has to pay a new order by bank transfer. Halfway through they get one reminder; at the deadline an order still unpaid, with no receipt waiting for your review, is cancelled and its stock put back. Orders keep the deadline they were placed with.",
+    window: "Hours to pay",
+    windowHint: "Leave empty for the server's setting (PAYMENT_WINDOW_HOURS, now {{hours}} hours). 1 to 720.",
+  },
   errors: {
     tooLong: "This is too long",
     nameRequired: "Enter the shop's name",
@@ -109,5 +116,6 @@ export default {
     bodyRequired: "Enter the page's text",
     descriptionTooLong: "At most 160 characters",
     bodyTooLong: "The text is too long (at most 50,000 characters)",
+    windowInvalid: "Enter whole hours from 1 to 720, or leave it empty",
   },
 };

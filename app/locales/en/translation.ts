@@ -471,6 +471,15 @@ export default {
     paymentSubmittedDetail:
       "Your order has been received and will be delivered within 48 hours after payment verification.",
     redirecting: "Taking you to your confirmation...",
+    deadlineTitle: "Pay within {{hours}} hours",
+    deadlineText:
+      "Pay by {{deadline}} (Hong Kong time) if you place your order now. An order still unpaid then, with no receipt sent, is cancelled and its items go back on sale.",
+    payLater: "Place order, pay later",
+    payLaterHint:
+      "No receipt yet? Place the order to hold the items, pay, then upload the receipt from your order page before the deadline.",
+    placedUnpaid: "Order placed",
+    placedUnpaidDetail:
+      "Order {{number}} is held for you until {{deadline}} (Hong Kong time): pay and upload the receipt before then.",
   },
   success: {
     title: "Thank you for your order!",
@@ -483,6 +492,10 @@ export default {
     viewOrders: "View my orders",
     continueShopping: "Continue Shopping",
     contact: "Contact Us",
+    deadlineUnpaid:
+      "We hold your order until {{deadline}} (Hong Kong time). Pay, then upload the transfer receipt from your order page; an order still unpaid then is cancelled.",
+    deadlineChecking: "Payment deadline: {{deadline}} (Hong Kong time). It is paused while we check your receipt.",
+    uploadReceipt: "Pay and upload the receipt",
   },
   orders: {
     title: "My Orders",
@@ -528,6 +541,18 @@ export default {
       receipt_checking: "Receipt received — being checked",
       receipt_rejected: "Receipt not accepted — upload a new one",
     },
+    deadline: "Payment deadline",
+    deadlineRunning:
+      "Pay and upload your receipt by {{deadline}} (Hong Kong time), or the order is cancelled and its items go back on sale.",
+    deadlinePaused:
+      "Your receipt is with us for checking: the payment deadline ({{deadline}}, Hong Kong time) is paused while we check it.",
+    deadlinePassed: "The payment deadline ({{deadline}}, Hong Kong time) has passed: the order is being cancelled.",
+    expired: "Cancelled because no payment reached us by the deadline ({{deadline}}, Hong Kong time).",
+    expiredAt: "Cancelled: not paid by the deadline",
+    deadlineExtendedAt: "Payment deadline moved to {{deadline}}",
+    uploadReceipt: "Upload your receipt",
+    receiptLabel: "Photo or screenshot of the transfer receipt",
+    payTitle: "How to pay",
   },
   orderEmail: {
     receivedSubject: "We received your order {{number}}",
@@ -556,6 +581,22 @@ export default {
       "We could not confirm your payment for order {{number}} from the receipt you uploaded. Your order is kept for you: please upload a new photo of your transfer receipt.",
     reasonText: "Reason: {{reason}}",
     uploadReceipt: "Upload a new receipt",
+    receivedTextUnpaid: "We have received your order {{number}}. Here is what you ordered:",
+    deadlineUnpaid:
+      "Please pay by {{deadline}} (Hong Kong time) and upload the transfer receipt from your order page. An order still unpaid then is cancelled and its items go back on sale.",
+    deadlineChecking:
+      "We are checking your receipt. If we cannot accept it, we will write to you and you will have until at least {{deadline}} (Hong Kong time) to send a new one.",
+    reminderSubject: "Reminder: order {{number}} is waiting for your payment",
+    reminderText:
+      "Your order {{number}} ({{total}}) is still waiting for payment. We hold the items for you until {{deadline}} (Hong Kong time).",
+    reminderNext:
+      "Pay by FPS or bank transfer to the account shown on your order page, then upload a photo of the receipt there. An order still unpaid at the deadline is cancelled and its items go back on sale; if you no longer want it, you need do nothing.",
+    payAndUpload: "Pay and upload the receipt",
+    expiredSubject: "Order {{number}} was cancelled: no payment received",
+    expiredText:
+      "We cancelled your order {{number}} because no payment reached us by the deadline, {{deadline}} (Hong Kong time). Its items have gone back on sale.",
+    expiredNext:
+      "If you did pay, reply to this e-mail with your transfer receipt and we will sort it out with you. You are welcome to order again at any time.",
   },
   adminCategories,
   adminOrders,

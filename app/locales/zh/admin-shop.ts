@@ -91,6 +91,13 @@ export default {
     defaultNote: "此頁面正顯示商店原有的文字。",
     editedNote: "於 {{date}} 修改。",
   },
+  payments: {
+    heading: "付款期限",
+    intro:
+      "顧客以銀行轉帳支付新訂單的時限。期限過半時會收到一次提醒；到期時仍未付款、亦沒有待你審核的收據的訂單會被取消，並退回庫存。每張訂單保留下單時的期限。",
+    window: "付款時限（小時）",
+    windowHint: "留空即使用伺服器設定（PAYMENT_WINDOW_HOURS，現為 {{hours}} 小時）。1 至 720。",
+  },
   errors: {
     tooLong: "內容太長",
     nameRequired: "請輸入商店名稱",
@@ -108,5 +115,6 @@ export default {
     bodyRequired: "請輸入頁面內容",
     descriptionTooLong: "最多 160 字",
     bodyTooLong: "內容太長（最多 50,000 字）",
+    windowInvalid: "請輸入 1 至 720 的整數小時，或留空",
   },
 } satisfies typeof en;

@@ -459,6 +459,13 @@ export default {
     paymentSubmitted: "付款已成功提交！",
     paymentSubmittedDetail: "我們已收到你的訂單，核實付款後 48 小時內送達。",
     redirecting: "正在前往確認頁……",
+    deadlineTitle: "請於 {{hours}} 小時內付款",
+    deadlineText:
+      "如現在下單，請於 {{deadline}}（香港時間）前付款。屆時仍未付款、亦未提交收據的訂單會被取消，貨品會重新發售。",
+    payLater: "先下單，稍後付款",
+    payLaterHint: "未有收據？先下單保留貨品，付款後於付款期限前在訂單頁面上載收據。",
+    placedUnpaid: "已下單",
+    placedUnpaidDetail: "訂單 {{number}} 為你保留至 {{deadline}}（香港時間）：請於此之前付款並上載收據。",
   },
   success: {
     title: "多謝你的訂購！",
@@ -471,6 +478,10 @@ export default {
     viewOrders: "查看我的訂單",
     continueShopping: "繼續購物",
     contact: "聯絡我們",
+    deadlineUnpaid:
+      "我們為你保留訂單至 {{deadline}}（香港時間）。請付款，然後在訂單頁面上載轉帳收據；屆時仍未付款的訂單會被取消。",
+    deadlineChecking: "付款期限：{{deadline}}（香港時間）。我們核對收據期間，期限暫停計算。",
+    uploadReceipt: "付款並上載收據",
   },
   orders: {
     title: "我的訂單",
@@ -516,6 +527,16 @@ export default {
       receipt_checking: "已收到收據 — 正在核對",
       receipt_rejected: "收據未獲接納 — 請上載新收據",
     },
+    deadline: "付款期限",
+    deadlineRunning: "請於 {{deadline}}（香港時間）前付款並上載收據，否則訂單會被取消，貨品會重新發售。",
+    deadlinePaused: "我們正在核對你的收據：核對期間，付款期限（{{deadline}}，香港時間）暫停計算。",
+    deadlinePassed: "付款期限（{{deadline}}，香港時間）已過：訂單正在取消。",
+    expired: "由於我們在付款期限（{{deadline}}，香港時間）前未收到付款，訂單已取消。",
+    expiredAt: "已取消：未於期限前付款",
+    deadlineExtendedAt: "付款期限已延至 {{deadline}}",
+    uploadReceipt: "上載收據",
+    receiptLabel: "轉帳收據的相片或截圖",
+    payTitle: "付款方法",
   },
   orderEmail: {
     receivedSubject: "我們已收到你的訂單 {{number}}",
@@ -541,6 +562,20 @@ export default {
     receiptRejectedText: "我們未能從你上傳的收據確認訂單 {{number}} 的付款。訂單會為你保留，請重新上傳轉帳收據的相片。",
     reasonText: "原因：{{reason}}",
     uploadReceipt: "重新上傳收據",
+    receivedTextUnpaid: "我們已收到你的訂單 {{number}}。以下是你訂購的貨品：",
+    deadlineUnpaid:
+      "請於 {{deadline}}（香港時間）前付款，並在訂單頁面上載轉帳收據。屆時仍未付款的訂單會被取消，貨品會重新發售。",
+    deadlineChecking:
+      "我們正在核對你的收據。如未能接納，我們會通知你，你最少有至 {{deadline}}（香港時間）的時間提交新收據。",
+    reminderSubject: "提醒：訂單 {{number}} 正等待你付款",
+    reminderText: "你的訂單 {{number}}（{{total}}）仍未付款。我們會為你保留貨品至 {{deadline}}（香港時間）。",
+    reminderNext:
+      "請以轉數快或銀行轉帳付款至訂單頁面所示的戶口，然後在該頁面上載收據相片。到期仍未付款的訂單會被取消，貨品會重新發售；如你不再需要，無須任何操作。",
+    payAndUpload: "付款並上載收據",
+    expiredSubject: "訂單 {{number}} 已取消：未收到付款",
+    expiredText:
+      "由於我們在付款期限 {{deadline}}（香港時間）前未收到付款，你的訂單 {{number}} 已被取消，貨品已重新發售。",
+    expiredNext: "如你已付款，請回覆此電郵並附上轉帳收據，我們會與你跟進。歡迎隨時再次訂購。",
   },
   adminCategories,
   adminOrders,

@@ -8,6 +8,8 @@ import { UserError } from "~/lib/problem";
 import type { Language } from "~/locales";
 import { auditAction } from "../audit.server";
 import { loadShop } from "../settings/shop.server";
+import { allowTimeAfterRejection } from "./payment-deadlines.server";
+import { restockOrderLines } from "./stock.server";
 
 export const ORDERS_PER_PAGE = 25;
 
@@ -239,25 +241,8 @@ export async function transitionOrder(db: DB, actor: { id: string }, input: Tran
       throw new UserError("adminOrders.errors.receiptChanged", { status: 409 });
     }
 
-    const restocked: { product_id: number; color: string; quantity: number; restored: boolean }[] = [];
-    if (input.transition === "cancel") {
-      const lines = await trx
-        .selectFrom("order_lines")
-        .select(["product_id", "color", "quantity"])
-        .where("order_id", "=", input.orderId)
-        .orderBy("id")
-        .execute();
-      for (const line of lines) {
-        if (line.product_id === null) continue; // the product was deleted since
-        const back = await trx
-          .updateTable("product_variants")
-          .set((eb) => ({ stock: eb("stock", "+", line.quantity) }))
-          .where("product_id", "=", line.product_id)
-          .where("color", "=", line.color)
-          .executeTakeFirst();
-        restocked.push({ ...line, product_id: line.product_id, restored: Number(back.numUpdatedRows) === 1 });
-      }
-    }
+    const restocked = input.transition === "cancel" ? await restockOrderLines(trx, input.orderId) : [];
+    if (input.transition === "rejectReceipt") await allowTimeAfterRejection(trx, input.orderId, new Date(timestamp));
 
     await auditAction(trx, actor.id, `order.${input.transition}`, input.orderId, {
       before: { status: input.expected },

@@ -4,7 +4,8 @@ import { type DB, now } from "#db/connect.server";
 import { lockRows } from "#db/dialect";
 import type { Currency, OrderRow } from "#db/schema";
 import type { CheckoutState } from "~/lib/checkout-session.server";
-import type { Config } from "~/lib/config.server";
+import { type Config, DEFAULT_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
+import { formatDate } from "~/lib/dates";
 import { colorName, localized } from "~/lib/localize";
 import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
 import { formatMoney, priceIn } from "~/lib/money";
@@ -15,7 +16,8 @@ import type { Language } from "~/locales";
 import type { CheckoutInput } from "~/schemas/checkout";
 import { cartLineRows } from "../cart.server";
 import { loadPaymentInstructions, type PaymentInstructions, takesOrders } from "../payment-accounts.server";
-import { loadShop } from "../settings/shop.server";
+import { loadShop, paymentWindowHours } from "../settings/shop.server";
+import { paymentDeadlines } from "./payment-deadlines.server";
 import { storeReceipt } from "./receipts.server";
 import { findOwnOrder } from "./shopper.server";
 
@@ -30,10 +32,15 @@ export interface PlaceOrderInput {
   currency: Currency;
   locale: Language;
   customer: CheckoutInput;
-  /** Private storage key of the receipt, already written (re-encoded) before the order row. */
-  receiptPath: string;
+  /**
+   * Private storage key of the receipt, already written (re-encoded) before the order row; null
+   * when the shopper pays after placing the order (uploaded later from the order page).
+   */
+  receiptPath: string | null;
   /** The payment form's one-time key: sending the same form twice makes one order. */
   submissionKey: string;
+  /** PAYMENT_WINDOW_HOURS: the window when the owner set none (Settings → Shop details); default 48. */
+  defaultPaymentWindowHours?: number;
 }
 
 /** The order a payment form made, by the form's one-time key (the same form sent twice finds it). */
@@ -53,8 +60,11 @@ export interface PayForCheckoutInput {
   /** The payment form's one-time key, as sent. */
   submissionKey: string;
   receipt: File | undefined;
+  /** "Place the order, pay later": no receipt needed now. A receipt sent along is still taken. */
+  payLater: boolean;
   demoMode: boolean;
   supportEmail: string;
+  defaultPaymentWindowHours: number;
 }
 
 /**
@@ -82,7 +92,9 @@ export async function payForCheckout(
   if (!takesOrders(instructions)) {
     throw new UserError("payment.closedText", { params: { email: input.supportEmail }, status: 409 });
   }
-  const receiptPath = await storeReceipt(storage, input.receipt, input.userId);
+  const hasFile = input.receipt instanceof File && input.receipt.size > 0;
+  const receiptPath = input.payLater && !hasFile ? null : await storeReceipt(storage, input.receipt, input.userId);
+  const removeReceipt = () => (receiptPath ? removeFilesQuietly(storage, "private", [receiptPath]) : undefined);
   try {
     if (!input.cartId) throw new UserError("checkout.errors.emptyCart", { status: 409 });
     const placed = await placeOrder(db, {
@@ -93,11 +105,12 @@ export async function payForCheckout(
       customer: checkout.customer,
       receiptPath,
       submissionKey: input.submissionKey,
+      defaultPaymentWindowHours: input.defaultPaymentWindowHours,
     });
-    if (placed.duplicate) await removeFilesQuietly(storage, "private", [receiptPath]);
+    if (placed.duplicate) await removeReceipt();
     return placed;
   } catch (error) {
-    await removeFilesQuietly(storage, "private", [receiptPath]);
+    await removeReceipt();
     if (!(error instanceof UserError)) throw error;
     throw new UserError("payment.orderFailed", { detailKey: error.key, params: error.params, status: 409 });
   }
@@ -168,7 +181,8 @@ export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ orde
     // The shop's shipping rule as it stands in this transaction, in the order's currency.
     const shop = await loadShop(trx);
     const shipping = shippingFor(subtotal, shop.shipping[input.currency]);
-    const timestamp = now();
+    const placedAt = new Date();
+    const timestamp = now(placedAt);
     const { customer } = input;
     const order = {
       id: crypto.randomUUID(),
@@ -190,8 +204,15 @@ export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ orde
       country: customer.country,
       notes: customer.notes ?? null,
       receipt_path: input.receiptPath,
-      receipt_uploaded_at: timestamp,
+      receipt_uploaded_at: input.receiptPath ? timestamp : null,
       submission_key: input.submissionKey,
+      // The window as the shop sets it now; the order keeps it whatever the setting becomes.
+      ...paymentDeadlines(
+        placedAt,
+        paymentWindowHours(shop, {
+          paymentWindowHours: input.defaultPaymentWindowHours ?? DEFAULT_PAYMENT_WINDOW_HOURS,
+        }),
+      ),
       created_at: timestamp,
       updated_at: timestamp,
     };
@@ -273,7 +294,9 @@ export async function sendOrderReceivedEmail(
     subject: t("orderEmail.receivedSubject", { number: order.order_number }),
     heading: t("orderEmail.receivedHeading", { name: order.first_name }),
     paragraphs: [
-      t("orderEmail.receivedText", { number: order.order_number }),
+      t(order.receipt_path ? "orderEmail.receivedText" : "orderEmail.receivedTextUnpaid", {
+        number: order.order_number,
+      }),
       ...lines.map(
         (line) =>
           `${localized(line, "name", language)}${line.color !== "Default" ? ` (${colorName(line, language)})` : ""} × ${line.quantity}: ${formatMoney(line.line_total_cents, order.currency)}`,
@@ -282,9 +305,19 @@ export async function sendOrderReceivedEmail(
         order.shipping_cents === 0 ? t("cart.free") : formatMoney(order.shipping_cents, order.currency)
       } · ${t("cart.orderTotal")}: ${formatMoney(order.total_cents, order.currency)}`,
       ...transferParagraphs(t, instructions, order.currency),
+      ...(order.payment_due_at
+        ? [
+            t(order.receipt_path ? "orderEmail.deadlineChecking" : "orderEmail.deadlineUnpaid", {
+              deadline: formatDate(order.payment_due_at, language, "dateTime"),
+            }),
+          ]
+        : []),
       t("orderEmail.receivedNext"),
     ],
-    action: { label: t("orderEmail.viewOrder"), url: `${config.publicUrl}/account/orders/${order.id}` },
+    action: {
+      label: t(order.receipt_path ? "orderEmail.viewOrder" : "orderEmail.payAndUpload"),
+      url: `${config.publicUrl}/account/orders/${order.id}`,
+    },
   }));
 }
 

@@ -1,6 +1,7 @@
+import type { ExpressionBuilder } from "kysely";
 import { data } from "react-router";
 import { type DB, now } from "#db/connect.server";
-import type { OrderRow } from "#db/schema";
+import type { Database, OrderRow } from "#db/schema";
 import { IMAGE_PRESETS, ImageError } from "~/lib/images.server";
 import { type Problem, type UnreadBodyProblems, UserError } from "~/lib/problem";
 import { storeReceiptImage } from "~/lib/receipt-images.server";
@@ -70,8 +71,14 @@ export async function receiptResponse(
   });
 }
 
+/** Unpaid and waiting for a receipt: none sent yet (paid later) or the last one not accepted. */
+function awaitingReceipt(eb: ExpressionBuilder<Database, "orders">) {
+  return eb.or([eb("receipt_path", "is", null), eb("receipt_rejected_reason", "is not", null)]);
+}
+
 /**
- * A new receipt for an order whose receipt the shop did not accept. Only the order's customer,
+ * A new receipt for an order whose receipt the shop did not accept, or the first one of an order
+ * placed to pay later. Only the order's customer,
  * only while the order is still pending payment with its receipt rejected (compare-and-set, so
  * two uploads at once cannot both win); the rejection is cleared, and the new receipt goes into
  * the order's history (audit log). Returns the storage key of the receipt it replaced (for the
@@ -88,7 +95,7 @@ export async function replaceReceipt(
       .where("id", "=", input.orderId)
       .where("user_id", "=", input.userId)
       .where("status", "=", "pending_payment")
-      .where("receipt_rejected_reason", "is not", null)
+      .where(awaitingReceipt)
       .executeTakeFirst();
     if (!order) return null;
     const timestamp = now();
@@ -102,7 +109,7 @@ export async function replaceReceipt(
       })
       .where("id", "=", input.orderId)
       .where("status", "=", "pending_payment")
-      .where("receipt_rejected_reason", "is not", null)
+      .where(awaitingReceipt)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
     await auditAction(trx, input.userId, "order.receiptReplaced", input.orderId, {
@@ -122,10 +129,14 @@ export async function replaceReceipt(
 export async function uploadReplacementReceipt(
   db: DB,
   storage: Storage,
-  input: { order: Pick<OrderRow, "id" | "status" | "receipt_rejected_reason">; userId: string; file: File | undefined },
+  input: {
+    order: Pick<OrderRow, "id" | "status" | "receipt_path" | "receipt_rejected_reason">;
+    userId: string;
+    file: File | undefined;
+  },
 ): Promise<void> {
   const { order, userId } = input;
-  if (order.status !== "pending_payment" || !order.receipt_rejected_reason) {
+  if (order.status !== "pending_payment" || (order.receipt_path && !order.receipt_rejected_reason)) {
     throw new UserError("error.badRequest", { status: 409 });
   }
   const path = await storeReceipt(storage, input.file, userId);

@@ -47,8 +47,19 @@ export function customerStatus(
 }
 
 export type OrderHistoryEntry =
-  | { kind: "placed" | "paid" | "shipped" | "delivered" | "cancelled" | "receiptReplaced"; at: string }
-  | { kind: "receiptRejected"; at: string; reason: string };
+  | { kind: "placed" | "paid" | "shipped" | "delivered" | "cancelled" | "expired" | "receiptReplaced"; at: string }
+  | { kind: "receiptRejected"; at: string; reason: string }
+  | { kind: "deadlineExtended"; at: string; deadline: string };
+
+/** The audit details' `after` object, or {} when the entry cannot be read. */
+function afterOf(details: string | null): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(details ?? "null") as { after?: unknown } | null;
+    return typeof parsed?.after === "object" && parsed.after !== null ? (parsed.after as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
 
 /**
  * The order's history as its customer sees it, oldest first: placed, each receipt the shop did
@@ -62,7 +73,7 @@ export async function listOrderHistory(db: DB, order: OrderRow): Promise<OrderHi
     .select(["action", "details", "created_at"])
     .where("entity_type", "=", "order")
     .where("entity_id", "=", order.id)
-    .where("action", "in", ["order.rejectReceipt", "order.receiptReplaced"])
+    .where("action", "in", ["order.rejectReceipt", "order.receiptReplaced", "order.deadlineExtended"])
     .orderBy("id")
     .execute();
   const entries: OrderHistoryEntry[] = [{ kind: "placed", at: order.created_at }];
@@ -71,20 +82,22 @@ export async function listOrderHistory(db: DB, order: OrderRow): Promise<OrderHi
       entries.push({ kind: "receiptReplaced", at: row.created_at });
       continue;
     }
-    let reason = "";
-    try {
-      const details = JSON.parse(row.details ?? "null") as { after?: { reason?: unknown } } | null;
-      if (typeof details?.after?.reason === "string") reason = details.after.reason;
-    } catch {
-      // An unreadable entry still shows that the receipt was not accepted.
+    const after = afterOf(row.details);
+    if (row.action === "order.deadlineExtended") {
+      if (typeof after.payment_due_at === "string") {
+        entries.push({ kind: "deadlineExtended", at: row.created_at, deadline: after.payment_due_at });
+      }
+      continue;
     }
+    // An unreadable entry still shows that the receipt was not accepted.
+    const reason = typeof after.reason === "string" ? after.reason : "";
     entries.push({ kind: "receiptRejected", at: row.created_at, reason });
   }
   const steps = [
     ["paid", order.paid_at],
     ["shipped", order.shipped_at],
     ["delivered", order.delivered_at],
-    ["cancelled", order.cancelled_at],
+    [order.payment_expired_at ? "expired" : "cancelled", order.cancelled_at],
   ] as const;
   for (const [kind, at] of steps) if (at) entries.push({ kind, at });
   // Stable: entries of the same moment keep the order above.

@@ -3,6 +3,7 @@ import type { RouterContextProvider } from "react-router";
 import type { DB } from "#db/connect.server";
 import { CURRENCIES, type Database } from "#db/schema";
 import { services } from "~/context";
+import { type Config, MAX_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
 import { deletePublicImage, keptImage, savingImage, storeChosenImage } from "~/lib/images.server";
 import { DERIVED_CURRENCIES, type DerivedCurrency, type ExchangeRates, rateToText } from "~/lib/money";
 import { DEFAULT_SHIPPING_RULE, type ShippingRules } from "~/lib/shipping";
@@ -37,6 +38,8 @@ export interface ShopDetails {
   shipping: ShippingRules;
   /** Millionths of each currency per 1 HKD, for the prices the operator leaves empty. */
   exchangeRates: ExchangeRates;
+  /** Hours a new order has to be paid; null: the PAYMENT_WINDOW_HOURS setting (default 48). */
+  paymentWindowHours: number | null;
 }
 
 export const SHOP_DETAILS_KEY = "shop_details";
@@ -56,6 +59,7 @@ export const DEFAULT_SHOP: ShopDetails = {
   },
   shipping: Object.fromEntries(CURRENCIES.map((currency) => [currency, { ...DEFAULT_SHIPPING_RULE }])) as ShippingRules,
   exchangeRates: { GBP: 100_000, EUR: 118_000, USD: 128_000 },
+  paymentWindowHours: null,
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -117,7 +121,19 @@ export function parseShopDetails(json: string | null | undefined): ShopDetails {
         return [currency, valid ? rate : DEFAULT_SHOP.exchangeRates[currency]];
       }),
     ) as ExchangeRates,
+    paymentWindowHours:
+      typeof stored.paymentWindowHours === "number" &&
+      Number.isInteger(stored.paymentWindowHours) &&
+      stored.paymentWindowHours >= 1 &&
+      stored.paymentWindowHours <= MAX_PAYMENT_WINDOW_HOURS
+        ? stored.paymentWindowHours
+        : null,
   };
+}
+
+/** The payment window a new order gets: the owner's setting, else PAYMENT_WINDOW_HOURS. */
+export function paymentWindowHours(shop: ShopDetails, config: Pick<Config, "paymentWindowHours">): number {
+  return shop.paymentWindowHours ?? config.paymentWindowHours;
 }
 
 export async function loadShop(db: DB): Promise<ShopDetails> {
@@ -257,6 +273,7 @@ export function shopDetailsFormValues(shop: ShopDetails): Record<string, string>
     values[freeAboveField(currency)] = rule.freeAboveCents === null ? "" : centsToText(rule.freeAboveCents);
   }
   for (const currency of DERIVED_CURRENCIES) values[rateField(currency)] = rateToText(shop.exchangeRates[currency]);
+  values.payment_window_hours = shop.paymentWindowHours === null ? "" : String(shop.paymentWindowHours);
   return values;
 }
 
@@ -297,6 +314,7 @@ export async function updateShopDetails(
     exchangeRates: Object.fromEntries(
       DERIVED_CURRENCIES.map((currency) => [currency, form[rateField(currency)]]),
     ) as ExchangeRates,
+    paymentWindowHours: form.payment_window_hours,
   };
   const { replacedLogoKey: replaced } = await savingImage(storage, newLogo ?? null, () =>
     saveShopDetails(db, details, options),

@@ -1,6 +1,8 @@
 import { data, Link } from "react-router";
+import { z } from "zod";
 import { AdminSection } from "~/components/admin/admin-section";
 import { OrderActions } from "~/components/admin/order-actions";
+import { OrderDeadline } from "~/components/admin/order-deadline";
 import { OrderItems } from "~/components/admin/order-items";
 import { OrderReceipt } from "~/components/admin/order-receipt";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
@@ -18,6 +20,8 @@ import { safeRedirect } from "~/lib/redirect";
 import { publicUrl } from "~/lib/storage.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { findAdminOrder, sendOrderStatusEmail, transitionOrder, transitionsFor } from "~/models/orders/desk.server";
+import { extendPaymentDeadline } from "~/models/orders/payment-deadlines.server";
+import { extendDeadlineSchema } from "~/schemas/order-deadline";
 import { orderStatusSchema } from "~/schemas/order-status";
 import type { Route } from "./+types/order";
 
@@ -32,6 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     lines: found.lines.map((line) => ({ ...line, image_url: publicUrl(line.image_path) })),
     actions: transitionsFor(found.order),
     confirmingCancel: url.searchParams.get("cancel") === "1",
+    now: new Date().toISOString(),
     language: getLanguage(context),
     title: `${t("adminOrders.orderTitle", { number: found.order.order_number })} | ${t("admin.title")}`,
   };
@@ -44,14 +49,37 @@ function backTo(value: FormDataEntryValue | null, orderId: string): string {
   return path === "/admin/orders" || path.startsWith("/admin/orders?") || path === fallback ? path : fallback;
 }
 
-/** Mark paid, reject the receipt, mark shipped or delivered, cancel: each a compare-and-set. */
+/** The order page's forms: a status change, or more time to pay (told apart by `intent`). */
+const orderPageSchema = z.discriminatedUnion("intent", [...orderStatusSchema.options, extendDeadlineSchema], {
+  error: "adminOrders.errors.notAllowed",
+});
+
+/**
+ * Mark paid, reject the receipt, mark shipped or delivered, cancel: each a compare-and-set; or
+ * extend the payment deadline (extendPaymentDeadline, also a compare-and-set).
+ */
 export const action = formAction(
   {
-    schema: orderStatusSchema,
+    schema: orderPageSchema,
     authorize: ({ request, context }: Route.ActionArgs) => requireAdmin(context, request),
   },
   async ({ context, params, form, value, auth: admin }) => {
     const { db, mailer, config } = services(context);
+    if (value.intent === "extendDeadline") {
+      const extended = await extendPaymentDeadline(db, admin, {
+        orderId: params.id ?? "",
+        hours: value.hours,
+        expectedDueAt: value.expectedDueAt,
+      });
+      return succeed(context, form, {
+        redirectTo: `/admin/orders/${extended.id}`,
+        flash: {
+          type: "success",
+          key: "adminOrders.deadline.extended",
+          params: { deadline: formatDate(extended.payment_due_at ?? "", getLanguage(context), "dateTime") },
+        },
+      });
+    }
     const order = await transitionOrder(db, admin, {
       orderId: params.id ?? "",
       transition: value.intent,
@@ -79,7 +107,10 @@ export const action = formAction(
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { order, lines, customer, history, actions, confirmingCancel, language } = loaderData;
+  const { order, lines, customer, history, actions, confirmingCancel, language, now } = loaderData;
+  // The extension form's refusal: the model's (409) or the schema's (400), shown in its panel.
+  const deadlineAnswer = actionData?.result?.initialValue?.intent === "extendDeadline" ? actionData : null;
+  const pageProblem = deadlineAnswer ? null : actionData?.problem;
   const date = (value: string) => formatDate(value, language, "dateTime");
   const money = (cents: number) => formatMoney(cents, order.currency);
   // "Changed meanwhile" names the order's status now, in the reader's language.
@@ -111,9 +142,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <span className="font-semibold text-stone-900">{money(order.total_cents)}</span>
       </p>
 
-      {actionData?.problem ? (
+      {pageProblem ? (
         <div className="mt-4">
-          <FormErrors errors={[actionData.problem.key]} params={statusParams(actionData.problem.params)} />
+          <FormErrors errors={[pageProblem.key]} params={statusParams(pageProblem.params)} />
         </div>
       ) : null}
 
@@ -165,6 +196,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                       })}
                       {entry.actor ? (
                         <span className="text-stone-500"> · {t("adminOrders.historyBy", { email: entry.actor })}</span>
+                      ) : entry.action === "order.expired" ? (
+                        <span className="text-stone-500"> · {t("adminOrders.historySystem")}</span>
                       ) : null}
                     </li>
                   );
@@ -181,6 +214,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             actions={actions}
             confirmingCancel={confirmingCancel}
             result={actionData?.result}
+          />
+
+          <OrderDeadline
+            order={order}
+            date={date}
+            now={now}
+            problem={deadlineAnswer?.problem ?? deadlineAnswer?.result?.error?.hours ?? null}
           />
 
           <OrderReceipt order={order} date={date} />

@@ -45,6 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const t = getInstance(context).t;
   return {
     values: shopDetailsFormValues(shop),
+    defaultWindowHours: services(context).config.paymentWindowHours,
     logoUrl: publicUrl(shop.supportedBy.logoKey),
     title: `${t("adminShop.title")} | ${t("admin.title")}`,
   };
@@ -210,6 +211,16 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
                 </Field>
               );
             })}
+          </div>
+        </Section>
+
+        <Section id="payments" heading={t("adminShop.payments.heading")} intro={t("adminShop.payments.intro")}>
+          <div className="max-w-xs">
+            {text(
+              fields.payment_window_hours,
+              t("adminShop.payments.window"),
+              t("adminShop.payments.windowHint", { hours: loaderData.defaultWindowHours }),
+            )}
           </div>
         </Section>
 

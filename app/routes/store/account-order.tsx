@@ -1,5 +1,6 @@
 import { data, Form } from "react-router";
 import { OrderSummary } from "~/components/order-summary";
+import { PaymentDetails } from "~/components/store/payment-details";
 import { ReceiptInput } from "~/components/store/receipt-input";
 import { addressOfOrder, ShipTo } from "~/components/store/ship-to";
 import { BackLink } from "~/components/ui/back-link";
@@ -13,10 +14,13 @@ import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
+import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
+import { deadlineState } from "~/models/orders/payment-deadlines.server";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD, uploadReplacementReceipt } from "~/models/orders/receipts.server";
 import { type CustomerOrderStatus, customerStatus, findOrder, listOrderHistory } from "~/models/orders/shopper.server";
-import { titleWithShop } from "~/models/settings/shop.server";
+import { loadPaymentInstructions } from "~/models/payment-accounts.server";
+import { getShop, titleWithShop } from "~/models/settings/shop.server";
 import { replaceReceiptSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/account-order";
 
@@ -31,10 +35,21 @@ async function requireOwnOrder({ request, params, context }: Route.LoaderArgs | 
 export async function loader(args: Route.LoaderArgs) {
   const { context } = args;
   const { order, lines } = await requireOwnOrder(args);
+  const { db, config } = services(context);
   const t = getInstance(context).t;
+  const deadline = deadlineState(order);
+  // How to pay, while the order still waits for a receipt (placed to pay later, or rejected).
+  const instructions = deadline?.running
+    ? await loadPaymentInstructions(db, order.currency, {
+        demoMode: config.demoMode,
+        supportEmail: (await getShop(context)).supportEmail,
+      })
+    : null;
   return {
     order,
     lines,
+    deadline,
+    instructions: instructions && instructions.kind !== "closed" ? instructions : null,
     status: customerStatus(order),
     history: await listOrderHistory(services(context).db, order),
     language: getLanguage(context),
@@ -42,7 +57,7 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-/** After an admin rejects a receipt, the owner uploads a new one here (pending payment only). */
+/** The owner uploads the receipt of an order placed to pay later, or a new one after a rejection. */
 export const action = formAction(
   {
     schema: replaceReceiptSchema,
@@ -73,12 +88,15 @@ const HISTORY_TEXT = {
   delivered: "orders.deliveredAt",
   cancelled: "orders.cancelledAt",
   receiptReplaced: "orders.receiptReplacedAt",
+  expired: "orders.expiredAt",
 } as const;
 
 export default function AccountOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { order, lines, language, status, history } = loaderData;
+  const { order, lines, language, status, history, deadline, instructions } = loaderData;
   const problem = actionData?.problem;
+  const due = (value: string) => formatDate(value, language, "dateTime");
+  const awaitingReceipt = deadline?.running ?? (order.status === "pending_payment" && !order.receipt_path);
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
       <BackLink to="/account/orders">{t("orders.backToOrders")}</BackLink>
@@ -91,8 +109,32 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
           {t(`orders.statuses.${status}`)}
         </span>
       </p>
+      {deadline || order.payment_expired_at ? (
+        <p
+          className={`mt-4 rounded-lg border p-4 text-sm ${deadline?.running ? "border-amber-300 bg-amber-50 text-amber-950" : "border-stone-200 bg-white text-stone-700"}`}
+          data-testid="payment-deadline"
+        >
+          {deadline
+            ? t(
+                deadline.running
+                  ? deadline.overdue
+                    ? "orders.deadlinePassed"
+                    : "orders.deadlineRunning"
+                  : "orders.deadlinePaused",
+                { deadline: due(deadline.dueAt) },
+              )
+            : t("orders.expired", { deadline: due(order.payment_due_at ?? order.payment_expired_at ?? "") })}
+        </p>
+      ) : null}
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
         <div className="flex flex-col gap-6">
+          {instructions ? (
+            <PaymentDetails
+              instructions={instructions}
+              amount={formatMoney(order.total_cents, order.currency)}
+              currency={order.currency}
+            />
+          ) : null}
           <HeadedPanel headingId="history-heading" title={t("orders.history")}>
             <ul className="mt-2 space-y-1 text-sm" data-testid="order-history">
               {history.map((entry) => (
@@ -100,7 +142,9 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
                   {formatDate(entry.at, language, "dateTime")} ·{" "}
                   {entry.kind === "receiptRejected"
                     ? t("orders.receiptRejectedAt", { reason: entry.reason })
-                    : t(HISTORY_TEXT[entry.kind])}
+                    : entry.kind === "deadlineExtended"
+                      ? t("orders.deadlineExtendedAt", { deadline: formatDate(entry.deadline, language, "dateTime") })
+                      : t(HISTORY_TEXT[entry.kind])}
                 </li>
               ))}
               {order.tracking_number ? (
@@ -136,14 +180,14 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
             ) : (
               <p className="mt-2 text-sm text-stone-500">{t("orders.noReceipt")}</p>
             )}
-            {order.receipt_rejected_reason && order.status === "pending_payment" ? (
+            {awaitingReceipt ? (
               <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-col gap-3">
                 {problem ? <ProblemAlert problem={problem} /> : null}
                 <label htmlFor="receipt" className="text-sm font-medium">
-                  {t("orders.newReceiptLabel")}
+                  {t(order.receipt_path ? "orders.newReceiptLabel" : "orders.receiptLabel")}
                 </label>
                 <ReceiptInput className="text-sm" />
-                <Button className="w-fit">{t("orders.uploadNew")}</Button>
+                <Button className="w-fit">{t(order.receipt_path ? "orders.uploadNew" : "orders.uploadReceipt")}</Button>
               </Form>
             ) : null}
           </HeadedPanel>

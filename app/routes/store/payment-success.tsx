@@ -1,9 +1,11 @@
 import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
+import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance, getLanguage } from "~/middleware/i18next";
+import { deadlineState } from "~/models/orders/payment-deadlines.server";
 import { findOrderByNumber } from "~/models/orders/shopper.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import type { Route } from "./+types/payment-success";
@@ -17,12 +19,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     orderNumber: order?.order_number ?? null,
     orderId: order?.id ?? null,
+    deadline: order ? deadlineState(order) : null,
+    language: getLanguage(context),
     title: await titleWithShop(context, t("success.title")),
   };
 }
 
 export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const { deadline, language } = loaderData;
+  const due = deadline ? formatDate(deadline.dueAt, language, "dateTime") : "";
   return (
     <div className="mx-auto max-w-2xl px-4 py-16 text-center">
       <p className="text-5xl text-brand-600" aria-hidden="true">
@@ -35,6 +41,14 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       <p className="mt-4 text-stone-700">{t("success.promise")}</p>
+      {deadline ? (
+        <p
+          className={`mt-4 rounded-lg border p-4 text-left ${deadline.running ? "border-amber-300 bg-amber-50 text-amber-950" : "border-stone-200 bg-white text-stone-700"}`}
+          data-testid="payment-deadline"
+        >
+          {t(deadline.running ? "success.deadlineUnpaid" : "success.deadlineChecking", { deadline: due })}
+        </p>
+      ) : null}
       <section className="mt-8 rounded-lg border border-stone-200 bg-white p-6 text-left">
         <h2 className="text-lg font-semibold">{t("success.nextTitle")}</h2>
         <ol className="mt-3 list-decimal space-y-2 pl-6 text-stone-700">
@@ -45,8 +59,11 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
       </section>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         {loaderData.orderId ? (
-          <ButtonLink to={`/account/orders/${loaderData.orderId}`} variant="secondary">
-            {t("success.viewOrders")}
+          <ButtonLink
+            to={`/account/orders/${loaderData.orderId}`}
+            variant={deadline?.running ? "primary" : "secondary"}
+          >
+            {t(deadline?.running ? "success.uploadReceipt" : "success.viewOrders")}
           </ButtonLink>
         ) : null}
         <ButtonLink to="/">{t("success.continueShopping")}</ButtonLink>

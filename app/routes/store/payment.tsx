@@ -14,6 +14,7 @@ import { services } from "~/context";
 import { requireUser, signedInOnly } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { clearCheckout, getCheckout } from "~/lib/checkout-session.server";
+import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -26,7 +27,7 @@ import { loadCart } from "~/models/cart.server";
 import { payForCheckout, sendOrderReceivedEmail } from "~/models/orders/place.server";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD } from "~/models/orders/receipts.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
-import { getShop, titleWithShop } from "~/models/settings/shop.server";
+import { getShop, paymentWindowHours, titleWithShop } from "~/models/settings/shop.server";
 import { paymentSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/payment";
 
@@ -44,6 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     demoMode: config.demoMode,
     supportEmail: shop.supportEmail,
   });
+  const hours = paymentWindowHours(shop, config);
   return {
     ready: true as const,
     title,
@@ -52,6 +54,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     submissionKey: checkout.submissionKey,
     language: getLanguage(context),
     instructions,
+    // What an order placed now gets (placeOrder sets it from the same setting).
+    paymentWindow: { hours, deadline: new Date(Date.now() + hours * 3_600_000).toISOString() },
   };
 }
 
@@ -77,24 +81,30 @@ export const action = formAction(
       checkout: getCheckout(context),
       submissionKey: value.submissionKey,
       receipt: value.receipt,
+      payLater: value.intent === "later",
       demoMode: config.demoMode,
       supportEmail: (await getShop(context)).supportEmail,
+      defaultPaymentWindowHours: config.paymentWindowHours,
     });
     if (!duplicate) {
       clearCheckout(context);
       sendOrderReceivedEmail(db, mailer, config, order).catch((error) => console.error("order e-mail failed", error));
     }
     const orderNumber = order.order_number;
+    const unpaid = order.receipt_path === null;
     // Shown on the success page, which JavaScript reaches a moment later too.
     setFlash(context, {
       type: "success",
-      key: "payment.orderSubmitted",
-      detailKey: "payment.orderSubmittedDetail",
-      params: { number: orderNumber },
+      key: unpaid ? "payment.placedUnpaid" : "payment.orderSubmitted",
+      detailKey: unpaid ? "payment.placedUnpaidDetail" : "payment.orderSubmittedDetail",
+      params: {
+        number: orderNumber,
+        deadline: order.payment_due_at ? formatDate(order.payment_due_at, getLanguage(context), "dateTime") : "",
+      },
     });
     return succeed(context, form, {
       redirectTo: `/payment-success?order=${encodeURIComponent(orderNumber)}`,
-      payload: { orderNumber },
+      payload: { orderNumber, unpaid },
     });
   },
 );
@@ -107,9 +117,11 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
   const [fileName, setFileName] = useState<string | null>(null);
   // The answer whose error a newly chosen file made stale (JavaScript; without it, CSS hides it).
   const [staleAnswer, setStaleAnswer] = useState<typeof actionData>(undefined);
-  if (actionData && "orderNumber" in actionData) return <Submitted orderNumber={actionData.orderNumber} />;
+  if (actionData && "orderNumber" in actionData) {
+    return <Submitted orderNumber={actionData.orderNumber} unpaid={actionData.unpaid} />;
+  }
   if (!loaderData.ready) return <StoreNotice notice="noOrder" />;
-  const { cart, customer, submissionKey, instructions, language } = loaderData;
+  const { cart, customer, submissionKey, instructions, language, paymentWindow } = loaderData;
   const closed = instructions.kind === "closed";
   const problem = actionData && actionData !== staleAnswer ? actionData.problem : null;
   const submitting = navigation.state === "submitting";
@@ -131,6 +143,17 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
             amount={formatMoney(cart.totalCents, cart.currency)}
             currency={cart.currency}
           />
+        )}
+        {closed ? null : (
+          <section
+            className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950"
+            data-testid="payment-deadline"
+          >
+            <h2 className="font-semibold">{t("payment.deadlineTitle", { hours: paymentWindow.hours })}</h2>
+            <p className="mt-1 text-sm">
+              {t("payment.deadlineText", { deadline: formatDate(paymentWindow.deadline, language, "dateTime") })}
+            </p>
+          </section>
         )}
         <ShipTo title={t("payment.shipTo")} contact={customer} />
         {closed ? null : (
@@ -184,6 +207,21 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
             >
               {submitting ? t("payment.submitting") : t("payment.submit")}
             </Button>
+            <div className="flex flex-col gap-2 border-t border-stone-200 pt-4">
+              <p className="text-sm text-stone-600">{t("payment.payLaterHint")}</p>
+              {/* No file needed: formNoValidate lets it past the receipt's `required` without JavaScript. */}
+              <Button
+                name="intent"
+                value="later"
+                variant="secondary"
+                formNoValidate
+                disabled={submitting}
+                className="w-fit"
+                data-testid="pay-later"
+              >
+                {t("payment.payLater")}
+              </Button>
+            </div>
           </Form>
         )}
       </div>

@@ -1,0 +1,305 @@
+import type { ExpressionBuilder, Transaction } from "kysely";
+import { type DB, now } from "#db/connect.server";
+import type { Database, OrderRow } from "#db/schema";
+import { type Config, MAX_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
+import { formatDate } from "~/lib/dates";
+import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
+import { formatMoney } from "~/lib/money";
+import { UserError } from "~/lib/problem";
+import type { Language } from "~/locales";
+import { auditAction } from "../audit.server";
+import { loadShop } from "../settings/shop.server";
+import { restockOrderLines } from "./stock.server";
+
+/*
+ * The payment window of an order paid by bank transfer (docs/decisions/034):
+ * - placed: due at placing + the window (PAYMENT_WINDOW_HOURS or the owner's setting), one
+ *   reminder due halfway; the order keeps these whatever the setting becomes later;
+ * - the clock runs only while the order is unpaid with no receipt waiting for review (none sent
+ *   yet, or the last one rejected): a receipt waiting is the admin's to decide, never expired;
+ * - a rejected receipt leaves at least REJECTION_GRACE_HOURS to send a new one;
+ * - an admin may extend the deadline of an unpaid order;
+ * - at the deadline the order is cancelled by the system with its stock put back, once.
+ * Time is always passed in (`at`), so tests move the clock instead of sleeping.
+ */
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** After a rejected receipt the shopper has at least this long to send a new one. */
+export const REJECTION_GRACE_HOURS = 24;
+
+/** How many orders one run handles per step; a run repeats the step until nothing is left. */
+const BATCH = 100;
+
+function plusHours(at: Date, hours: number): string {
+  return now(new Date(at.getTime() + hours * HOUR_MS));
+}
+
+/** The deadline and the reminder time of an order placed at `placedAt` with a window of `hours`. */
+export function paymentDeadlines(placedAt: Date, hours: number) {
+  return { payment_due_at: plusHours(placedAt, hours), payment_reminder_due_at: plusHours(placedAt, hours / 2) };
+}
+
+/** Halfway between `from` and the deadline `due`. */
+function halfwayTo(from: Date, due: string): string {
+  return now(new Date((from.getTime() + new Date(due).getTime()) / 2));
+}
+
+/** Unpaid, with no receipt waiting for review: the order's payment clock is running. */
+function clockRuns(eb: ExpressionBuilder<Database, "orders">) {
+  return eb.and([
+    eb("status", "=", "pending_payment"),
+    eb.or([eb("receipt_path", "is", null), eb("receipt_rejected_reason", "is not", null)]),
+  ]);
+}
+
+/** What a page says about an order's deadline; null when it has none or it no longer applies. */
+export function deadlineState(
+  order: Pick<OrderRow, "status" | "payment_due_at" | "receipt_path" | "receipt_rejected_reason">,
+  at: Date = new Date(),
+): { dueAt: string; running: boolean; overdue: boolean } | null {
+  if (order.status !== "pending_payment" || !order.payment_due_at) return null;
+  const running = order.receipt_path === null || order.receipt_rejected_reason !== null;
+  return { dueAt: order.payment_due_at, running, overdue: new Date(order.payment_due_at) <= at };
+}
+
+/**
+ * Called in the transaction of a receipt's rejection: the shopper gets at least
+ * REJECTION_GRACE_HOURS from now to send a new receipt, and a reminder not yet sent falls
+ * halfway through what is left (the rejection e-mail itself is the first notice).
+ */
+export async function allowTimeAfterRejection(trx: Transaction<Database>, orderId: string, at: Date): Promise<void> {
+  const order = await trx
+    .selectFrom("orders")
+    .select(["payment_due_at", "payment_reminder_due_at", "payment_reminded_at"])
+    .where("id", "=", orderId)
+    .executeTakeFirst();
+  if (!order?.payment_due_at) return; // placed before deadlines existed: none is given now
+  const earliest = plusHours(at, REJECTION_GRACE_HOURS);
+  const due = order.payment_due_at < earliest ? earliest : order.payment_due_at;
+  const remind = halfwayTo(at, due);
+  await trx
+    .updateTable("orders")
+    .set({
+      payment_due_at: due,
+      payment_reminder_due_at:
+        order.payment_reminded_at === null && (order.payment_reminder_due_at ?? "") < remind
+          ? remind
+          : order.payment_reminder_due_at,
+    })
+    .where("id", "=", orderId)
+    .execute();
+}
+
+export interface ExtendDeadlineInput {
+  orderId: string;
+  hours: number;
+  /** The deadline the admin saw ("" for none): the extension applies only if it is still that. */
+  expectedDueAt: string;
+}
+
+/**
+ * An admin gives an unpaid order more time: the new deadline is `hours` after the current one,
+ * or after now when that has passed (or the order has none). Compare-and-set on the deadline
+ * the admin saw, audited with both deadlines. A reminder not yet sent moves halfway to the new
+ * deadline. Refusals: 404 gone, 409 no longer unpaid or changed meanwhile, 400 bad hours.
+ */
+export async function extendPaymentDeadline(
+  db: DB,
+  actor: { id: string },
+  input: ExtendDeadlineInput,
+  at: Date = new Date(),
+): Promise<OrderRow> {
+  if (!Number.isInteger(input.hours) || input.hours < 1 || input.hours > MAX_PAYMENT_WINDOW_HOURS) {
+    throw new UserError("adminOrders.deadline.hoursInvalid", { field: "hours" });
+  }
+  return db.transaction().execute(async (trx) => {
+    const order = await trx
+      .selectFrom("orders")
+      .select(["status", "payment_due_at", "payment_reminded_at"])
+      .where("id", "=", input.orderId)
+      .executeTakeFirst();
+    if (!order) throw new UserError("adminOrders.errors.notFound", { status: 404 });
+    if (order.status !== "pending_payment") {
+      throw new UserError("adminOrders.errors.changedMeanwhile", { params: { status: order.status }, status: 409 });
+    }
+    if ((order.payment_due_at ?? "") !== input.expectedDueAt) {
+      throw new UserError("adminOrders.deadline.changedMeanwhile", { status: 409 });
+    }
+    const from = order.payment_due_at && new Date(order.payment_due_at) > at ? new Date(order.payment_due_at) : at;
+    const due = plusHours(from, input.hours);
+    const timestamp = now(at);
+    let update = trx
+      .updateTable("orders")
+      .set({
+        payment_due_at: due,
+        updated_at: timestamp,
+        ...(order.payment_reminded_at === null ? { payment_reminder_due_at: halfwayTo(at, due) } : {}),
+      })
+      .where("id", "=", input.orderId)
+      .where("status", "=", "pending_payment");
+    update = order.payment_due_at
+      ? update.where("payment_due_at", "=", order.payment_due_at)
+      : update.where("payment_due_at", "is", null);
+    const updated = await update.executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) {
+      throw new UserError("adminOrders.deadline.changedMeanwhile", { status: 409 });
+    }
+    await auditAction(trx, actor.id, "order.deadlineExtended", input.orderId, {
+      before: { payment_due_at: order.payment_due_at },
+      after: { payment_due_at: due, hours: input.hours },
+    });
+    return trx.selectFrom("orders").selectAll().where("id", "=", input.orderId).executeTakeFirstOrThrow();
+  });
+}
+
+/**
+ * The system cancels one overdue order: a compare-and-set that holds only while the order is
+ * still unpaid, its clock running and its deadline passed at `at` (a receipt, a payment, an
+ * extension or another process's expiry that got there first makes it a no-op), then its stock
+ * back and the audit entry with no actor, all in one transaction. Null when nothing was done.
+ */
+export async function expireOrder(db: DB, orderId: string, at: Date): Promise<OrderRow | null> {
+  const timestamp = now(at);
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable("orders")
+      .set({ status: "cancelled", cancelled_at: timestamp, updated_at: timestamp, payment_expired_at: timestamp })
+      .where("id", "=", orderId)
+      .where("payment_due_at", "<=", timestamp)
+      .where(clockRuns)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return null;
+    const restocked = await restockOrderLines(trx, orderId);
+    const order = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
+    await auditAction(trx, null, "order.expired", orderId, {
+      before: { status: "pending_payment", payment_due_at: order.payment_due_at },
+      after: { status: "cancelled", by: "system", restocked },
+    });
+    return order;
+  });
+}
+
+type DeadlineMailConfig = Pick<Config, "publicUrl">;
+
+/** The reminder or the cancellation e-mail, in the order's language, with its deadline in Hong Kong time. */
+async function sendDeadlineEmail(
+  db: DB,
+  mailer: Mailer,
+  config: DeadlineMailConfig,
+  order: OrderRow,
+  kind: "reminder" | "expired",
+): Promise<void> {
+  const language: Language = order.locale === "zh" ? "zh" : "en";
+  const params = {
+    number: order.order_number,
+    name: order.first_name,
+    total: formatMoney(order.total_cents, order.currency),
+    deadline: order.payment_due_at ? formatDate(order.payment_due_at, language, "dateTime") : "",
+  };
+  await sendLocalizedEmail(mailer, await loadShop(db), order.email, language, (t) => ({
+    subject: t(`orderEmail.${kind}Subject`, params),
+    heading: t("orderEmail.statusHeading", params),
+    paragraphs: [t(`orderEmail.${kind}Text`, params), t(`orderEmail.${kind}Next`, params)],
+    action: {
+      label: t(kind === "reminder" ? "orderEmail.payAndUpload" : "orderEmail.viewOrder"),
+      url: `${config.publicUrl}/account/orders/${order.id}`,
+    },
+  }));
+}
+
+/**
+ * Sends each reminder that fell due: claimed first (payment_reminded_at set by a
+ * compare-and-set, so two processes never both send it), then mailed; a failed e-mail gives the
+ * claim back for the next run to try again. No reminder once the deadline has passed.
+ */
+export async function sendDueReminders(db: DB, mailer: Mailer, config: DeadlineMailConfig, at: Date): Promise<number> {
+  const timestamp = now(at);
+  let sent = 0;
+  const failed = new Set<string>();
+  for (;;) {
+    const due = await db
+      .selectFrom("orders")
+      .select("id")
+      .where("status", "=", "pending_payment")
+      .where("payment_reminder_due_at", "<=", timestamp)
+      .where("payment_reminded_at", "is", null)
+      .where("payment_due_at", ">", timestamp)
+      .where(clockRuns)
+      .orderBy("payment_reminder_due_at")
+      .limit(BATCH)
+      .execute();
+    const todo = due.filter((row) => !failed.has(row.id));
+    if (todo.length === 0) return sent;
+    for (const { id } of todo) {
+      const claimed = await db
+        .updateTable("orders")
+        .set({ payment_reminded_at: timestamp })
+        .where("id", "=", id)
+        .where("payment_reminded_at", "is", null)
+        .where(clockRuns)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) continue;
+      const order = await db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      try {
+        await sendDeadlineEmail(db, mailer, config, order, "reminder");
+        sent++;
+      } catch (error) {
+        console.error(`payment reminder for ${order.order_number} failed; tried again next run`, error);
+        failed.add(id);
+        await db
+          .updateTable("orders")
+          .set({ payment_reminded_at: null })
+          .where("id", "=", id)
+          .where("payment_reminded_at", "=", timestamp)
+          .execute();
+      }
+    }
+  }
+}
+
+/** Cancels every order whose deadline passed unpaid (expireOrder), mailing each shopper once. */
+export async function expireOverdueOrders(
+  db: DB,
+  mailer: Mailer,
+  config: DeadlineMailConfig,
+  at: Date,
+): Promise<number> {
+  const timestamp = now(at);
+  let expired = 0;
+  for (;;) {
+    const due = await db
+      .selectFrom("orders")
+      .select("id")
+      .where("status", "=", "pending_payment")
+      .where("payment_due_at", "<=", timestamp)
+      .where(clockRuns)
+      .orderBy("payment_due_at")
+      .limit(BATCH)
+      .execute();
+    let progressed = false;
+    for (const { id } of due) {
+      const order = await expireOrder(db, id, at);
+      if (!order) continue;
+      progressed = true;
+      expired++;
+      // After the commit: the cancellation stands whether or not the e-mail goes out.
+      await sendDeadlineEmail(db, mailer, config, order, "expired").catch((error) =>
+        console.error(`cancellation e-mail for ${order.order_number} failed`, error),
+      );
+    }
+    if (due.length < BATCH || !progressed) return expired;
+  }
+}
+
+/** One run of the payment-deadline job: reminders that fell due, then orders past their deadline. */
+export async function runPaymentDeadlines(
+  db: DB,
+  mailer: Mailer,
+  config: DeadlineMailConfig,
+  at: Date,
+): Promise<{ reminded: number; expired: number }> {
+  const reminded = await sendDueReminders(db, mailer, config, at);
+  const expired = await expireOverdueOrders(db, mailer, config, at);
+  return { reminded, expired };
+}

@@ -1,0 +1,36 @@
+import type { Transaction } from "kysely";
+import type { Database } from "#db/schema";
+
+export interface RestockedLine {
+  product_id: number;
+  color: string;
+  quantity: number;
+  /** False when the colour no longer exists (deleted since): nothing could be put back. */
+  restored: boolean;
+}
+
+/**
+ * Puts each line's quantity back on its colour. Call it only inside the transaction whose
+ * compare-and-set moved the order out of a stock-holding status: that update is what makes the
+ * stock come back exactly once, however many cancels arrive at once.
+ */
+export async function restockOrderLines(trx: Transaction<Database>, orderId: string): Promise<RestockedLine[]> {
+  const lines = await trx
+    .selectFrom("order_lines")
+    .select(["product_id", "color", "quantity"])
+    .where("order_id", "=", orderId)
+    .orderBy("id")
+    .execute();
+  const restocked: RestockedLine[] = [];
+  for (const line of lines) {
+    if (line.product_id === null) continue; // the product was deleted since
+    const back = await trx
+      .updateTable("product_variants")
+      .set((eb) => ({ stock: eb("stock", "+", line.quantity) }))
+      .where("product_id", "=", line.product_id)
+      .where("color", "=", line.color)
+      .executeTakeFirst();
+    restocked.push({ ...line, product_id: line.product_id, restored: Number(back.numUpdatedRows) === 1 });
+  }
+  return restocked;
+}

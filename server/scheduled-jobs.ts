@@ -1,0 +1,110 @@
+import { type DB, now } from "#db/connect.server";
+import type { Services } from "~/context";
+import { runPaymentDeadlines } from "~/models/orders/payment-deadlines.server";
+
+/*
+ * Work the shop does on a timer, inside its own processes (no cron to install). Every process
+ * runs the timer; a run starts only in the process that claims the job's row in
+ * `scheduled_jobs` (a compare-and-set on locked_until), so with several processes — one machine
+ * or several — a job runs once a minute, not once per process. What a run does is safe to repeat
+ * anyway: each order is claimed by its own compare-and-set (payment-deadlines.server.ts). A run
+ * looks at everything already due, so the first run after a restart catches up on what fell due
+ * while the shop was down.
+ */
+
+export const JOB_INTERVAL_MS = 60_000;
+
+/** A claim lasts a little less than the interval, so the next minute's timer in any process may claim again. */
+const CLAIM_MS = JOB_INTERVAL_MS - 5_000;
+
+/**
+ * Claims the job `name` at `at` for `claimMs`: true in exactly one of the processes that try at
+ * once. The row is made on first use; on PostgreSQL the conditional update takes the row's lock,
+ * and the second claimant re-reads the committed locked_until and finds it in the future.
+ */
+export async function claimJob(db: DB, name: string, at: Date, claimMs = CLAIM_MS): Promise<boolean> {
+  const timestamp = now(at);
+  await db
+    .insertInto("scheduled_jobs")
+    .values({ name, locked_until: now(new Date(0)) })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+  const claimed = await db
+    .updateTable("scheduled_jobs")
+    .set({ locked_until: now(new Date(at.getTime() + claimMs)), last_started_at: timestamp })
+    .where("name", "=", name)
+    .where("locked_until", "<=", timestamp)
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
+}
+
+async function finishJob(db: DB, name: string, at: Date, result: unknown): Promise<void> {
+  await db
+    .updateTable("scheduled_jobs")
+    .set({ last_finished_at: now(at), last_result: JSON.stringify(result) })
+    .where("name", "=", name)
+    .execute();
+}
+
+export interface ScheduledJob {
+  name: string;
+  run(services: Services, at: Date): Promise<unknown>;
+}
+
+export const JOBS: ScheduledJob[] = [
+  {
+    name: "payment-deadlines",
+    run: ({ db, mailer, config }, at) => runPaymentDeadlines(db, mailer, config, at),
+  },
+];
+
+/** Claims and runs each job once at `at`; what each claimed job returned, by name. */
+export async function runJobsOnce(
+  services: Services,
+  at: Date,
+  jobs: ScheduledJob[] = JOBS,
+): Promise<Record<string, unknown>> {
+  const results: Record<string, unknown> = {};
+  for (const job of jobs) {
+    if (!(await claimJob(services.db, job.name, at))) continue;
+    try {
+      results[job.name] = await job.run(services, at);
+      await finishJob(services.db, job.name, new Date(), results[job.name]);
+    } catch (error) {
+      console.error(`scheduled job ${job.name} failed; it runs again next minute`, error);
+      await finishJob(services.db, job.name, new Date(), { error: String(error) }).catch(() => {});
+    }
+  }
+  return results;
+}
+
+/**
+ * Runs the jobs now (the catch-up after a start) and then every minute, until `stop()`, which
+ * waits for a run in progress. The timer never keeps the process alive on its own.
+ */
+export function startScheduledJobs(
+  services: Services,
+  options: { intervalMs?: number; clock?: () => Date } = {},
+): { stop(): Promise<void> } {
+  const clock = options.clock ?? (() => new Date());
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (stopped || running) return;
+    running = runJobsOnce(services, clock())
+      .catch((error) => console.error("scheduled jobs failed", error))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, options.intervalMs ?? JOB_INTERVAL_MS);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
