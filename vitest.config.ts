@@ -30,6 +30,7 @@ const POSTGRES_SUITES = [
   "order",
   "page-cache",
   "page-view-buffer",
+  "payment-deadlines",
   "payment-details",
   "rate-limit",
   "receipt-replace",

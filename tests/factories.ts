@@ -157,8 +157,11 @@ export interface TestOrderOptions {
   currency?: Currency;
   locale?: Language;
   customer?: Partial<CheckoutInput>;
-  receiptPath?: string;
+  /** The receipt's storage key; null places the order to pay later (no receipt). */
+  receiptPath?: string | null;
   submissionKey?: string;
+  /** PAYMENT_WINDOW_HOURS for this order (48 when missing). */
+  paymentWindowHours?: number;
 }
 
 /** An order placed through the real `placeOrder`: the lines go into the buyer's cart first. */
@@ -186,8 +189,9 @@ export async function placeTestOrder(
       country: "Hong Kong",
       ...options.customer,
     } as CheckoutInput,
-    receiptPath: options.receiptPath ?? `receipts/${crypto.randomUUID()}.webp`,
+    receiptPath: options.receiptPath === undefined ? `receipts/${crypto.randomUUID()}.webp` : options.receiptPath,
     submissionKey: options.submissionKey ?? crypto.randomUUID(),
+    defaultPaymentWindowHours: options.paymentWindowHours,
   });
   return { order, user, lines };
 }

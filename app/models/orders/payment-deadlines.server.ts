@@ -162,6 +162,9 @@ export async function extendPaymentDeadline(
 export async function expireOrder(db: DB, orderId: string, at: Date): Promise<OrderRow | null> {
   const timestamp = now(at);
   return db.transaction().execute(async (trx) => {
+    // On PostgreSQL (read committed) a second process's update waits on the row's lock, then
+    // re-checks the WHERE against the committed row, finds it cancelled and changes nothing; on
+    // SQLite the write transactions run one at a time. Either way the stock comes back once.
     const updated = await trx
       .updateTable("orders")
       .set({ status: "cancelled", cancelled_at: timestamp, updated_at: timestamp, payment_expired_at: timestamp })
