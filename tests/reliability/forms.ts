@@ -238,7 +238,7 @@ export const FORMS: readonly FormAction[] = [
     as: "customer",
     encoding: "multipart",
     prepare: "payment",
-    fields: { submissionKey: (ctx) => [ctx.submissionKey], js: ["1"] },
+    fields: { submissionKey: (ctx) => [ctx.submissionKey], js: ["1"], intent: ["pay", "later", "other"] },
     files: ["receipt"],
   },
   {
@@ -336,10 +336,12 @@ export const FORMS: readonly FormAction[] = [
     as: "admin",
     encoding: "urlencoded",
     fields: {
-      intent: ["markPaid", "markShipped", "markDelivered", "rejectReceipt", "cancel"],
+      intent: ["markPaid", "markShipped", "markDelivered", "rejectReceipt", "cancel", "extendDeadline"],
       expected: ORDER_STATUSES,
       tracking: ["", "SF1234567890"],
       reason: ["The receipt is unreadable"],
+      hours: ["24", "168", "0", "721", "abc"],
+      expectedDueAt: ["", "2026-01-01T00:00:00.000Z"],
       returnTo: ["/admin/orders", "/admin/orders?status=paid", "//evil.example"],
       confirmed: ["1"],
     },
