@@ -32,6 +32,7 @@ const POSTGRES_SUITES = [
   "page-view-buffer",
   "payment-deadlines",
   "payment-details",
+  "payment-window",
   "rate-limit",
   "receipt-replace",
   "receipt-status",
