@@ -16,6 +16,7 @@ import { currentCartId } from "~/lib/cart-session.server";
 import { clearCheckout, getCheckout } from "~/lib/checkout-session.server";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
+import { fpsQrFor } from "~/lib/fps-qr.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
@@ -26,7 +27,7 @@ import { loadCart } from "~/models/cart.server";
 import { payForCheckout, sendOrderReceivedEmail } from "~/models/orders/place.server";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD } from "~/models/orders/receipts.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
-import { getShop, titleWithShop } from "~/models/settings/shop.server";
+import { getShop, shopName, titleWithShop } from "~/models/settings/shop.server";
 import { paymentSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/payment";
 
@@ -52,6 +53,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     submissionKey: checkout.submissionKey,
     language: getLanguage(context),
     instructions,
+    // No order number yet: the code carries the amount, and the receipt ties the transfer to the order.
+    fpsQr: await fpsQrFor(instructions, cart.totalCents, cart.currency, null, { merchantName: shopName(shop, "en") }),
   };
 }
 
@@ -109,7 +112,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
   const [staleAnswer, setStaleAnswer] = useState<typeof actionData>(undefined);
   if (actionData && "orderNumber" in actionData) return <Submitted orderNumber={actionData.orderNumber} />;
   if (!loaderData.ready) return <StoreNotice notice="noOrder" />;
-  const { cart, customer, submissionKey, instructions, language } = loaderData;
+  const { cart, customer, submissionKey, instructions, language, fpsQr } = loaderData;
   const closed = instructions.kind === "closed";
   const problem = actionData && actionData !== staleAnswer ? actionData.problem : null;
   const submitting = navigation.state === "submitting";
@@ -130,6 +133,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
             instructions={instructions}
             amount={formatMoney(cart.totalCents, cart.currency)}
             currency={cart.currency}
+            qr={fpsQr}
           />
         )}
         <ShipTo title={t("payment.shipTo")} contact={customer} />
