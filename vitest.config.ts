@@ -31,6 +31,7 @@ const POSTGRES_SUITES = [
   "page-cache",
   "page-view-buffer",
   "payment-details",
+  "payment-qr",
   "rate-limit",
   "receipt-replace",
   "receipt-status",
