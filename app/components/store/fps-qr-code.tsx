@@ -68,7 +68,7 @@ export function FpsQrCode({ svg, fpsId, amount }: { svg: string; fpsId: string; 
           // biome-ignore lint/security/noDangerouslySetInnerHtml: SVG the server drew from the payload, no user markup
           dangerouslySetInnerHTML={{ __html: svg }}
         />
-        <figcaption className="max-w-[200px] text-center text-sm text-stone-700 sm:text-left">
+        <figcaption className="max-w-xs text-center text-sm text-stone-700 sm:max-w-[200px] sm:text-left">
           {t("fpsQr.caption", { amount: money })}
         </figcaption>
       </figure>
