@@ -33,6 +33,7 @@ const POSTGRES_SUITES = [
   "payment-deadlines",
   "payment-details",
   "payment-window",
+  "payment-qr",
   "rate-limit",
   "receipt-replace",
   "receipt-status",

@@ -1,3 +1,4 @@
+import jsQR from "jsqr";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { CurrentUser } from "~/lib/auth.server";
@@ -147,6 +148,42 @@ describe("the order page of an order placed to pay later", () => {
     });
     expect(paused.result).toMatchObject({ deadline: { running: false }, instructions: null });
   });
+});
+
+it("the order page's FPS QR code carries the order's total and its number as the bill number", async () => {
+  const svc = await freshTestServices({ demoMode: false });
+  const at = new Date().toISOString();
+  await svc.db.deleteFrom("bank_accounts").execute();
+  await svc.db
+    .insertInto("bank_accounts")
+    .values({
+      bank_name: "HSBC Hong Kong",
+      account_holder: "Harbour Tactical Limited",
+      account_number: "848-302915-838",
+      fps_id: "1648203",
+      swift_code: null,
+      bank_address: null,
+      routing_number: null,
+      is_demo: 0,
+      is_primary: 1,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  const { order, user: row } = await placeTestOrder(svc.db, { receiptPath: null });
+  const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false };
+  const page = await runRoute(svc, orderPageLoader, new Request(`http://localhost/account/orders/${order.id}`), user, {
+    id: order.id,
+  });
+  const svg = (page.result as { fpsQr: { svg: string } | null }).fpsQr?.svg ?? "";
+  const { data, info } = await sharp(Buffer.from(svg)).resize(400).ensureAlpha().raw().toBuffer({
+    resolveWithObject: true,
+  });
+  const payload = jsQR(new Uint8ClampedArray(data), info.width, info.height)?.data ?? "";
+  const amount = (order.total_cents / 100).toFixed(2);
+  expect(payload).toContain(`54${String(amount.length).padStart(2, "0")}${amount}`);
+  expect(payload).toContain(`01${String(order.order_number.length).padStart(2, "0")}${order.order_number}`);
+  expect(payload).toContain("1648203");
 });
 
 describe("an admin extends a deadline from the order page", () => {

@@ -1,4 +1,6 @@
 import { Fragment, type ReactNode } from "react";
+import { FpsQrCode } from "~/components/store/fps-qr-code";
+import type { FpsQr } from "~/lib/fps-qr.server";
 import { useTranslation } from "~/lib/i18n";
 import type { PaymentInstructions } from "~/models/payment-accounts.server";
 
@@ -20,16 +22,19 @@ export function withEmailLink(text: string, email: string): ReactNode {
 
 /**
  * The transfer the shopper makes, in the order's currency: FPS (HKD), an international transfer
- * with SWIFT/BIC (GBP, EUR, USD), or whom to ask when the shop has no details for it.
+ * with SWIFT/BIC (GBP, EUR, USD), or whom to ask when the shop has no details for it. An HKD
+ * payment to an FPS id the QR format can carry comes with its FPS QR code (`qr`, from `fpsQrFor`).
  */
 export function PaymentDetails({
   instructions,
   amount,
   currency,
+  qr = null,
 }: {
   instructions: Exclude<PaymentInstructions, { kind: "closed" }>;
   amount: string;
   currency: string;
+  qr?: FpsQr | null;
 }) {
   const { t } = useTranslation();
   const rows: { label: string; value: string | null; className?: string }[] =
@@ -72,18 +77,24 @@ export function PaymentDetails({
           <strong>{t("payment.demoAccount")}</strong> {t("payment.demoAccountText")}
         </p>
       ) : null}
-      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm" data-testid="bank-account">
-        {rows.map((row) =>
-          row.value ? (
-            <Fragment key={row.label}>
-              <dt className="text-stone-500">{row.label}</dt>
-              <dd className={`break-words ${row.className ?? ""}`}>{row.value}</dd>
-            </Fragment>
-          ) : null,
-        )}
-        <dt className="text-stone-500">{t("payment.amount")}</dt>
-        <dd className="text-lg font-bold text-brand-700">{amount}</dd>
-      </dl>
+      <div className="mt-4 flex flex-col gap-6 sm:flex-row sm:items-start sm:justify-between">
+        <dl
+          className="grid grid-cols-[auto_1fr] content-start gap-x-6 gap-y-2 text-sm sm:flex-1"
+          data-testid="bank-account"
+        >
+          {rows.map((row) =>
+            row.value ? (
+              <Fragment key={row.label}>
+                <dt className="text-stone-500">{row.label}</dt>
+                <dd className={`break-words ${row.className ?? ""}`}>{row.value}</dd>
+              </Fragment>
+            ) : null,
+          )}
+          <dt className="text-stone-500">{t("payment.amount")}</dt>
+          <dd className="text-lg font-bold text-brand-700">{amount}</dd>
+        </dl>
+        {qr ? <FpsQrCode svg={qr.svg} fpsId={qr.fpsId} amount={qr.amount} /> : null}
+      </div>
     </section>
   );
 }

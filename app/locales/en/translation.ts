@@ -631,4 +631,12 @@ export default {
     metaDescription:
       "Airsoft news, buying guides, Hong Kong rules and field tips from {{shop}}, an airsoft shop in Hong Kong.",
   },
+  fpsQr: {
+    label: "FPS QR code to pay {{amount}}",
+    caption: "Scan with your banking app to pay {{amount}} by FPS",
+    fpsId: "FPS ID",
+    amount: "Amount (HKD)",
+    copy: "Copy",
+    copied: "Copied",
+  },
 };

@@ -609,4 +609,12 @@ export default {
     pageOf: "第 {{page}} 頁，共 {{pages}} 頁",
     metaDescription: "{{shop}}為你送上氣槍最新消息、選購指南、香港法例須知及實戰心得。香港氣槍專門店。",
   },
+  fpsQr: {
+    label: "以轉數快支付 {{amount}} 的 QR 碼",
+    caption: "用銀行 App 掃描，以轉數快支付 {{amount}}",
+    fpsId: "轉數快識別碼",
+    amount: "金額（港元）",
+    copy: "複製",
+    copied: "已複製",
+  },
 } satisfies typeof en;

@@ -12,6 +12,7 @@ import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
+import { fpsQrFor } from "~/lib/fps-qr.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
@@ -20,7 +21,7 @@ import { deadlineState } from "~/models/orders/payment-deadlines.server";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD, uploadReplacementReceipt } from "~/models/orders/receipts.server";
 import { type CustomerOrderStatus, customerStatus, findOrder, listOrderHistory } from "~/models/orders/shopper.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
-import { getShop, titleWithShop } from "~/models/settings/shop.server";
+import { getShop, shopName, titleWithShop } from "~/models/settings/shop.server";
 import { replaceReceiptSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/account-order";
 
@@ -38,18 +39,23 @@ export async function loader(args: Route.LoaderArgs) {
   const { db, config } = services(context);
   const t = getInstance(context).t;
   const deadline = deadlineState(order);
+  const shop = await getShop(context);
   // How to pay, while the order still waits for a receipt (placed to pay later, or rejected).
-  const instructions = deadline?.running
-    ? await loadPaymentInstructions(db, order.currency, {
-        demoMode: config.demoMode,
-        supportEmail: (await getShop(context)).supportEmail,
-      })
+  const loaded = deadline?.running
+    ? await loadPaymentInstructions(db, order.currency, { demoMode: config.demoMode, supportEmail: shop.supportEmail })
     : null;
+  const instructions = loaded && loaded.kind !== "closed" ? loaded : null;
   return {
     order,
     lines,
     deadline,
-    instructions: instructions && instructions.kind !== "closed" ? instructions : null,
+    instructions,
+    // The order number rides in the code as its bill number, so the transfer names the order.
+    fpsQr: instructions
+      ? await fpsQrFor(instructions, order.total_cents, order.currency, order.order_number, {
+          merchantName: shopName(shop, "en"),
+        })
+      : null,
     status: customerStatus(order),
     history: await listOrderHistory(services(context).db, order),
     language: getLanguage(context),
@@ -93,7 +99,7 @@ const HISTORY_TEXT = {
 
 export default function AccountOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { order, lines, language, status, history, deadline, instructions } = loaderData;
+  const { order, lines, language, status, history, deadline, instructions, fpsQr } = loaderData;
   const problem = actionData?.problem;
   const due = (value: string) => formatDate(value, language, "dateTime");
   const awaitingReceipt = deadline?.running ?? (order.status === "pending_payment" && !order.receipt_path);
@@ -133,6 +139,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
               instructions={instructions}
               amount={formatMoney(order.total_cents, order.currency)}
               currency={order.currency}
+              qr={fpsQr}
             />
           ) : null}
           <HeadedPanel headingId="history-heading" title={t("orders.history")}>

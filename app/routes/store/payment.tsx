@@ -17,6 +17,7 @@ import { clearCheckout, getCheckout } from "~/lib/checkout-session.server";
 import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
+import { fpsQrFor } from "~/lib/fps-qr.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
@@ -27,7 +28,7 @@ import { loadCart } from "~/models/cart.server";
 import { payForCheckout, sendOrderReceivedEmail } from "~/models/orders/place.server";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD } from "~/models/orders/receipts.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
-import { getShop, paymentWindowHours, titleWithShop } from "~/models/settings/shop.server";
+import { getShop, paymentWindowHours, shopName, titleWithShop } from "~/models/settings/shop.server";
 import { paymentSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/payment";
 
@@ -56,6 +57,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     instructions,
     // What an order placed now gets (placeOrder sets it from the same setting).
     paymentWindow: { hours, deadline: new Date(Date.now() + hours * 3_600_000).toISOString() },
+    // No order number yet: the code carries the amount, and the receipt ties the transfer to the order.
+    fpsQr: await fpsQrFor(instructions, cart.totalCents, cart.currency, null, { merchantName: shopName(shop, "en") }),
   };
 }
 
@@ -121,7 +124,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
     return <Submitted orderNumber={actionData.orderNumber} unpaid={actionData.unpaid} />;
   }
   if (!loaderData.ready) return <StoreNotice notice="noOrder" />;
-  const { cart, customer, submissionKey, instructions, language, paymentWindow } = loaderData;
+  const { cart, customer, submissionKey, instructions, language, paymentWindow, fpsQr } = loaderData;
   const closed = instructions.kind === "closed";
   const problem = actionData && actionData !== staleAnswer ? actionData.problem : null;
   const submitting = navigation.state === "submitting";
@@ -142,6 +145,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
             instructions={instructions}
             amount={formatMoney(cart.totalCents, cart.currency)}
             currency={cart.currency}
+            qr={fpsQr}
           />
         )}
         {closed ? null : (
