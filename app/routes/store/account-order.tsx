@@ -142,30 +142,6 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
               qr={fpsQr}
             />
           ) : null}
-          <HeadedPanel headingId="history-heading" title={t("orders.history")}>
-            <ul className="mt-2 space-y-1 text-sm" data-testid="order-history">
-              {history.map((entry) => (
-                <li key={`${entry.kind}-${entry.at}`}>
-                  {formatDate(entry.at, language, "dateTime")} ·{" "}
-                  {entry.kind === "receiptRejected"
-                    ? t("orders.receiptRejectedAt", { reason: entry.reason })
-                    : entry.kind === "deadlineExtended"
-                      ? t("orders.deadlineExtendedAt", { deadline: formatDate(entry.deadline, language, "dateTime") })
-                      : t(HISTORY_TEXT[entry.kind])}
-                </li>
-              ))}
-              {order.tracking_number ? (
-                <li>
-                  {t("orders.tracking")}: <span className="font-mono">{order.tracking_number}</span>
-                </li>
-              ) : null}
-            </ul>
-          </HeadedPanel>
-          <ShipTo
-            title={t("orders.shipTo")}
-            contact={{ ...addressOfOrder(order), email: order.email }}
-            notes={order.notes}
-          />
           <HeadedPanel headingId="receipt-heading" title={t("orders.receipt")}>
             {order.receipt_rejected_reason ? (
               <p className="mt-2 text-sm font-medium text-red-700" role="alert">
@@ -193,11 +169,35 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
                 <label htmlFor="receipt" className="text-sm font-medium">
                   {t(order.receipt_path ? "orders.newReceiptLabel" : "orders.receiptLabel")}
                 </label>
-                <ReceiptInput className="text-sm" />
+                <ReceiptInput className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-stone-200 file:px-3 file:py-2" />
                 <Button className="w-fit">{t(order.receipt_path ? "orders.uploadNew" : "orders.uploadReceipt")}</Button>
               </Form>
             ) : null}
           </HeadedPanel>
+          <HeadedPanel headingId="history-heading" title={t("orders.history")}>
+            <ul className="mt-2 space-y-1 text-sm" data-testid="order-history">
+              {history.map((entry) => (
+                <li key={`${entry.kind}-${entry.at}`}>
+                  {formatDate(entry.at, language, "dateTime")} ·{" "}
+                  {entry.kind === "receiptRejected"
+                    ? t("orders.receiptRejectedAt", { reason: entry.reason })
+                    : entry.kind === "deadlineExtended"
+                      ? t("orders.deadlineExtendedAt", { deadline: formatDate(entry.deadline, language, "dateTime") })
+                      : t(HISTORY_TEXT[entry.kind])}
+                </li>
+              ))}
+              {order.tracking_number ? (
+                <li>
+                  {t("orders.tracking")}: <span className="font-mono">{order.tracking_number}</span>
+                </li>
+              ) : null}
+            </ul>
+          </HeadedPanel>
+          <ShipTo
+            title={t("orders.shipTo")}
+            contact={{ ...addressOfOrder(order), email: order.email }}
+            notes={order.notes}
+          />
         </div>
         <OrderSummary
           lines={lines.map((line) => ({ ...line, key: line.id, lineTotalCents: line.line_total_cents }))}

@@ -66,7 +66,9 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
             {t(deadline?.running ? "success.uploadReceipt" : "success.viewOrders")}
           </ButtonLink>
         ) : null}
-        <ButtonLink to="/">{t("success.continueShopping")}</ButtonLink>
+        <ButtonLink to="/" variant={deadline?.running ? "secondary" : "primary"}>
+          {t("success.continueShopping")}
+        </ButtonLink>
         <ButtonLink to="/contact" variant="secondary">
           {t("success.contact")}
         </ButtonLink>
