@@ -167,7 +167,8 @@ function ReviewItem({
             </div>
           ) : null}
           <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
-            <fetcher.Form method="post" className="shrink-0">
+            {/* On a wide screen the button lines up with the reason's input, below its label. */}
+            <fetcher.Form method="post" className="shrink-0 sm:pt-6">
               {hidden}
               <Button
                 name="intent"
@@ -184,17 +185,20 @@ function ReviewItem({
               <label htmlFor={reasonId} className="text-sm font-medium text-stone-800">
                 {t("adminOrders.rejectReason")}
               </label>
-              <div className="flex flex-col gap-2 sm:flex-row">
-                <input
-                  id={reasonId}
-                  name="reason"
-                  maxLength={500}
-                  defaultValue={sent === "rejectReceipt" ? String(answer?.result?.initialValue?.reason ?? "") : ""}
-                  placeholder={t("adminOrders.queue.reasonPlaceholder")}
-                  aria-invalid={reasonErrors ? true : undefined}
-                  aria-describedby={reasonErrors ? `${reasonId}-error` : undefined}
-                  className={`${inputClass} min-w-0 flex-1`}
-                />
+              <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+                <div className="flex min-w-0 flex-1 flex-col">
+                  <input
+                    id={reasonId}
+                    name="reason"
+                    maxLength={500}
+                    defaultValue={sent === "rejectReceipt" ? String(answer?.result?.initialValue?.reason ?? "") : ""}
+                    placeholder={t("adminOrders.queue.reasonPlaceholder")}
+                    aria-invalid={reasonErrors ? true : undefined}
+                    aria-describedby={reasonErrors ? `${reasonId}-error` : undefined}
+                    className={inputClass}
+                  />
+                  <ErrorList id={`${reasonId}-error`} errors={reasonErrors} />
+                </div>
                 <button
                   type="submit"
                   name="intent"
@@ -206,7 +210,6 @@ function ReviewItem({
                   {t("adminOrders.queue.reject")}
                 </button>
               </div>
-              <ErrorList id={`${reasonId}-error`} errors={reasonErrors} />
             </fetcher.Form>
           </div>
         </>

@@ -81,9 +81,7 @@ export function UnpaidSummary({
           ))}
         </div>
       </div>
-      <p className="mt-1 text-xs text-stone-600">
-        <span className="font-medium">{t("adminOrders.queue.unpaid")}</span> · {t("adminOrders.queue.ageNote")}
-      </p>
+      <p className="mt-1 text-xs text-stone-600">{t("adminOrders.queue.ageNote")}</p>
     </section>
   );
 }
