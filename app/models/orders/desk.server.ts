@@ -81,7 +81,7 @@ export async function listAdminOrders(
   let base = db.selectFrom("orders");
   const status = filter.status;
   if (status === "review") {
-    base = waitingForReview(base);
+    base = waitingForReview(base, at);
   } else if (status === "overdue") {
     base = overdue(base, at);
   } else if (status && q) {
