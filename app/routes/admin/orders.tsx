@@ -222,6 +222,11 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
               </td>
               <td className="whitespace-nowrap px-3 py-2 text-xs" data-label={label("date")}>
                 {formatDate(order.created_at, language, "dateTime")}
+                {order.payment_due_at && order.payment_due_at <= at ? (
+                  <div className="font-medium text-red-700">
+                    {t("adminOrders.queue.due", { date: formatDate(order.payment_due_at, language, "dateTime") })}
+                  </div>
+                ) : null}
               </td>
               <td className="px-3 py-2" data-label={label("actions")}>
                 <div className="flex flex-wrap items-center gap-2">
