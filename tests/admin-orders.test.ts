@@ -1,19 +1,24 @@
 import crypto from "node:crypto";
+import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
+import { formatAge } from "~/components/admin/unpaid-summary";
 import type { CurrentUser } from "~/lib/auth.server";
 import type { MemoryMailer } from "~/lib/mail.server";
 import { UserError } from "~/lib/problem";
 import {
   findAdminOrder,
   listAdminOrders,
+  receiptQueueSummary,
   sendOrderStatusEmail,
   transitionOrder,
   transitionsFor,
+  unpaidByAge,
 } from "~/models/orders/desk.server";
+import { loader as dashboardLoader } from "~/routes/admin/dashboard";
 import { action, loader } from "~/routes/admin/order";
-import { loader as listLoader } from "~/routes/admin/orders";
+import { action as listAction, loader as listLoader } from "~/routes/admin/orders";
 import { orderStatusSchema } from "~/schemas/order-status";
 import { createCustomer, createProduct, createSignedIn, placeTestOrder, uniqueTag } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
@@ -408,5 +413,240 @@ describe("the order routes", () => {
       tracking: null,
     });
     expect(orderStatusSchema.safeParse({ intent: "markPaid", expected: "teleported" }).success).toBe(false);
+  });
+});
+
+describe("the receipt review queue and unpaid orders by age", () => {
+  const T = new Date("2026-11-20T12:00:00.000Z");
+  const hoursBefore = (hours: number, at = T) => new Date(at.getTime() - hours * 3_600_000).toISOString();
+
+  /**
+   * placeOrder stamps the real clock and always takes a receipt; the queue is about orders of
+   * other ages and states, so the test moves their timestamps (and removes a receipt) by hand.
+   */
+  async function backdate(
+    id: string,
+    {
+      created_at,
+      ...set
+    }: {
+      created_at?: string;
+      receipt_uploaded_at?: string | null;
+      payment_due_at?: string | null;
+      receipt_path?: null;
+    },
+  ) {
+    // created_at is never updated by the app (its type forbids it): only a test backdates a row.
+    if (created_at) await sql`update orders set created_at = ${created_at} where id = ${id}`.execute(db);
+    if (Object.keys(set).length > 0) await db.updateTable("orders").set(set).where("id", "=", id).execute();
+  }
+
+  async function orderAt(createdHoursAgo: number, set: Parameters<typeof backdate>[1] = {}) {
+    const product = await makeProduct([["Black", 5]]);
+    const placed = await order([[product, "Black", 1]]);
+    await backdate(placed.id, {
+      created_at: hoursBefore(createdHoursAgo),
+      receipt_uploaded_at: hoursBefore(createdHoursAgo),
+      ...set,
+    });
+    return placed;
+  }
+
+  it("counts the receipts waiting and the oldest one's age, as the clock moves", async () => {
+    const oldest = await orderAt(30);
+    await orderAt(5);
+    const rejected = await orderAt(40);
+    await transitionOrder(db, ADMIN, {
+      orderId: rejected.id,
+      transition: "rejectReceipt",
+      expected: "pending_payment",
+      reason: "Unreadable",
+    });
+    const paid = await orderAt(50);
+    await transitionOrder(db, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+    await orderAt(2, { receipt_path: null, receipt_uploaded_at: null });
+
+    const now = await receiptQueueSummary(db, T);
+    expect(now).toEqual({ waiting: 2, oldestUploadedAt: hoursBefore(30) });
+    expect(formatAge(now.oldestUploadedAt ?? "", T.toISOString(), "en")).toBe("30 hours ago");
+    expect(formatAge(now.oldestUploadedAt ?? "", T.toISOString(), "zh")).toBe("30 小時前");
+    // Three days on, the same receipt is three days and six hours old.
+    const later = new Date(T.getTime() + 3 * 86_400_000);
+    expect(formatAge(now.oldestUploadedAt ?? "", later.toISOString(), "en")).toBe("4 days ago");
+    // Six hours earlier, the 5-hour-old receipt was not uploaded yet.
+    expect(await receiptQueueSummary(db, new Date(T.getTime() - 6 * 3_600_000))).toEqual({
+      waiting: 1,
+      oldestUploadedAt: hoursBefore(30),
+    });
+    // Marking the oldest paid leaves the newer one.
+    await transitionOrder(db, ADMIN, { orderId: oldest.id, transition: "markPaid", expected: "pending_payment" });
+    expect(await receiptQueueSummary(db, T)).toEqual({ waiting: 1, oldestUploadedAt: hoursBefore(5) });
+  });
+
+  it("lists receipts waiting oldest first, without rejected, paid or receiptless orders", async () => {
+    const middle = await orderAt(10);
+    const newest = await orderAt(1);
+    const oldest = await orderAt(20);
+    const rejected = await orderAt(30);
+    await transitionOrder(db, ADMIN, {
+      orderId: rejected.id,
+      transition: "rejectReceipt",
+      expected: "pending_payment",
+      reason: "Wrong amount",
+    });
+    const paid = await orderAt(40);
+    await transitionOrder(db, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+    await orderAt(50, { receipt_path: null, receipt_uploaded_at: null });
+
+    const review = await listAdminOrders(db, { status: "review", q: "", page: 1 }, T);
+    expect(review.orders.map((row) => row.id)).toEqual([oldest.id, middle.id, newest.id]);
+    expect(review.total).toBe(3);
+    expect(review.orders[0]?.receipt_uploaded_at).toBe(hoursBefore(20));
+    // The search narrows the queue too.
+    const one = await listAdminOrders(db, { status: "review", q: middle.order_number, page: 1 }, T);
+    expect(one.orders.map((row) => row.id)).toEqual([middle.id]);
+  });
+
+  it("lists unpaid orders past their deadline, oldest deadline first, receipt or not", async () => {
+    const late = await orderAt(60, { payment_due_at: hoursBefore(12) });
+    const later = await orderAt(50, { payment_due_at: hoursBefore(2), receipt_path: null, receipt_uploaded_at: null });
+    await orderAt(10, { payment_due_at: hoursBefore(-38) });
+    const paidLate = await orderAt(70, { payment_due_at: hoursBefore(22) });
+    await transitionOrder(db, ADMIN, { orderId: paidLate.id, transition: "markPaid", expected: "pending_payment" });
+    await orderAt(100, { payment_due_at: null });
+
+    const overdue = await listAdminOrders(db, { status: "overdue", q: "", page: 1 }, T);
+    expect(overdue.orders.map((row) => row.id)).toEqual([late.id, later.id]);
+    expect(overdue.orders[0]?.payment_due_at).toBe(hoursBefore(12));
+    // An hour before the second deadline only the first was overdue.
+    const earlier = await listAdminOrders(
+      db,
+      { status: "overdue", q: "", page: 1 },
+      new Date(T.getTime() - 3 * 3_600_000),
+    );
+    expect(earlier.orders.map((row) => row.id)).toEqual([late.id]);
+  });
+
+  it("puts unpaid orders into under 24 h, 24 h or more, and overdue", async () => {
+    await orderAt(23, { payment_due_at: hoursBefore(-25) });
+    await orderAt(25, { payment_due_at: hoursBefore(-23) });
+    // An order from before deadlines has none: it only ages.
+    await orderAt(100, { payment_due_at: null });
+    // Past its deadline, with a receipt waiting: overdue, the admin's to decide.
+    await orderAt(49, { payment_due_at: hoursBefore(1) });
+    await orderAt(47, { payment_due_at: T.toISOString() });
+    const paid = await orderAt(1);
+    await transitionOrder(db, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+
+    expect(await unpaidByAge(db, T)).toEqual({ under24h: 1, from24hTo48h: 2, overdue: 2 });
+    // Two hours later the 23-hour-old order is 25 hours old.
+    expect(await unpaidByAge(db, new Date(T.getTime() + 2 * 3_600_000))).toEqual({
+      under24h: 0,
+      from24hTo48h: 3,
+      overdue: 2,
+    });
+    // And once past their deadlines, both are overdue.
+    expect(await unpaidByAge(db, new Date(T.getTime() + 26 * 3_600_000))).toEqual({
+      under24h: 0,
+      from24hTo48h: 1,
+      overdue: 4,
+    });
+  });
+
+  describe("deciding from the list", () => {
+    const listUrl = "http://localhost/admin/orders?status=review&q=";
+    const post = (fields: Record<string, string>, user: CurrentUser | null) =>
+      runRoute(svc, listAction, new Request(listUrl, { method: "POST", body: formOf(fields) }), user);
+
+    it("marks paid, back to the same filtered list with a flash, stock untouched, customer e-mailed", async () => {
+      const product = await makeProduct([["Black", 5]]);
+      const placed = await order([[product, "Black", 2]]);
+      mailer.sent.length = 0;
+      const { result, flash } = await post(
+        { intent: "markPaid", orderId: placed.id, expected: "pending_payment" },
+        ADMIN,
+      );
+      expect((result as Response).status).toBe(302);
+      expect((result as Response).headers.get("Location")).toBe("/admin/orders?status=review&q=");
+      expect(flash).toMatchObject({ type: "success", key: "adminOrders.updated" });
+      const after = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
+      expect(after.status).toBe("paid");
+      expect(after.paid_at).not.toBeNull();
+      expect(await stockOf(product, "Black")).toBe(3);
+      expect(mailer.sent.map((mail) => mail.subject)).toEqual([`Payment confirmed for order ${placed.order_number}`]);
+      expect((await receiptQueueSummary(db)).waiting).toBe(0);
+    });
+
+    it("answers a fetcher with the decision for its row", async () => {
+      const placed = await orderAt(3);
+      const { result } = await post(
+        {
+          intent: "rejectReceipt",
+          orderId: placed.id,
+          expected: "pending_payment",
+          reason: "Wrong amount",
+          _fetcher: "1",
+        },
+        ADMIN,
+      );
+      const reply = result as unknown as { data: { decided: unknown; problem: unknown } };
+      expect(reply.data).toMatchObject({
+        problem: null,
+        decided: { id: placed.id, number: placed.order_number, transition: "rejectReceipt", status: "pending_payment" },
+      });
+      const after = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
+      expect(after.receipt_rejected_reason).toBe("Wrong amount");
+    });
+
+    it("refuses a rejection without a reason with 400 on that row's field, changing nothing", async () => {
+      const placed = await orderAt(3);
+      const before = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
+      mailer.sent.length = 0;
+      const { result } = await post(
+        { intent: "rejectReceipt", orderId: placed.id, expected: "pending_payment", reason: "   " },
+        ADMIN,
+      );
+      const reply = result as unknown as {
+        init: { status: number };
+        data: { result: { error: Record<string, string[]>; initialValue: Record<string, string> } };
+      };
+      expect(reply.init.status).toBe(400);
+      expect(reply.data.result.error.reason).toEqual(["adminOrders.errors.reasonRequired"]);
+      // The row is named, and what was typed comes back.
+      expect(reply.data.result.initialValue).toMatchObject({ orderId: placed.id, reason: "   " });
+      const stale = await post({ intent: "markShipped", orderId: placed.id, expected: "paid" }, ADMIN);
+      expect((stale.result as unknown as { init: { status: number } }).init.status).toBe(400);
+      const after = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
+      expect(after).toEqual(before);
+      expect(mailer.sent).toEqual([]);
+    });
+
+    it("refuses a customer or a visitor with 403, and shows the summary only to an admin", async () => {
+      const placed = await orderAt(3);
+      const before = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
+      const customer: CurrentUser = { id: placed.user_id ?? "", email: placed.email, isAdmin: false };
+      for (const user of [customer, null]) {
+        for (const intent of ["markPaid", "rejectReceipt"]) {
+          const { thrown } = await post(
+            { intent, orderId: placed.id, expected: "pending_payment", reason: "Not yours" },
+            user,
+          );
+          expect((thrown as Response).status).toBe(403);
+        }
+        const page = await runRoute(svc, dashboardLoader, new Request("http://localhost/admin"), user);
+        expect((page.thrown as Response).headers.get("Location")).toBe("/admin/login");
+      }
+      const after = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
+      expect(after).toEqual(before);
+
+      const list = await runRoute(svc, listLoader, new Request(listUrl), ADMIN);
+      const listed = list.result as { status: string; queue: { waiting: number }; orders: { id: string }[] };
+      expect(listed.status).toBe("review");
+      expect(listed.queue.waiting).toBe(1);
+      expect(listed.orders.map((row) => row.id)).toEqual([placed.id]);
+      const dashboard = await runRoute(svc, dashboardLoader, new Request("http://localhost/admin"), ADMIN);
+      // The pages read the real clock: an order placed "3 hours before T" is days old by now.
+      expect(dashboard.result).toMatchObject({ queue: { waiting: 1 }, unpaid: { under24h: 0, from24hTo48h: 1 } });
+    });
   });
 });

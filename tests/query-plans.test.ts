@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
 import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } from "~/models/analytics.server";
 import { customerBatches, customerSummary, listCustomers, listIpActivity } from "~/models/customers.server";
-import { listAdminOrders } from "~/models/orders/desk.server";
+import { listAdminOrders, receiptQueueSummary, unpaidByAge } from "~/models/orders/desk.server";
 import { listOrdersForUser } from "~/models/orders/shopper.server";
 import { listFeaturedProducts } from "~/models/products/cards.server";
 import { findProduct, listProducts, listRelatedProducts, type Sort } from "~/models/products/catalog.server";
@@ -304,6 +304,10 @@ const cases: Record<string, Case[]> = {
         ],
       }),
     ),
+    { label: "receipts waiting for review", run: (db) => listAdminOrders(db, { status: "review", q: "", page: 1 }) },
+    { label: "overdue", run: (db) => listAdminOrders(db, { status: "overdue", q: "", page: 1 }) },
+    { label: "receiptQueueSummary", run: (db) => receiptQueueSummary(db) },
+    { label: "unpaidByAge", run: (db) => unpaidByAge(db) },
     {
       label: "search + status",
       run: (db) => listAdminOrders(db, { status: "shipped", q: "emma", page: 1 }),

@@ -3,6 +3,15 @@ import { ORDER_STATUSES } from "#db/schema";
 
 const expected = z.enum(ORDER_STATUSES, { error: "adminOrders.errors.notAllowed" });
 
+/** Why a receipt is rejected: the customer reads it in the e-mail. Also the review queue's field. */
+export const rejectReasonField = z
+  .string({ error: "adminOrders.errors.reasonRequired" })
+  .trim()
+  .min(1, { error: "adminOrders.errors.reasonRequired" })
+  .max(500, { error: "adminOrders.errors.reasonTooLong" });
+
+export { expected as expectedStatusField };
+
 /**
  * The admin's status-change forms, one per action, told apart by `intent`. `expected` is the
  * status the admin saw: the change applies only while the order is still in it.
@@ -25,11 +34,7 @@ export const orderStatusSchema = z.discriminatedUnion(
     z.object({
       intent: z.literal("rejectReceipt"),
       expected,
-      reason: z
-        .string({ error: "adminOrders.errors.reasonRequired" })
-        .trim()
-        .min(1, { error: "adminOrders.errors.reasonRequired" })
-        .max(500, { error: "adminOrders.errors.reasonTooLong" }),
+      reason: rejectReasonField,
     }),
     z.object({ intent: z.literal("cancel"), expected }),
   ],

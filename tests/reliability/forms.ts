@@ -347,6 +347,19 @@ export const FORMS: readonly FormAction[] = [
     },
   },
   {
+    name: "admin: receipt review queue (mark paid, reject from the list)",
+    module: "app/routes/admin/orders.tsx",
+    path: () => "/admin/orders?status=review",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["markPaid", "rejectReceipt"],
+      orderId: id((ctx) => ctx.transitionOrderId),
+      expected: ORDER_STATUSES,
+      reason: ["The amount does not match", ""],
+    },
+  },
+  {
     name: "admin: customer block",
     module: "app/routes/admin/customer.tsx",
     path: (ctx) => `/admin/customers/${ctx.victimId}`,
@@ -455,7 +468,12 @@ export const QUERIES: readonly { name: string; path: string; param: string; extr
     extra: { price: ["0-500", "500-", "x"], page: ["1", "999999999999"] },
   },
   { name: "admin products list", path: "/admin/products", param: "q", extra: { category: ["1", "x"], page: ["2"] } },
-  { name: "admin orders list", path: "/admin/orders", param: "q", extra: { status: ["paid", "x"], page: ["0"] } },
+  {
+    name: "admin orders list",
+    path: "/admin/orders",
+    param: "q",
+    extra: { status: ["paid", "review", "overdue", "x"], page: ["0"] },
+  },
   { name: "admin customers list", path: "/admin/customers", param: "q", extra: { page: ["-5"] } },
 ];
 

@@ -325,7 +325,12 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
       admin: 400,
     },
   ),
-  adminRow("/admin/orders", "routes/admin/orders.tsx", () => "/admin/orders", null),
+  adminRow("/admin/orders", "routes/admin/orders.tsx", () => "/admin/orders", {
+    // Mark order A paid from the receipt review queue.
+    body: (ids) => ({ intent: "markPaid", orderId: ids.orderA, expected: "pending_payment" }),
+    adminBody: () => ({ intent: "nothing" }),
+    admin: 400,
+  }),
   adminRow("/admin/orders/:id", "routes/admin/order.tsx", (ids) => `/admin/orders/${ids.orderA}`, {
     body: () => ({ intent: "markPaid", expected: "pending_payment" }),
     adminBody: () => ({ intent: "nothing" }),

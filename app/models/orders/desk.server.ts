@@ -1,6 +1,13 @@
-import { sql, type Updateable } from "kysely";
+import { type SelectQueryBuilder, sql, type Updateable } from "kysely";
 import { type DB, now } from "#db/connect.server";
-import { ORDER_STATUSES, type OrderLineRow, type OrderRow, type OrderStatus, type OrdersTable } from "#db/schema";
+import {
+  type Database,
+  ORDER_STATUSES,
+  type OrderLineRow,
+  type OrderRow,
+  type OrderStatus,
+  type OrdersTable,
+} from "#db/schema";
 import type { Config } from "~/lib/config.server";
 import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
 import { formatMoney } from "~/lib/money";
@@ -17,8 +24,19 @@ export function isOrderStatus(value: unknown): value is OrderStatus {
   return typeof value === "string" && (ORDER_STATUSES as readonly string[]).includes(value);
 }
 
+/**
+ * What the orders list can be filtered by: a status, or one of two views of unpaid orders that
+ * need the admin — `review` (a receipt waiting for review, oldest receipt first) and `overdue`
+ * (unpaid past the payment deadline, oldest deadline first).
+ */
+export type AdminOrderListStatus = OrderStatus | "review" | "overdue";
+
+export function parseOrderListStatus(value: unknown): AdminOrderListStatus | null {
+  return value === "review" || value === "overdue" || isOrderStatus(value) ? value : null;
+}
+
 export interface AdminOrderFilter {
-  status: OrderStatus | null;
+  status: AdminOrderListStatus | null;
   /** Order number, the first characters of the order id, or the customer's e-mail (all as prefixes). */
   q: string;
   page: number;
@@ -37,6 +55,8 @@ export interface AdminOrderListRow {
   has_receipt: boolean;
   receipt_rejected: boolean;
   created_at: string;
+  receipt_uploaded_at: string | null;
+  payment_due_at: string | null;
   items: number;
   /** The status changes this order offers (see transitionsFor). */
   actions: OrderTransition[];
@@ -48,7 +68,8 @@ function prefixRange(prefix: string): [string, string] {
 }
 
 /**
- * Orders newest first, filtered by status and by a search that is a prefix of the order number
+ * Orders newest first (the review queue oldest receipt first, overdue orders oldest deadline
+ * first), filtered by status and by a search that is a prefix of the order number
  * (with or without `ORD-`), of the order id (the 8 characters the dashboard shows), or of the
  * e-mail. Prefixes keep every search on an index with 50,000 orders; item counts are one
  * grouped query for the page's orders.
@@ -56,11 +77,16 @@ function prefixRange(prefix: string): [string, string] {
 export async function listAdminOrders(
   db: DB,
   filter: AdminOrderFilter,
+  at: Date = new Date(),
 ): Promise<{ orders: AdminOrderListRow[]; total: number; page: number; pages: number }> {
   const q = filter.q.trim();
   let base = db.selectFrom("orders");
   const status = filter.status;
-  if (status && q) {
+  if (status === "review") {
+    base = waitingForReview(base, at);
+  } else if (status === "overdue") {
+    base = overdue(base, at);
+  } else if (status && q) {
     // The search's prefix ranges find few orders through their own indexes; SQLite, with no
     // statistics, would rather walk every order in the status (tens of thousands once the
     // shop is busy). Compared as an expression no index serves, the status only filters.
@@ -103,9 +129,16 @@ export async function listAdminOrders(
       "receipt_path",
       "receipt_rejected_reason",
       "created_at",
+      "receipt_uploaded_at",
+      "payment_due_at",
     ])
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
+    .$call((query) =>
+      status === "review"
+        ? query.orderBy("receipt_uploaded_at", "asc").orderBy("id", "asc")
+        : status === "overdue"
+          ? query.orderBy("payment_due_at", "asc").orderBy("id", "asc")
+          : query.orderBy("created_at", "desc").orderBy("id", "desc"),
+    )
     .limit(ORDERS_PER_PAGE)
     .offset((page - 1) * ORDERS_PER_PAGE)
     .execute();
@@ -133,6 +166,82 @@ export async function listAdminOrders(
     page,
     pages,
   };
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The receipt review queue and unpaid orders by age
+ * ------------------------------------------------------------------------------------------ */
+
+type OrdersQuery = SelectQueryBuilder<Database, "orders", object>;
+
+/**
+ * A receipt waiting for review: the order is unpaid, has a receipt, and that receipt has not
+ * been rejected. A range on `orders_status_receipt_uploaded` (status, receipt_uploaded_at).
+ */
+function waitingForReview(query: OrdersQuery, at?: Date): OrdersQuery {
+  let waiting = query
+    .where("status", "=", "pending_payment")
+    .where("receipt_uploaded_at", "is not", null)
+    .where("receipt_path", "is not", null)
+    .where("receipt_rejected_reason", "is", null);
+  if (at) waiting = waiting.where("receipt_uploaded_at", "<=", now(at));
+  return waiting;
+}
+
+/**
+ * Unpaid past its payment deadline, whatever its receipt: one with a receipt waiting is the
+ * admin's to decide. A range on `orders_status_due` (status, payment_due_at).
+ */
+function overdue(query: OrdersQuery, at: Date): OrdersQuery {
+  return query
+    .where("status", "=", "pending_payment")
+    .where("payment_due_at", "is not", null)
+    .where("payment_due_at", "<=", now(at));
+}
+
+export interface ReceiptQueueSummary {
+  waiting: number;
+  /** When the oldest receipt still waiting was uploaded (ISO-8601 UTC), null when none waits. */
+  oldestUploadedAt: string | null;
+}
+
+/** How many receipts wait for review at `at`, and when the oldest of them was uploaded. */
+export async function receiptQueueSummary(db: DB, at: Date = new Date()): Promise<ReceiptQueueSummary> {
+  const row = await waitingForReview(db.selectFrom("orders"), at)
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("receipt_uploaded_at").as("oldest")])
+    .executeTakeFirstOrThrow();
+  return { waiting: Number(row.n), oldestUploadedAt: (row.oldest as string | null) ?? null };
+}
+
+export interface UnpaidByAge {
+  /** Placed less than 24 hours ago, deadline not passed. */
+  under24h: number;
+  /** Placed 24 hours ago or more, deadline not passed (or none: an order from before deadlines). */
+  from24hTo48h: number;
+  /** Past the payment deadline, still unpaid. */
+  overdue: number;
+}
+
+export const UNPAID_AGE_SPLIT_HOURS = 24;
+
+/**
+ * Unpaid orders in three buckets at `at`: overdue (deadline passed, whatever the receipt),
+ * otherwise by age since the order was placed, under 24 hours or 24 hours and more. Each count
+ * is a range on an index: `orders_status_due` for overdue, `orders_status_created_id` for ages.
+ */
+export async function unpaidByAge(db: DB, at: Date = new Date()): Promise<UnpaidByAge> {
+  const nowText = now(at);
+  const split = now(new Date(at.getTime() - UNPAID_AGE_SPLIT_HOURS * 3_600_000));
+  const notOverdue = (query: OrdersQuery) =>
+    query
+      .where("status", "=", "pending_payment")
+      .where((eb) => eb.or([eb("payment_due_at", "is", null), eb("payment_due_at", ">", nowText)]));
+  const count = async (query: OrdersQuery) =>
+    Number((await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+  const under24h = await count(notOverdue(db.selectFrom("orders")).where("created_at", ">", split));
+  const from24hTo48h = await count(notOverdue(db.selectFrom("orders")).where("created_at", "<=", split));
+  const late = await count(overdue(db.selectFrom("orders"), at));
+  return { under24h, from24hTo48h, overdue: late };
 }
 
 export interface AdminOrderDetail {

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { z } from "zod";
 import { AnalyticsPanel } from "~/components/admin/dashboard-analytics";
+import { UnpaidSummary } from "~/components/admin/unpaid-summary";
 import { ErrorList, Field, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -9,6 +10,7 @@ import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } from "~/models/analytics.server";
+import { receiptQueueSummary, unpaidByAge } from "~/models/orders/desk.server";
 import { grantAdminByEmail, listAdmins } from "~/models/user.server";
 import { emailField } from "~/schemas/auth";
 import type { Route } from "./+types/dashboard";
@@ -18,12 +20,15 @@ const grantSchema = z.object({ intent: z.literal("grant"), email: emailField });
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
   const { db } = services(context);
-  const [admins, analytics, daily, metrics, recent] = await Promise.all([
+  const at = new Date();
+  const [admins, analytics, daily, metrics, recent, queue, unpaid] = await Promise.all([
     listAdmins(db),
     getAnalytics(db),
     getDailySeries(db, 30),
     getBusinessMetrics(db),
     listRecentOrders(db, 5),
+    receiptQueueSummary(db, at),
+    unpaidByAge(db, at),
   ]);
   const t = getInstance(context).t;
   return {
@@ -31,6 +36,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     daily,
     metrics,
     recent,
+    queue,
+    unpaid,
+    at: at.toISOString(),
     language: getLanguage(context),
     email: admin.email,
     admins,
@@ -61,6 +69,13 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
     <div className="max-w-6xl">
       <h1 className="text-2xl font-bold">{t("admin.welcome", { email: loaderData.email })}</h1>
       <p className="mt-1 text-stone-600">{t("admin.welcomeText")}</p>
+      <UnpaidSummary
+        queue={loaderData.queue}
+        unpaid={loaderData.unpaid}
+        at={loaderData.at}
+        language={loaderData.language}
+        className="mt-6"
+      />
       <AnalyticsPanel data={loaderData} />
       <section className="mt-8 rounded-lg bg-white p-6 shadow-sm">
         <h2 className="text-lg font-semibold">{t("adminHome.adminsTitle")}</h2>

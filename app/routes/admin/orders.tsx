@@ -3,37 +3,52 @@ import { ORDER_STATUSES } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
 import { OrderStatusBadge } from "~/components/admin/order-status-badge";
 import { AdminPageHeader } from "~/components/admin/page-header";
+import { ReceiptReviewList, type ReviewAnswer } from "~/components/admin/receipt-review-list";
+import { UnpaidSummary } from "~/components/admin/unpaid-summary";
 import { Button } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
+import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { isOrderStatus, listAdminOrders } from "~/models/orders/desk.server";
+import {
+  listAdminOrders,
+  parseOrderListStatus,
+  receiptQueueSummary,
+  sendOrderStatusEmail,
+  transitionOrder,
+  unpaidByAge,
+} from "~/models/orders/desk.server";
+import { receiptReviewSchema } from "~/schemas/receipt-review";
 import type { Route } from "./+types/orders";
 
 const COLUMNS = ["number", "customer", "items", "total", "status", "receipt", "date", "actions"] as const;
 
-/** GET /admin/orders?status=&q=&page= — every filter is a query string, so it works without JS. */
+/**
+ * GET /admin/orders?status=&q=&page= — every filter is a query string, so it works without JS.
+ * `status` is an order status, `review` (receipts waiting, oldest first) or `overdue`.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
+  const { db } = services(context);
   const url = new URL(request.url);
-  const rawStatus = url.searchParams.get("status");
-  const status = isOrderStatus(rawStatus) ? rawStatus : null;
+  const status = parseOrderListStatus(url.searchParams.get("status"));
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
-  const listing = await listAdminOrders(services(context).db, {
-    status,
-    q,
-    page: Number(url.searchParams.get("page") ?? 1),
-  });
+  const at = new Date();
+  const listing = await listAdminOrders(db, { status, q, page: Number(url.searchParams.get("page") ?? 1) }, at);
+  const [queue, unpaid] = await Promise.all([receiptQueueSummary(db, at), unpaidByAge(db, at)]);
   const t = getInstance(context).t;
   return {
     ...listing,
+    queue,
+    unpaid,
+    at: at.toISOString(),
     orders: listing.orders.map((order) => ({
       ...order,
       // The list offers the spec's two quick actions; the order page offers every change.
@@ -46,10 +61,50 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
+/**
+ * A decision from the receipt review queue: mark paid, or reject the receipt with a reason. The
+ * same compare-and-set and e-mail as the order page; a plain post comes back to this list with
+ * its filters, a fetcher gets the decision for its row.
+ */
+export const action = formAction(
+  {
+    schema: receiptReviewSchema,
+    authorize: ({ request, context }: Route.ActionArgs) => requireAdmin(context, request),
+  },
+  async ({ request, context, form, value, auth: admin }) => {
+    const { db, mailer, config } = services(context);
+    const order = await transitionOrder(db, admin, {
+      orderId: value.orderId,
+      transition: value.intent,
+      expected: value.expected,
+      reason: value.intent === "rejectReceipt" ? value.reason : null,
+    });
+    let mailed = false;
+    try {
+      mailed = await sendOrderStatusEmail(db, mailer, config, order, value.intent);
+    } catch (error) {
+      // The change is made and recorded; a mail server that is down must not undo it.
+      console.error(`order ${order.order_number}: status e-mail failed`, error);
+    }
+    return succeed(context, form, {
+      // The form posts to this list with its query string: back to the same filtered list.
+      redirectTo: `/admin/orders${new URL(request.url).search}`,
+      flash: {
+        type: "success",
+        key: "adminOrders.updated",
+        detailKey: mailed ? "adminOrders.updatedDetail" : undefined,
+      },
+      payload: {
+        decided: { id: order.id, number: order.order_number, transition: value.intent, status: order.status },
+      },
+    });
+  },
+);
+
+export default function OrdersManagement({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const location = useLocation();
-  const { orders, total, page, pages, status, q, language } = loaderData;
+  const { orders, total, page, pages, status, q, language, queue, unpaid, at } = loaderData;
   const returnTo = `${location.pathname}${location.search}`;
   const label = (column: (typeof COLUMNS)[number]) => t(`adminOrders.columns.${column}`);
   return (
@@ -63,6 +118,8 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
           {t("adminOrders.refresh")}
         </Link>
       </AdminPageHeader>
+
+      <UnpaidSummary queue={queue} unpaid={unpaid} at={at} language={language} className="mt-4" />
 
       <Form
         method="get"
@@ -83,6 +140,8 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
           {t("adminOrders.statusLabel")}
           <select name="status" defaultValue={status ?? ""} className={inputClass}>
             <option value="">{t("adminOrders.allStatuses")}</option>
+            <option value="review">{t("adminOrders.queue.filterReview")}</option>
+            <option value="overdue">{t("adminOrders.queue.filterOverdue")}</option>
             {ORDER_STATUSES.map((value) => (
               <option key={value} value={value}>
                 {t(`orders.statuses.${value}`)}
@@ -100,9 +159,18 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
 
       <p className="mt-4 text-sm text-stone-600" aria-live="polite">
         {t("adminOrders.count", { count: total })}
+        {status === "review" ? ` · ${t("adminOrders.queue.reviewIntro")}` : null}
+        {status === "overdue" ? ` · ${t("adminOrders.queue.overdueIntro")}` : null}
       </p>
 
-      {orders.length === 0 ? (
+      {status === "review" ? (
+        <ReceiptReviewList
+          orders={orders}
+          at={at}
+          language={language}
+          answer={actionData as ReviewAnswer | undefined}
+        />
+      ) : orders.length === 0 ? (
         <p className="mt-6 rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-600">
           {t("adminOrders.empty")}
         </p>
@@ -154,6 +222,11 @@ export default function OrdersManagement({ loaderData }: Route.ComponentProps) {
               </td>
               <td className="whitespace-nowrap px-3 py-2 text-xs" data-label={label("date")}>
                 {formatDate(order.created_at, language, "dateTime")}
+                {order.payment_due_at && order.payment_due_at <= at ? (
+                  <div className="font-medium text-red-700">
+                    {t("adminOrders.queue.due", { date: formatDate(order.payment_due_at, language, "dateTime") })}
+                  </div>
+                ) : null}
               </td>
               <td className="px-3 py-2" data-label={label("actions")}>
                 <div className="flex flex-wrap items-center gap-2">
