@@ -367,6 +367,27 @@ export async function transitionOrder(db: DB, actor: { id: string }, input: Tran
 }
 
 /**
+ * An admin's status change as the order desk makes it, from the order page or the receipt
+ * queue: the compare-and-set (transitionOrder), then the customer's e-mail. A mail server that
+ * is down does not undo the change (it is made and recorded); `mailed` says whether it went.
+ */
+export async function changeOrderStatus(
+  db: DB,
+  mailer: Mailer,
+  config: Pick<Config, "publicUrl">,
+  actor: { id: string },
+  input: TransitionInput,
+): Promise<{ order: OrderRow; mailed: boolean }> {
+  const order = await transitionOrder(db, actor, input);
+  try {
+    return { order, mailed: await sendOrderStatusEmail(db, mailer, config, order, input.transition) };
+  } catch (error) {
+    console.error(`order ${order.order_number}: status e-mail failed`, error);
+    return { order, mailed: false };
+  }
+}
+
+/**
  * Tells the customer, in the language they ordered in, what changed: paid, shipped (with the
  * tracking number), delivered is not mailed, cancelled, or a rejected receipt with the reason and
  * a link to upload a new one.

@@ -19,7 +19,7 @@ import { formatPersonName } from "~/lib/person-name";
 import { safeRedirect } from "~/lib/redirect";
 import { publicUrl } from "~/lib/storage.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { findAdminOrder, sendOrderStatusEmail, transitionOrder, transitionsFor } from "~/models/orders/desk.server";
+import { changeOrderStatus, findAdminOrder, transitionsFor } from "~/models/orders/desk.server";
 import { extendPaymentDeadline } from "~/models/orders/payment-deadlines.server";
 import { extendDeadlineSchema } from "~/schemas/order-deadline";
 import { orderStatusSchema } from "~/schemas/order-status";
@@ -80,20 +80,13 @@ export const action = formAction(
         },
       });
     }
-    const order = await transitionOrder(db, admin, {
+    const { order, mailed } = await changeOrderStatus(db, mailer, config, admin, {
       orderId: params.id ?? "",
       transition: value.intent,
       expected: value.expected,
       trackingNumber: value.intent === "markShipped" ? value.tracking : null,
       reason: value.intent === "rejectReceipt" ? value.reason : null,
     });
-    let mailed = false;
-    try {
-      mailed = await sendOrderStatusEmail(db, mailer, config, order, value.intent);
-    } catch (error) {
-      // The change is made and recorded; a mail server that is down must not undo it.
-      console.error(`order ${order.order_number}: status e-mail failed`, error);
-    }
     return succeed(context, form, {
       redirectTo: backTo(form.get("returnTo"), order.id),
       flash: {

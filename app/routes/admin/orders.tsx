@@ -18,11 +18,10 @@ import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import {
+  changeOrderStatus,
   listAdminOrders,
   parseOrderListStatus,
   receiptQueueSummary,
-  sendOrderStatusEmail,
-  transitionOrder,
   unpaidByAge,
 } from "~/models/orders/desk.server";
 import { receiptReviewSchema } from "~/schemas/receipt-review";
@@ -73,19 +72,12 @@ export const action = formAction(
   },
   async ({ request, context, form, value, auth: admin }) => {
     const { db, mailer, config } = services(context);
-    const order = await transitionOrder(db, admin, {
+    const { order, mailed } = await changeOrderStatus(db, mailer, config, admin, {
       orderId: value.orderId,
       transition: value.intent,
       expected: value.expected,
       reason: value.intent === "rejectReceipt" ? value.reason : null,
     });
-    let mailed = false;
-    try {
-      mailed = await sendOrderStatusEmail(db, mailer, config, order, value.intent);
-    } catch (error) {
-      // The change is made and recorded; a mail server that is down must not undo it.
-      console.error(`order ${order.order_number}: status e-mail failed`, error);
-    }
     return succeed(context, form, {
       // The form posts to this list with its query string: back to the same filtered list.
       redirectTo: `/admin/orders${new URL(request.url).search}`,
