@@ -150,6 +150,21 @@ describe("the order page of an order placed to pay later", () => {
   });
 });
 
+it("an order placed before deadlines with a rejected receipt still takes a new one", async () => {
+  const svc = await freshTestServices({ demoMode: true });
+  const { order, user: row } = await placeTestOrder(svc.db);
+  await svc.db
+    .updateTable("orders")
+    .set({ payment_due_at: null, payment_reminder_due_at: null, receipt_rejected_reason: "Blurred" })
+    .where("id", "=", order.id)
+    .execute();
+  const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false };
+  const page = await runRoute(svc, orderPageLoader, new Request(`http://localhost/account/orders/${order.id}`), user, {
+    id: order.id,
+  });
+  expect(page.result).toMatchObject({ deadline: null, awaitingReceipt: true });
+});
+
 it("the order page's FPS QR code carries the order's total and its number as the bill number", async () => {
   const svc = await freshTestServices({ demoMode: false });
   const at = new Date().toISOString();

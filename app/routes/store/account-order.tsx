@@ -40,8 +40,11 @@ export async function loader(args: Route.LoaderArgs) {
   const t = getInstance(context).t;
   const deadline = deadlineState(order);
   const shop = await getShop(context);
-  // How to pay, while the order still waits for a receipt (placed to pay later, or rejected).
-  const loaded = deadline?.running
+  // Waiting for a receipt: none sent yet (paid later) or the last one not accepted, deadline or
+  // not (orders placed before deadlines have none). Meanwhile the page says how to pay.
+  const awaitingReceipt =
+    order.status === "pending_payment" && (order.receipt_path === null || order.receipt_rejected_reason !== null);
+  const loaded = awaitingReceipt
     ? await loadPaymentInstructions(db, order.currency, { demoMode: config.demoMode, supportEmail: shop.supportEmail })
     : null;
   const instructions = loaded && loaded.kind !== "closed" ? loaded : null;
@@ -49,6 +52,7 @@ export async function loader(args: Route.LoaderArgs) {
     order,
     lines,
     deadline,
+    awaitingReceipt,
     instructions,
     // The order number rides in the code as its bill number, so the transfer names the order.
     fpsQr: instructions
@@ -99,10 +103,9 @@ const HISTORY_TEXT = {
 
 export default function AccountOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { order, lines, language, status, history, deadline, instructions, fpsQr } = loaderData;
+  const { order, lines, language, status, history, deadline, awaitingReceipt, instructions, fpsQr } = loaderData;
   const problem = actionData?.problem;
   const due = (value: string) => formatDate(value, language, "dateTime");
-  const awaitingReceipt = deadline?.running ?? (order.status === "pending_payment" && !order.receipt_path);
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
       <BackLink to="/account/orders">{t("orders.backToOrders")}</BackLink>
