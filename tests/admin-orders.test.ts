@@ -20,7 +20,7 @@ import { loader as dashboardLoader } from "~/routes/admin/dashboard";
 import { action, loader } from "~/routes/admin/order";
 import { action as listAction, loader as listLoader } from "~/routes/admin/orders";
 import { orderStatusSchema } from "~/schemas/order-status";
-import { createCustomer, createProduct, createSignedIn, placeTestOrder, uniqueTag } from "./factories";
+import { createCustomer, createProduct, createSignedIn, placeTestOrder, uniqueTag, variantStock } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
@@ -57,14 +57,8 @@ async function makeProduct(variants: [string, number][]): Promise<number> {
   return product.id;
 }
 
-async function stockOf(productId: number, color: string): Promise<number> {
-  const row = await db
-    .selectFrom("product_variants")
-    .select("stock")
-    .where("product_id", "=", productId)
-    .where("color", "=", color)
-    .executeTakeFirstOrThrow();
-  return row.stock;
+function stockOf(productId: number, color: string): Promise<number> {
+  return variantStock(db, productId, color);
 }
 
 /** A shopper who orders `lines` of products through the real placeOrder. */

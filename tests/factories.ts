@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import { sql } from "kysely";
-import type { DB } from "#db/connect.server";
-import type { CategoryRow, Currency, OrderRow, UserRow } from "#db/schema";
+import { type Insertable, sql } from "kysely";
+import { type DB, now } from "#db/connect.server";
+import type { CategoryRow, Currency, Database, OrderRow, UserRow } from "#db/schema";
 import type { CurrentUser } from "~/lib/auth.server";
 import { MemoryStorage, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
@@ -216,4 +216,41 @@ export async function placeOrderWithReceipt(db: DB): Promise<{ order: OrderRow; 
     receiptPath: `receipts/${user.id}/first.jpg`,
   });
   return { order, customer: { id: user.id, email: user.email, isAdmin: false } };
+}
+
+/** The stock of one colour of a product, as the database has it now. */
+export async function variantStock(db: DB, productId: number, color = "Black"): Promise<number> {
+  const row = await db
+    .selectFrom("product_variants")
+    .select("stock")
+    .where("product_id", "=", productId)
+    .where("color", "=", color)
+    .executeTakeFirstOrThrow();
+  return row.stock;
+}
+
+/** The shop's only bank account, primary and live (not the demo): HSBC, FPS id 1648203 unless overridden. */
+export async function addPrimaryBankAccount(
+  db: DB,
+  fields: Partial<Insertable<Database["bank_accounts"]>> = {},
+): Promise<void> {
+  const at = now();
+  await db.deleteFrom("bank_accounts").execute();
+  await db
+    .insertInto("bank_accounts")
+    .values({
+      bank_name: "HSBC Hong Kong",
+      account_holder: "Harbour Tactical Limited",
+      account_number: "848-302915-838",
+      fps_id: "1648203",
+      swift_code: "HSBCHKHHHKH",
+      bank_address: null,
+      routing_number: null,
+      is_demo: 0,
+      ...fields,
+      is_primary: 1,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
 }

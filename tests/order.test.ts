@@ -8,7 +8,7 @@ import { addToCart, loadCart } from "~/models/cart.server";
 import { type PlaceOrderInput, placeOrder } from "~/models/orders/place.server";
 import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/settings/shop.server";
 import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
-import { createProduct, createShopper, uniqueTag } from "./factories";
+import { createProduct, createShopper, uniqueTag, variantStock } from "./factories";
 import { freshTestDb } from "./setup/db";
 
 /**
@@ -61,14 +61,8 @@ async function makeShopper(): Promise<{ userId: string; cartId: string }> {
   return { userId, cartId };
 }
 
-async function stockOf(productId: number, color: string): Promise<number> {
-  const row = await db
-    .selectFrom("product_variants")
-    .select("stock")
-    .where("product_id", "=", productId)
-    .where("color", "=", color)
-    .executeTakeFirstOrThrow();
-  return row.stock;
+function stockOf(productId: number, color: string): Promise<number> {
+  return variantStock(db, productId, color);
 }
 
 async function cartLines(cartId: string) {

@@ -13,7 +13,7 @@ import {
 import { uploadReplacementReceipt } from "~/models/orders/receipts.server";
 import { loadShop, saveShopDetails } from "~/models/settings/shop.server";
 import { claimJob, runJobsOnce } from "../server/scheduled-jobs";
-import { createCustomer, createProduct, createSignedIn, placeTestOrder } from "./factories";
+import { createCustomer, createProduct, createSignedIn, placeTestOrder, variantStock } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
 
 /*
@@ -26,16 +26,6 @@ const config = { publicUrl: "https://shop.example" };
 
 function later(from: string, hours: number): Date {
   return new Date(new Date(from).getTime() + hours * HOUR);
-}
-
-async function stockOf(db: DB, productId: number, color = "Black"): Promise<number> {
-  const row = await db
-    .selectFrom("product_variants")
-    .select("stock")
-    .where("product_id", "=", productId)
-    .where("color", "=", color)
-    .executeTakeFirstOrThrow();
-  return row.stock;
 }
 
 async function orderRow(db: DB, id: string) {
@@ -90,7 +80,7 @@ describe("reminder, then expiry", () => {
   test("walks an unpaid order through one reminder and one expiry, with the stock back once", async () => {
     const svc = await freshTestServices();
     const { order, product } = await unpaidOrder(svc, { locale: "zh" });
-    expect(await stockOf(svc.db, product.id)).toBe(3);
+    expect(await variantStock(svc.db, product.id)).toBe(3);
 
     // Before halfway: nothing.
     expect(await runPaymentDeadlines(svc.db, svc.mailer, config, later(order.created_at, 23))).toEqual({
@@ -127,7 +117,7 @@ describe("reminder, then expiry", () => {
     expect(cancelled.status).toBe("cancelled");
     expect(cancelled.cancelled_at).toBe(at.toISOString());
     expect(cancelled.payment_expired_at).toBe(at.toISOString());
-    expect(await stockOf(svc.db, product.id)).toBe(5);
+    expect(await variantStock(svc.db, product.id)).toBe(5);
     expect(svc.mailer.sent).toHaveLength(2);
     const cancellation = svc.mailer.sent[1] as MailMessage;
     expect(cancellation.subject).toContain(order.order_number);
@@ -147,7 +137,7 @@ describe("reminder, then expiry", () => {
       reminded: 0,
       expired: 0,
     });
-    expect(await stockOf(svc.db, product.id)).toBe(5);
+    expect(await variantStock(svc.db, product.id)).toBe(5);
     expect(svc.mailer.sent).toHaveLength(2);
   });
 
@@ -161,7 +151,7 @@ describe("reminder, then expiry", () => {
     expect((await orderRow(svc.db, old.id)).status).toBe("cancelled");
     expect((await orderRow(svc.db, old.id)).payment_reminded_at).toBeNull();
     expect((await orderRow(svc.db, recent.id)).payment_reminded_at).not.toBeNull();
-    expect(await stockOf(svc.db, product.id)).toBe(5);
+    expect(await variantStock(svc.db, product.id)).toBe(5);
   });
 
   test("an order with a receipt waiting for review is never reminded nor expired", async () => {
@@ -176,7 +166,7 @@ describe("reminder, then expiry", () => {
       expired: 0,
     });
     expect((await orderRow(svc.db, order.id)).status).toBe("pending_payment");
-    expect(await stockOf(svc.db, product.id)).toBe(4);
+    expect(await variantStock(svc.db, product.id)).toBe(4);
   });
 
   test("a receipt uploaded before the deadline stops the clock; a rejection gives at least a day more", async () => {
@@ -211,7 +201,7 @@ describe("reminder, then expiry", () => {
     // Now the clock runs again against that deadline.
     expect(await expireOverdueOrders(svc.db, svc.mailer, config, new Date(due - 60_000))).toBe(0);
     expect(await expireOverdueOrders(svc.db, svc.mailer, config, new Date(due))).toBe(1);
-    expect(await stockOf(svc.db, product.id)).toBe(5);
+    expect(await variantStock(svc.db, product.id)).toBe(5);
   });
 
   test("a paid order is never expired", async () => {
@@ -221,7 +211,7 @@ describe("reminder, then expiry", () => {
     await transitionOrder(svc.db, admin, { orderId: order.id, transition: "markPaid", expected: "pending_payment" });
     expect(await expireOverdueOrders(svc.db, svc.mailer, config, later(order.created_at, 100))).toBe(0);
     expect((await orderRow(svc.db, order.id)).status).toBe("paid");
-    expect(await stockOf(svc.db, product.id)).toBe(3);
+    expect(await variantStock(svc.db, product.id)).toBe(3);
   });
 });
 
@@ -244,7 +234,7 @@ describe("an admin extends the deadline", () => {
     });
     expect((await orderRow(svc.db, order.id)).status).toBe("pending_payment");
     expect(await expireOverdueOrders(svc.db, svc.mailer, config, later(order.created_at, 120))).toBe(1);
-    expect(await stockOf(svc.db, product.id)).toBe(5);
+    expect(await variantStock(svc.db, product.id)).toBe(5);
 
     const audit = (await auditActions(svc.db, order.id)).find((entry) => entry.action === "order.deadlineExtended");
     expect(audit?.actor_user_id).toBe(admin.id);
@@ -305,7 +295,7 @@ describe("several processes", () => {
       });
       orders.push(order);
     }
-    expect(await stockOf(svc.db, product.id)).toBe(16);
+    expect(await variantStock(svc.db, product.id)).toBe(16);
     // A second process: its own connection (SQLite) or pool (PostgreSQL) to the same database.
     const second = openDatabase(svc.config.databaseUrl);
     try {
@@ -317,7 +307,7 @@ describe("several processes", () => {
         runPaymentDeadlines(second, mailers[1], config, at),
       ]);
       expect(a.expired + b.expired).toBe(12);
-      expect(await stockOf(svc.db, product.id)).toBe(40);
+      expect(await variantStock(svc.db, product.id)).toBe(40);
       const sent = [...mailers[0].sent, ...mailers[1].sent];
       expect(sent).toHaveLength(12);
       expect(new Set(sent.map((mail) => mail.to)).size).toBe(12);

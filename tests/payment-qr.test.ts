@@ -6,7 +6,6 @@ import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
 import type { Currency } from "#db/schema";
 import { saveCheckout } from "~/lib/checkout-session.server";
 import { crc16Ccitt } from "~/lib/fps-qr.server";
@@ -17,7 +16,7 @@ import { languageCookie } from "~/middleware/i18next";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { DEFAULT_SHOP } from "~/models/settings/shop.server";
 import Payment, { loader } from "~/routes/store/payment";
-import { createCustomer, createProduct, uniqueTag } from "./factories";
+import { addPrimaryBankAccount, createCustomer, createProduct, uniqueTag } from "./factories";
 import { createTestServices } from "./setup/db";
 import { routeContext, runRoute } from "./setup/route";
 
@@ -40,24 +39,7 @@ const CUSTOMER = {
 
 async function paymentPage(currency: Currency, language: "en" | "zh" = "en") {
   const svc = await createTestServices({ demoMode: false });
-  const at = now();
-  await svc.db.deleteFrom("bank_accounts").execute();
-  await svc.db
-    .insertInto("bank_accounts")
-    .values({
-      bank_name: "HSBC Hong Kong",
-      account_holder: "Harbour Tactical Limited",
-      account_number: "848-302915-838",
-      fps_id: "1648203",
-      swift_code: "HSBCHKHHHKH",
-      bank_address: null,
-      routing_number: null,
-      is_demo: 0,
-      is_primary: 1,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await addPrimaryBankAccount(svc.db);
   const product = await createProduct(svc.db, {
     name_en: `QR test ${uniqueTag()}`,
     name_zh: "二維碼測試",

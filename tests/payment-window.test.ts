@@ -9,7 +9,14 @@ import { action as orderPageAction, loader as orderPageLoader } from "~/routes/s
 import { action as paymentAction, loader as paymentLoader } from "~/routes/store/payment";
 import { loader as successLoader } from "~/routes/store/payment-success";
 import { shopDetailsSchema } from "~/schemas/shop";
-import { createCustomer, createProduct, createSignedIn, placeTestOrder } from "./factories";
+import {
+  addPrimaryBankAccount,
+  createCustomer,
+  createProduct,
+  createSignedIn,
+  placeTestOrder,
+  variantStock,
+} from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, routeContext, runRoute } from "./setup/route";
 
@@ -39,15 +46,6 @@ async function shopperAtPayment(svc: TestServices) {
     notes: undefined,
   });
   return { product, user, ctx, submissionKey: checkout.submissionKey };
-}
-
-async function stockOf(svc: TestServices, productId: number) {
-  const row = await svc.db
-    .selectFrom("product_variants")
-    .select("stock")
-    .where("product_id", "=", productId)
-    .executeTakeFirstOrThrow();
-  return row.stock;
 }
 
 function post(path: string, fields: Record<string, string | Blob>) {
@@ -94,7 +92,7 @@ describe("the payment page", () => {
       .executeTakeFirstOrThrow();
     expect(order.receipt_path).toBeNull();
     expect(order.payment_due_at).toBe(new Date(new Date(order.created_at).getTime() + 48 * HOUR).toISOString());
-    expect(await stockOf(svc, product.id)).toBe(3);
+    expect(await variantStock(svc.db, product.id)).toBe(3);
     expect((result as Response).headers.get("Location")).toBe(`/payment-success?order=${order.order_number}`);
 
     const success = await runRoute(
@@ -118,7 +116,7 @@ describe("the payment page", () => {
     expect(answer.init.status).toBe(400);
     expect(answer.data.problem.key).toBe("payment.required");
     expect(await svc.db.selectFrom("orders").select("id").where("user_id", "=", user.id).execute()).toHaveLength(0);
-    expect(await stockOf(svc, product.id)).toBe(4);
+    expect(await variantStock(svc.db, product.id)).toBe(4);
   });
 });
 
@@ -167,24 +165,7 @@ it("an order placed before deadlines with a rejected receipt still takes a new o
 
 it("the order page's FPS QR code carries the order's total and its number as the bill number", async () => {
   const svc = await freshTestServices({ demoMode: false });
-  const at = new Date().toISOString();
-  await svc.db.deleteFrom("bank_accounts").execute();
-  await svc.db
-    .insertInto("bank_accounts")
-    .values({
-      bank_name: "HSBC Hong Kong",
-      account_holder: "Harbour Tactical Limited",
-      account_number: "848-302915-838",
-      fps_id: "1648203",
-      swift_code: null,
-      bank_address: null,
-      routing_number: null,
-      is_demo: 0,
-      is_primary: 1,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await addPrimaryBankAccount(svc.db, { swift_code: null });
   const { order, user: row } = await placeTestOrder(svc.db, { receiptPath: null });
   const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false };
   const page = await runRoute(svc, orderPageLoader, new Request(`http://localhost/account/orders/${order.id}`), user, {

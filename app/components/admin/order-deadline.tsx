@@ -9,13 +9,7 @@ import { EXTEND_CHOICES } from "~/schemas/order-deadline";
 
 type DeadlineOrder = Pick<
   OrderRow,
-  | "status"
-  | "payment_due_at"
-  | "payment_reminder_due_at"
-  | "payment_reminded_at"
-  | "payment_expired_at"
-  | "receipt_path"
-  | "receipt_rejected_reason"
+  "status" | "payment_due_at" | "payment_reminder_due_at" | "payment_reminded_at" | "payment_expired_at"
 >;
 
 /**
@@ -25,16 +19,16 @@ type DeadlineOrder = Pick<
  */
 export function OrderDeadline({
   order,
+  deadline,
   date,
   problem,
-  now,
 }: {
   order: DeadlineOrder;
+  /** `deadlineState` of the order, from the loader (the server's clock decides "overdue"). */
+  deadline: { running: boolean; overdue: boolean } | null;
   date: (value: string) => string;
   /** The refusal of the last extension (the model's, or the schema's error keys for `hours`), shown next to the choice. */
   problem: Problem | string[] | null;
-  /** The time the page was rendered (ISO), so server and browser agree on "overdue". */
-  now: string;
 }) {
   const { t } = useTranslation();
   if (order.payment_expired_at) {
@@ -48,8 +42,8 @@ export function OrderDeadline({
   }
   if (order.status !== "pending_payment") return null;
   const due = order.payment_due_at;
-  const running = order.receipt_path === null || order.receipt_rejected_reason !== null;
-  const overdue = due !== null && due <= now;
+  const running = deadline?.running ?? false;
+  const overdue = deadline?.overdue ?? false;
   const errors = Array.isArray(problem) ? problem : problem ? [problem.key] : null;
   return (
     <AdminSection id="deadline" look="panel" heading={t("adminOrders.deadline.title")}>

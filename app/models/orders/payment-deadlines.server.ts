@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database, OrderRow } from "#db/schema";
 import { type Config, MAX_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
@@ -9,14 +9,15 @@ import { UserError } from "~/lib/problem";
 import type { Language } from "~/locales";
 import { auditAction } from "../audit.server";
 import { loadShop } from "../settings/shop.server";
+import { awaitingReceipt, awaitsReceipt } from "./receipts.server";
 import { restockOrderLines } from "./stock.server";
 
 /*
  * The payment window of an order paid by bank transfer (docs/decisions/034):
  * - placed: due at placing + the window (PAYMENT_WINDOW_HOURS or the owner's setting), one
  *   reminder due halfway; the order keeps these whatever the setting becomes later;
- * - the clock runs only while the order is unpaid with no receipt waiting for review (none sent
- *   yet, or the last one rejected): a receipt waiting is the admin's to decide, never expired;
+ * - the clock runs only while the order awaits a receipt (receipts.server.ts: none sent yet, or
+ *   the last one rejected): a receipt waiting for review is the admin's to decide, never expired;
  * - a rejected receipt leaves at least REJECTION_GRACE_HOURS to send a new one;
  * - an admin may extend the deadline of an unpaid order;
  * - at the deadline the order is cancelled by the system with its stock put back, once.
@@ -45,22 +46,13 @@ function halfwayTo(from: Date, due: string): string {
   return now(new Date((from.getTime() + new Date(due).getTime()) / 2));
 }
 
-/** Unpaid, with no receipt waiting for review: the order's payment clock is running. */
-function clockRuns(eb: ExpressionBuilder<Database, "orders">) {
-  return eb.and([
-    eb("status", "=", "pending_payment"),
-    eb.or([eb("receipt_path", "is", null), eb("receipt_rejected_reason", "is not", null)]),
-  ]);
-}
-
 /** What a page says about an order's deadline; null when it has none or it no longer applies. */
 export function deadlineState(
   order: Pick<OrderRow, "status" | "payment_due_at" | "receipt_path" | "receipt_rejected_reason">,
   at: Date = new Date(),
 ): { dueAt: string; running: boolean; overdue: boolean } | null {
   if (order.status !== "pending_payment" || !order.payment_due_at) return null;
-  const running = order.receipt_path === null || order.receipt_rejected_reason !== null;
-  return { dueAt: order.payment_due_at, running, overdue: new Date(order.payment_due_at) <= at };
+  return { dueAt: order.payment_due_at, running: awaitsReceipt(order), overdue: new Date(order.payment_due_at) <= at };
 }
 
 /**
@@ -170,7 +162,7 @@ export async function expireOrder(db: DB, orderId: string, at: Date): Promise<Or
       .set({ status: "cancelled", cancelled_at: timestamp, updated_at: timestamp, payment_expired_at: timestamp })
       .where("id", "=", orderId)
       .where("payment_due_at", "<=", timestamp)
-      .where(clockRuns)
+      .where(awaitingReceipt)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
     const restocked = await restockOrderLines(trx, orderId);
@@ -228,7 +220,7 @@ export async function sendDueReminders(db: DB, mailer: Mailer, config: DeadlineM
       .where("payment_reminder_due_at", "<=", timestamp)
       .where("payment_reminded_at", "is", null)
       .where("payment_due_at", ">", timestamp)
-      .where(clockRuns)
+      .where(awaitingReceipt)
       .orderBy("payment_reminder_due_at")
       .limit(BATCH)
       .execute();
@@ -240,7 +232,7 @@ export async function sendDueReminders(db: DB, mailer: Mailer, config: DeadlineM
         .set({ payment_reminded_at: timestamp })
         .where("id", "=", id)
         .where("payment_reminded_at", "is", null)
-        .where(clockRuns)
+        .where(awaitingReceipt)
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) continue;
       const order = await db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -276,7 +268,7 @@ export async function expireOverdueOrders(
       .select("id")
       .where("status", "=", "pending_payment")
       .where("payment_due_at", "<=", timestamp)
-      .where(clockRuns)
+      .where(awaitingReceipt)
       .orderBy("payment_due_at")
       .limit(BATCH)
       .execute();

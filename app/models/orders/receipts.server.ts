@@ -71,9 +71,23 @@ export async function receiptResponse(
   });
 }
 
-/** Unpaid and waiting for a receipt: none sent yet (paid later) or the last one not accepted. */
-function awaitingReceipt(eb: ExpressionBuilder<Database, "orders">) {
-  return eb.or([eb("receipt_path", "is", null), eb("receipt_rejected_reason", "is not", null)]);
+type ReceiptState = Pick<OrderRow, "status" | "receipt_path" | "receipt_rejected_reason">;
+
+/**
+ * Unpaid and waiting for a receipt: none sent yet (paid later) or the last one not accepted. The
+ * shopper may upload one, and the payment deadline runs (docs/decisions/034); otherwise a
+ * receipt waits for the admin's review, or the order is past payment.
+ */
+export function awaitsReceipt(order: ReceiptState): boolean {
+  return order.status === "pending_payment" && (order.receipt_path === null || order.receipt_rejected_reason !== null);
+}
+
+/** `awaitsReceipt` as a condition on `orders`, for the compare-and-sets that depend on it. */
+export function awaitingReceipt(eb: ExpressionBuilder<Database, "orders">) {
+  return eb.and([
+    eb("status", "=", "pending_payment"),
+    eb.or([eb("receipt_path", "is", null), eb("receipt_rejected_reason", "is not", null)]),
+  ]);
 }
 
 /**
@@ -129,14 +143,10 @@ export async function replaceReceipt(
 export async function uploadReplacementReceipt(
   db: DB,
   storage: Storage,
-  input: {
-    order: Pick<OrderRow, "id" | "status" | "receipt_path" | "receipt_rejected_reason">;
-    userId: string;
-    file: File | undefined;
-  },
+  input: { order: ReceiptState & Pick<OrderRow, "id">; userId: string; file: File | undefined },
 ): Promise<void> {
   const { order, userId } = input;
-  if (order.status !== "pending_payment" || (order.receipt_path && !order.receipt_rejected_reason)) {
+  if (!awaitsReceipt(order)) {
     throw new UserError("error.badRequest", { status: 409 });
   }
   const path = await storeReceipt(storage, input.file, userId);

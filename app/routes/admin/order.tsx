@@ -20,7 +20,7 @@ import { safeRedirect } from "~/lib/redirect";
 import { publicUrl } from "~/lib/storage.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { changeOrderStatus, findAdminOrder, transitionsFor } from "~/models/orders/desk.server";
-import { extendPaymentDeadline } from "~/models/orders/payment-deadlines.server";
+import { deadlineState, extendPaymentDeadline } from "~/models/orders/payment-deadlines.server";
 import { extendDeadlineSchema } from "~/schemas/order-deadline";
 import { orderStatusSchema } from "~/schemas/order-status";
 import type { Route } from "./+types/order";
@@ -36,7 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     lines: found.lines.map((line) => ({ ...line, image_url: publicUrl(line.image_path) })),
     actions: transitionsFor(found.order),
     confirmingCancel: url.searchParams.get("cancel") === "1",
-    now: new Date().toISOString(),
+    deadline: deadlineState(found.order),
     language: getLanguage(context),
     title: `${t("adminOrders.orderTitle", { number: found.order.order_number })} | ${t("admin.title")}`,
   };
@@ -100,7 +100,7 @@ export const action = formAction(
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { order, lines, customer, history, actions, confirmingCancel, language, now } = loaderData;
+  const { order, lines, customer, history, actions, confirmingCancel, language, deadline } = loaderData;
   // The extension form's refusal: the model's (409) or the schema's (400), shown in its panel.
   const deadlineAnswer = actionData?.result?.initialValue?.intent === "extendDeadline" ? actionData : null;
   const pageProblem = deadlineAnswer ? null : actionData?.problem;
@@ -211,8 +211,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
 
           <OrderDeadline
             order={order}
+            deadline={deadline}
             date={date}
-            now={now}
             problem={deadlineAnswer?.problem ?? deadlineAnswer?.result?.error?.hours ?? null}
           />
 

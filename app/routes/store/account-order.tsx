@@ -18,7 +18,12 @@ import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { deadlineState } from "~/models/orders/payment-deadlines.server";
-import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD, uploadReplacementReceipt } from "~/models/orders/receipts.server";
+import {
+  awaitsReceipt,
+  RECEIPT_FORM_LIMIT,
+  RECEIPT_UNREAD,
+  uploadReplacementReceipt,
+} from "~/models/orders/receipts.server";
 import { type CustomerOrderStatus, customerStatus, findOrder, listOrderHistory } from "~/models/orders/shopper.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
 import { getShop, shopName, titleWithShop } from "~/models/settings/shop.server";
@@ -42,8 +47,7 @@ export async function loader(args: Route.LoaderArgs) {
   const shop = await getShop(context);
   // Waiting for a receipt: none sent yet (paid later) or the last one not accepted, deadline or
   // not (orders placed before deadlines have none). Meanwhile the page says how to pay.
-  const awaitingReceipt =
-    order.status === "pending_payment" && (order.receipt_path === null || order.receipt_rejected_reason !== null);
+  const awaitingReceipt = awaitsReceipt(order);
   const loaded = awaitingReceipt
     ? await loadPaymentInstructions(db, order.currency, { demoMode: config.demoMode, supportEmail: shop.supportEmail })
     : null;
