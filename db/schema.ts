@@ -48,10 +48,14 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
+/** owner: everything; staff: orders, products, categories, blog (docs/decisions/035). */
+export type AdminRole = "owner" | "staff";
+
 export interface AdminUsersTable {
   id: Generated<number>;
   user_id: string | null;
   email: string | null;
+  role: ColumnType<AdminRole, AdminRole | undefined, AdminRole>;
   created_at: CreatedAt;
 }
 
@@ -109,6 +113,8 @@ export interface ProductImagesTable {
   product_id: number;
   path: string; // storage key in the public area
   sort_order: number; // 0..4: at most five images a product
+  /** The colour (product_variants.color) this image shows, or null for every colour. */
+  color: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface CartsTable {

@@ -30,7 +30,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "updated_at",
   ],
   sessions: ["id", "user_id", "data", "ip", "user_agent", "created_at", "last_seen_at", "expires_at"],
-  admin_users: ["id", "user_id", "email", "created_at"],
+  admin_users: ["id", "user_id", "email", "created_at", "role"],
   categories: [
     "id",
     "slug",
@@ -65,7 +65,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "updated_at",
   ],
   product_variants: ["id", "product_id", "color", "color_zh", "stock", "sort_order"],
-  product_images: ["id", "product_id", "path", "sort_order"],
+  product_images: ["id", "product_id", "path", "sort_order", "color"],
   carts: ["id", "user_id", "created_at", "updated_at"],
   cart_lines: ["id", "cart_id", "product_id", "color", "quantity", "created_at"],
   orders: [

@@ -11,6 +11,7 @@ import * as m0009 from "./0009-owner-controls";
 import * as m0010 from "./0010-rate-limit-hits";
 import * as m0011 from "./0011-page-cache-version";
 import * as m0012 from "./0012-payment-deadlines";
+import * as m0013 from "./0013-staff-and-colour-images";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   "0010-rate-limit-hits": m0010,
   "0011-page-cache-version": m0011,
   "0012-payment-deadlines": m0012,
+  "0013-staff-and-colour-images": m0013,
 };
