@@ -63,13 +63,15 @@ export default defineConfig({
   use: {
     baseURL,
     locale: "en-GB",
-    trace: "retain-on-failure",
+    // Tracing every test costs a fifth of the runner's CPU; PW_TRACE=on keeps a failed test's trace.
+    trace: process.env.PW_TRACE === "on" ? "retain-on-failure" : "off",
     launchOptions: chromiumLaunchOptions,
   },
   projects: [
     // The first-admin setup works once per shop: each of its two runs gets a fresh server.
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: [/first-admin/, /owner\//] },
-    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: [/first-admin/, /owner\//] },
+    // Tests tagged @http send requests only (no page): one run says it all.
+    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: [/first-admin/, /owner\//], grepInvert: /@http/ },
     // What the owner changes shop-wide (shop details, removing the demo) gets a shop of its own per
     // run, not shared with the other specs, in live mode (DEMO_MODE=off). Shop details first,
     // then the demo removal, which empties the catalogue.

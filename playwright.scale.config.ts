@@ -105,12 +105,12 @@ export default defineConfig({
   use: {
     baseURL,
     locale: "en-GB",
-    trace: "retain-on-failure",
+    trace: process.env.PW_TRACE === "on" ? "retain-on-failure" : "off",
     launchOptions: chromiumLaunchOptions,
   },
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false } },
+    { name: "no-js", use: { javaScriptEnabled: false }, grepInvert: /@http/ },
   ],
   webServer: [
     ...shopPorts.map(shopProcess),

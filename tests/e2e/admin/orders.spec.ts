@@ -192,7 +192,7 @@ test.describe("Orders Management", () => {
     }
   });
 
-  test("a customer cannot see or change orders in the admin", async ({ playwright, baseURL }) => {
+  test("a customer cannot see or change orders in the admin", { tag: "@http" }, async ({ playwright, baseURL }) => {
     const shopper = await newApiShopper(playwright, baseURL as string, "orders-intruder");
     try {
       const [order] = await apiOrders(shopper.request);

@@ -72,7 +72,7 @@ test.describe("SEO", () => {
     test.skip(!jsEnabled, "request-level: runs once, in the js project");
   });
 
-  test("the sitemap lists every public page and each answers 200", async ({ request, baseURL }) => {
+  test("the sitemap lists every public page and each answers 200", { tag: "@http" }, async ({ request, baseURL }) => {
     const response = await request.get("/sitemap.xml");
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toMatch(/^application\/xml/);
@@ -108,7 +108,7 @@ test.describe("SEO", () => {
     expect(failures).toEqual([]);
   });
 
-  test("robots.txt keeps crawlers out of private pages and names the sitemap", async ({ request, baseURL }) => {
+  test("robots.txt keeps crawlers out of private pages and names the sitemap", { tag: "@http" }, async ({ request, baseURL }) => {
     const response = await request.get("/robots.txt");
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toMatch(/^text\/plain/);

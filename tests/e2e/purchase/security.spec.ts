@@ -64,7 +64,7 @@ async function pay(request: APIRequestContext, key: string, extra: Record<string
 }
 
 test.describe("order security", () => {
-  test("another customer's order and receipt do not exist; signed out, neither does the receipt", async ({
+  test("another customer's order and receipt do not exist; signed out, neither does the receipt", { tag: "@http" }, async ({
     playwright,
     baseURL,
   }, testInfo) => {
@@ -107,7 +107,7 @@ test.describe("order security", () => {
     }
   });
 
-  test("prices, totals and status sent with the payment form are ignored", async ({
+  test("prices, totals and status sent with the payment form are ignored", { tag: "@http" }, async ({
     playwright,
     baseURL,
   }, testInfo) => {
@@ -205,7 +205,7 @@ test.describe("order security", () => {
     await expect(page.getByTestId("order-row").locator("td").nth(3)).toHaveText("1");
   });
 
-  test("the last units of a colour are sold once when shoppers pay at the same moment", async ({
+  test("the last units of a colour are sold once when shoppers pay at the same moment", { tag: "@http" }, async ({
     playwright,
     browser,
     baseURL,

@@ -67,7 +67,7 @@ test.describe("layout", () => {
     expect(overflow).toBeLessThanOrEqual(0);
   });
 
-  test("responses carry the security headers and a script nonce", async ({ request }) => {
+  test("responses carry the security headers and a script nonce", { tag: "@http" }, async ({ request }) => {
     const response = await request.get("/");
     const headers = response.headers();
     expect(headers["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);

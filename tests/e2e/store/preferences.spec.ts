@@ -49,7 +49,7 @@ test.describe("language and currency", () => {
     await expect(page.locator("section[aria-labelledby=featured-heading] article").first()).toContainText("HK$");
   });
 
-  test("refuses a language form posted from another site", async ({ request, baseURL }) => {
+  test("refuses a language form posted from another site", { tag: "@http" }, async ({ request, baseURL }) => {
     const response = await request.post("/resources/language", {
       form: { language: "zh", redirectTo: "/" },
       headers: { Origin: "https://evil.example" },
@@ -60,7 +60,7 @@ test.describe("language and currency", () => {
     expect(baseURL).toBeTruthy();
   });
 
-  test("never redirects off-site after a switch", async ({ request }) => {
+  test("never redirects off-site after a switch", { tag: "@http" }, async ({ request }) => {
     const response = await request.post("/resources/language", {
       form: { language: "en", redirectTo: "//evil.example/phish" },
       maxRedirects: 0,
