@@ -108,7 +108,10 @@ test.describe("SEO", () => {
     expect(failures).toEqual([]);
   });
 
-  test("robots.txt keeps crawlers out of private pages and names the sitemap", { tag: "@http" }, async ({ request, baseURL }) => {
+  test("robots.txt keeps crawlers out of private pages and names the sitemap", { tag: "@http" }, async ({
+    request,
+    baseURL,
+  }) => {
     const response = await request.get("/robots.txt");
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toMatch(/^text\/plain/);

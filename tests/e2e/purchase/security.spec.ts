@@ -64,86 +64,88 @@ async function pay(request: APIRequestContext, key: string, extra: Record<string
 }
 
 test.describe("order security", () => {
-  test("another customer's order and receipt do not exist; signed out, neither does the receipt", { tag: "@http" }, async ({
-    playwright,
-    baseURL,
-  }, testInfo) => {
-    const owner = await newApiShopper(playwright, baseURL as string, "owner");
-    const other = await newApiShopper(playwright, baseURL as string, "other");
-    const anonymous = await playwright.request.newContext({ baseURL });
-    try {
-      const productId = await productIdByName(owner.request, productName(testInfo.project.name));
-      const number = await pay(owner.request, await readyToPay(owner, productId));
-      const [order] = await apiOrders(owner.request);
-      expect(order?.number).toBe(number);
-      const orderPath = `/account/orders/${order?.id}`;
+  test(
+    "another customer's order and receipt do not exist; signed out, neither does the receipt",
+    { tag: "@http" },
+    async ({ playwright, baseURL }, testInfo) => {
+      const owner = await newApiShopper(playwright, baseURL as string, "owner");
+      const other = await newApiShopper(playwright, baseURL as string, "other");
+      const anonymous = await playwright.request.newContext({ baseURL });
+      try {
+        const productId = await productIdByName(owner.request, productName(testInfo.project.name));
+        const number = await pay(owner.request, await readyToPay(owner, productId));
+        const [order] = await apiOrders(owner.request);
+        expect(order?.number).toBe(number);
+        const orderPath = `/account/orders/${order?.id}`;
 
-      // The owner sees both.
-      expect((await owner.request.get(orderPath)).status()).toBe(200);
-      const receipt = await owner.request.get(`${orderPath}/receipt`);
-      expect(receipt.status()).toBe(200);
-      expect(receipt.headers()["content-type"]).toBe("image/jpeg");
+        // The owner sees both.
+        expect((await owner.request.get(orderPath)).status()).toBe(200);
+        const receipt = await owner.request.get(`${orderPath}/receipt`);
+        expect(receipt.status()).toBe(200);
+        expect(receipt.headers()["content-type"]).toBe("image/jpeg");
 
-      // Another signed-in customer: not found, for the page and the file.
-      const page = await other.request.get(orderPath, { maxRedirects: 0 });
-      expect(page.status()).toBe(404);
-      expect(await page.text()).not.toContain(number);
-      const stolen = await other.request.get(`${orderPath}/receipt`, { maxRedirects: 0 });
-      expect(stolen.status()).toBe(404);
-      expect(stolen.headers()["content-type"]).not.toMatch(/^image\//);
-      expect(await apiOrders(other.request)).toEqual([]);
+        // Another signed-in customer: not found, for the page and the file.
+        const page = await other.request.get(orderPath, { maxRedirects: 0 });
+        expect(page.status()).toBe(404);
+        expect(await page.text()).not.toContain(number);
+        const stolen = await other.request.get(`${orderPath}/receipt`, { maxRedirects: 0 });
+        expect(stolen.status()).toBe(404);
+        expect(stolen.headers()["content-type"]).not.toMatch(/^image\//);
+        expect(await apiOrders(other.request)).toEqual([]);
 
-      // Signed out: the receipt is not found; the order page asks to sign in.
-      const anonymousReceipt = await anonymous.get(`${orderPath}/receipt`, { maxRedirects: 0 });
-      expect(anonymousReceipt.status()).toBe(404);
-      expect(anonymousReceipt.headers()["content-type"]).not.toMatch(/^image\//);
-      const anonymousPage = await anonymous.get(orderPath, { maxRedirects: 0 });
-      expect(anonymousPage.status()).toBe(302);
-      expect(anonymousPage.headers().location).toContain("/login?redirectTo=");
-    } finally {
-      await anonymous.dispose();
-      await owner.dispose();
-      await other.dispose();
-    }
-  });
+        // Signed out: the receipt is not found; the order page asks to sign in.
+        const anonymousReceipt = await anonymous.get(`${orderPath}/receipt`, { maxRedirects: 0 });
+        expect(anonymousReceipt.status()).toBe(404);
+        expect(anonymousReceipt.headers()["content-type"]).not.toMatch(/^image\//);
+        const anonymousPage = await anonymous.get(orderPath, { maxRedirects: 0 });
+        expect(anonymousPage.status()).toBe(302);
+        expect(anonymousPage.headers().location).toContain("/login?redirectTo=");
+      } finally {
+        await anonymous.dispose();
+        await owner.dispose();
+        await other.dispose();
+      }
+    },
+  );
 
-  test("prices, totals and status sent with the payment form are ignored", { tag: "@http" }, async ({
-    playwright,
-    baseURL,
-  }, testInfo) => {
-    const shopper = await newApiShopper(playwright, baseURL as string, "price");
-    try {
-      const productId = await productIdByName(shopper.request, productName(testInfo.project.name));
-      await apiAddToCart(shopper.request, productId, "Default", 1);
-      const cart = await (await shopper.request.get("/cart")).text();
-      const cartTotal = testIdText(cart, "total");
-      expect(cartTotal).toMatch(/^HK\$\d[\d,]*\.\d{2}$/);
-      await apiCheckout(shopper.request, shopper.email);
-      const key = await apiPaymentKey(shopper.request);
+  test(
+    "prices, totals and status sent with the payment form are ignored",
+    { tag: "@http" },
+    async ({ playwright, baseURL }, testInfo) => {
+      const shopper = await newApiShopper(playwright, baseURL as string, "price");
+      try {
+        const productId = await productIdByName(shopper.request, productName(testInfo.project.name));
+        await apiAddToCart(shopper.request, productId, "Default", 1);
+        const cart = await (await shopper.request.get("/cart")).text();
+        const cartTotal = testIdText(cart, "total");
+        expect(cartTotal).toMatch(/^HK\$\d[\d,]*\.\d{2}$/);
+        await apiCheckout(shopper.request, shopper.email);
+        const key = await apiPaymentKey(shopper.request);
 
-      const number = await pay(shopper.request, key, {
-        price: "1",
-        price_hkd_cents: "1",
-        unit_price_cents: "1",
-        subtotal_cents: "1",
-        shipping_cents: "0",
-        total: "0.01",
-        total_cents: "1",
-        status: "paid",
-        currency: "GBP",
-        user_id: "someone-else",
-      });
-      const [order] = await apiOrders(shopper.request);
-      expect(order?.number).toBe(number);
-      const html = await (await shopper.request.get(`/account/orders/${order?.id}`)).text();
-      expect(testIdText(html, "order-total")).toBe(cartTotal);
-      expect(testIdText(html, "order-status")).toBe("Receipt received — being checked");
-      const listed = await (await shopper.request.get("/account/orders")).text();
-      expect(listed).toContain(cartTotal);
-    } finally {
-      await shopper.dispose();
-    }
-  });
+        const number = await pay(shopper.request, key, {
+          price: "1",
+          price_hkd_cents: "1",
+          unit_price_cents: "1",
+          subtotal_cents: "1",
+          shipping_cents: "0",
+          total: "0.01",
+          total_cents: "1",
+          status: "paid",
+          currency: "GBP",
+          user_id: "someone-else",
+        });
+        const [order] = await apiOrders(shopper.request);
+        expect(order?.number).toBe(number);
+        const html = await (await shopper.request.get(`/account/orders/${order?.id}`)).text();
+        expect(testIdText(html, "order-total")).toBe(cartTotal);
+        expect(testIdText(html, "order-status")).toBe("Receipt received — being checked");
+        const listed = await (await shopper.request.get("/account/orders")).text();
+        expect(listed).toContain(cartTotal);
+      } finally {
+        await shopper.dispose();
+      }
+    },
+  );
 
   test("a receipt over 5 MB is refused and no order is made", async ({ page, jsEnabled }, testInfo) => {
     test.setTimeout(60_000);
