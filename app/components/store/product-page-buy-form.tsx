@@ -4,6 +4,7 @@ import { CartMessage } from "~/components/cart-message";
 import { Button } from "~/components/ui/button";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { DEFAULT_COLOR } from "~/lib/colors";
+import { defaultColour } from "~/lib/colour-images";
 import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { colorName } from "~/lib/localize";
@@ -15,9 +16,9 @@ interface Variant {
   stock: number;
 }
 
-/** The colour chosen when the page opens: the first in stock, otherwise the first. */
+/** The colour chosen when the page opens: the first in stock, otherwise the first (as the card's image). */
 export function initialVariant<V extends Variant>(variants: V[]): V | undefined {
-  return variants.find((v) => v.stock > 0) ?? variants[0];
+  return defaultColour(variants);
 }
 
 /**
@@ -74,7 +75,7 @@ export function ProductBuyForm({
                   name="color"
                   value={variant.color}
                   disabled={variant.stock === 0}
-                  defaultChecked={variant.color === initial?.color}
+                  checked={variant.color === chosen?.color}
                   onChange={() => {
                     onColorChange(variant.color);
                     setQuantity(1);
