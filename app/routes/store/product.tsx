@@ -1,4 +1,4 @@
-import { Link, type ShouldRevalidateFunctionArgs, useLocation, useNavigate } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs, useLocation, useNavigate, useNavigation } from "react-router";
 import { notFound } from "~/components/layout/route-error-boundary";
 import { ProductGrid } from "~/components/product-card";
 import { JsonLd } from "~/components/store/json-ld";
@@ -107,9 +107,13 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
+  const navigation = useNavigation();
   const { name } = product;
-  // The address is the one source of the chosen colour and image (the loader works them out the same way).
-  const search = new URLSearchParams(location.search);
+  // The address is the one source of the chosen colour and image (the loader works them out the
+  // same way); while a switch on this page is under way (the layout's data is read again), the
+  // address it goes to, so the gallery and the form follow the click at once.
+  const shown = navigation.location?.pathname === location.pathname ? navigation.location : location;
+  const search = new URLSearchParams(shown.search);
   const chosen = chosenColour(product.variants, search.get("colour"));
   const color = chosen?.color ?? DEFAULT_COLOR;
   const gallery = imagesForColour(product.images, color).map((image) => image.src);

@@ -72,9 +72,10 @@ test("a shopper who chooses the second colour sees its image first", async ({ pa
   expect(blackSrc).toBeTruthy();
   expect(tanSrc).not.toBe(blackSrc);
 
-  await test.step("a shopper chooses Tan and sees Tan's image", async () => {
+  await test.step("a shopper on a phone chooses Tan and sees Tan's image", async () => {
     // An anonymous shopper: the page cache (decision 032) keeps pages by address, ?colour= included.
     await context.clearCookies();
+    await page.setViewportSize({ width: 375, height: 800 });
     await open(page, `/product/${id}`, jsEnabled);
     const gallery = page.getByRole("region", { name: "Product images" });
     const main = gallery.getByRole("img", { name });
