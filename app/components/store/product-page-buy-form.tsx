@@ -43,7 +43,11 @@ export function ProductBuyForm({
   const { t } = useTranslation();
   const location = useLocation();
   const initial = initialVariant(variants);
-  const [quantity, setQuantity] = useState(1);
+  // The quantity typed for the chosen colour: another colour (a link or a radio) starts again at 1.
+  const [typed, setTyped] = useState({ color, quantity: 1 });
+  const quantity = typed.color === color ? typed.quantity : 1;
+  const setQuantity = (next: number | ((current: number) => number)) =>
+    setTyped({ color, quantity: typeof next === "function" ? next(quantity) : next });
   const fetcher = useFetcher<{ flash?: Flash | null }>();
   const chosen = variants.find((v) => v.color === color) ?? initial;
   const stock = chosen?.stock ?? 0;
@@ -76,10 +80,7 @@ export function ProductBuyForm({
                   value={variant.color}
                   disabled={variant.stock === 0}
                   checked={variant.color === chosen?.color}
-                  onChange={() => {
-                    onColorChange(variant.color);
-                    setQuantity(1);
-                  }}
+                  onChange={() => onColorChange(variant.color)}
                   className="sr-only"
                 />
                 {colorName(variant, language)}

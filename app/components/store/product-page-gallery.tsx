@@ -108,10 +108,10 @@ export function ColourLinks({
   const named = variants.filter((variant) => variant.color !== DEFAULT_COLOR);
   if (named.length < 2) return null;
   return (
-    <nav aria-labelledby="colour-images-heading">
-      <h2 id="colour-images-heading" className="mb-2 text-sm font-medium">
+    <nav aria-labelledby="colour-images-label">
+      <p id="colour-images-label" className="mb-2 text-sm font-medium">
         {t("product.colourImages")}
-      </h2>
+      </p>
       <ul className="flex flex-wrap gap-2">
         {named.map((variant) => {
           const current = variant.color === chosen;

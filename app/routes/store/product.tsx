@@ -71,6 +71,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       variants: product.variants,
     },
     related: cardViews(related, language),
+    // The page works both out of the address as well (it switches without the server); these are
+    // what the server rendered.
     colour,
     gallery,
     image,

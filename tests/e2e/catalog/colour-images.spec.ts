@@ -83,6 +83,8 @@ test("a shopper who chooses the second colour sees its image first", async ({ pa
     const colours = page.getByRole("navigation", { name: "Photos by colour" });
     await expect(colours.getByRole("link", { name: "Black" })).toHaveAttribute("aria-current", "true");
 
+    // With JavaScript the page is not loaded again: a mark left on the window stays.
+    if (jsEnabled) await page.evaluate(() => Object.assign(window, { colourMark: 1 }));
     await colours.getByRole("link", { name: "Tan" }).click();
     await expect(page).toHaveURL(new RegExp(`/product/${id}\\?colour=Tan$`));
     await expect(main).toHaveAttribute("src", tanSrc ?? "");
@@ -90,6 +92,7 @@ test("a shopper who chooses the second colour sees its image first", async ({ pa
     await expect(colours.getByRole("link", { name: "Black" })).not.toHaveAttribute("aria-current", "true");
     await expect(page.locator("main input[type=radio][name=color][value=Tan]")).toBeChecked();
     await expect(page.getByTestId("stock")).toHaveText("2 in stock");
+    if (jsEnabled) expect(await page.evaluate(() => "colourMark" in window)).toBe(true);
 
     // Back to Black by its link: the gallery and the form follow.
     await colours.getByRole("link", { name: "Black" }).click();
