@@ -22,6 +22,7 @@ const POSTGRES_SUITES = [
   "cart",
   "catalog",
   "checkout-prefill",
+  "colour-images",
   "colour-names",
   "db-copy",
   "demo-data",

@@ -79,9 +79,21 @@ export const productSchema = z
     /** Stock of a product without colours (kept in its default-colour variant). */
     stock: stockField.optional(),
     variants: z.array(variantSchema).max(MAX_VARIANTS, { error: "adminProductForm.errors.tooManyVariants" }).optional(),
-    /** Storage keys of the existing images, in the order they should be shown. */
+    /**
+     * The existing images in the order they should be shown: each its storage key and the colour
+     * it shows (`images[0].key`, `images[0].color`; empty: every colour). A bare key (`images[0]`)
+     * keeps the image's colour as it is.
+     */
     images: z
-      .array(z.string().max(200))
+      .array(
+        z.union([
+          z.string().max(200),
+          z.object({
+            key: z.string().max(200),
+            color: z.string().trim().max(60, { error: "adminProductForm.errors.imageColorUnknown" }).optional(),
+          }),
+        ]),
+      )
       .max(MAX_PRODUCT_IMAGES, { error: "adminProductForm.errors.tooManyImages" })
       .optional(),
   })
@@ -113,8 +125,28 @@ export const productSchema = z
     is_featured: value.is_featured ?? false,
     stock: value.stock ?? 0,
     variants: value.variants ?? [],
-    images: value.images ?? [],
+    images: (value.images ?? []).map((image) => (typeof image === "string" ? image : image.key)),
+    imageColors: imageColorsOf(value.images ?? []),
   }));
+
+/**
+ * The colour asked for each image key (the first time a key comes): the colour name or null for
+ * every colour, and the form field a refusal of it belongs to. A bare key asks nothing.
+ */
+function imageColorsOf(images: (string | { key: string; color?: string })[]): Map<string, ImageColorChoice> {
+  const colors = new Map<string, ImageColorChoice>();
+  images.forEach((image, index) => {
+    if (typeof image === "string" || colors.has(image.key)) return;
+    colors.set(image.key, { color: image.color || null, field: `images[${index}].color` });
+  });
+  return colors;
+}
+
+/** An image's colour as the form asks it: a colour name, or null for every colour. */
+export interface ImageColorChoice {
+  color: string | null;
+  field: string;
+}
 
 export type ProductFormValue = z.output<typeof productSchema>;
 /** The form's fields as text, as the browser sends them (the editor's default values). */

@@ -15,7 +15,7 @@ import { useTranslation } from "~/lib/i18n";
 import type { ExchangeRates } from "~/lib/money";
 import type { Problem } from "~/lib/problem";
 import { type ProductFormInput, type ProductFormValue, productSchema } from "~/schemas/product";
-import { ProductImages } from "./product-images";
+import { imageColorOptions, ProductImages } from "./product-images";
 import { ProductPriceFields } from "./product-price-fields";
 import { ProductVariantRows } from "./product-variant-rows";
 
@@ -135,6 +135,7 @@ export function ProductEditor({
           images={fields.images}
           newImageErrors={form.allErrors.newImages}
           urls={imageUrls}
+          colors={imageColorOptions(fields.variants.getFieldList().map((row) => row.initialValue))}
           problemParams={problem?.params}
         />
 

@@ -1,9 +1,12 @@
 import type { FieldMetadata, FormMetadata } from "@conform-to/react";
 import { type ChangeEvent, useEffect, useState } from "react";
 import { buttonClass } from "~/components/ui/button";
-import { ErrorList, Field } from "~/components/ui/field";
+import { ErrorList, Field, inputClass } from "~/components/ui/field";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
+import { colorName } from "~/lib/localize";
 import { translateKey } from "~/lib/translate-key";
+import type { Language } from "~/locales";
 import { MAX_PRODUCT_IMAGES, type ProductFormInput } from "~/schemas/product";
 
 /**
@@ -16,6 +19,36 @@ export function shownImageKeys(keys: unknown, urls: Record<string, string>): str
   return list.filter(
     (key, index): key is string => typeof key === "string" && key in urls && list.indexOf(key) === index,
   );
+}
+
+/** An image item of the form's value: a bare key, or `{ key, color }`. */
+function imageItem(value: unknown): { key: unknown; color: string } {
+  if (value && typeof value === "object" && "key" in value) {
+    const color = "color" in value && typeof value.color === "string" ? value.color : "";
+    return { key: value.key, color };
+  }
+  return { key: value, color: "" };
+}
+
+/** A colour the images can be tagged with: its English name (the value) and Chinese name. */
+export interface ImageColorOption {
+  color: string;
+  color_zh?: string | null;
+}
+
+/** The named colours of the form's colour rows as saved or last submitted (each once, named). */
+export function imageColorOptions(rows: unknown[]): ImageColorOption[] {
+  const seen = new Set<string>();
+  const options: ImageColorOption[] = [];
+  for (const row of rows) {
+    if (!row || typeof row !== "object" || !("color" in row) || typeof row.color !== "string") continue;
+    const color = row.color.trim();
+    if (!color || color === DEFAULT_COLOR || seen.has(color)) continue;
+    seen.add(color);
+    const zh = "color_zh" in row && typeof row.color_zh === "string" ? row.color_zh.trim() : "";
+    options.push({ color, color_zh: zh || null });
+  }
+  return options;
 }
 
 /**
@@ -78,31 +111,41 @@ export function ProductImages({
   images,
   newImageErrors,
   urls,
+  colors,
   problemParams,
 }: {
   form: FormMetadata<ProductFormInput, string[]>;
-  images: FieldMetadata<string[] | undefined, ProductFormInput, string[]>;
+  images: FieldMetadata<ProductFormInput["images"], ProductFormInput, string[]>;
   /** Errors of the file input (the image pipeline's refusal comes back on "newImages"). */
   newImageErrors?: string[];
   urls: Record<string, string>;
+  /** The colours an image can be tagged with (the colour rows as saved or submitted). */
+  colors: ImageColorOption[];
   /** The parameters of the image pipeline's refusal (e.g. the size limit), for its message. */
   problemParams?: Record<string, string | number>;
 }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   // The list as Conform holds it (its list intents change it), without keys that are not the product's.
+  const list = images.getFieldList().map((field) => ({ field, ...imageItem(field.initialValue) }));
   const keys = shownImageKeys(
-    images.getFieldList().map((item) => item.initialValue),
+    list.map((item) => item.key),
     urls,
   );
+  const itemOf = (key: string) => list.find((item) => item.key === key);
   const free = MAX_PRODUCT_IMAGES - keys.length;
   return (
     <fieldset className="flex flex-col gap-3">
       <legend className="text-lg font-semibold">{t("adminProductForm.images")}</legend>
       {keys.length === 0 ? <p className="text-sm text-stone-500">{t("adminProductForm.noImages")}</p> : null}
+      {keys.length > 0 && colors.length > 0 ? (
+        <p id="product-imageColor-hint" className="text-sm text-stone-600">
+          {t("adminProductForm.imageColorHint")}
+        </p>
+      ) : null}
       <ol className="flex flex-col gap-2">
         {keys.map((key, index) => (
           <li key={key} className="flex flex-wrap items-center gap-3">
-            <input type="hidden" name={`${images.name}[${index}]`} value={key} />
+            <input type="hidden" name={`${images.name}[${index}].key`} value={key} />
             <img
               src={urls[key]}
               alt={t("adminProductForm.imageAlt", { number: index + 1 })}
@@ -127,6 +170,17 @@ export function ProductImages({
             <button type="submit" {...form.remove.getButtonProps({ name: images.name, index })} className={smallButton}>
               {t("adminProductForm.removeImage")}
             </button>
+            {colors.length > 0 ? (
+              <ImageColorSelect
+                name={`${images.name}[${index}].color`}
+                id={`product-image-${index}-color`}
+                label={t("adminProductForm.imageColor", { number: index + 1 })}
+                value={itemOf(key)?.color ?? ""}
+                errors={form.allErrors[`${itemOf(key)?.field.name}.color`]}
+                colors={colors}
+                language={language as Language}
+              />
+            ) : null}
           </li>
         ))}
       </ol>
@@ -146,5 +200,51 @@ export function ProductImages({
       ) : null}
       <ErrorList errors={images.errors} />
     </fieldset>
+  );
+}
+
+/** The colour an image shows: every colour (empty) or one of the product's. */
+function ImageColorSelect({
+  name,
+  id,
+  label,
+  value,
+  errors,
+  colors,
+  language,
+}: {
+  name: string;
+  id: string;
+  label: string;
+  value: string;
+  errors?: string[];
+  colors: ImageColorOption[];
+  language: Language;
+}) {
+  const { t } = useTranslation();
+  // A tag that is none of the colours shown (a colour renamed or removed) shows as every colour.
+  const known = colors.some((option) => option.color === value);
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-xs text-stone-600">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={known ? value : ""}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? `${id}-error` : "product-imageColor-hint"}
+        className={`${inputClass} w-auto py-1.5 text-sm`}
+      >
+        <option value="">{t("adminProductForm.allColours")}</option>
+        {colors.map((option) => (
+          <option key={option.color} value={option.color}>
+            {colorName(option, language)}
+          </option>
+        ))}
+      </select>
+      <ErrorList id={`${id}-error`} errors={errors} />
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import { CartMessage } from "~/components/cart-message";
 import { Button } from "~/components/ui/button";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { DEFAULT_COLOR } from "~/lib/colors";
+import { defaultColour } from "~/lib/colour-images";
 import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { colorName } from "~/lib/localize";
@@ -15,9 +16,9 @@ interface Variant {
   stock: number;
 }
 
-/** The colour chosen when the page opens: the first in stock, otherwise the first. */
+/** The colour chosen when the page opens: the first in stock, otherwise the first (as the card's image). */
 export function initialVariant<V extends Variant>(variants: V[]): V | undefined {
-  return variants.find((v) => v.stock > 0) ?? variants[0];
+  return defaultColour(variants);
 }
 
 /**
@@ -42,7 +43,11 @@ export function ProductBuyForm({
   const { t } = useTranslation();
   const location = useLocation();
   const initial = initialVariant(variants);
-  const [quantity, setQuantity] = useState(1);
+  // The quantity typed for the chosen colour: another colour (a link or a radio) starts again at 1.
+  const [typed, setTyped] = useState({ color, quantity: 1 });
+  const quantity = typed.color === color ? typed.quantity : 1;
+  const setQuantity = (next: number | ((current: number) => number)) =>
+    setTyped({ color, quantity: typeof next === "function" ? next(quantity) : next });
   const fetcher = useFetcher<{ flash?: Flash | null }>();
   const chosen = variants.find((v) => v.color === color) ?? initial;
   const stock = chosen?.stock ?? 0;
@@ -74,11 +79,8 @@ export function ProductBuyForm({
                   name="color"
                   value={variant.color}
                   disabled={variant.stock === 0}
-                  defaultChecked={variant.color === initial?.color}
-                  onChange={() => {
-                    onColorChange(variant.color);
-                    setQuantity(1);
-                  }}
+                  checked={variant.color === chosen?.color}
+                  onChange={() => onColorChange(variant.color)}
                   className="sr-only"
                 />
                 {colorName(variant, language)}

@@ -1,7 +1,10 @@
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { ProductImage } from "~/components/product-card";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
+import { colorName } from "~/lib/localize";
 import { useParamHref } from "~/lib/param-href";
+import type { Language } from "~/locales";
 
 /** The product's images: one large, thumbnails below; plain links, so it works without JavaScript. */
 export function Gallery({ images, name, current }: { images: string[]; name: string; current: number }) {
@@ -74,5 +77,61 @@ function StepLink({ to, label, side, arrow }: { to: string; label: string; side:
     >
       {arrow}
     </Link>
+  );
+}
+
+/** This page for `color` (`?colour=`, the English name), from its first image; other parameters kept. */
+export function colourHref(location: { pathname: string; search: string }, color: string): string {
+  const params = new URLSearchParams(location.search);
+  params.delete("image");
+  params.set("colour", color);
+  return `${location.pathname}?${params.toString()}`;
+}
+
+/**
+ * The colours as links to this page for each (docs/decisions/035): the server renders that
+ * colour's gallery and chooses it in the Add to Cart form, so it works without JavaScript; with
+ * it, the link changes the address only and the page switches the gallery in place. A sold-out
+ * colour stays, marked, to show its photos.
+ */
+export function ColourLinks({
+  variants,
+  chosen,
+  language,
+}: {
+  variants: { color: string; color_zh: string | null; stock: number }[];
+  chosen: string;
+  language: Language;
+}) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const named = variants.filter((variant) => variant.color !== DEFAULT_COLOR);
+  if (named.length < 2) return null;
+  return (
+    <nav aria-labelledby="colour-images-label">
+      <p id="colour-images-label" className="mb-2 text-sm font-medium">
+        {t("product.colourImages")}
+      </p>
+      <ul className="flex flex-wrap gap-2">
+        {named.map((variant) => {
+          const current = variant.color === chosen;
+          return (
+            <li key={variant.color}>
+              <Link
+                to={colourHref(location, variant.color)}
+                replace
+                preventScrollReset
+                aria-current={current ? "true" : undefined}
+                data-colour={variant.color}
+                className={`inline-flex min-h-11 items-center rounded-md border px-3 py-1.5 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${current ? "border-brand-600 bg-brand-50 font-semibold" : "border-stone-300 hover:border-brand-500"} ${variant.stock === 0 ? "border-dashed text-stone-600" : ""}`}
+              >
+                {colorName(variant, language)}
+                {variant.stock === 0 ? ` · ${t("product.soldOut")}` : ""}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
   );
 }

@@ -62,5 +62,10 @@ export default {
     categoryInvalid: "Please choose a category from the list",
     uploadFailed: "The form could not be read. Please try again.",
     fixErrors: "Please correct the errors below",
+    imageColorUnknown: "Choose one of this product's colours, or All colours",
   },
+  imageColor: "Colour of image {{number}}",
+  allColours: "All colours",
+  imageColorHint:
+    "Shoppers who choose a colour see its images first, then those for all colours. New images and colours added now can be tagged after saving.",
 };

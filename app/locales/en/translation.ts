@@ -324,6 +324,7 @@ export default {
     category: "Category",
     related: "Related Products",
     featured: "Featured",
+    colourImages: "Photos by colour",
   },
   search: {
     title: "Search",

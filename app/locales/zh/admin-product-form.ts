@@ -61,5 +61,10 @@ export default {
     categoryInvalid: "請從清單選擇分類",
     uploadFailed: "無法讀取表格，請再試一次。",
     fixErrors: "請修正以下錯誤",
+    imageColorUnknown: "請選擇這件產品的其中一個顏色，或「所有顏色」",
   },
+  imageColor: "第 {{number}} 張圖片的顏色",
+  allColours: "所有顏色",
+  imageColorHint:
+    "顧客選擇顏色時會先看到該顏色的圖片，然後是適用於所有顏色的圖片。新上載的圖片和新加入的顏色，可於儲存後再設定。",
 } satisfies typeof en;

@@ -318,6 +318,7 @@ export default {
     category: "類別",
     related: "相關產品",
     featured: "精選",
+    colourImages: "按顏色查看相片",
   },
   search: {
     title: "搜尋",

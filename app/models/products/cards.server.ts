@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { DB } from "#db/connect.server";
 import type { Currency } from "#db/schema";
 import { DEFAULT_COLOR } from "~/lib/colors";
+import { defaultColour, imagesForColour } from "~/lib/colour-images";
 import { colorName, localized } from "~/lib/localize";
 import { type Priced, priceIn } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
@@ -99,7 +100,13 @@ export type CardRow = Omit<
   is_featured: number;
 };
 
-/** Adds the first image and the colour variants to product rows, with two queries in all. */
+/**
+ * Adds the image and the colour variants to product rows, with two queries in all. The image is
+ * the one the product page opens with (docs/decisions/035): the first of the first in-stock
+ * colour's images, else the first for every colour, else the product's first. The images query
+ * reads every image of the page's products (five at most each) through the
+ * (product_id, sort_order) unique index.
+ */
 export async function toCards(db: DB, rows: CardRow[], currency: Currency): Promise<ProductCard[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
@@ -113,21 +120,29 @@ export async function toCards(db: DB, rows: CardRow[], currency: Currency): Prom
       .execute(),
     db
       .selectFrom("product_images")
-      .select(["product_id", "path"])
+      .select(["product_id", "path", "color"])
       .where("product_id", "in", ids)
-      .where("sort_order", "=", 0)
+      .orderBy("product_id")
+      .orderBy("sort_order")
       .execute(),
   ]);
+  const imagesOf = new Map<number, { path: string; color: string | null }[]>();
+  for (const image of images) {
+    const list = imagesOf.get(image.product_id) ?? [];
+    list.push(image);
+    imagesOf.set(image.product_id, list);
+  }
   return rows.map((row) => {
     const colors = variants
       .filter((v) => v.product_id === row.id)
       .map(({ color, color_zh, stock }) => ({ color, color_zh, stock }));
+    const shown = imagesForColour(imagesOf.get(row.id) ?? [], defaultColour(colors)?.color ?? null);
     return {
       ...pricedProduct(row, currency),
       category_slug: row.category_slug,
       category_name_en: row.category_name_en,
       category_name_zh: row.category_name_zh,
-      image_url: publicUrl(images.find((image) => image.product_id === row.id)?.path),
+      image_url: publicUrl(shown[0]?.path),
       total_stock: colors.reduce((sum, v) => sum + v.stock, 0),
       colors,
     };

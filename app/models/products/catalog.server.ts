@@ -204,6 +204,8 @@ export interface ProductDetail extends PricedProduct {
   price_hkd_cents: number;
   category: { id: number; slug: string; name_en: string; name_zh: string; is_active: boolean } | null;
   images: string[];
+  /** Each image's colour (docs/decisions/035), null for every colour; in the order of `images`. */
+  imageColors: (string | null)[];
   /** `color` is the variant's key (the cart and orders refer to it); `color_zh` its Chinese name, if any. */
   variants: { color: string; color_zh: string | null; stock: number }[];
   total_stock: number;
@@ -227,7 +229,12 @@ export async function findProduct(db: DB, id: number, currency: Currency): Promi
     .executeTakeFirst();
   if (!row || (row.category_id !== null && row.category_is_active === 0)) return null;
   const [images, variants] = await Promise.all([
-    db.selectFrom("product_images").select("path").where("product_id", "=", id).orderBy("sort_order").execute(),
+    db
+      .selectFrom("product_images")
+      .select(["path", "color"])
+      .where("product_id", "=", id)
+      .orderBy("sort_order")
+      .execute(),
     db
       .selectFrom("product_variants")
       .select(["color", "color_zh", "stock"])
@@ -250,6 +257,7 @@ export async function findProduct(db: DB, id: number, currency: Currency): Promi
           }
         : null,
     images: images.map((image) => publicUrl(image.path) as string),
+    imageColors: images.map((image) => image.color),
     variants,
     total_stock: variants.reduce((sum, v) => sum + v.stock, 0),
     updated_at: row.updated_at,

@@ -5,7 +5,13 @@ import { ImageError, storeImage } from "~/lib/images.server";
 import { convertFromHkd, type ExchangeRates } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import { publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";
-import { centsToText, DEFAULT_COLOR, MAX_PRODUCT_IMAGES, type ProductFormInput } from "~/schemas/product";
+import {
+  centsToText,
+  DEFAULT_COLOR,
+  type ImageColorChoice,
+  MAX_PRODUCT_IMAGES,
+  type ProductFormInput,
+} from "~/schemas/product";
 import { auditAction } from "../audit.server";
 import { loadShop } from "../settings/shop.server";
 
@@ -21,6 +27,8 @@ export interface ProductForEdit {
   variants: VariantInput[];
   /** Storage keys in display order. */
   images: string[];
+  /** Each image's colour (an English colour name), null for every colour; in the order of `images`. */
+  imageColors: (string | null)[];
 }
 
 /**
@@ -47,8 +55,10 @@ export interface ProductInput {
 export interface ImageChanges {
   /** Existing image keys to keep, in order (unknown keys are ignored). */
   keep: string[];
-  /** New uploads, stored after the kept ones. */
+  /** New uploads, stored after the kept ones (for every colour until tagged). */
   newFiles: (File | Blob)[];
+  /** The colour asked for kept images by key; a key not in it keeps its colour. */
+  colors?: Map<string, ImageColorChoice>;
 }
 
 type Executor = DB | Transaction<Database>;
@@ -65,11 +75,16 @@ export async function findProductForEdit(db: Executor, id: number): Promise<Prod
     .execute();
   const images = await db
     .selectFrom("product_images")
-    .select("path")
+    .select(["path", "color"])
     .where("product_id", "=", id)
     .orderBy("sort_order")
     .execute();
-  return { product, variants, images: images.map((row) => row.path) };
+  return {
+    product,
+    variants,
+    images: images.map((row) => row.path),
+    imageColors: images.map((row) => row.color),
+  };
 }
 
 /** The categories a product can be put in, in the shop's order (the form's choices). */
@@ -89,7 +104,7 @@ export async function listCategoryChoices(db: DB) {
  */
 export function productFormValues(existing: ProductForEdit | null): Partial<ProductFormInput> {
   if (!existing) return { stock: "0", variants: [], images: [] };
-  const { product, variants, images } = existing;
+  const { product, variants, images, imageColors } = existing;
   const price = (cents: number, derived: number) => (derived === 1 ? "" : centsToText(cents));
   const onlyDefault = variants.length === 1 && variants[0]?.color === DEFAULT_COLOR;
   return {
@@ -111,7 +126,7 @@ export function productFormValues(existing: ProductForEdit | null): Partial<Prod
           color_zh: variant.color_zh ?? "",
           stock: String(variant.stock),
         })),
-    images,
+    images: images.map((key, index) => ({ key, color: imageColors[index] ?? "" })),
   };
 }
 
@@ -181,13 +196,46 @@ async function storeNewImages(storage: Storage, files: (File | Blob)[]): Promise
   return stored;
 }
 
-async function writeImages(trx: Transaction<Database>, productId: number, keys: string[]): Promise<void> {
+async function writeImages(
+  trx: Transaction<Database>,
+  productId: number,
+  keys: string[],
+  colors: (string | null)[] = [],
+): Promise<void> {
   await trx.deleteFrom("product_images").where("product_id", "=", productId).execute();
   if (keys.length === 0) return;
   await trx
     .insertInto("product_images")
-    .values(keys.map((path, index) => ({ product_id: productId, path, sort_order: index })))
+    .values(
+      keys.map((path, index) => ({ product_id: productId, path, sort_order: index, color: colors[index] ?? null })),
+    )
     .execute();
+}
+
+/**
+ * The colour each image is saved with (docs/decisions/035): the colour asked (or, when nothing
+ * is asked, the one it had) if the product has that colour after this save; a colour it had
+ * before this save but not after (renamed or removed) becomes every colour (null); any other
+ * name is a `UserError` at that image's colour field, so nothing is stored.
+ */
+function imageColorsAfterSave(
+  before: ProductForEdit,
+  keys: string[],
+  colors: Map<string, ImageColorChoice> | undefined,
+  after: VariantInput[],
+): (string | null)[] {
+  const named = (list: { color: string }[]) =>
+    new Set(list.map((variant) => variant.color).filter((color) => color !== DEFAULT_COLOR));
+  const colorsAfter = named(after);
+  const colorsBefore = named(before.variants);
+  return keys.map((key) => {
+    const asked = colors?.get(key);
+    const index = before.images.indexOf(key);
+    const color = asked ? asked.color : index < 0 ? null : (before.imageColors[index] ?? null);
+    if (color === null || colorsAfter.has(color)) return color;
+    if (!asked || colorsBefore.has(color) || color === DEFAULT_COLOR) return null;
+    throw new UserError("adminProductForm.errors.imageColorUnknown", { field: asked.field });
+  });
 }
 
 /**
@@ -296,7 +344,7 @@ export async function updateProduct(
       }
 
       const finalKeys = [...keep.filter((key) => before.images.includes(key)), ...added];
-      await writeImages(trx, id, finalKeys);
+      await writeImages(trx, id, finalKeys, imageColorsAfterSave(before, finalKeys, images.colors, wanted));
       await auditAction(trx, actorUserId, "product.updated", id, { before, after: await findProductForEdit(trx, id) });
       return before.images.filter((key) => !finalKeys.includes(key));
     });

@@ -76,7 +76,7 @@ export const action = formAction(
         storage,
         existing.product.id,
         value,
-        { keep, newFiles: accepted },
+        { keep, newFiles: accepted, colors: value.imageColors },
         admin.id,
       );
       if (!saved) throw data(null, { status: 404 });

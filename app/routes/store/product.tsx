@@ -1,14 +1,14 @@
-import { useState } from "react";
-import { Link } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs, useLocation, useNavigate, useNavigation } from "react-router";
 import { notFound } from "~/components/layout/route-error-boundary";
 import { ProductGrid } from "~/components/product-card";
 import { JsonLd } from "~/components/store/json-ld";
-import { initialVariant, ProductBuyForm } from "~/components/store/product-page-buy-form";
-import { Gallery } from "~/components/store/product-page-gallery";
+import { ProductBuyForm } from "~/components/store/product-page-buy-form";
+import { ColourLinks, colourHref, Gallery } from "~/components/store/product-page-gallery";
 import { publicPageMeta } from "~/components/store/public-page-meta";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
 import { DEFAULT_COLOR } from "~/lib/colors";
+import { chosenColour, imageIndex, imagesForColour } from "~/lib/colour-images";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { localized } from "~/lib/localize";
@@ -29,10 +29,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw notFound({ title: "product.notFoundTitle", text: "product.notFoundText", home: "product.backHome" });
   const related = await listRelatedProducts(db, product, getCurrency(context), 4);
   const url = new URL(request.url);
-  const image = Math.min(
-    Math.max(0, Number(url.searchParams.get("image") ?? 0) || 0),
-    Math.max(0, product.images.length - 1),
-  );
+  const images = product.images.map((src, index) => ({ src, color: product.imageColors[index] ?? null }));
+  // ?colour= (any other value: the default colour) puts that colour's images first (docs/decisions/035).
+  const colour = chosenColour(product.variants, url.searchParams.get("colour"))?.color ?? DEFAULT_COLOR;
+  const gallery = imagesForColour(images, colour).map((image) => image.src);
+  const image = imageIndex(url.searchParams.get("image"), gallery.length);
   const name = localized(product, "name", language);
   const jsonLd = {
     "@context": "https://schema.org",
@@ -66,10 +67,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
             is_active: product.category.is_active,
           }
         : null,
-      images: product.images,
+      images,
       variants: product.variants,
     },
     related: cardViews(related, language),
+    // The page works both out of the address as well (it switches without the server); these are
+    // what the server rendered.
+    colour,
+    gallery,
     image,
     language,
     jsonLd,
@@ -78,13 +83,47 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * Choosing a colour or an image changes only the query (`?colour=`, `?image=`): the page works
+ * them out from the data it has, so with JavaScript the gallery switches without asking the
+ * server again (after a form is sent, or for any other change, the data is read again).
+ */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
+  const rest = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete("colour");
+    params.delete("image");
+    return params.toString();
+  };
+  return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
+}
+
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product, related, image, language, jsonLd } = loaderData;
+  const { product, related, language, jsonLd } = loaderData;
   const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
   const { name } = product;
-  const [color, setColor] = useState(initialVariant(product.variants)?.color ?? DEFAULT_COLOR);
-  const chosen = product.variants.find((v) => v.color === color) ?? initialVariant(product.variants);
+  // The address is the one source of the chosen colour and image (the loader works them out the
+  // same way); while a switch on this page is under way (the layout's data is read again), the
+  // address it goes to, so the gallery and the form follow the click at once.
+  const shown = navigation.location?.pathname === location.pathname ? navigation.location : location;
+  const search = new URLSearchParams(shown.search);
+  const chosen = chosenColour(product.variants, search.get("colour"));
+  const color = chosen?.color ?? DEFAULT_COLOR;
+  const gallery = imagesForColour(product.images, color).map((image) => image.src);
+  const image = imageIndex(search.get("image"), gallery.length);
   const stock = chosen?.stock ?? 0;
+  const tagged = product.images.some(
+    (picture) => picture.color !== null && product.variants.some((v) => v.color === picture.color),
+  );
   const categoryName = product.category?.name ?? null;
 
   return (
@@ -99,7 +138,10 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
         ]}
       />
       <div className="mt-6 grid gap-10 lg:grid-cols-2">
-        <Gallery images={product.images} name={name} current={image} />
+        <div className="flex flex-col gap-4">
+          <Gallery images={gallery} name={name} current={image} />
+          {tagged ? <ColourLinks variants={product.variants} chosen={color} language={language} /> : null}
+        </div>
         <div className="flex flex-col gap-5">
           <div>
             {product.is_featured ? (
@@ -119,7 +161,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             variants={product.variants}
             language={language}
             color={color}
-            onColorChange={setColor}
+            onColorChange={(next) => navigate(colourHref(location, next), { replace: true, preventScrollReset: true })}
           />
 
           <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
