@@ -109,7 +109,8 @@ test.describe("purchase", () => {
         // A plain form post: the cart redirects back here with a flash message.
         await expect(page.getByRole("status").filter({ hasText: "Added to cart" })).toBeVisible();
       }
-      await expect(page).toHaveURL(new RegExp(`/product/${productId}$`));
+      // With JavaScript, choosing a colour keeps it in the address (?colour=, the gallery's link).
+      await expect(page).toHaveURL(new RegExp(`/product/${productId}(\\?colour=[^&]+)?$`));
       await expect(page.getByTestId("cart-count")).toHaveText(String(lines));
     }
 
