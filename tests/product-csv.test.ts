@@ -218,7 +218,11 @@ describe("product CSV", () => {
     const bytes = await exportBytes();
     const refused = await preview(bytes, shopper);
     expect((refused.thrown as Response).status).toBe(403);
+    // An upload previewed long ago and never confirmed is removed by the next upload.
+    const abandoned = "imports/abc123/1-00000000-0000-0000-0000-000000000000.csv";
+    await svc.storage.put("private", abandoned, Buffer.from("x"), "text/csv");
     const { preview: shown } = await preview(bytes);
+    expect(await svc.storage.exists("private", abandoned)).toBe(false);
     const other = await createSignedIn(svc.db, { admin: true });
     const stolen = await confirm(shown?.token ?? "", other);
     expect((stolen.result as unknown as { init: { status: number } }).init.status).toBe(409);

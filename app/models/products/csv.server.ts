@@ -596,8 +596,21 @@ function stagedKey(adminId: string, token: string): string {
   return `imports/${owner}/${token}.csv`;
 }
 
-/** Keeps the uploaded file in private storage; the token (its time and a random id) names it. */
+/** The time a token was made (its first part), or NaN. */
+function tokenTime(token: string): number {
+  return Number.parseInt(token.split("-")[0] ?? "", 36);
+}
+
+/**
+ * Keeps the uploaded file in private storage; the token (its time and a random id) names it.
+ * Uploads that were previewed and never confirmed are removed here once they are stale.
+ */
 export async function stageProductCsv(storage: Storage, adminId: string, data: Buffer): Promise<string> {
+  const stale = (await storage.list("private")).filter((key) => {
+    const match = /^imports\/[0-9a-f]+\/([^/]+)\.csv$/.exec(key);
+    return match?.[1] !== undefined && !(Date.now() - tokenTime(match[1]) < STAGED_MAX_AGE_MS);
+  });
+  for (const key of stale) await storage.delete("private", key);
   const token = `${Date.now().toString(36)}-${randomUUID()}`;
   await storage.put("private", stagedKey(adminId, token), data, "text/csv");
   return token;
@@ -608,8 +621,7 @@ export async function readStagedProductCsv(storage: Storage, adminId: string, to
   if (!TOKEN_PATTERN.test(token)) throw new UserError("adminProductCsv.errors.staleUpload", { status: 409 });
   const key = stagedKey(adminId, token);
   const stored = await storage.get("private", key);
-  const madeAt = Number.parseInt(token.split("-")[0] ?? "", 36);
-  if (!stored || !(Date.now() - madeAt < STAGED_MAX_AGE_MS)) {
+  if (!stored || !(Date.now() - tokenTime(token) < STAGED_MAX_AGE_MS)) {
     if (stored) await storage.delete("private", key);
     throw new UserError("adminProductCsv.errors.staleUpload", { status: 409 });
   }
