@@ -210,6 +210,16 @@ describe("product CSV", () => {
     expect(product.id).toBe(before.products[0]?.id);
   });
 
+  it("refuses a file over 10 MB with 413 at the file field", async () => {
+    const big = await preview(Buffer.alloc(10 * 1024 * 1024 + 1, 0x61));
+    const answer = big.result as unknown as {
+      data: { problem: { key: string; field: string } };
+      init: { status: number };
+    };
+    expect(answer.init.status).toBe(413);
+    expect(answer.data.problem).toMatchObject({ key: "adminProductCsv.errors.tooLarge", field: "file" });
+  });
+
   it("refuses non-admins and another admin's token", async () => {
     const shopper = await createSignedIn(svc.db);
     const exported = await runRoute(svc, exportLoader, new Request("http://localhost/admin/products/export"), shopper);
