@@ -34,6 +34,7 @@ const POSTGRES_SUITES = [
   "payment-deadlines",
   "payment-details",
   "payment-window",
+  "product-csv",
   "payment-qr",
   "rate-limit",
   "receipt-replace",

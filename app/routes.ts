@@ -32,12 +32,14 @@ export default [
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/orders/:id/receipt", "routes/admin/order-receipt.ts"),
   route("admin/customers/export", "routes/admin/customers-export.ts"),
+  route("admin/products/export", "routes/admin/products-export.ts"),
   ...prefix("admin", [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/dashboard.tsx"),
       route("products", "routes/admin/products.tsx"),
       route("categories", "routes/admin/categories.tsx"),
       route("products/new", "routes/admin/product-form.tsx", { id: "admin-product-new" }),
+      route("products/import", "routes/admin/products-import.tsx"),
       route("products/edit/:id", "routes/admin/product-form.tsx", { id: "admin-product-edit" }),
       route("orders", "routes/admin/orders.tsx"),
       route("orders/:id", "routes/admin/order.tsx"),

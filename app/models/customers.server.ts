@@ -1,9 +1,8 @@
-import { Readable } from "node:stream";
-import { stringify } from "csv-stringify";
 import { type ExpressionBuilder, sql } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import { containsText } from "#db/dialect";
 import { CURRENCIES, type Currency, type Database, type OrderStatus, type UserRow, type UserStatus } from "#db/schema";
+import { csvStream, neutralizeCell } from "~/lib/csv.server";
 import { hongKongDate, hongKongDateTime } from "~/lib/dates";
 import { formatPersonName } from "~/lib/person-name";
 import { UserError } from "~/lib/problem";
@@ -439,13 +438,7 @@ export function exportFileName(at: Date = new Date()): string {
   return `customers-${hongKongDate(at)}.csv`;
 }
 
-/**
- * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return before
- * one) as a formula; a leading single quote makes it text.
- */
-export function neutralizeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
+export { neutralizeCell };
 
 /** How many accounts an export of `search` holds (recorded in the audit log before it streams). */
 export async function countCustomers(db: DB, search?: string | null): Promise<number> {
@@ -508,7 +501,6 @@ function csvRecord(customer: CustomerRow): Record<ExportColumn, string> {
     Status: customer.status,
     "Created At (HKT)": hongKongDateTime(customer.created_at),
   } as Record<ExportColumn, string>;
-  for (const column of EXPORT_COLUMNS) cells[column] = neutralizeCell(cells[column]);
   return cells;
 }
 
@@ -526,9 +518,5 @@ export function customerCsvStream(
       for (const customer of batch) yield csvRecord(customer);
     }
   }
-  const source = Readable.from(records());
-  const csv = stringify({ bom: true, header: true, columns: [...EXPORT_COLUMNS], record_delimiter: "\r\n" });
-  // A failed read ends the download with an error instead of leaving it hanging.
-  source.on("error", (error) => csv.destroy(error));
-  return Readable.toWeb(source.pipe(csv)) as ReadableStream<Uint8Array>;
+  return csvStream(EXPORT_COLUMNS, records());
 }

@@ -303,6 +303,15 @@ export const FORMS: readonly FormAction[] = [
     files: ["newImages"],
   },
   {
+    name: "admin: product CSV import",
+    module: "app/routes/admin/products-import.tsx",
+    path: () => "/admin/products/import",
+    as: "admin",
+    encoding: "multipart",
+    fields: { intent: ["preview", "confirm"], token: ["", "x", "mho1x2y3-00000000-0000-0000-0000-000000000000"] },
+    files: ["file"],
+  },
+  {
     name: "admin: product list (category, delete)",
     module: "app/routes/admin/products.tsx",
     path: () => "/admin/products",

@@ -289,6 +289,8 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     { body: () => ({ q: "" }), adminBody: () => ({ q: "" }), admin: 200 },
     to("/admin/customers"),
   ),
+  // A download (GET), audited; no action.
+  adminRow("/admin/products/export", "routes/admin/products-export.ts", () => "/admin/products/export", null),
   adminRow("/admin", "routes/admin/dashboard.tsx", () => "/admin", {
     // Grant the admin right to customer A.
     body: (ids) => ({ email: ids.emailA }),
@@ -315,6 +317,12 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
       admin: 400,
     },
   ),
+  adminRow("/admin/products/import", "routes/admin/products-import.tsx", () => "/admin/products/import", {
+    // Confirm someone's staged import (a made-up token: refused before any file is read).
+    body: () => ({ intent: "confirm", token: "x" }),
+    adminBody: () => ({ intent: "nothing" }),
+    admin: 400,
+  }),
   adminRow(
     "/admin/products/edit/:id",
     { file: "routes/admin/product-form.tsx", id: "admin-product-edit" },

@@ -3,6 +3,7 @@ import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
 import adminDemoData from "./admin-demo-data";
 import adminOrders from "./admin-orders";
+import adminProductCsv from "./admin-product-csv";
 import adminProductForm from "./admin-product-form";
 import adminProducts from "./admin-products";
 import adminSettings from "./admin-settings";
@@ -640,4 +641,5 @@ export default {
     copy: "Copy",
     copied: "Copied",
   },
+  adminProductCsv,
 };

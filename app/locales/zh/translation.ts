@@ -4,6 +4,7 @@ import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
 import adminDemoData from "./admin-demo-data";
 import adminOrders from "./admin-orders";
+import adminProductCsv from "./admin-product-csv";
 import adminProductForm from "./admin-product-form";
 import adminProducts from "./admin-products";
 import adminSettings from "./admin-settings";
@@ -618,4 +619,5 @@ export default {
     copy: "複製",
     copied: "已複製",
   },
+  adminProductCsv,
 } satisfies typeof en;

@@ -152,7 +152,7 @@ function priceColumns(typed: number | null, hkdCents: number, ratePpm: number) {
 }
 
 /** The product's own columns; `rates` are the shop's, read in the same transaction as the write. */
-function productColumns(input: ProductInput, rates: ExchangeRates) {
+export function productColumns(input: ProductInput, rates: ExchangeRates) {
   const gbp = priceColumns(input.price_gbp_cents, input.price_hkd_cents, rates.GBP);
   const eur = priceColumns(input.price_eur_cents, input.price_hkd_cents, rates.EUR);
   const usd = priceColumns(input.price_usd_cents, input.price_hkd_cents, rates.USD);

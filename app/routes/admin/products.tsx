@@ -1,9 +1,9 @@
 import type { MouseEvent } from "react";
-import { useSubmit } from "react-router";
+import { Form, useSubmit } from "react-router";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ProductTable } from "~/components/admin/product-table";
-import { ButtonLink } from "~/components/ui/button";
+import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { SearchForm } from "~/components/ui/search-form";
@@ -126,6 +126,15 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
         <div className="flex flex-wrap gap-2">
           <ButtonLink to="/admin/categories" variant="secondary" size="sm">
             {t("adminProducts.manageCategories")}
+          </ButtonLink>
+          {/* A download: a plain GET form (no client navigation), so it works with and without JavaScript. */}
+          <Form method="get" action="/admin/products/export" reloadDocument>
+            <Button variant="secondary" size="sm">
+              {t("adminProductCsv.exportButton")}
+            </Button>
+          </Form>
+          <ButtonLink to="/admin/products/import" variant="secondary" size="sm">
+            {t("adminProductCsv.importLink")}
           </ButtonLink>
           <ButtonLink to="/admin/products/new" size="sm">
             {t("adminProducts.newProduct")}

@@ -1,0 +1,633 @@
+/**
+ * Product CSV export and import (docs/decisions/036).
+ *
+ * Columns, in this order, one row per colour variant (names are stable: an import reads them
+ * from the header, in any order):
+ *
+ *   product_id      the product's id; empty on import = a new product
+ *   name_en, name_zh, description_en, description_zh
+ *   category        the category's slug; empty = no category
+ *   price_hkd       HK$ with two decimals ("1234.50")
+ *   price_gbp, price_eur, price_usd
+ *                   a fixed price, or EMPTY when it follows HKD at the shop's rate (derived)
+ *   featured        "yes" or "no" (empty on import = no)
+ *   colour          the colour's English name ("Default" for a product without colours)
+ *   colour_zh       its Chinese name; empty = the English one
+ *   stock           that colour's stock, a whole number
+ *   image_urls      the images shown for this colour (untagged ones and this colour's), absolute,
+ *                   space separated, in gallery order. Export only: an import ignores it.
+ *
+ * Import grouping: rows with a product_id belong to that product wherever they are; rows without
+ * one belong to a new product, and consecutive such rows with the same name_en are one product.
+ * Every product is checked with the product form's own schema (app/schemas/product.ts), from the
+ * object the form would send.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { parse } from "csv-parse/sync";
+import type { Transaction } from "kysely";
+import { type DB, now } from "#db/connect.server";
+import type { Database, ProductRow } from "#db/schema";
+import { restoreCell } from "~/lib/csv.server";
+import { hongKongDate } from "~/lib/dates";
+import type { ExchangeRates } from "~/lib/money";
+import { UserError } from "~/lib/problem";
+import { publicUrl, type Storage } from "~/lib/storage.server";
+import { centsToText, DEFAULT_COLOR, type ProductFormInput, productSchema } from "~/schemas/product";
+import { auditAction } from "../audit.server";
+import { loadShop } from "../settings/shop.server";
+import { type ProductInput, productColumns, type VariantInput } from "./editor.server";
+
+export const PRODUCT_CSV_COLUMNS = [
+  "product_id",
+  "name_en",
+  "name_zh",
+  "description_en",
+  "description_zh",
+  "category",
+  "price_hkd",
+  "price_gbp",
+  "price_eur",
+  "price_usd",
+  "featured",
+  "colour",
+  "colour_zh",
+  "stock",
+  "image_urls",
+] as const;
+
+export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
+type CsvRecord = Record<ProductCsvColumn, string>;
+
+/** Every column but image_urls must be in an imported file's header. */
+export const REQUIRED_COLUMNS = PRODUCT_CSV_COLUMNS.filter((column) => column !== "image_urls");
+
+/** The columns that belong to the product (all its rows must agree on them). */
+const PRODUCT_FIELDS = [
+  "name_en",
+  "name_zh",
+  "description_en",
+  "description_zh",
+  "category",
+  "price_hkd",
+  "price_gbp",
+  "price_eur",
+  "price_usd",
+  "featured",
+] as const satisfies readonly ProductCsvColumn[];
+
+export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
+/** How many errors a preview lists (the rest are counted). */
+export const MAX_LISTED_ERRORS = 200;
+const BATCH_SIZE = 500;
+/** An `in (…)` list stays well under both databases' parameter limits. */
+const CHUNK = 1000;
+
+// ---------------------------------------------------------------------------------------------
+// Export
+
+export function productExportFileName(at: Date = new Date()): string {
+  return `products-${hongKongDate(at)}.csv`;
+}
+
+/** How many rows an export holds: one per colour, one for a product without any. */
+export async function countProductCsvRows(db: DB): Promise<number> {
+  const { variants } = await db
+    .selectFrom("product_variants")
+    .select((eb) => eb.fn.countAll<number>().as("variants"))
+    .executeTakeFirstOrThrow();
+  const { bare } = await db
+    .selectFrom("products")
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom("product_variants").select("id").whereRef("product_id", "=", "products.id"))),
+    )
+    .select((eb) => eb.fn.countAll<number>().as("bare"))
+    .executeTakeFirstOrThrow();
+  return Number(variants) + Number(bare);
+}
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The export's records, products by id in batches (keyset pagination: each batch starts after
+ * the last id of the one before, so memory stays flat however many products), with their
+ * colours and images read per batch. `origin` makes the image addresses absolute.
+ */
+export async function* productCsvRecords(db: DB, origin: string, batchSize = BATCH_SIZE): AsyncGenerator<CsvRecord> {
+  const categories = await db.selectFrom("categories").select(["id", "slug"]).execute();
+  const slugs = new Map(categories.map((row) => [row.id, row.slug]));
+  let after = 0;
+  for (;;) {
+    const products = await db
+      .selectFrom("products")
+      .selectAll()
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(batchSize)
+      .execute();
+    if (products.length === 0) return;
+    const ids = products.map((product) => product.id);
+    const variants = await db
+      .selectFrom("product_variants")
+      .select(["product_id", "color", "color_zh", "stock"])
+      .where("product_id", "in", ids)
+      .orderBy("product_id")
+      .orderBy("sort_order")
+      .orderBy("id")
+      .execute();
+    const images = await db
+      .selectFrom("product_images")
+      .select(["product_id", "path", "color"])
+      .where("product_id", "in", ids)
+      .orderBy("product_id")
+      .orderBy("sort_order")
+      .execute();
+    const variantsOf = groupBy(variants, (row) => row.product_id);
+    const imagesOf = groupBy(images, (row) => row.product_id);
+    for (const product of products) {
+      const own = variantsOf.get(product.id) ?? [];
+      const rows = own.length > 0 ? own : [{ color: "", color_zh: null, stock: 0 }];
+      for (const variant of rows) {
+        const urls = (imagesOf.get(product.id) ?? [])
+          .filter((image) => image.color === null || image.color === variant.color)
+          .map((image) => `${origin}${publicUrl(image.path)}`);
+        yield exportRecord(product, slugs, variant, urls);
+      }
+    }
+    if (products.length < batchSize) return;
+    after = ids[ids.length - 1] ?? after;
+  }
+}
+
+function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
+  const map = new Map<K, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = map.get(k);
+    if (list) list.push(row);
+    else map.set(k, [row]);
+  }
+  return map;
+}
+
+function exportRecord(
+  product: ProductRow,
+  slugs: Map<number, string>,
+  variant: { color: string; color_zh: string | null; stock: number },
+  urls: string[],
+): CsvRecord {
+  const price = (cents: number, derived: number) => (derived === 1 ? "" : centsToText(cents));
+  return {
+    product_id: String(product.id),
+    name_en: product.name_en,
+    name_zh: product.name_zh,
+    description_en: product.description_en,
+    description_zh: product.description_zh,
+    category: product.category_id === null ? "" : (slugs.get(product.category_id) ?? ""),
+    price_hkd: centsToText(product.price_hkd_cents),
+    price_gbp: price(product.price_gbp_cents, product.price_gbp_derived),
+    price_eur: price(product.price_eur_cents, product.price_eur_derived),
+    price_usd: price(product.price_usd_cents, product.price_usd_derived),
+    featured: product.is_featured === 1 ? "yes" : "no",
+    colour: variant.color,
+    colour_zh: variant.color_zh ?? "",
+    stock: String(variant.stock),
+    image_urls: urls.join(" "),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Import: parse, group, validate, compare
+
+/** One refusal of the preview: the CSV line (header = 1), a translation key and its parameters. */
+export interface ImportError {
+  line: number;
+  key: string;
+  params?: Record<string, string | number>;
+}
+
+interface CsvLine {
+  line: number;
+  cells: CsvRecord;
+}
+
+interface PlannedProduct {
+  /** null: a new product. */
+  id: number | null;
+  line: number;
+  input: ProductInput;
+}
+
+export interface ImportPlan {
+  creates: PlannedProduct[];
+  updates: PlannedProduct[];
+  unchanged: number;
+  errors: ImportError[];
+  /** Rows read (not counting the header). */
+  rows: number;
+}
+
+/** The form field names of the product schema → the CSV column the admin sees. */
+const COLUMN_OF_FIELD: Record<string, ProductCsvColumn> = {
+  name_en: "name_en",
+  name_zh: "name_zh",
+  description_en: "description_en",
+  description_zh: "description_zh",
+  price_hkd: "price_hkd",
+  price_gbp: "price_gbp",
+  price_eur: "price_eur",
+  price_usd: "price_usd",
+  category_id: "category",
+  stock: "stock",
+  color: "colour",
+  color_zh: "colour_zh",
+  variants: "colour",
+};
+
+/**
+ * Reads the file: csv-parse with the header naming the columns, Excel-style quoting (doubled
+ * quotes, line breaks inside quoted cells), a BOM allowed. A file that is not CSV, or lacks a
+ * required column, is one error; otherwise every record with the line it starts on.
+ */
+export function readProductCsv(data: Buffer | string): { lines: CsvLine[]; errors: ImportError[] } {
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  let parsed: { record: string[]; info: { bytes: number } }[];
+  try {
+    // The header is read as a record too: its end is where the first row starts (line numbers).
+    parsed = parse(bytes, {
+      bom: true,
+      info: true,
+      relax_quotes: false,
+      skip_empty_lines: true,
+    }) as unknown as typeof parsed;
+  } catch (error) {
+    const line = (error as { lines?: number }).lines ?? 1;
+    return { lines: [], errors: [{ line, key: "adminProductCsv.errors.notCsv" }] };
+  }
+  const [head, ...records] = parsed;
+  if (!head) return { lines: [], errors: [{ line: 1, key: "adminProductCsv.errors.empty" }] };
+  const header = head.record.map((name) => name.trim().toLowerCase());
+  const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
+  if (missing.length > 0) {
+    return {
+      lines: [],
+      errors: [{ line: 1, key: "adminProductCsv.errors.missingColumns", params: { columns: missing.join(", ") } }],
+    };
+  }
+  const indexOf = PRODUCT_CSV_COLUMNS.map((column) => [column, header.indexOf(column)] as const);
+  // A record starts where the one before ended (csv-parse's `bytes`), after any empty lines;
+  // its line is one more than the line breaks before it.
+  let offset = head.info.bytes;
+  let line = 1 + countBreaks(bytes, 0, offset);
+  const lines = records.map(({ record, info }) => {
+    while (bytes[offset] === 0x0d || bytes[offset] === 0x0a) {
+      if (bytes[offset] === 0x0a) line++;
+      offset++;
+    }
+    const start = line;
+    line += countBreaks(bytes, offset, info.bytes);
+    offset = info.bytes;
+    const cells = {} as CsvRecord;
+    for (const [column, index] of indexOf) cells[column] = restoreCell(index < 0 ? "" : (record[index] ?? ""));
+    return { line: start, cells };
+  });
+  return { lines, errors: [] };
+}
+
+function countBreaks(bytes: Buffer, from: number, to: number): number {
+  let count = 0;
+  for (let i = bytes.indexOf(0x0a, from); i !== -1 && i < to; i = bytes.indexOf(0x0a, i + 1)) count++;
+  return count;
+}
+
+/**
+ * Groups rows into products: rows with an id by that id; rows without one into a new product,
+ * consecutive rows with the same name_en being one product.
+ */
+function groupRows(lines: CsvLine[]): CsvLine[][] {
+  const groups: CsvLine[][] = [];
+  const byId = new Map<string, CsvLine[]>();
+  let open: CsvLine[] | null = null;
+  for (const row of lines) {
+    const id = row.cells.product_id.trim();
+    if (id !== "") {
+      open = null;
+      const group = byId.get(id);
+      if (group) group.push(row);
+      else {
+        const created = [row];
+        byId.set(id, created);
+        groups.push(created);
+      }
+      continue;
+    }
+    if (open && open[0]?.cells.name_en.trim() === row.cells.name_en.trim()) open.push(row);
+    else {
+      open = [row];
+      groups.push(open);
+    }
+  }
+  return groups;
+}
+
+/** What Conform sends for a field: an empty text field is absent. */
+function formText(value: string): string | undefined {
+  return value === "" ? undefined : value;
+}
+
+/** The object the product form would post for these rows (the schema's input). */
+function formInputOf(rows: CsvLine[], categoryId: number | null, featured: boolean): ProductFormInput {
+  const first = rows[0]?.cells as CsvRecord;
+  const onlyDefault = rows.length === 1 && [DEFAULT_COLOR, ""].includes(first.colour.trim());
+  return {
+    name_en: first.name_en,
+    name_zh: first.name_zh,
+    description_en: formText(first.description_en),
+    description_zh: formText(first.description_zh),
+    price_hkd: first.price_hkd,
+    price_gbp: formText(first.price_gbp.trim()),
+    price_eur: formText(first.price_eur.trim()),
+    price_usd: formText(first.price_usd.trim()),
+    category_id: categoryId === null ? undefined : String(categoryId),
+    is_featured: featured,
+    stock: onlyDefault ? first.stock : undefined,
+    variants: onlyDefault
+      ? []
+      : rows.map(({ cells }) => ({ color: cells.colour, color_zh: formText(cells.colour_zh), stock: cells.stock })),
+    images: [],
+  };
+}
+
+interface Existing {
+  product: ProductRow;
+  variants: (VariantInput & { id: number })[];
+}
+
+async function loadExisting(db: DB | Transaction<Database>, ids: number[]): Promise<Map<number, Existing>> {
+  const map = new Map<number, Existing>();
+  for (const chunk of chunks(ids)) {
+    const products = await db.selectFrom("products").selectAll().where("id", "in", chunk).execute();
+    for (const product of products) map.set(product.id, { product, variants: [] });
+    const variants = await db
+      .selectFrom("product_variants")
+      .select(["id", "product_id", "color", "color_zh", "stock"])
+      .where("product_id", "in", chunk)
+      .orderBy("product_id")
+      .orderBy("sort_order")
+      .orderBy("id")
+      .execute();
+    for (const { product_id, ...variant } of variants) map.get(product_id)?.variants.push(variant);
+  }
+  return map;
+}
+
+function variantsOf(input: ProductInput): VariantInput[] {
+  return input.variants.length > 0 ? input.variants : [{ color: DEFAULT_COLOR, color_zh: null, stock: input.stock }];
+}
+
+/** True when saving `input` would leave the product and its colours exactly as they are. */
+function isUnchanged(existing: Existing, input: ProductInput, rates: ExchangeRates): boolean {
+  const wanted = variantsOf(input);
+  // A product without any colour row (older data) is exported as one row with no colour and no
+  // stock: that row, imported back, leaves it as it is.
+  const bare = existing.variants.length === 0 && wanted.length === 1 && wanted[0]?.color === DEFAULT_COLOR;
+  const columns = productColumns(input, rates);
+  for (const [key, value] of Object.entries(columns)) {
+    if (existing.product[key as keyof ProductRow] !== value) return false;
+  }
+  if (bare) return wanted[0]?.stock === 0 && wanted[0]?.color_zh === null;
+  if (wanted.length !== existing.variants.length) return false;
+  return wanted.every((variant, index) => {
+    const have = existing.variants[index];
+    return (
+      have !== undefined &&
+      have.color === variant.color &&
+      (have.color_zh ?? null) === variant.color_zh &&
+      have.stock === variant.stock
+    );
+  });
+}
+
+const ID_PATTERN = /^\d{1,9}$/;
+
+/**
+ * Parses, groups and checks a file against the database, writing nothing: what would be
+ * created, updated and left unchanged, and every error with its line.
+ */
+export async function planProductImport(db: DB, data: Buffer | string): Promise<ImportPlan> {
+  const { lines, errors } = readProductCsv(data);
+  const plan: ImportPlan = { creates: [], updates: [], unchanged: 0, errors, rows: lines.length };
+  if (errors.length > 0) return plan;
+  if (lines.length === 0) {
+    errors.push({ line: 2, key: "adminProductCsv.errors.noRows" });
+    return plan;
+  }
+  const categories = await db.selectFrom("categories").select(["id", "slug"]).execute();
+  const categoryIds = new Map(categories.map((row) => [row.slug.toLowerCase(), row.id]));
+  const groups = groupRows(lines);
+  const ids = [
+    ...new Set(
+      lines
+        .map((row) => row.cells.product_id.trim())
+        .filter((id) => ID_PATTERN.test(id))
+        .map(Number),
+    ),
+  ];
+  const existing = await loadExisting(db, ids);
+  const { exchangeRates } = await loadShop(db);
+
+  for (const rows of groups) {
+    const first = rows[0] as CsvLine;
+    const groupErrors: ImportError[] = [];
+    const rawId = first.cells.product_id.trim();
+    let id: number | null = null;
+    if (rawId !== "") {
+      id = ID_PATTERN.test(rawId) ? Number(rawId) : null;
+      if (id === null || !existing.has(id)) {
+        groupErrors.push({ line: first.line, key: "adminProductCsv.errors.unknownProduct", params: { id: rawId } });
+      }
+    }
+    for (const row of rows.slice(1)) {
+      const differs = PRODUCT_FIELDS.filter((field) => row.cells[field].trim() !== first.cells[field].trim());
+      if (differs.length > 0) {
+        groupErrors.push({
+          line: row.line,
+          key: "adminProductCsv.errors.rowsDisagree",
+          params: { columns: differs.join(", "), other: first.line },
+        });
+      }
+    }
+    const slug = first.cells.category.trim().toLowerCase();
+    const categoryId = slug === "" ? null : (categoryIds.get(slug) ?? null);
+    if (slug !== "" && categoryId === null) {
+      groupErrors.push({ line: first.line, key: "adminProductCsv.errors.unknownCategory", params: { slug } });
+    }
+    const featuredText = first.cells.featured.trim().toLowerCase();
+    if (!["", "yes", "no"].includes(featuredText)) {
+      groupErrors.push({ line: first.line, key: "adminProductCsv.errors.featuredInvalid" });
+    }
+    const parsed = productSchema.safeParse(formInputOf(rows, categoryId, featuredText === "yes"));
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const [field, index, sub] = issue.path;
+        const line = field === "variants" && typeof index === "number" ? (rows[index]?.line ?? first.line) : first.line;
+        const name = field === "variants" && typeof sub === "string" ? sub : String(field ?? "");
+        groupErrors.push({
+          line,
+          key: "adminProductCsv.errors.field",
+          params: { column: COLUMN_OF_FIELD[name] ?? name, reason: issue.message },
+        });
+      }
+    }
+    if (groupErrors.length > 0) {
+      errors.push(...groupErrors);
+      continue;
+    }
+    if (!parsed.success) continue;
+    const input: ProductInput = parsed.data;
+    const current = id === null ? undefined : existing.get(id);
+    if (!current) plan.creates.push({ id: null, line: first.line, input });
+    else if (isUnchanged(current, input, exchangeRates)) plan.unchanged++;
+    else plan.updates.push({ id, line: first.line, input });
+  }
+  errors.sort((a, b) => a.line - b.line);
+  return plan;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Import: write
+
+export interface ImportCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+/**
+ * Writes a checked plan in one transaction: products updated by id (colours upserted by name,
+ * colours absent from the file removed as the product form removes them: cart lines of a removed
+ * colour stay and show as unavailable; images untouched), new products created. A product that
+ * disappeared since the preview, or a category that did, refuses the whole import (409) and
+ * nothing is written.
+ */
+export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: string | null): Promise<ImportCounts> {
+  if (plan.errors.length > 0) throw new Error("applyProductImport: the plan has errors");
+  const counts = { created: plan.creates.length, updated: plan.updates.length, unchanged: plan.unchanged };
+  await db.transaction().execute(async (trx) => {
+    const timestamp = now();
+    const { exchangeRates } = await loadShop(trx);
+    const wantedCategories = [
+      ...new Set([...plan.creates, ...plan.updates].map((p) => p.input.category_id).filter((c) => c !== null)),
+    ];
+    let found = 0;
+    for (const chunk of chunks(wantedCategories)) {
+      found += (await trx.selectFrom("categories").select("id").where("id", "in", chunk).execute()).length;
+    }
+    if (found !== wantedCategories.length) throw new UserError("adminProductCsv.errors.changedSince", { status: 409 });
+    const existing = await loadExisting(
+      trx,
+      plan.updates.map((p) => p.id as number),
+    );
+    if (existing.size !== plan.updates.length)
+      throw new UserError("adminProductCsv.errors.changedSince", { status: 409 });
+
+    const removed: number[] = [];
+    const inserts: { product_id: number; color: string; color_zh: string | null; stock: number; sort_order: number }[] =
+      [];
+    for (const planned of plan.updates) {
+      const id = planned.id as number;
+      await trx
+        .updateTable("products")
+        .set({ ...productColumns(planned.input, exchangeRates), updated_at: timestamp })
+        .where("id", "=", id)
+        .execute();
+      const have = existing.get(id)?.variants ?? [];
+      const wanted = variantsOf(planned.input);
+      const byColor = new Map(have.map((row) => [row.color, row]));
+      const wantedColors = new Set(wanted.map((variant) => variant.color));
+      for (const row of have) if (!wantedColors.has(row.color)) removed.push(row.id);
+      for (const [index, variant] of wanted.entries()) {
+        const current = byColor.get(variant.color);
+        if (current === undefined) inserts.push({ product_id: id, ...variant, sort_order: index });
+        else if (
+          current.stock !== variant.stock ||
+          (current.color_zh ?? null) !== variant.color_zh ||
+          have.indexOf(current) !== index
+        ) {
+          await trx
+            .updateTable("product_variants")
+            .set({ color_zh: variant.color_zh, stock: variant.stock, sort_order: index })
+            .where("id", "=", current.id)
+            .execute();
+        }
+      }
+    }
+    for (const planned of plan.creates) {
+      const { id } = await trx
+        .insertInto("products")
+        .values({ ...productColumns(planned.input, exchangeRates), created_at: timestamp, updated_at: timestamp })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      for (const [index, variant] of variantsOf(planned.input).entries()) {
+        inserts.push({ product_id: id, ...variant, sort_order: index });
+      }
+    }
+    for (const chunk of chunks(removed)) await trx.deleteFrom("product_variants").where("id", "in", chunk).execute();
+    // Five columns a row: 200 rows stay far under SQLite's and PostgreSQL's parameter limits.
+    for (const chunk of chunks(inserts, 200)) await trx.insertInto("product_variants").values(chunk).execute();
+    await auditAction(trx, actorUserId, "product.imported", null, { after: counts });
+  });
+  return counts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The uploaded file between preview and confirm
+
+/** Uploads older than this are refused at confirm (the admin previews again). */
+export const STAGED_MAX_AGE_MS = 60 * 60 * 1000;
+const TOKEN_PATTERN = /^[0-9a-z]{6,12}-[0-9a-f-]{36}$/;
+
+/** The private storage key of an admin's upload: the admin's own folder, so a token is theirs alone. */
+function stagedKey(adminId: string, token: string): string {
+  const owner = createHash("sha256").update(adminId).digest("hex").slice(0, 24);
+  return `imports/${owner}/${token}.csv`;
+}
+
+/** The time a token was made (its first part), or NaN. */
+function tokenTime(token: string): number {
+  return Number.parseInt(token.split("-")[0] ?? "", 36);
+}
+
+/**
+ * Keeps the uploaded file in private storage; the token (its time and a random id) names it.
+ * Uploads that were previewed and never confirmed are removed here once they are stale.
+ */
+export async function stageProductCsv(storage: Storage, adminId: string, data: Buffer): Promise<string> {
+  const stale = (await storage.list("private")).filter((key) => {
+    const match = /^imports\/[0-9a-f]+\/([^/]+)\.csv$/.exec(key);
+    return match?.[1] !== undefined && !(Date.now() - tokenTime(match[1]) < STAGED_MAX_AGE_MS);
+  });
+  for (const key of stale) await storage.delete("private", key);
+  const token = `${Date.now().toString(36)}-${randomUUID()}`;
+  await storage.put("private", stagedKey(adminId, token), data, "text/csv");
+  return token;
+}
+
+/** The staged file of this admin's token; a token that is not theirs, gone or stale is a 409. */
+export async function readStagedProductCsv(storage: Storage, adminId: string, token: string): Promise<Buffer> {
+  if (!TOKEN_PATTERN.test(token)) throw new UserError("adminProductCsv.errors.staleUpload", { status: 409 });
+  const key = stagedKey(adminId, token);
+  const stored = await storage.get("private", key);
+  if (!stored || !(Date.now() - tokenTime(token) < STAGED_MAX_AGE_MS)) {
+    if (stored) await storage.delete("private", key);
+    throw new UserError("adminProductCsv.errors.staleUpload", { status: 409 });
+  }
+  return stored.data;
+}
+
+export async function removeStagedProductCsv(storage: Storage, adminId: string, token: string): Promise<void> {
+  if (TOKEN_PATTERN.test(token)) await storage.delete("private", stagedKey(adminId, token));
+}
