@@ -93,6 +93,8 @@ export default defineConfig({
     /demo-data/,
     /payment-deadline/,
     /receipt-queue/,
+    /product-csv/,
+    /staff\./,
   ],
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
