@@ -289,8 +289,14 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     { body: () => ({ q: "" }), adminBody: () => ({ q: "" }), admin: 200 },
     to("/admin/customers"),
   ),
-  // A download (GET), audited; no action.
-  adminRow("/admin/products/export", "routes/admin/products-export.ts", () => "/admin/products/export", null),
+  adminRow(
+    "/admin/products/export",
+    "routes/admin/products-export.ts",
+    () => "/admin/products/export",
+    // Audited like the customer export: a non-admin one must leave no row.
+    { body: () => ({}), adminBody: () => ({}), admin: 200 },
+    to("/admin/products"),
+  ),
   adminRow("/admin", "routes/admin/dashboard.tsx", () => "/admin", {
     // Grant the admin right to customer A.
     body: (ids) => ({ email: ids.emailA }),

@@ -1,6 +1,9 @@
+import { redirect } from "react-router";
+import { z } from "zod";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
+import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { csvStream } from "~/lib/csv.server";
+import { formAction } from "~/lib/form-action.server";
 import { recordAudit } from "~/models/audit.server";
 import {
   countProductCsvRows,
@@ -10,17 +13,22 @@ import {
 } from "~/models/products/csv.server";
 import type { Route } from "./+types/products-export";
 
-/**
- * GET /admin/products/export: streams products-{date}.csv (dated in Hong Kong), one row per
- * colour (columns in app/models/products/csv.server.ts). A download changes nothing, so it is a
- * GET link; it is still recorded in the audit log, with its row count, before the first byte.
- */
+/** The export changes nothing, but it is a POST (audited); a GET goes back to the list. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = requireAdmin(context, request);
+  requireAdmin(context, request);
+  return redirect("/admin/products");
+}
+
+/**
+ * POST /admin/products/export: streams products-{date}.csv (dated in Hong Kong), one row per
+ * colour (columns in app/models/products/csv.server.ts). Recorded in the audit log, with its
+ * row count, before the first byte, as the customer export is (no GET writes anything).
+ */
+export const action = formAction({ schema: z.object({}), authorize: adminOnly }, async ({ context, auth }) => {
   const { db, config } = services(context);
   const rows = await countProductCsvRows(db);
   await recordAudit(db, {
-    actorUserId: admin.id,
+    actorUserId: auth.id,
     action: "product.exported",
     entityType: "product",
     entityId: null,
@@ -35,4 +43,4 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       "X-Content-Type-Options": "nosniff",
     },
   });
-}
+});

@@ -127,8 +127,8 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
           <ButtonLink to="/admin/categories" variant="secondary" size="sm">
             {t("adminProducts.manageCategories")}
           </ButtonLink>
-          {/* A download: a plain GET form (no client navigation), so it works with and without JavaScript. */}
-          <Form method="get" action="/admin/products/export" reloadDocument>
+          {/* A download: a plain POST form (audited; no client navigation), with and without JavaScript. */}
+          <Form method="post" action="/admin/products/export" reloadDocument>
             <Button variant="secondary" size="sm">
               {t("adminProductCsv.exportButton")}
             </Button>
