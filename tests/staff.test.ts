@@ -5,7 +5,9 @@ import { now } from "#db/connect.server";
 import type { AdminRole } from "#db/schema";
 import { type CurrentUser, loadCurrentUser } from "~/lib/auth.server";
 import { UsageError } from "~/lib/cli-args";
+import type { UserError } from "~/lib/problem";
 import { commitSession, emptySession, readSession } from "~/lib/session.server";
+import { removeStaff, setStaffRole } from "~/models/staff.server";
 import { action as contentPageAction, loader as contentPageLoader } from "~/routes/admin/content-page-form";
 import { action as customerAction, loader as customerLoader } from "~/routes/admin/customer";
 import { loader as customersLoader } from "~/routes/admin/customers";
@@ -21,7 +23,7 @@ import { action as shopAction, loader as shopLoader } from "~/routes/admin/shop-
 import { action as staffAction, loader as staffLoader } from "~/routes/admin/staff";
 import { commands } from "../server/app";
 import { createCustomer, placeOrderWithReceipt } from "./factories";
-import { createTestContext, createTestServices } from "./setup/db";
+import { createTestContext, createTestServices, freshTestDb } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
 /**
@@ -270,6 +272,34 @@ describe("the staff screen", () => {
     ).toHaveLength(2);
     await db.deleteFrom("admin_users").where("id", "=", configRow.id).execute();
     expect(configOwner.id).toBeTruthy();
+  });
+});
+
+describe("the owner rules without SHOP_OWNER_EMAIL", () => {
+  it("switch roles, but never demote or remove the last owner", async () => {
+    const { db: own } = await freshTestDb();
+    const first = await createCustomer(own, { email: "first@shop.hk" });
+    const second = await createCustomer(own, { email: "second@shop.hk" });
+    const rows = await own
+      .insertInto("admin_users")
+      .values([
+        { user_id: first.id, email: first.email, role: "owner", created_at: now() },
+        { user_id: second.id, email: second.email, role: "staff", created_at: now() },
+      ])
+      .returning("id")
+      .execute();
+    const [firstRow, secondRow] = rows.map((row) => row.id) as [number, number];
+    expect(await setStaffRole(own, first, null, secondRow, "owner")).toEqual({ email: second.email, changed: true });
+    // The second owner demotes the first; nobody removes themselves, and the model refuses to
+    // remove the only owner left whoever asks (the route lets only owners ask).
+    expect((await setStaffRole(own, second, null, firstRow, "staff")).changed).toBe(true);
+    const refused = await removeStaff(own, second, null, secondRow).catch((error: UserError) => error.key);
+    expect(refused).toBe("adminStaff.errors.self");
+    const lastOwner = await removeStaff(own, first, null, secondRow).catch((error: UserError) => error.key);
+    expect(lastOwner).toBe("adminStaff.errors.lastOwner");
+    expect(
+      await own.selectFrom("audit_log").select("action").where("action", "=", "staff.role_changed").execute(),
+    ).toHaveLength(2);
   });
 });
 
