@@ -1,3 +1,4 @@
+import { seriousViolations } from "../a11y";
 import { expect, signInAsAdmin, submitAuthForm, shopperTest as test, uniqueEmail, uniquePassword } from "../fixtures";
 
 /**
@@ -10,6 +11,7 @@ test("the owner adds a member of staff, who works the orders but not the setting
   page,
   request,
   newShopper,
+  jsEnabled,
 }) => {
   await signInAsAdmin(page, "staff-owner");
   const email = uniqueEmail("staff-member");
@@ -30,6 +32,7 @@ test("the owner adds a member of staff, who works the orders but not the setting
   const row = page.getByTestId("staff-row").filter({ hasText: email });
   await expect(row).toContainText("Staff");
   await expect(page.getByTestId("activity-row").first()).toContainText("staff.added");
+  expect(await seriousViolations(page, jsEnabled)).toEqual([]);
 
   const staff = await newShopper();
   await staff.page.goto("/admin/login");
