@@ -13,6 +13,8 @@ test("the owner adds a member of staff, who works the orders but not the setting
   newShopper,
   jsEnabled,
 }) => {
+  // Two browsers, two sign-ins and an accessibility scan: longer than the default.
+  test.setTimeout(90_000);
   await signInAsAdmin(page, "staff-owner");
   const email = uniqueEmail("staff-member");
   const password = uniquePassword();
