@@ -44,6 +44,7 @@ const POSTGRES_SUITES = [
   "session",
   "shop-details",
   "sitemap",
+  "staff",
   "user",
 ].map((name) => `tests/${name}.test.ts`);
 

@@ -52,6 +52,7 @@ export default [
       route("settings/shop", "routes/admin/shop-details.tsx"),
       route("settings/pages/:slug", "routes/admin/content-page-form.tsx"),
       route("demo-data", "routes/admin/demo-data.tsx"),
+      route("staff", "routes/admin/staff.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

@@ -48,7 +48,7 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
-/** owner: everything; staff: orders, products, categories, blog (docs/decisions/035). */
+/** owner: everything; staff: orders, products, categories, blog (docs/decisions/037). */
 export type AdminRole = "owner" | "staff";
 
 export interface AdminUsersTable {

@@ -387,8 +387,8 @@ export async function startServer(options: { vite?: ViteDevServer; prepared?: bo
 }
 
 const ADMIN_CREATE = {
-  usage: "npm run admin:create -- --email you@example.com --password 'a long password'",
-  options: { email: { type: "string" }, password: { type: "string" } },
+  usage: "npm run admin:create -- --email you@example.com --password 'a long password' [--role owner|staff]",
+  options: { email: { type: "string" }, password: { type: "string" }, role: { type: "string" } },
 } as const;
 
 /**
@@ -445,11 +445,17 @@ export const commands: Record<string, (args: string[]) => Promise<void>> = {
   "db:copy": dbCopyCommand,
   /** `storage:copy --to s3://… [--from <storage>]`: every uploaded file into another storage, verified. */
   "storage:copy": storageCopyCommand,
-  /** `admin:create --email E --password P`: creates the account if missing and makes it admin. */
+  /**
+   * `admin:create --email E --password P [--role owner|staff]`: creates the account if missing and
+   * makes it admin with the role (owner unless said; an account that is admin already keeps its role).
+   */
   async "admin:create"(args) {
     const { values } = parseCommandLine(args, ADMIN_CREATE);
-    const { email = "", password = "" } = values;
+    const { email = "", password = "", role = "owner" } = values;
     if (!email) throw new UsageError("--email is missing", ADMIN_CREATE.usage);
+    if (role !== "owner" && role !== "staff") {
+      throw new UsageError(`--role must be owner or staff, not ${JSON.stringify(role)}`, ADMIN_CREATE.usage);
+    }
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
       throw new UsageError(`${JSON.stringify(email)} is not an e-mail address`, ADMIN_CREATE.usage);
     }
@@ -467,8 +473,12 @@ export const commands: Record<string, (args: string[]) => Promise<void>> = {
         user = await createUser(db, { email, password });
         console.info(`Created the account ${user.email}.`);
       }
-      const granted = await grantAdmin(db, user);
-      console.info(granted ? `${user.email} is now an admin.` : `${user.email} was an admin already.`);
+      const granted = await grantAdmin(db, user, { actorUserId: user.id }, role);
+      console.info(
+        granted
+          ? `${user.email} is now an admin (${role}).`
+          : `${user.email} was an admin already; its role is unchanged.`,
+      );
     } finally {
       await db.destroy();
     }

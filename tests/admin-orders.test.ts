@@ -40,7 +40,7 @@ beforeEach(async () => {
   ADMIN = await createSignedIn(db, { email: "orders-boss@shop.hk", admin: true });
 });
 
-const OTHER_ADMIN: CurrentUser = { id: crypto.randomUUID(), email: "second@shop.hk", isAdmin: true };
+const OTHER_ADMIN: CurrentUser = { id: crypto.randomUUID(), email: "second@shop.hk", isAdmin: true, role: "owner" };
 
 async function makeProduct(variants: [string, number][]): Promise<number> {
   const product = await createProduct(db, {
@@ -330,7 +330,7 @@ describe("the order routes", () => {
   it("refuses anyone but an admin with 403 (writes) or the admin login (pages), changing nothing", async () => {
     const product = await makeProduct([["Black", 3]]);
     const placed = await order([[product, "Black", 1]]);
-    const customer: CurrentUser = { id: placed.user_id ?? "", email: placed.email, isAdmin: false };
+    const customer: CurrentUser = { id: placed.user_id ?? "", email: placed.email, isAdmin: false, role: null };
     for (const user of [customer, null]) {
       for (const intent of ["markPaid", "cancel", "rejectReceipt"]) {
         const { thrown } = await post(placed.id, { intent, expected: "pending_payment", reason: "x" }, user);
@@ -618,7 +618,7 @@ describe("the receipt review queue and unpaid orders by age", () => {
     it("refuses a customer or a visitor with 403, and shows the summary only to an admin", async () => {
       const placed = await orderAt(3);
       const before = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
-      const customer: CurrentUser = { id: placed.user_id ?? "", email: placed.email, isAdmin: false };
+      const customer: CurrentUser = { id: placed.user_id ?? "", email: placed.email, isAdmin: false, role: null };
       for (const user of [customer, null]) {
         for (const intent of ["markPaid", "rejectReceipt"]) {
           const { thrown } = await post(

@@ -432,7 +432,7 @@ describe("the product form action", () => {
       Number((await db.selectFrom("products").select(db.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
     const before = await count();
     const body = formOf({ intent: "save", name_en: "Hack", name_zh: "黑", price_hkd: "1" });
-    for (const user of [null, { id: "c", email: "c@x.hk", isAdmin: false }]) {
+    for (const user of [null, { id: "c", email: "c@x.hk", isAdmin: false, role: null }]) {
       const error = await callAction(user, body).catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(Response);
       expect((error as Response).status).toBe(403);

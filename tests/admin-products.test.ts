@@ -27,8 +27,8 @@ await seedDemo(db, storage);
 
 const adminRow = await createUser(db, { email: "boss@shop.hk", password: "secret12" });
 const customerRow = await createUser(db, { email: "buyer@shop.hk", password: "secret12" });
-const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true };
-const CUSTOMER: CurrentUser = { id: customerRow.id, email: customerRow.email, isAdmin: false };
+const ADMIN: CurrentUser = { id: adminRow.id, email: adminRow.email, isAdmin: true, role: "owner" };
+const CUSTOMER: CurrentUser = { id: customerRow.id, email: customerRow.email, isAdmin: false, role: null };
 
 async function categoryId(slug: string): Promise<number> {
   return (await db.selectFrom("categories").select("id").where("slug", "=", slug).executeTakeFirstOrThrow()).id;

@@ -140,7 +140,7 @@ export async function createCustomer(
  */
 export async function createSignedIn(db: DB, options: { email?: string; admin?: boolean } = {}): Promise<CurrentUser> {
   const user = await createCustomer(db, { email: options.email });
-  return { id: user.id, email: user.email, isAdmin: options.admin ?? false };
+  return { id: user.id, email: user.email, isAdmin: options.admin ?? false, role: options.admin ? "owner" : null };
 }
 
 /** A customer and their (empty) cart. */
@@ -215,7 +215,7 @@ export async function placeOrderWithReceipt(db: DB): Promise<{ order: OrderRow; 
     customer: { city: "Tsim Sha Tsui" },
     receiptPath: `receipts/${user.id}/first.jpg`,
   });
-  return { order, customer: { id: user.id, email: user.email, isAdmin: false } };
+  return { order, customer: { id: user.id, email: user.email, isAdmin: false, role: null } };
 }
 
 /** The stock of one colour of a product, as the database has it now. */

@@ -156,7 +156,7 @@ async function customerWithCart(db: DB, productId: number): Promise<{ user: Curr
   const row = await createCustomer(db, { email: `pay-${crypto.randomUUID()}@example.com`, password: "secret12" });
   const cartId = await cartIdForUser(db, row.id);
   await addToCart(db, cartId, { productId, color: "Black", quantity: 1 });
-  return { user: { id: row.id, email: row.email, isAdmin: false }, cartId };
+  return { user: { id: row.id, email: row.email, isAdmin: false, role: null }, cartId };
 }
 
 describe("the order-placed e-mail", () => {

@@ -52,7 +52,7 @@ async function paymentPage(currency: Currency, language: "en" | "zh" = "en") {
     variants: [["Black", 100]],
   });
   const row = await createCustomer(svc.db, { email: `qr-${crypto.randomUUID()}@example.com`, password: "secret12" });
-  const user = { id: row.id, email: row.email, isAdmin: false };
+  const user = { id: row.id, email: row.email, isAdmin: false, role: null };
   await addToCart(svc.db, await cartIdForUser(svc.db, row.id), { productId: product.id, color: "Black", quantity: 1 });
   const ctx = routeContext(svc, user);
   ctx.set(currencyContext, currency);

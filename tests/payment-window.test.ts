@@ -31,7 +31,7 @@ const HOUR = 60 * 60 * 1000;
 async function shopperAtPayment(svc: TestServices) {
   const product = await createProduct(svc.db, { price_hkd_cents: 300_00, variants: [["Black", 4]] });
   const row = await createCustomer(svc.db);
-  const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false };
+  const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false, role: null };
   await addToCart(svc.db, await cartIdForUser(svc.db, row.id), { productId: product.id, color: "Black", quantity: 1 });
   const ctx = routeContext(svc, user);
   const checkout = saveCheckout(ctx, {
@@ -124,7 +124,7 @@ describe("the order page of an order placed to pay later", () => {
   it("shows the running deadline and how to pay, takes the receipt once, then says the clock is paused", async () => {
     const svc = await freshTestServices({ demoMode: true });
     const { order, user: row } = await placeTestOrder(svc.db, { receiptPath: null });
-    const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false };
+    const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false, role: null };
     const path = `/account/orders/${order.id}`;
     const page = await runRoute(svc, orderPageLoader, new Request(`http://localhost${path}`), user, { id: order.id });
     expect(page.result).toMatchObject({
@@ -156,7 +156,7 @@ it("an order placed before deadlines with a rejected receipt still takes a new o
     .set({ payment_due_at: null, payment_reminder_due_at: null, receipt_rejected_reason: "Blurred" })
     .where("id", "=", order.id)
     .execute();
-  const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false };
+  const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false, role: null };
   const page = await runRoute(svc, orderPageLoader, new Request(`http://localhost/account/orders/${order.id}`), user, {
     id: order.id,
   });
@@ -167,7 +167,7 @@ it("the order page's FPS QR code carries the order's total and its number as the
   const svc = await freshTestServices({ demoMode: false });
   await addPrimaryBankAccount(svc.db, { swift_code: null });
   const { order, user: row } = await placeTestOrder(svc.db, { receiptPath: null });
-  const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false };
+  const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false, role: null };
   const page = await runRoute(svc, orderPageLoader, new Request(`http://localhost/account/orders/${order.id}`), user, {
     id: order.id,
   });

@@ -37,7 +37,7 @@ beforeEach(async () => {
   ({ db, storage } = svc);
   ADMIN = await createSignedIn(db, { email: "shop-owner@shop.hk", admin: true });
 });
-const CUSTOMER: CurrentUser = { id: "someone", email: "buyer@shop.hk", isAdmin: false };
+const CUSTOMER: CurrentUser = { id: "someone", email: "buyer@shop.hk", isAdmin: false, role: null };
 
 /** The Shop details form as the page first shows it (the defaults), with `changes`. */
 function shopForm(changes: Record<string, string> = {}): FormData {

@@ -46,7 +46,11 @@ describe("accounts for admin:create", () => {
       .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actor_user_id: granter.id, entity_id: staff.id });
-    expect(JSON.parse(audit[0]?.details ?? "{}").after).toEqual({ email: "staff@example.com", granted: true });
+    expect(JSON.parse(audit[0]?.details ?? "{}").after).toEqual({
+      email: "staff@example.com",
+      granted: true,
+      role: "owner",
+    });
     const refused = await grantAdminByEmail(db, granter, "nobody@example.com").catch((error) => error);
     expect(refused).toBeInstanceOf(UserError);
     expect(refused.problem).toEqual({ key: "adminHome.noSuchAccount", field: "email" });

@@ -1,11 +1,11 @@
-import { createContext, type RouterContextProvider, redirect } from "react-router";
+import { createContext, data, type RouterContextProvider, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { type DB, now } from "#db/connect.server";
-import type { UserRow } from "#db/schema";
+import type { AdminRole, UserRow } from "#db/schema";
 import { requestInfoContext, services } from "~/context";
 import { countryForIp } from "~/lib/currency.server";
-import { findUserByEmail, isAdmin } from "~/models/user.server";
+import { adminRole, findUserByEmail } from "~/models/user.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { getSession, rotateSession, type Session } from "./session.server";
 
@@ -13,7 +13,10 @@ import { getSession, rotateSession, type Session } from "./session.server";
 export interface CurrentUser {
   id: string;
   email: string;
+  /** Any admin role (owner or staff): `role !== null`. */
   isAdmin: boolean;
+  /** The admin role: owner (everything), staff (no settings, staff or customer export), null (not an admin). */
+  role: AdminRole | null;
 }
 
 export const userContext = createContext<CurrentUser | null>(null);
@@ -177,7 +180,8 @@ export async function loadCurrentUser(
     signOut(session);
     return null;
   }
-  return { id: user.id, email: user.email, isAdmin: await isAdmin(db, config.shopOwnerEmail, user) };
+  const role = await adminRole(db, config.shopOwnerEmail, user);
+  return { id: user.id, email: user.email, isAdmin: role !== null, role };
 }
 
 /** A path to come back to after signing in. */
@@ -206,6 +210,17 @@ export function requireAdmin(context: Readonly<RouterContextProvider>, request: 
   throw new Response("Forbidden", { status: 403 });
 }
 
+/**
+ * The owner's right (settings, bank accounts, customer export, staff, demo data): as
+ * `requireAdmin` for anyone who is not an admin; a member of staff gets 403 ("only the shop
+ * owner can use this page" in the admin shell) and nothing runs.
+ */
+export function requireOwner(context: Readonly<RouterContextProvider>, request: Request): CurrentUser {
+  const user = requireAdmin(context, request);
+  if (user.role === "owner") return user;
+  throw data({ title: "adminStaff.ownerOnlyTitle", text: "adminStaff.ownerOnlyText" }, { status: 403 });
+}
+
 interface RequestArgs {
   context: Readonly<RouterContextProvider>;
   request: Request;
@@ -213,6 +228,9 @@ interface RequestArgs {
 
 /** `formAction`'s `authorize` for an admin form: the admin right, before the body is read. */
 export const adminOnly = ({ context, request }: RequestArgs): CurrentUser => requireAdmin(context, request);
+
+/** `formAction`'s `authorize` for an owner-only form: the owner's right, before the body is read. */
+export const ownerOnly = ({ context, request }: RequestArgs): CurrentUser => requireOwner(context, request);
 
 /** `formAction`'s `authorize` for a shopper's form: a signed-in account, before the body is read. */
 export const signedInOnly = ({ context, request }: RequestArgs): CurrentUser => requireUser(context, request);

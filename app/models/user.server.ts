@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { type DB, now } from "#db/connect.server";
 import { lockTable } from "#db/dialect";
-import type { UserRow } from "#db/schema";
+import type { AdminRole, UserRow } from "#db/schema";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { UserError } from "~/lib/problem";
 import { recordAudit } from "./audit.server";
@@ -47,14 +47,16 @@ export async function signUp(db: DB, input: { email: string; password: string })
 }
 
 /**
- * Grants the admin right: lists the user in the admin users table (by id and e-mail) and records
- * who granted it (`actorUserId`; the user themselves for the first-admin setup) in the audit log,
- * in one transaction. Returns false when the user is already listed (the attempt is still recorded).
+ * Grants the admin right (`role`, owner unless said): lists the user in the admin users table (by
+ * id and e-mail) and records who granted it (`actorUserId`; the user themselves for the
+ * first-admin setup) in the audit log, in one transaction. Returns false when the user is
+ * already listed (the attempt is still recorded; the role is left as it is).
  */
 export async function grantAdmin(
   db: DB,
   user: Pick<UserRow, "id" | "email">,
   actor: { actorUserId: string | null } = { actorUserId: user.id },
+  role: AdminRole = "owner",
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     // Two grants of one user at once run in turn on PostgreSQL (one row each, never a duplicate).
@@ -66,14 +68,17 @@ export async function grantAdmin(
       .executeTakeFirst();
     const granted = !existing;
     if (granted) {
-      await trx.insertInto("admin_users").values({ user_id: user.id, email: user.email, created_at: now() }).execute();
+      await trx
+        .insertInto("admin_users")
+        .values({ user_id: user.id, email: user.email, role, created_at: now() })
+        .execute();
     }
     await recordAudit(trx, {
       actorUserId: actor.actorUserId,
       action: "admin.grant",
       entityType: "user",
       entityId: user.id,
-      after: { email: user.email, granted },
+      after: { email: user.email, granted, role },
     });
     return granted;
   });
@@ -109,24 +114,34 @@ export async function findUserById(db: DB, id: string): Promise<UserRow | undefi
 }
 
 /**
- * The admin rule: the account named by SHOP_OWNER_EMAIL is always admin; otherwise a
- * case-insensitive e-mail match in the admin users table; otherwise a user-id match.
- * A failure to read means not admin.
+ * The admin rule: the account named by SHOP_OWNER_EMAIL is always owner; otherwise the role of
+ * its row in the admin users table (a case-insensitive e-mail match, else a user-id match);
+ * otherwise null (not an admin). A failure to read means the request fails.
  */
+export async function adminRole(
+  db: DB,
+  ownerEmail: string | null,
+  user: Pick<UserRow, "id" | "email">,
+): Promise<AdminRole | null> {
+  if (ownerEmail && normalizeEmail(user.email) === normalizeEmail(ownerEmail)) return "owner";
+  // A failed query (a busy or unreachable database) fails the request rather than quietly
+  // treating an admin as a shopper.
+  const rows = await db
+    .selectFrom("admin_users")
+    .select(["role", "email", "user_id"])
+    .where((eb) => eb.or([eb(eb.fn("lower", ["email"]), "=", normalizeEmail(user.email)), eb("user_id", "=", user.id)]))
+    .execute();
+  const byEmail = rows.find((row) => row.email !== null && normalizeEmail(row.email) === normalizeEmail(user.email));
+  return (byEmail ?? rows[0])?.role ?? null;
+}
+
+/** Whether the user has any admin role (owner or staff). */
 export async function isAdmin(
   db: DB,
   ownerEmail: string | null,
   user: Pick<UserRow, "id" | "email">,
 ): Promise<boolean> {
-  if (ownerEmail && normalizeEmail(user.email) === normalizeEmail(ownerEmail)) return true;
-  // A failed query (a busy or unreachable database) fails the request rather than quietly
-  // treating an admin as a shopper.
-  const row = await db
-    .selectFrom("admin_users")
-    .select("id")
-    .where((eb) => eb.or([eb(eb.fn("lower", ["email"]), "=", normalizeEmail(user.email)), eb("user_id", "=", user.id)]))
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await adminRole(db, ownerEmail, user)) !== null;
 }
 
 /** Whether any admin exists at all (the first-admin setup is open only while none does). */

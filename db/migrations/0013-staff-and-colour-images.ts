@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 
 // Frozen in time: never import application code here.
-// Staff accounts and images per colour (docs/decisions/035, 036):
+// Staff accounts and images per colour (docs/decisions/037, 035):
 // - admin_users.role: 'owner' (everything, as every admin was before) or 'staff' (orders,
 //   products, categories, blog; not settings, bank accounts, exports or staff). Existing admins
 //   stay owners. The account named by SHOP_OWNER_EMAIL is an owner whatever this table says.

@@ -11,6 +11,7 @@ import {
   type MatrixRow,
   outcomeMismatch,
   type Parties,
+  postBody,
   postOutcome,
   ROUTE_MATRIX,
   relativeLocation,
@@ -23,7 +24,7 @@ import { adminSignIn, ROOT, type Shop } from "./shop";
 
 /**
  * Issue 9: who may do what. Every cell of the route matrix (route × GET/POST × signed out,
- * customer A, customer B, admin) is sent straight to a real production server, and customer B
+ * customer A, customer B, admin, staff (issue 19)) is sent straight to a real production server, and customer B
  * tries every way to A's order, receipt and account data.
  */
 
@@ -78,7 +79,7 @@ async function sendCell(client: APIRequestContext, row: MatrixRow, who: Who, met
     method === "GET"
       ? await client.get(url, { maxRedirects: 0 })
       : await client.post(url, {
-          form: (who === "admin" ? row.adminBody : undefined)?.(ids) ?? row.body?.(ids) ?? {},
+          form: postBody(row, who, ids),
           maxRedirects: 0,
         });
   const outcome = method === "GET" ? row.get[who] : postOutcome(row, who);
@@ -137,7 +138,7 @@ test("every cell of the matrix answers as it says", async ({ playwright }) => {
     for (const who of EVERYONE) {
       const client = await playwright.request.newContext({ baseURL: shop.baseURL });
       try {
-        if (who === "admin") await adminSignIn(client, accounts.admin.email, accounts.admin.password);
+        if (who === "admin" || who === "staff") await adminSignIn(client, accounts[who].email, accounts[who].password);
         else if (who !== "signedOut") await customerSignIn(client, accounts[who]);
         const post = await sendCell(client, row, who, "POST");
         if (post) problems.push(post);
@@ -248,11 +249,12 @@ test("customer B never sees A's order, receipt or account data: real, guessed an
   expect(leaks).toEqual([]);
 });
 
-test("admin writes POSTed signed out or by a customer are refused (403) and change nothing", async () => {
+test("admin writes POSTed signed out or by a customer (or the owner's by staff) are refused (403) and change nothing", async () => {
   const before = fingerprint(shop.files);
   const problems: string[] = [];
   for (const row of ROUTE_MATRIX.filter((candidate) => candidate.adminOnly && candidate.post)) {
-    for (const who of ["signedOut", "customerA", "customerB"] as const) {
+    const refused: Who[] = ["signedOut", "customerA", "customerB", ...(row.owner ? (["staff"] as const) : [])];
+    for (const who of refused) {
       // The document form post and the data request a client-side submission makes.
       for (const url of [row.url(ids), `${row.url(ids).replace(/\/$/, "")}.data`]) {
         const response = await clients[who].post(url, { form: row.body?.(ids) ?? {}, maxRedirects: 0 });

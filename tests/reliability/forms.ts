@@ -417,6 +417,21 @@ export const FORMS: readonly FormAction[] = [
     files: ["hero"],
   },
   {
+    // An id no admin has: the fuzzer must never remove or re-role the shop's own admins.
+    name: "admin: staff (add, remove, role)",
+    module: "app/routes/admin/staff.tsx",
+    path: () => "/admin/staff",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["add", "remove", "role"],
+      email: ["fuzz-staff@example.com", "FUZZ-STAFF@example.com"],
+      id: ["999999"],
+      role: ["owner", "staff"],
+      confirmed: ["", "1"],
+    },
+  },
+  {
     name: "admin: shop details",
     module: "app/routes/admin/shop-details.tsx",
     path: () => "/admin/settings/shop",

@@ -18,15 +18,16 @@ import { adminSignIn, createAdmin, openDatabase, removeFiles, type Shop, type Sh
 /**
  * The authorization matrix: every route of app/routes.ts × GET (its loader) and POST (its
  * action, or 405 where the module has none) × who asks (signed out, customer A who owns an
- * order with a receipt, customer B, an admin) → what the server must answer.
+ * order with a receipt, customer B, an admin (owner), a member of staff) → what the server must
+ * answer. Staff answer as the admin except on the owner's screens (`owner`), where they get 403.
  *
  * authorization.spec.ts sends every cell and fails when a route of app/routes.ts has no row
  * here; forgery.spec.ts posts every row that has an action from another origin.
  */
 
-export type Who = "signedOut" | "customerA" | "customerB" | "admin";
+export type Who = "signedOut" | "customerA" | "customerB" | "admin" | "staff";
 
-export const EVERYONE: readonly Who[] = ["signedOut", "customerA", "customerB", "admin"];
+export const EVERYONE: readonly Who[] = ["signedOut", "customerA", "customerB", "admin", "staff"];
 
 /** The real rows of the spec's shop that the URLs and bodies point at. */
 export interface MatrixIds {
@@ -71,6 +72,11 @@ export interface MatrixRow {
   adminBody?(ids: MatrixIds): Form;
   /** Only admins may act here: non-admin POSTs must change nothing. */
   adminOnly?: boolean;
+  /**
+   * The owner's: staff get 403 on the page and the write ("all") or on the write only ("write");
+   * a staff POST then sends `body` (the harmful one) and must change nothing.
+   */
+  owner?: "all" | "write";
   /** The POST signs the client out: the spec sends these cells last. */
   signsOut?: boolean;
 }
@@ -88,13 +94,22 @@ const all = (outcome: Outcome): Cells => ({
   customerA: outcome,
   customerB: outcome,
   admin: outcome,
+  staff: outcome,
 });
 /** requireUser: signed out goes to /login and comes back. */
 const signedIn = (path: string, outcome: Outcome): Cells => ({ ...all(outcome), signedOut: toLogin(path) });
-/** requireAdmin on a GET: anyone else goes to /admin/login. */
-const adminPage = (outcome: Outcome): Cells => ({ ...all(TO_ADMIN_LOGIN), admin: outcome });
-/** requireAdmin on a POST: anyone else gets 403 and nothing runs. */
-const adminWrite = (outcome: Outcome): Cells => ({ ...all(403), admin: outcome });
+/** requireAdmin on a GET: anyone else goes to /admin/login; staff as the admin, or 403 on the owner's pages. */
+const adminPage = (outcome: Outcome, ownerOnly = false): Cells => ({
+  ...all(TO_ADMIN_LOGIN),
+  admin: outcome,
+  staff: ownerOnly ? 403 : outcome,
+});
+/** requireAdmin on a POST: anyone else gets 403 and nothing runs (staff too on the owner's writes). */
+const adminWrite = (outcome: Outcome, ownerOnly = false): Cells => ({
+  ...all(403),
+  admin: outcome,
+  staff: ownerOnly ? 403 : outcome,
+});
 
 const page = (path: string, file: string, get: Cells, url: (ids: MatrixIds) => string = () => path): MatrixRow => ({
   path,
@@ -112,15 +127,17 @@ const adminRow = (
   url: (ids: MatrixIds) => string,
   write: { body: (ids: MatrixIds) => Form; adminBody: (ids: MatrixIds) => Form; admin: Outcome } | null,
   getAdmin: Outcome = 200,
+  owner?: "all" | "write",
 ): MatrixRow => ({
   path,
   ...(typeof module === "string" ? { file: module } : module),
   url,
-  get: adminPage(getAdmin),
-  post: write ? adminWrite(write.admin) : null,
+  get: adminPage(getAdmin, owner === "all"),
+  post: write ? adminWrite(write.admin, owner !== undefined) : null,
   body: write?.body,
   adminBody: write?.adminBody,
   adminOnly: true,
+  ...(owner ? { owner } : {}),
 });
 
 export const ROUTE_MATRIX: readonly MatrixRow[] = [
@@ -174,9 +191,9 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     file: "routes/store/account-order.tsx",
     url: (ids) => `/account/orders/${ids.orderA}`,
     // Only the owner sees an order; for anyone else (admins included: they use /admin) it does not exist.
-    get: { signedOut: TO_LOGIN_ORDER, customerA: 200, customerB: 404, admin: 404 },
+    get: { signedOut: TO_LOGIN_ORDER, customerA: 200, customerB: 404, admin: 404, staff: 404 },
     // Replacing the receipt: only after a rejection (409 for the owner now), 404 for the rest.
-    post: { signedOut: TO_LOGIN_ORDER, customerA: 409, customerB: 404, admin: 404 },
+    post: { signedOut: TO_LOGIN_ORDER, customerA: 409, customerB: 404, admin: 404, staff: 404 },
     body: () => ({ intent: "receipt" }),
   },
   page("/blog", "routes/store/blog.tsx", all(200)),
@@ -245,6 +262,7 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
       customerA: 200,
       customerB: 404,
       admin: 200,
+      staff: 200,
     }),
     url: (ids) => `/account/orders/${ids.orderA}/receipt`,
   },
@@ -271,8 +289,8 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     path: "/admin/login",
     file: "routes/admin/login.tsx",
     url: () => "/admin/login",
-    get: { ...all(200), admin: to("/admin") },
-    post: { ...all(400), admin: to("/admin") },
+    get: { ...all(200), admin: to("/admin"), staff: to("/admin") },
+    post: { ...all(400), admin: to("/admin"), staff: to("/admin") },
     body: () => ({ intent: "login" }),
   },
   adminRow(
@@ -288,6 +306,20 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     // The export itself is harmless, but it is audited: a non-admin one must leave no row.
     { body: () => ({ q: "" }), adminBody: () => ({ q: "" }), admin: 200 },
     to("/admin/customers"),
+    "all",
+  ),
+  adminRow(
+    "/admin",
+    "routes/admin/dashboard.tsx",
+    () => "/admin",
+    {
+      // Grant the admin right to customer A (the owner's; staff read the dashboard).
+      body: (ids) => ({ email: ids.emailA }),
+      adminBody: () => ({ email: "nobody-here@example.com" }),
+      admin: 400,
+    },
+    200,
+    "write",
   ),
   adminRow(
     "/admin/products/export",
@@ -297,12 +329,6 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     { body: () => ({}), adminBody: () => ({}), admin: 200 },
     to("/admin/products"),
   ),
-  adminRow("/admin", "routes/admin/dashboard.tsx", () => "/admin", {
-    // Grant the admin right to customer A.
-    body: (ids) => ({ email: ids.emailA }),
-    adminBody: () => ({ email: "nobody-here@example.com" }),
-    admin: 400,
-  }),
   adminRow("/admin/products", "routes/admin/products.tsx", () => "/admin/products", {
     body: (ids) => ({ intent: "delete", productId: String(ids.productId) }),
     adminBody: () => ({ intent: "nothing" }),
@@ -351,11 +377,19 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     admin: 400,
   }),
   adminRow("/admin/customers", "routes/admin/customers.tsx", () => "/admin/customers", null),
-  adminRow("/admin/customers/:id", "routes/admin/customer.tsx", (ids) => `/admin/customers/${ids.userB}`, {
-    body: () => ({ intent: "block" }),
-    adminBody: () => ({ intent: "nothing" }),
-    admin: 400,
-  }),
+  adminRow(
+    "/admin/customers/:id",
+    "routes/admin/customer.tsx",
+    (ids) => `/admin/customers/${ids.userB}`,
+    {
+      // Blocking is the owner's; staff read the page.
+      body: () => ({ intent: "block" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+    200,
+    "write",
+  ),
   adminRow("/admin/blog", "routes/admin/blog.tsx", () => "/admin/blog", {
     body: (ids) => ({ intent: "delete", id: String(ids.blogPostId), confirmed: "1" }),
     adminBody: () => ({ intent: "nothing" }),
@@ -390,16 +424,30 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
       admin: 400,
     },
   ),
-  adminRow("/admin/settings", "routes/admin/settings.tsx", () => "/admin/settings", {
-    body: (ids) => ({ intent: "delete", id: String(ids.bankAccountId), confirmed: "1" }),
-    adminBody: () => ({ intent: "nothing" }),
-    admin: 400,
-  }),
-  adminRow("/admin/settings/shop", "routes/admin/shop-details.tsx", () => "/admin/settings/shop", {
-    body: () => ({ name_en: "Forged", name_zh: "偽造", support_email: "mallory@example.com" }),
-    adminBody: () => ({}),
-    admin: 400,
-  }),
+  adminRow(
+    "/admin/settings",
+    "routes/admin/settings.tsx",
+    () => "/admin/settings",
+    {
+      body: (ids) => ({ intent: "delete", id: String(ids.bankAccountId), confirmed: "1" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
+  adminRow(
+    "/admin/settings/shop",
+    "routes/admin/shop-details.tsx",
+    () => "/admin/settings/shop",
+    {
+      body: () => ({ name_en: "Forged", name_zh: "偽造", support_email: "mallory@example.com" }),
+      adminBody: () => ({}),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
   adminRow(
     "/admin/settings/pages/:slug",
     "routes/admin/content-page-form.tsx",
@@ -409,13 +457,35 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
       adminBody: () => ({ intent: "nothing" }),
       admin: 400,
     },
+    200,
+    "all",
   ),
   // Without the page's own button (intent=remove, confirmed=1) nothing is removed: a 400.
-  adminRow("/admin/demo-data", "routes/admin/demo-data.tsx", () => "/admin/demo-data", {
-    body: () => ({ intent: "remove", confirmed: "1" }),
-    adminBody: () => ({ intent: "remove" }),
-    admin: 400,
-  }),
+  adminRow(
+    "/admin/demo-data",
+    "routes/admin/demo-data.tsx",
+    () => "/admin/demo-data",
+    {
+      body: () => ({ intent: "remove", confirmed: "1" }),
+      adminBody: () => ({ intent: "remove" }),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
+  // The staff screen: the owner's. Adding customer A as staff must not happen for anyone else.
+  adminRow(
+    "/admin/staff",
+    "routes/admin/staff.tsx",
+    () => "/admin/staff",
+    {
+      body: (ids) => ({ intent: "add", email: ids.emailA }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
   adminRow(
     "/admin/*",
     "routes/admin/not-found.tsx",
@@ -428,6 +498,12 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
 /** The route id React Router knows the row by (the `_routes` of a client navigation's data request). */
 export function routeId(row: MatrixRow): string {
   return row.id ?? row.file.replace(/\.tsx?$/, "");
+}
+
+/** What `who` POSTs on `row`: the harmless body where the write would go through, else the harmful one. */
+export function postBody(row: MatrixRow, who: Who, ids: MatrixIds): Form {
+  const mayWrite = who === "admin" || (who === "staff" && row.adminOnly && !row.owner);
+  return (mayWrite ? row.adminBody : undefined)?.(ids) ?? row.body?.(ids) ?? {};
 }
 
 /** The POST outcome of a cell: 405 for everyone where the module has no action. */
@@ -534,7 +610,7 @@ export interface Parties {
 
 /**
  * Signs up customer A and places a real order with a receipt (the checkout and payment forms),
- * signs up customer B, makes an admin with the CLI and signs it in; finds the catalogue rows
+ * signs up customer B, makes an admin and a member of staff with the CLI and signs them in; finds the catalogue rows
  * the matrix URLs point at. Every client has seen its sign-in flash message afterwards.
  */
 export async function prepareParties(playwright: PlaywrightWorkerArgs["playwright"], shop: Shop): Promise<Parties> {
@@ -545,7 +621,7 @@ export async function prepareParties(playwright: PlaywrightWorkerArgs["playwrigh
   };
   try {
     const accounts = {} as Parties["accounts"];
-    for (const who of ["customerA", "customerB", "admin"] as const) {
+    for (const who of ["customerA", "customerB", "admin", "staff"] as const) {
       accounts[who] = { email: uniqueEmail(who.toLowerCase()), password: uniquePassword() };
     }
     const db = openDatabase(shop.files);
@@ -578,6 +654,8 @@ export async function prepareParties(playwright: PlaywrightWorkerArgs["playwrigh
     await apiSignUp(clients.customerB, accounts.customerB.email, accounts.customerB.password);
     createAdmin(shop.files, accounts.admin.email, accounts.admin.password);
     await adminSignIn(clients.admin, accounts.admin.email, accounts.admin.password);
+    createAdmin(shop.files, accounts.staff.email, accounts.staff.password, "staff");
+    await adminSignIn(clients.staff, accounts.staff.email, accounts.staff.password);
     // Each sign-in left a flash message in its session: show it now, so no later page takes it.
     for (const who of EVERYONE) await clients[who].get("/");
 

@@ -164,8 +164,14 @@ export async function startShop(
 }
 
 /** Makes `email` an admin with the real CLI (creating the account with `password`). */
-export function createAdmin(files: ShopFiles, email: string, password: string): void {
-  execFileSync(process.execPath, ["bin/shop.mjs", "admin:create", "--email", email, "--password", password], {
+export function createAdmin(
+  files: ShopFiles,
+  email: string,
+  password: string,
+  role: "owner" | "staff" = "owner",
+): void {
+  const args = ["bin/shop.mjs", "admin:create", "--email", email, "--password", password, "--role", role];
+  execFileSync(process.execPath, args, {
     cwd: ROOT,
     env: shopEnv(files),
     stdio: "pipe",

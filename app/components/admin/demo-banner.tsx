@@ -6,7 +6,7 @@ import { useTranslation } from "~/lib/i18n";
  * into) is the seeded demo account, with the two ways out: the bank accounts in Settings, and
  * "Remove demo data".
  */
-export function DemoAccountBanner({ demoMode }: { demoMode: boolean }) {
+export function DemoAccountBanner({ demoMode, owner = true }: { demoMode: boolean; owner?: boolean }) {
   const { t } = useTranslation();
   return (
     <div
@@ -15,14 +15,17 @@ export function DemoAccountBanner({ demoMode }: { demoMode: boolean }) {
     >
       <p className="font-semibold">{t("adminDemoData.banner")}</p>
       <p className="mt-1">{t(demoMode ? "adminDemoData.bannerDemoMode" : "adminDemoData.bannerLive")}</p>
-      <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-        <Link to="/admin/settings#banking-heading" className="font-medium underline hover:no-underline">
-          {t("adminDemoData.bankAccounts")}
-        </Link>
-        <Link to="/admin/demo-data" className="font-medium underline hover:no-underline">
-          {t("adminDemoData.remove")}
-        </Link>
-      </p>
+      {/* Both ways out are the owner's screens: staff see the warning only. */}
+      {owner ? (
+        <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+          <Link to="/admin/settings#banking-heading" className="font-medium underline hover:no-underline">
+            {t("adminDemoData.bankAccounts")}
+          </Link>
+          <Link to="/admin/demo-data" className="font-medium underline hover:no-underline">
+            {t("adminDemoData.remove")}
+          </Link>
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,29 +1,32 @@
 import type { ReactNode } from "react";
 import { Form, Link, NavLink } from "react-router";
+import type { AdminRole } from "#db/schema";
 import { DemoAccountBanner } from "~/components/admin/demo-banner";
 import { LanguageToggle } from "~/components/layout/preference-forms";
 import { FlashBanner } from "~/components/ui/flash-banner";
 import { useTranslation } from "~/lib/i18n";
 import { useRootData } from "~/lib/root-data";
 
+/** The sections; `ownerOnly` ones are not shown to staff (the server refuses them too). */
 const SECTIONS = [
-  { to: "/admin", key: "admin.dashboard", end: true },
-  { to: "/admin/products", key: "admin.products", end: false },
-  { to: "/admin/orders", key: "admin.orders", end: false },
-  { to: "/admin/customers", key: "admin.customers", end: false },
-  { to: "/admin/blog", key: "admin.blog", end: false },
-  { to: "/admin/settings", key: "admin.settings", end: false },
+  { to: "/admin", key: "admin.dashboard", end: true, ownerOnly: false },
+  { to: "/admin/products", key: "admin.products", end: false, ownerOnly: false },
+  { to: "/admin/orders", key: "admin.orders", end: false, ownerOnly: false },
+  { to: "/admin/customers", key: "admin.customers", end: false, ownerOnly: false },
+  { to: "/admin/blog", key: "admin.blog", end: false, ownerOnly: false },
+  { to: "/admin/staff", key: "adminStaff.nav", end: false, ownerOnly: true },
+  { to: "/admin/settings", key: "admin.settings", end: false, ownerOnly: true },
 ] as const;
 
 /**
  * The sections, once in the desk sidebar and once in the phone drawer (CSS shows one): each
  * `nav` has its own label, so the two landmarks are told apart.
  */
-function AdminNav({ label }: { label: string }) {
+function AdminNav({ label, role }: { label: string; role: AdminRole }) {
   const { t } = useTranslation();
   return (
     <nav aria-label={label} className="flex flex-col gap-1">
-      {SECTIONS.map((section) => (
+      {SECTIONS.filter((section) => role === "owner" || !section.ownerOnly).map((section) => (
         <NavLink
           key={section.to}
           to={section.to}
@@ -63,11 +66,12 @@ function ShellActions({ email }: { email: string }) {
 
 export interface AdminShellData {
   email: string;
+  role: AdminRole;
   demoBanner: { demoMode: boolean } | null;
 }
 
 /** The admin shell (sidebar, phone drawer, demo banner, flash) around an admin page or its error page. */
-export function AdminShell({ email, demoBanner, children }: AdminShellData & { children: ReactNode }) {
+export function AdminShell({ email, role, demoBanner, children }: AdminShellData & { children: ReactNode }) {
   const { t } = useTranslation();
   const root = useRootData();
   return (
@@ -76,7 +80,7 @@ export function AdminShell({ email, demoBanner, children }: AdminShellData & { c
         <Link to="/admin" className="text-lg font-bold">
           {root?.shop.name} · {t("admin.title")}
         </Link>
-        <AdminNav label={t("admin.menu")} />
+        <AdminNav label={t("admin.menu")} role={role} />
         <ShellActions email={email} />
       </aside>
       {/* Phone-width drawer: a <details> element, opens without JavaScript. */}
@@ -89,12 +93,12 @@ export function AdminShell({ email, demoBanner, children }: AdminShellData & { c
           <span className="sr-only">{t("admin.menu")}</span>
         </summary>
         <div className="flex flex-col gap-4 px-4 pb-4">
-          <AdminNav label={t("admin.navDrawer")} />
+          <AdminNav label={t("admin.navDrawer")} role={role} />
           <ShellActions email={email} />
         </div>
       </details>
       <main id="main" className="min-w-0 flex-1 p-4 lg:p-8">
-        {demoBanner ? <DemoAccountBanner demoMode={demoBanner.demoMode} /> : null}
+        {demoBanner ? <DemoAccountBanner demoMode={demoBanner.demoMode} owner={role === "owner"} /> : null}
         <FlashBanner flash={root?.flash} />
         {children}
       </main>

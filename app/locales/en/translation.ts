@@ -8,6 +8,7 @@ import adminProductForm from "./admin-product-form";
 import adminProducts from "./admin-products";
 import adminSettings from "./admin-settings";
 import adminShop from "./admin-shop";
+import adminStaff from "./admin-staff";
 import dashboard from "./dashboard";
 /**
  * English interface text: the source of truth for keys. zh/translation.ts must satisfy this
@@ -610,6 +611,7 @@ export default {
   adminProducts,
   adminProductForm,
   dashboard,
+  adminStaff,
   content: {
     lastUpdated: "Last updated {{date}}",
     neverFree: "— (delivery is never free)",

@@ -9,6 +9,7 @@ import adminProductForm from "./admin-product-form";
 import adminProducts from "./admin-products";
 import adminSettings from "./admin-settings";
 import adminShop from "./admin-shop";
+import adminStaff from "./admin-staff";
 import dashboard from "./dashboard";
 
 /** 繁體中文（香港）介面文字：結構必須與英文版完全一致。 */
@@ -589,6 +590,7 @@ export default {
   adminProducts,
   adminProductForm,
   dashboard,
+  adminStaff,
   content: {
     lastUpdated: "最後更新：{{date}}",
     neverFree: "—（不設免運費）",

@@ -6,7 +6,7 @@ import { BackLink } from "~/components/ui/back-link";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { isContentPageSlug, PAGE_PLACEHOLDERS } from "~/content/pages";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
+import { requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -30,7 +30,7 @@ function parseSlug(params: { slug?: string }) {
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  requireAdmin(context, request);
+  requireOwner(context, request);
   const slug = parseSlug(params);
   const page = await findContentPage(services(context).db, slug);
   const t = getInstance(context).t;
@@ -54,7 +54,7 @@ export const action = formAction(
     schema: contentPageActionSchema,
     maxBytes: BODY_LIMIT,
     authorize: ({ context, request, params }: Route.ActionArgs) => ({
-      admin: requireAdmin(context, request),
+      admin: requireOwner(context, request),
       slug: parseSlug(params),
     }),
   },

@@ -8,7 +8,7 @@ import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
+import { requireAdmin, requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -41,6 +41,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     location: [customer.city, countryName(customer.country, language)].filter(Boolean).join(", ") || null,
     signIns: detail.signIns.map((event) => ({ ...event, countryName: countryName(event.country, language) })),
     isSelf: customer.id === admin.id,
+    canBlock: admin.role === "owner",
     language,
     title: `${customer.email} | ${t("adminCustomers.title")} | ${t("admin.title")}`,
   };
@@ -51,7 +52,8 @@ export const action = formAction(
   {
     schema: blockCustomerSchema,
     authorize: ({ request, context, params }: Route.ActionArgs) => {
-      const admin = requireAdmin(context, request);
+      // Blocking is the owner's (staff may read the page).
+      const admin = requireOwner(context, request);
       const id = customerId(params.id);
       if (!id) throw data(null, { status: 404 });
       return { admin, id };
@@ -79,7 +81,7 @@ function Fact({ label, children, testId }: { label: string; children: ReactNode;
 
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { customer, orders, signIns, location, isSelf, language } = loaderData;
+  const { customer, orders, signIns, location, isSelf, canBlock, language } = loaderData;
   const none = t("adminCustomers.none");
   const blocked = customer.status === "blocked";
   const problem = actionData?.problem?.key ?? actionData?.result?.error?.intent?.[0];
@@ -134,6 +136,8 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             <p className="mt-2 text-sm text-stone-600">
               {t("adminCustomers.detail.you")}. {t("adminCustomers.detail.selfHint")}
             </p>
+          ) : !canBlock ? (
+            <p className="mt-2 text-sm text-stone-600">{t("adminStaff.blockOwnerOnly")}</p>
           ) : (
             <Form method="post" className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center">
               {blocked ? (

@@ -28,7 +28,7 @@ const PATH = "/admin/customers";
 
 /** GET /admin/customers?q=&page=: the cards, one page of 25 accounts and the IP activity. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin(context, request);
+  const admin = requireAdmin(context, request);
   const { db } = services(context);
   const url = new URL(request.url);
   const q = normalizeCustomerSearch(url.searchParams.get("q"));
@@ -49,6 +49,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     activity,
     q,
     language,
+    /** The export is the owner's. */
+    canExport: admin.role === "owner",
     title: `${t("adminCustomers.title")} | ${t("admin.title")}`,
   };
 }
@@ -75,23 +77,25 @@ const COLUMNS = ["email", "ip", "location", "lastLogin", "orders", "totalSpent",
 
 export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { summary, customers, total, page, pages, activity, q, language } = loaderData;
+  const { summary, customers, total, page, pages, activity, q, language, canExport } = loaderData;
   const none = t("adminCustomers.none");
   return (
     <div className="max-w-7xl">
       <AdminPageHeader title={t("adminCustomers.title")} intro={t("adminCustomers.intro")}>
         {/* A native form post: the answer is a file download, with or without JavaScript. */}
-        <form method="post" action={`${PATH}/export`} className="flex flex-col gap-1 sm:items-end">
-          {q ? <input type="hidden" name="q" value={q} /> : null}
-          <button
-            type="submit"
-            className="self-start rounded-md border border-stone-300 bg-white px-4 py-2 text-sm font-semibold hover:bg-stone-50 sm:self-end"
-          >
-            {t("adminCustomers.exportData")}
-          </button>
-          {/* stone-600: 4.5:1 and more on the page's stone-100 (stone-500 was 4.38:1). */}
-          <p className="max-w-xs text-xs text-stone-600 sm:text-right">{t("adminCustomers.exportHint")}</p>
-        </form>
+        {canExport ? (
+          <form method="post" action={`${PATH}/export`} className="flex flex-col gap-1 sm:items-end">
+            {q ? <input type="hidden" name="q" value={q} /> : null}
+            <button
+              type="submit"
+              className="self-start rounded-md border border-stone-300 bg-white px-4 py-2 text-sm font-semibold hover:bg-stone-50 sm:self-end"
+            >
+              {t("adminCustomers.exportData")}
+            </button>
+            {/* stone-600: 4.5:1 and more on the page's stone-100 (stone-500 was 4.38:1). */}
+            <p className="max-w-xs text-xs text-stone-600 sm:text-right">{t("adminCustomers.exportHint")}</p>
+          </form>
+        ) : null}
       </AdminPageHeader>
 
       <section aria-label={t("adminCustomers.title")} className="mt-6 grid grid-cols-2 gap-4 lg:grid-cols-4">

@@ -1,10 +1,10 @@
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { z } from "zod";
 import { AnalyticsPanel } from "~/components/admin/dashboard-analytics";
 import { UnpaidSummary } from "~/components/admin/unpaid-summary";
 import { ErrorList, Field, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
+import { ownerOnly, requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -19,10 +19,12 @@ const grantSchema = z.object({ intent: z.literal("grant"), email: emailField });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
+  const owner = admin.role === "owner";
   const { db } = services(context);
   const at = new Date();
   const [admins, analytics, daily, metrics, recent, queue, unpaid] = await Promise.all([
-    listAdmins(db),
+    // The admins list and the grant form are the owner's.
+    owner ? listAdmins(db) : Promise.resolve([]),
     getAnalytics(db),
     getDailySeries(db, 30),
     getBusinessMetrics(db),
@@ -42,13 +44,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     language: getLanguage(context),
     email: admin.email,
     admins,
+    owner,
     title: `${t("admin.dashboard")} | ${t("admin.title")}`,
   };
 }
 
-/** Grant the admin right to an existing account (e.g. a member of staff). Admins only. */
+/** Grant the owner's admin right to an existing account. The owner only (staff: /admin/staff). */
 export const action = formAction(
-  { schema: grantSchema, authorize: ({ request, context }: Route.ActionArgs) => requireAdmin(context, request) },
+  { schema: grantSchema, authorize: ownerOnly },
   async ({ context, form, value, auth }) => {
     const { user, granted } = await grantAdminByEmail(services(context).db, auth, value.email);
     return succeed(context, form, {
@@ -77,31 +80,38 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
         className="mt-6"
       />
       <AnalyticsPanel data={loaderData} />
-      <section className="mt-8 rounded-lg bg-white p-6 shadow-sm">
-        <h2 className="text-lg font-semibold">{t("adminHome.adminsTitle")}</h2>
-        <ul className="mt-3 list-disc pl-6 text-sm">
-          {loaderData.admins.map((row) => (
-            <li key={row.id}>{row.email}</li>
-          ))}
-        </ul>
-        <Form method="post" className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
-          <input type="hidden" name="intent" value="grant" />
-          <div className="flex-1">
-            <Field label={t("adminHome.grantLabel")} htmlFor="grant-email" hint={t("adminHome.grantHint")}>
-              <input
-                id="grant-email"
-                name="email"
-                type="email"
-                required
-                defaultValue={actionData?.result?.initialValue?.email?.toString()}
-                className={inputClass}
-              />
-            </Field>
-            <ErrorList errors={emailErrors} />
-          </div>
-          <StatusButton>{t("adminHome.grantSubmit")}</StatusButton>
-        </Form>
-      </section>
+      {loaderData.owner ? (
+        <section className="mt-8 rounded-lg bg-white p-6 shadow-sm">
+          <h2 className="text-lg font-semibold">{t("adminHome.adminsTitle")}</h2>
+          <p className="mt-1 text-sm">
+            <Link to="/admin/staff" className="font-medium text-brand-700 underline hover:no-underline">
+              {t("adminStaff.manageLink")}
+            </Link>
+          </p>
+          <ul className="mt-3 list-disc pl-6 text-sm">
+            {loaderData.admins.map((row) => (
+              <li key={row.id}>{row.email}</li>
+            ))}
+          </ul>
+          <Form method="post" className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
+            <input type="hidden" name="intent" value="grant" />
+            <div className="flex-1">
+              <Field label={t("adminHome.grantLabel")} htmlFor="grant-email" hint={t("adminHome.grantHint")}>
+                <input
+                  id="grant-email"
+                  name="email"
+                  type="email"
+                  required
+                  defaultValue={actionData?.result?.initialValue?.email?.toString()}
+                  className={inputClass}
+                />
+              </Field>
+              <ErrorList errors={emailErrors} />
+            </div>
+            <StatusButton>{t("adminHome.grantSubmit")}</StatusButton>
+          </Form>
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { AdminSection } from "~/components/admin/admin-section";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { FormAlert } from "~/components/ui/field";
 import { services } from "~/context";
-import { adminOnly, requireAdmin } from "~/lib/auth.server";
+import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import type { Flash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -20,7 +20,7 @@ const LIST_LOCALES: Record<Language, string> = { en: "en-GB", zh: "zh-HK" };
 
 /** What "Remove demo data" would remove, and the form that does it. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin(context, request);
+  requireOwner(context, request);
   const { db } = services(context);
   const summary = await summarizeDemoData(db);
   const language = getLanguage(context);
@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const action = formAction(
   {
     schema: removeDemoDataSchema,
-    authorize: adminOnly,
+    authorize: ownerOnly,
   },
   async ({ context, form, auth }) => {
     const { db, storage } = services(context);

@@ -12,7 +12,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, config } = services(context);
   // While shoppers are told to pay into the seeded demo account, every admin page says so.
   const demoAccount = await isDemoAccountPrimary(db);
-  return { email: admin.email, demoBanner: demoAccount ? { demoMode: config.demoMode } : null };
+  return {
+    email: admin.email,
+    role: admin.role ?? "staff",
+    demoBanner: demoAccount ? { demoMode: config.demoMode } : null,
+  };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

@@ -7,7 +7,7 @@ import { ShopSection } from "~/components/admin/settings-shop-summary";
 import { FormErrors } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { services } from "~/context";
-import { adminOnly, requireAdmin } from "~/lib/auth.server";
+import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -34,7 +34,7 @@ import type { Route } from "./+types/settings";
 const BODY_LIMIT = Math.max(HERO_MAX_BYTES, IMAGE_PRESETS.hero.maxBytes) + 256 * 1024;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin(context, request);
+  requireOwner(context, request);
   const { db } = services(context);
   const url = new URL(request.url);
   const editId = parseId(url.searchParams.get("edit"));
@@ -91,7 +91,7 @@ export const action = formAction(
     schema: settingsActionSchema,
     maxBytes: BODY_LIMIT,
     unread: HERO_UNREAD,
-    authorize: adminOnly,
+    authorize: ownerOnly,
   },
   async ({ context, form, value, auth }) => {
     const { db, storage } = services(context);

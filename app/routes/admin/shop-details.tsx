@@ -8,7 +8,7 @@ import { MoneyInput, Section } from "~/components/admin/shop-form-parts";
 import { BackLink } from "~/components/ui/back-link";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { adminOnly, requireAdmin } from "~/lib/auth.server";
+import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -40,7 +40,7 @@ const PATH = "/admin/settings/shop";
 const BODY_LIMIT = LOGO_MAX_BYTES + 256 * 1024;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin(context, request);
+  requireOwner(context, request);
   const shop = await loadShop(services(context).db);
   const t = getInstance(context).t;
   return {
@@ -61,7 +61,7 @@ export const action = formAction(
       tooLarge: { key: "adminShop.errors.logoTooLarge", field: "supported_by_logo" },
       notAForm: { key: "adminShop.errors.uploadFailed", field: "supported_by_logo" },
     },
-    authorize: adminOnly,
+    authorize: ownerOnly,
   },
   async ({ context, form, value, auth }) => {
     const { db, storage } = services(context);

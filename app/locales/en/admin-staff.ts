@@ -1,0 +1,51 @@
+/** English text of the staff screen (/admin/staff) and the owner-only refusals; zh/admin-staff.ts has the same keys. */
+export default {
+  nav: "Staff",
+  title: "Staff",
+  intro:
+    "Owners can use every admin screen. Staff can use the dashboard, orders, products, categories, blog and the customer list, but not settings, bank accounts, the customer export or this screen.",
+  ownerOnlyTitle: "Only the shop owner can use this page",
+  ownerOnlyText:
+    "Your staff account can use orders, products, categories, the blog and the customer list. Ask the shop owner if you need this page.",
+  blockOwnerOnly: "Only the shop owner can block or unblock an account.",
+  manageLink: "Manage staff and see recent activity",
+  listHeading: "Owners and staff",
+  columns: { email: "E-mail", role: "Role", added: "Added", actions: "Actions" },
+  roles: { owner: "Owner", staff: "Staff" },
+  configOwner: "Owner (set by SHOP_OWNER_EMAIL)",
+  noAccountYet: "no account yet",
+  you: "you",
+  addHeading: "Add a member of staff",
+  emailLabel: "E-mail address",
+  emailHint:
+    "An existing account becomes staff at once. For a new address we create the account and e-mail a link to choose a password.",
+  addSubmit: "Add staff",
+  added: "{{email}} is now staff.",
+  addedCreated:
+    "We created an account for {{email}} and e-mailed a link to set a password (valid for one hour; they can ask for a new one on “Forgot password”).",
+  addedMailFailed: "The account was created, but the e-mail could not be sent: ask {{email}} to use “Forgot password”.",
+  remove: "Remove",
+  confirmRemove: "Remove {{email}} from the admins?",
+  confirmRemoveText:
+    "They lose access to the admin at once: every session of that account ends. Their customer account stays.",
+  confirmRemoveButton: "Yes, remove",
+  cancel: "Cancel",
+  removed: "{{email}} is no longer an admin; their sessions have ended.",
+  makeOwner: "Make owner",
+  makeStaff: "Make staff",
+  roleChanged: "{{email}} is now {{role}}.",
+  notRemovable: "—",
+  activityHeading: "Recent activity",
+  activityIntro: "The latest 50 entries of the audit log, newest first (Hong Kong time).",
+  activityColumns: { when: "When", who: "Who", action: "Action", entity: "Entity" },
+  system: "system",
+  activityEmpty: "Nothing recorded yet.",
+  errors: {
+    badRequest: "That request could not be understood. Please use the buttons on the page.",
+    alreadyAdmin: "{{email}} is already an admin.",
+    notFound: "That admin no longer exists.",
+    self: "You cannot remove or change your own access.",
+    configOwner: "This owner is set by SHOP_OWNER_EMAIL and cannot be removed or changed here.",
+    lastOwner: "The shop must keep at least one owner.",
+  },
+};
