@@ -70,8 +70,16 @@ export default defineConfig({
   projects: [
     // The first-admin setup works once per shop: each of its two runs gets a fresh server.
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: [/first-admin/, /owner\//] },
-    // Tests tagged @http send requests only (no page): one run says it all.
-    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: [/first-admin/, /owner\//], grepInvert: /@http/ },
+    // Tests tagged @http send requests only (no page); tests tagged @render only read what a page
+    // shows (texts, layout at each width, fonts), the same server HTML and CSS in both modes: one
+    // run, with JavaScript, says it all. Every page type is still checked without JavaScript by
+    // the accessibility sweep (a11y.spec.ts) and by the journeys (docs/decisions/038).
+    {
+      name: "no-js",
+      use: { javaScriptEnabled: false },
+      testIgnore: [/first-admin/, /owner\//],
+      grepInvert: /@http|@render/,
+    },
     // What the owner changes shop-wide (shop details, removing the demo) gets a shop of its own per
     // run, not shared with the other specs, in live mode (DEMO_MODE=off). Shop details first,
     // then the demo removal, which empties the catalogue.

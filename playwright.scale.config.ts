@@ -112,7 +112,7 @@ export default defineConfig({
   },
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false }, grepInvert: /@http/ },
+    { name: "no-js", use: { javaScriptEnabled: false }, grepInvert: /@http|@render/ },
   ],
   webServer: [
     ...shopPorts.map(shopProcess),

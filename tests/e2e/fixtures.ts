@@ -422,6 +422,25 @@ export async function receiptJpeg(name = "receipt.jpg"): Promise<UploadFile> {
   return { name, mimeType: "image/jpeg", buffer };
 }
 
+/** A one-colour PNG made with sharp (product images whose colour a test can tell apart). */
+export async function solidPng(
+  name: string,
+  colour: { r: number; g: number; b: number },
+  size = 64,
+): Promise<UploadFile> {
+  const { default: sharp } = await import("sharp");
+  const buffer = await sharp({ create: { width: size, height: size, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
+  return { name, mimeType: "image/png", buffer };
+}
+
+/** Goes to `url` and, with JavaScript, waits until the page is hydrated. */
+export async function openPage(page: Page, url: string, jsEnabled: boolean): Promise<void> {
+  await page.goto(url);
+  if (jsEnabled) await waitForReact(page);
+}
+
 /** Plain text named receipt.png (and claiming to be a PNG). */
 export function receiptTextAsPng(): UploadFile {
   return { name: "receipt.png", mimeType: "image/png", buffer: Buffer.from("This is not an image, only text.\n") };

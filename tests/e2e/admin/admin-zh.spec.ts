@@ -166,61 +166,60 @@ async function png(name: string): Promise<UploadFile> {
 const ZH_DIGITS = "零一二三四五六七八九";
 
 test.describe("the back office in Chinese", () => {
-  test("every admin screen is in Chinese, with no English interface text", async ({
-    page,
-    baseURL,
-    playwright,
-    jsEnabled,
-  }, testInfo) => {
-    test.setTimeout(60_000);
-    const shopper = await newApiShopper(playwright, baseURL as string, "zh-walk-buyer");
-    try {
-      const order = await placeOrder(shopper, testInfo.project.name);
-      await signInAsAdmin(page, "zh-walk-admin");
-      // The shell's own language toggle (a POST form) switches the back office to Chinese.
-      if (jsEnabled) await waitForReact(page);
-      await page.locator("aside").getByRole("button", { name: "中文", exact: true }).click();
-      await expect(page.getByRole("heading", { level: 1, name: /^歡迎，/ })).toBeVisible();
+  test(
+    "every admin screen is in Chinese, with no English interface text",
+    { tag: "@render" },
+    async ({ page, baseURL, playwright, jsEnabled }, testInfo) => {
+      test.setTimeout(60_000);
+      const shopper = await newApiShopper(playwright, baseURL as string, "zh-walk-buyer");
+      try {
+        const order = await placeOrder(shopper, testInfo.project.name);
+        await signInAsAdmin(page, "zh-walk-admin");
+        // The shell's own language toggle (a POST form) switches the back office to Chinese.
+        if (jsEnabled) await waitForReact(page);
+        await page.locator("aside").getByRole("button", { name: "中文", exact: true }).click();
+        await expect(page.getByRole("heading", { level: 1, name: /^歡迎，/ })).toBeVisible();
 
-      await open(page, `/admin/customers?q=${encodeURIComponent(shopper.email)}`, jsEnabled);
-      const customerHref = await page.getByRole("link", { name: `查看 ${shopper.email}` }).getAttribute("href");
-      expect(customerHref).toMatch(/^\/admin\/customers\/[\w-]+$/);
+        await open(page, `/admin/customers?q=${encodeURIComponent(shopper.email)}`, jsEnabled);
+        const customerHref = await page.getByRole("link", { name: `查看 ${shopper.email}` }).getAttribute("href");
+        expect(customerHref).toMatch(/^\/admin\/customers\/[\w-]+$/);
 
-      const screens = [
-        "/admin",
-        "/admin/products",
-        "/admin/products/new",
-        "/admin/categories",
-        "/admin/orders",
-        `/admin/orders/${order.id}`,
-        "/admin/customers",
-        customerHref as string,
-        "/admin/blog",
-        "/admin/blog/new",
-        "/admin/settings",
-      ];
-      for (const url of screens) {
-        await test.step(url, async () => {
-          await open(page, url, jsEnabled);
-          await expectChineseScreen(page, url);
-          // Content with both languages is shown in the reader's language first.
-          if (url === "/admin/categories") {
-            await expect(
-              page.getByTestId("category-row").getByRole("heading", { name: "長槍", exact: true }),
-            ).toBeVisible();
-          }
-        });
+        const screens = [
+          "/admin",
+          "/admin/products",
+          "/admin/products/new",
+          "/admin/categories",
+          "/admin/orders",
+          `/admin/orders/${order.id}`,
+          "/admin/customers",
+          customerHref as string,
+          "/admin/blog",
+          "/admin/blog/new",
+          "/admin/settings",
+        ];
+        for (const url of screens) {
+          await test.step(url, async () => {
+            await open(page, url, jsEnabled);
+            await expectChineseScreen(page, url);
+            // Content with both languages is shown in the reader's language first.
+            if (url === "/admin/categories") {
+              await expect(
+                page.getByTestId("category-row").getByRole("heading", { name: "長槍", exact: true }),
+              ).toBeVisible();
+            }
+          });
+        }
+        // The shell carries the shop's Chinese name; the sidebar names every section in Chinese.
+        await expect(page.locator("aside").getByRole("link", { name: "港灣戰術 · 管理後台" })).toBeVisible();
+        const nav = page.getByRole("navigation", { name: "管理選單" }).first();
+        for (const section of ["儀表板", "產品", "訂單", "客戶", "網誌", "設定"]) {
+          await expect(nav.getByRole("link", { name: section, exact: true })).toBeVisible();
+        }
+      } finally {
+        await shopper.dispose();
       }
-      // The shell carries the shop's Chinese name; the sidebar names every section in Chinese.
-      await expect(page.locator("aside").getByRole("link", { name: "港灣戰術 · 管理後台" })).toBeVisible();
-      const nav = page.getByRole("navigation", { name: "管理選單" }).first();
-      for (const section of ["儀表板", "產品", "訂單", "客戶", "網誌", "設定"]) {
-        await expect(nav.getByRole("link", { name: section, exact: true })).toBeVisible();
-      }
-    } finally {
-      await shopper.dispose();
-    }
-  });
+    },
+  );
 
   test("creates a product through the Chinese form and the store shows it in Chinese", async ({
     page,

@@ -43,12 +43,9 @@ test.describe("admin lists on a phone", () => {
   test.use({ viewport: PHONE });
 
   for (const language of ["en", "zh"] as const) {
-    test(`orders and products show status and actions without sideways scrolling (${language})`, async ({
-      page,
-      context,
-      baseURL,
-      playwright,
-    }) => {
+    test(`orders and products show status and actions without sideways scrolling (${language})`, {
+      tag: "@render",
+    }, async ({ page, context, baseURL, playwright }) => {
       test.setTimeout(60_000);
       // An order waiting for payment: its row offers Mark Paid.
       const shopper = await newApiShopper(playwright, baseURL as string, "phone-buyer");
@@ -99,7 +96,7 @@ test.describe("admin lists on a phone", () => {
     });
   }
 
-  test("at desk width the lists are tables with their header row", async ({ page }) => {
+  test("at desk width the lists are tables with their header row", { tag: "@render" }, async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await signInAsAdmin(page, "desk-admin");
     await page.goto("/admin/products");

@@ -1,12 +1,12 @@
 import type { BrowserContext, Page } from "@playwright/test";
 import {
   expect,
+  openPage,
   productIdByName,
   setLanguage,
   signInAsAdmin,
+  solidPng,
   shopperTest as test,
-  type UploadFile,
-  waitForReact,
 } from "../fixtures";
 
 /**
@@ -20,19 +20,6 @@ import {
 
 function uniqueName(project: string): string {
   return `Price Rifle ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}-${project}`;
-}
-
-async function image(name: string, colour: { r: number; g: number; b: number }): Promise<UploadFile> {
-  const { default: sharp } = await import("sharp");
-  const buffer = await sharp({ create: { width: 64, height: 64, channels: 3, background: colour } })
-    .png()
-    .toBuffer();
-  return { name, mimeType: "image/png", buffer };
-}
-
-async function open(page: Page, url: string, jsEnabled: boolean): Promise<void> {
-  await page.goto(url);
-  if (jsEnabled) await waitForReact(page);
 }
 
 /** The shopper's currency, as the header's currency form sets it (an unsigned cookie). */
@@ -55,7 +42,7 @@ async function save(page: Page): Promise<void> {
 }
 
 async function storePrice(page: Page, id: number, jsEnabled: boolean) {
-  await open(page, `/product/${id}`, jsEnabled);
+  await openPage(page, `/product/${id}`, jsEnabled);
   return page.locator("main [data-price]").first();
 }
 
@@ -72,7 +59,7 @@ test.describe("product prices that follow HKD", () => {
     await signInAsAdmin(page, "price-admin");
 
     await test.step("create with HKD and a fixed EUR price only", async () => {
-      await open(page, "/admin/products/new", jsEnabled);
+      await openPage(page, "/admin/products/new", jsEnabled);
       const form = productForm(page);
       // Nothing typed yet: each empty price says it follows HKD at its rate.
       await expect(hintOf(page, "price_gbp")).toHaveText("Follows HKD at 0.1 — type a price to fix it");
@@ -94,7 +81,7 @@ test.describe("product prices that follow HKD", () => {
     const id = await productIdByName(page.request, name);
 
     await test.step("the form marks GBP/USD as derived and EUR as fixed", async () => {
-      await open(page, `/admin/products/edit/${id}`, jsEnabled);
+      await openPage(page, `/admin/products/edit/${id}`, jsEnabled);
       const form = productForm(page);
       await expect(form.getByLabel("Price (GBP)", { exact: true })).toHaveValue("");
       await expect(form.getByLabel("Price (GBP)", { exact: true })).toHaveAttribute("placeholder", "≈ 88.80");
@@ -110,7 +97,7 @@ test.describe("product prices that follow HKD", () => {
       );
 
       await setLanguage(context, base, "zh");
-      await open(page, `/admin/products/edit/${id}`, jsEnabled);
+      await openPage(page, `/admin/products/edit/${id}`, jsEnabled);
       await expect(hintOf(page, "price_gbp")).toHaveText("跟隨港幣：按匯率 0.1 約為 £88.80，輸入價格即可固定");
       await expect(hintOf(page, "price_eur")).toHaveText("固定價格，清空即跟隨港幣換算");
       await setLanguage(context, base, "en");
@@ -122,7 +109,7 @@ test.describe("product prices that follow HKD", () => {
     });
 
     await test.step("raising HKD moves GBP and leaves the typed EUR alone", async () => {
-      await open(page, `/admin/products/edit/${id}`, jsEnabled);
+      await openPage(page, `/admin/products/edit/${id}`, jsEnabled);
       await productForm(page).getByLabel("Price (HKD)", { exact: true }).fill("1888");
       if (jsEnabled) {
         await expect(hintOf(page, "price_gbp")).toHaveText(
@@ -136,13 +123,13 @@ test.describe("product prices that follow HKD", () => {
     });
 
     await test.step("clearing the typed EUR price makes it follow HKD again", async () => {
-      await open(page, `/admin/products/edit/${id}`, jsEnabled);
+      await openPage(page, `/admin/products/edit/${id}`, jsEnabled);
       const eur = productForm(page).getByLabel("Price (EUR)", { exact: true });
       await eur.fill("");
       if (jsEnabled) await expect(hintOf(page, "price_eur")).toContainText("≈ €222.78 from HK$ at 0.118");
       await save(page);
       await expect(await storePrice(page, id, jsEnabled)).toHaveText("€222.78");
-      await open(page, `/admin/products/edit/${id}`, jsEnabled);
+      await openPage(page, `/admin/products/edit/${id}`, jsEnabled);
       await expect(productForm(page).getByLabel("Price (EUR)", { exact: true })).toHaveValue("");
       await expect(hintOf(page, "price_eur")).toContainText("Follows HKD: ≈ €222.78");
       await setCurrency(context, base, "HKD");
@@ -155,7 +142,7 @@ test.describe("product prices that follow HKD", () => {
   }, testInfo) => {
     const name = uniqueName(testInfo.project.name);
     await signInAsAdmin(page, "price-admin");
-    await open(page, "/admin/products/new", jsEnabled);
+    await openPage(page, "/admin/products/new", jsEnabled);
     const form = productForm(page);
     await form.getByLabel("English Name", { exact: true }).fill(name);
     await form.getByLabel("Chinese Name", { exact: true }).fill("價格測試步槍");
@@ -181,7 +168,7 @@ test.describe("product prices that follow HKD", () => {
     await form.getByLabel("Chinese colour name", { exact: true }).fill(" 黑色 ");
     await save(page);
     const id = await productIdByName(page.request, name);
-    await open(page, `/admin/products/edit/${id}`, jsEnabled);
+    await openPage(page, `/admin/products/edit/${id}`, jsEnabled);
     await expect(productForm(page).getByLabel("Chinese colour name", { exact: true })).toHaveValue("黑色");
     await expect(productForm(page).getByLabel("Price (GBP)", { exact: true })).toHaveValue("");
   });
@@ -190,7 +177,7 @@ test.describe("product prices that follow HKD", () => {
 test.describe("product form helpers", () => {
   test("the total stock follows the colour stocks; chosen images show a preview", async ({ page, jsEnabled }) => {
     await signInAsAdmin(page, "stock-admin");
-    await open(page, "/admin/products/new", jsEnabled);
+    await openPage(page, "/admin/products/new", jsEnabled);
     const form = productForm(page);
     const total = form.getByText(/^Total stock: \d+$/);
     await expect(total).toHaveText("Total stock: 0");
@@ -217,8 +204,8 @@ test.describe("product form helpers", () => {
 
     const files = form.getByLabel("Add images", { exact: true });
     await files.setInputFiles([
-      await image("front.png", { r: 200, g: 40, b: 40 }),
-      await image("side.png", { r: 40, g: 40, b: 200 }),
+      await solidPng("front.png", { r: 200, g: 40, b: 40 }),
+      await solidPng("side.png", { r: 40, g: 40, b: 200 }),
     ]);
     const previews = form.getByRole("img", { name: /^New image \d: / });
     if (!jsEnabled) {
@@ -235,7 +222,7 @@ test.describe("product form helpers", () => {
       .poll(() => previews.nth(0).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBe(64);
     // A new choice replaces the previews and releases the old object URLs.
-    await files.setInputFiles([await image("back.png", { r: 40, g: 200, b: 40 })]);
+    await files.setInputFiles([await solidPng("back.png", { r: 40, g: 200, b: 40 })]);
     await expect(previews).toHaveCount(1);
     await expect(previews.nth(0)).toHaveAccessibleName("New image 1: back.png");
     const released = await page.evaluate(async (url) => {
@@ -254,7 +241,7 @@ test.describe("product form helpers", () => {
     await signInAsAdmin(page, "phone-admin");
     for (const language of ["en", "zh"] as const) {
       await setLanguage(context, baseURL ?? "", language);
-      await open(page, "/admin/products/new", jsEnabled);
+      await openPage(page, "/admin/products/new", jsEnabled);
       const addColour = { en: "Add colour", zh: "新增顏色" }[language];
       await productForm(page).getByRole("button", { name: addColour, exact: true }).click();
       await expect(productForm(page).locator("#variant-0-color_zh")).toBeVisible();

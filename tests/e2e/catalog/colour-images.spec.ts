@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, productIdByName, signInAsAdmin, test, type UploadFile, waitForReact } from "../fixtures";
+import { expect, openPage, productIdByName, signInAsAdmin, solidPng, test } from "../fixtures";
 
 /**
  * Images per colour (docs/decisions/035), one journey with JavaScript on and off: an admin makes
@@ -8,19 +8,6 @@ import { expect, productIdByName, signInAsAdmin, test, type UploadFile, waitForR
  * Cart form. With JavaScript the link switches the gallery in place; without, the server renders
  * the page for `?colour=Tan`.
  */
-
-async function image(name: string, colour: { r: number; g: number; b: number }): Promise<UploadFile> {
-  const { default: sharp } = await import("sharp");
-  const buffer = await sharp({ create: { width: 320, height: 320, channels: 3, background: colour } })
-    .png()
-    .toBuffer();
-  return { name, mimeType: "image/png", buffer };
-}
-
-async function open(page: Page, url: string, jsEnabled: boolean): Promise<void> {
-  await page.goto(url);
-  if (jsEnabled) await waitForReact(page);
-}
 
 function productForm(page: Page) {
   return page.locator("form").filter({ has: page.getByRole("button", { name: "Add colour", exact: true }) });
@@ -32,7 +19,7 @@ test("a shopper who chooses the second colour sees its image first", async ({ pa
   await signInAsAdmin(page, "colour-images");
 
   await test.step("the admin makes a product in two colours and tags an image for each", async () => {
-    await open(page, "/admin/products/new", jsEnabled);
+    await openPage(page, "/admin/products/new", jsEnabled);
     const form = productForm(page);
     await form.getByLabel("English Name", { exact: true }).fill(name);
     await form.getByLabel("Chinese Name", { exact: true }).fill("顏色相片測試");
@@ -48,14 +35,14 @@ test("a shopper who chooses the second colour sees its image first", async ({ pa
     await form
       .getByLabel("Add images", { exact: true })
       .setInputFiles([
-        await image("black.png", { r: 10, g: 10, b: 10 }),
-        await image("tan.png", { r: 210, g: 180, b: 140 }),
+        await solidPng("black.png", { r: 10, g: 10, b: 10 }, 320),
+        await solidPng("tan.png", { r: 210, g: 180, b: 140 }, 320),
       ]);
     await form.getByRole("button", { name: "Save", exact: true }).last().click();
     await expect(page).toHaveURL(/\/admin\/products$/);
 
     const id = await productIdByName(page.request, name);
-    await open(page, `/admin/products/edit/${id}`, jsEnabled);
+    await openPage(page, `/admin/products/edit/${id}`, jsEnabled);
     const edit = productForm(page);
     await edit.getByLabel("Colour of image 1", { exact: true }).selectOption({ label: "Black" });
     await edit.getByLabel("Colour of image 2", { exact: true }).selectOption({ label: "Tan" });
@@ -64,7 +51,7 @@ test("a shopper who chooses the second colour sees its image first", async ({ pa
   });
 
   const id = await productIdByName(page.request, name);
-  await open(page, `/admin/products/edit/${id}`, jsEnabled);
+  await openPage(page, `/admin/products/edit/${id}`, jsEnabled);
   const edit = productForm(page);
   await expect(edit.getByLabel("Colour of image 2", { exact: true })).toHaveValue("Tan");
   const blackSrc = await edit.getByRole("img", { name: "Product image 1" }).getAttribute("src");
@@ -76,7 +63,7 @@ test("a shopper who chooses the second colour sees its image first", async ({ pa
     // An anonymous shopper: the page cache (decision 032) keeps pages by address, ?colour= included.
     await context.clearCookies();
     await page.setViewportSize({ width: 375, height: 800 });
-    await open(page, `/product/${id}`, jsEnabled);
+    await openPage(page, `/product/${id}`, jsEnabled);
     const gallery = page.getByRole("region", { name: "Product images" });
     const main = gallery.getByRole("img", { name });
     await expect(main).toHaveAttribute("src", blackSrc ?? "");

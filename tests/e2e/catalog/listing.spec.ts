@@ -22,7 +22,7 @@ const SOLD_OUT_RIFLE = "Marksman DMR AEG 20-inch";
 const FOUR_COLOUR_GEAR = "Plate Carrier Lite";
 
 test.describe("category listing", () => {
-  test("rifles: breadcrumb, heading, count, prices and colour badges", async ({ page }) => {
+  test("rifles: breadcrumb, heading, count, prices and colour badges", { tag: "@render" }, async ({ page }) => {
     const response = await page.goto("/category/rifles");
     expect(response?.status()).toBe(200);
 
@@ -59,7 +59,7 @@ test.describe("category listing", () => {
     ]);
   });
 
-  test("a product with four colours shows three badges and '+1 more'", async ({ page }) => {
+  test("a product with four colours shows three badges and '+1 more'", { tag: "@render" }, async ({ page }) => {
     await page.goto("/category/tactical-gear");
     const card = cardNamed(page, FOUR_COLOUR_GEAR);
     await expect(card).toHaveCount(1);
@@ -71,7 +71,7 @@ test.describe("category listing", () => {
     ]);
   });
 
-  test("sold-out cards say Out of Stock and their button is disabled", async ({ page }) => {
+  test("sold-out cards say Out of Stock and their button is disabled", { tag: "@render" }, async ({ page }) => {
     await page.goto("/category/rifles");
     const soldOut = cardNamed(page, SOLD_OUT_RIFLE);
     await expect(soldOut).toHaveCount(1);
@@ -189,7 +189,7 @@ test.describe("category listing", () => {
     for (const href of secondPage) expect(href).toMatch(/^\/product\/\d+$/);
   });
 
-  test("a category's name in the URL finds the same products as its slug", async ({ page }) => {
+  test("a category's name in the URL finds the same products as its slug", { tag: "@render" }, async ({ page }) => {
     const byName = await page.goto("/category/Tactical%20Gear");
     expect(byName?.status()).toBe(200);
     const named = await cardProductLinks(page);
@@ -203,7 +203,7 @@ test.describe("category listing", () => {
     await expect(cards(page).locator("p.card-cat").first()).toHaveText("Tactical Gear");
   });
 
-  test("new arrivals lists recent products", async ({ page }) => {
+  test("new arrivals lists recent products", { tag: "@render" }, async ({ page }) => {
     await page.goto("/category/all");
     const all = await shownCount(page);
     const response = await page.goto("/category/new-arrivals");
@@ -216,7 +216,7 @@ test.describe("category listing", () => {
     await expect(page.getByRole("form", { name: "Filters" }).locator("select[name=sort]")).toHaveValue("newest");
   });
 
-  test("an unknown category answers 404", async ({ page }) => {
+  test("an unknown category answers 404", { tag: "@render" }, async ({ page }) => {
     const response = await page.goto("/category/does-not-exist");
     expect(response?.status()).toBe(404);
     await expect(page.getByText("No products found", { exact: true })).toBeVisible();
@@ -260,7 +260,7 @@ test.describe("category listing", () => {
     expect(jsonLd.offers.price).toBe("1880.00");
   });
 
-  test("reads in Chinese", async ({ page, inChinese }) => {
+  test("reads in Chinese", { tag: "@render" }, async ({ page, inChinese }) => {
     await inChinese();
     await page.goto("/category/rifles");
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hant-HK");
@@ -279,7 +279,7 @@ test.describe("category listing", () => {
     }
   });
 
-  test("is a single column without sideways overflow on a phone", async ({ page }) => {
+  test("is a single column without sideways overflow on a phone", { tag: "@render" }, async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto("/category/rifles");
     const boxes = await cards(page).evaluateAll((articles) =>

@@ -129,11 +129,9 @@ async function closeUserMenu(page: Page) {
 }
 
 test.describe("storefront header", () => {
-  test("signed in at 1024, 1280 and 1440 px: one row, whole shop name, e-mail only in the menu", async ({
-    page,
-    context,
-    baseURL,
-  }) => {
+  test("signed in at 1024, 1280 and 1440 px: one row, whole shop name, e-mail only in the menu", {
+    tag: "@render",
+  }, async ({ page, context, baseURL }) => {
     test.setTimeout(90_000);
     const email = await signUpLongEmail(page);
     await fillCart(page);
@@ -202,7 +200,11 @@ test.describe("storefront header", () => {
     }
   });
 
-  test("signed out: a Login link, and the same one-row header", async ({ page, context, baseURL }) => {
+  test("signed out: a Login link, and the same one-row header", { tag: "@render" }, async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     for (const lang of ["en", "zh"] as const) {
       await setLanguage(context, baseURL ?? "", lang);
       for (const width of [390, 1024, 1280, 1440]) {
@@ -215,7 +217,7 @@ test.describe("storefront header", () => {
     }
   });
 
-  test("the cart link: its name starts with the visible text and the badge covers nothing", async ({
+  test("the cart link: its name starts with the visible text and the badge covers nothing", { tag: "@render" }, async ({
     page,
     context,
     baseURL,
@@ -271,7 +273,7 @@ test.describe("storefront header", () => {
     await expect(page.locator("header #currency-desktop")).toHaveValue("USD");
   });
 
-  test("screenshots of the signed-in header at desk width, both languages", async ({
+  test("screenshots of the signed-in header at desk width, both languages", { tag: "@render" }, async ({
     page,
     context,
     baseURL,

@@ -1,7 +1,7 @@
 import { CJK, expect, test } from "../fixtures";
 
 test.describe("home page", () => {
-  test("shows the demo catalogue in English", async ({ page }) => {
+  test("shows the demo catalogue in English", { tag: "@render" }, async ({ page }) => {
     const response = await page.goto("/");
     expect(response?.status()).toBe(200);
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
@@ -37,7 +37,7 @@ test.describe("home page", () => {
     await expect(page.locator("footer")).toContainText(`© ${new Date().getFullYear()} Harbour Tactical`);
   });
 
-  test("shows the whole page in Chinese", async ({ page, inChinese }) => {
+  test("shows the whole page in Chinese", { tag: "@render" }, async ({ page, inChinese }) => {
     await inChinese();
     await page.goto("/");
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hant-HK");
@@ -55,7 +55,7 @@ test.describe("home page", () => {
     }
   });
 
-  test("answers a browser that prefers Chinese in Chinese", async ({ browser, baseURL }) => {
+  test("answers a browser that prefers Chinese in Chinese", { tag: "@render" }, async ({ browser, baseURL }) => {
     const context = await browser.newContext({ locale: "zh-HK", baseURL });
     const page = await context.newPage();
     await page.goto("/");

@@ -59,7 +59,10 @@ test.describe("storefront interface", () => {
     });
   }
 
-  test("Chinese pages name the breadcrumb in Chinese and say New Arrivals one way", async ({ page, inChinese }) => {
+  test("Chinese pages name the breadcrumb in Chinese and say New Arrivals one way", { tag: "@render" }, async ({
+    page,
+    inChinese,
+  }) => {
     await page.goto("/category/rifles");
     await expect(page.getByRole("navigation", { name: en.nav.breadcrumb, exact: true })).toBeVisible();
 
@@ -82,7 +85,7 @@ test.describe("storefront interface", () => {
     await expect(page.getByRole("navigation", { name: zh.nav.breadcrumb })).toContainText(zh.home.newArrivals);
   });
 
-  test("English pages draw curly quotes with a Latin font; Chinese pages use a CJK font", async ({
+  test("English pages draw curly quotes with a Latin font; Chinese pages use a CJK font", { tag: "@render" }, async ({
     page,
     inChinese,
   }) => {

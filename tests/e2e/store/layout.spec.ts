@@ -18,7 +18,7 @@ test.describe("layout", () => {
     }
   });
 
-  test("content pages read in both languages", async ({ page, inChinese }) => {
+  test("content pages read in both languages", { tag: "@render" }, async ({ page, inChinese }) => {
     for (const path of ["/shipping", "/returns", "/faq", "/contact", "/privacy", "/terms"]) {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).not.toBeEmpty();
@@ -32,7 +32,7 @@ test.describe("layout", () => {
     expect(await page.locator("main").innerText()).not.toMatch(/\bthe\b|\band\b/);
   });
 
-  test("unknown paths show the not-found page with 404", async ({ page, inChinese }) => {
+  test("unknown paths show the not-found page with 404", { tag: "@render" }, async ({ page, inChinese }) => {
     const response = await page.goto("/no-such-page/at-all");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();

@@ -41,7 +41,7 @@ async function expectStoreFrame(page: Page, language: Language) {
 
 for (const language of ["en", "zh"] as const) {
   test.describe(`not found inside the layout (${language})`, () => {
-    test("a missing product", async ({ page, context, baseURL }) => {
+    test("a missing product", { tag: "@render" }, async ({ page, context, baseURL }) => {
       await setLanguage(context, baseURL ?? "", language);
       const response = await page.goto("/product/999999");
       expect(response?.status()).toBe(404);
@@ -49,7 +49,7 @@ for (const language of ["en", "zh"] as const) {
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(TEXT[language].productMissing);
     });
 
-    test("a missing category", async ({ page, context, baseURL }) => {
+    test("a missing category", { tag: "@render" }, async ({ page, context, baseURL }) => {
       await setLanguage(context, baseURL ?? "", language);
       const response = await page.goto("/category/no-such-category");
       expect(response?.status()).toBe(404);
@@ -57,7 +57,7 @@ for (const language of ["en", "zh"] as const) {
       await expect(page.getByRole("main").getByText(TEXT[language].categoryMissing, { exact: true })).toBeVisible();
     });
 
-    test("a missing blog post", async ({ page, context, baseURL }) => {
+    test("a missing blog post", { tag: "@render" }, async ({ page, context, baseURL }) => {
       await setLanguage(context, baseURL ?? "", language);
       const response = await page.goto("/blog/999999");
       expect(response?.status()).toBe(404);
@@ -65,7 +65,7 @@ for (const language of ["en", "zh"] as const) {
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(TEXT[language].pageMissing);
     });
 
-    test("a missing admin order", async ({ page, context, baseURL }) => {
+    test("a missing admin order", { tag: "@render" }, async ({ page, context, baseURL }) => {
       await signInAsAdmin(page, `frame-${language}`);
       // Chosen after signing in: the sign-in form is found by its English labels.
       await setLanguage(context, baseURL ?? "", language);
