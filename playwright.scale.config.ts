@@ -112,14 +112,7 @@ export default defineConfig({
   },
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },
-    // Without JavaScript: the shopper's flows (a plain post per step). The admin's forms without
-    // JavaScript run the same SQL as with it and are covered on SQLite (docs/decisions/038).
-    {
-      name: "no-js",
-      use: { javaScriptEnabled: false },
-      testMatch: ["purchase/**/*.spec.ts"],
-      grepInvert: /@http|@render/,
-    },
+    { name: "no-js", use: { javaScriptEnabled: false }, grepInvert: /@http|@render/ },
   ],
   webServer: [
     ...shopPorts.map(shopProcess),
