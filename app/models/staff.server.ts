@@ -6,7 +6,7 @@ import type { AdminRole, Database, UserRow } from "#db/schema";
 import { hashPassword } from "~/lib/password.server";
 import { UserError } from "~/lib/problem";
 import { recordAudit } from "./audit.server";
-import { normalizeEmail } from "./user.server";
+import { adminUserRows, normalizeEmail } from "./user.server";
 
 type Trx = Transaction<Database>;
 
@@ -24,19 +24,7 @@ export interface AdminListing {
 
 /** The owners and staff: the SHOP_OWNER_EMAIL owner first, then the table's rows, oldest first. */
 export async function listStaff(db: DB, ownerEmail: string | null): Promise<AdminListing[]> {
-  const rows = await db
-    .selectFrom("admin_users")
-    .leftJoin("users", "users.id", "admin_users.user_id")
-    .select([
-      "admin_users.id",
-      "admin_users.email",
-      "admin_users.role",
-      "admin_users.created_at",
-      "users.email as user_email",
-    ])
-    .orderBy("admin_users.created_at")
-    .orderBy("admin_users.id")
-    .execute();
+  const rows = await adminUserRows(db).orderBy("admin_users.created_at").orderBy("admin_users.id").execute();
   const owner = ownerEmail ? normalizeEmail(ownerEmail) : null;
   const listed: AdminListing[] = rows.map((row) => {
     const email = normalizeEmail(row.user_email ?? row.email ?? "");
@@ -126,18 +114,7 @@ export async function addStaff(
 
 /** The admin row `id` with its e-mail (the account's where it has one), or a 404 refusal. */
 async function loadTarget(trx: Trx, id: number) {
-  const row = await trx
-    .selectFrom("admin_users")
-    .leftJoin("users", "users.id", "admin_users.user_id")
-    .select([
-      "admin_users.id",
-      "admin_users.user_id",
-      "admin_users.email",
-      "admin_users.role",
-      "users.email as user_email",
-    ])
-    .where("admin_users.id", "=", id)
-    .executeTakeFirst();
+  const row = await adminUserRows(trx).where("admin_users.id", "=", id).executeTakeFirst();
   if (!row) throw new UserError("adminStaff.errors.notFound", { status: 404 });
   return { ...row, email: normalizeEmail(row.user_email ?? row.email ?? "") };
 }

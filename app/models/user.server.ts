@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
+import type { Kysely } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import { lockTable } from "#db/dialect";
-import type { AdminRole, UserRow } from "#db/schema";
+import type { AdminRole, Database, UserRow } from "#db/schema";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { UserError } from "~/lib/problem";
 import { recordAudit } from "./audit.server";
@@ -98,14 +99,27 @@ export async function grantAdminByEmail(
   return { user, granted: await grantAdmin(db, user, { actorUserId: actor.id }) };
 }
 
-/** The admin users table, oldest first, each by its account's e-mail where it has one. */
-export async function listAdmins(db: DB): Promise<{ id: number; email: string }[]> {
-  const rows = await db
+/**
+ * The admin users rows with what identifies each: its account's e-mail (`user_email`) where it
+ * has one, else the e-mail it was granted by. The dashboard and the staff screen read through it.
+ */
+export function adminUserRows(db: Kysely<Database>) {
+  return db
     .selectFrom("admin_users")
     .leftJoin("users", "users.id", "admin_users.user_id")
-    .select(["admin_users.id", "admin_users.email", "users.email as user_email"])
-    .orderBy("admin_users.created_at")
-    .execute();
+    .select([
+      "admin_users.id",
+      "admin_users.user_id",
+      "admin_users.email",
+      "admin_users.role",
+      "admin_users.created_at",
+      "users.email as user_email",
+    ]);
+}
+
+/** The admin users table, oldest first, each by its account's e-mail where it has one. */
+export async function listAdmins(db: DB): Promise<{ id: number; email: string }[]> {
+  const rows = await adminUserRows(db).orderBy("admin_users.created_at").execute();
   return rows.map((row) => ({ id: row.id, email: row.user_email ?? row.email ?? "" }));
 }
 

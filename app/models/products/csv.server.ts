@@ -14,7 +14,7 @@
  *   colour          the colour's English name ("Default" for a product without colours)
  *   colour_zh       its Chinese name; empty = the English one
  *   stock           that colour's stock, a whole number
- *   image_urls      the images shown for this colour (untagged ones and this colour's), absolute,
+ *   image_urls      the images the product page shows for this colour (its own, then untagged), absolute,
  *                   space separated, in gallery order. Export only: an import ignores it.
  *
  * Import grouping: rows with a product_id belong to that product wherever they are; rows without
@@ -27,6 +27,7 @@ import { parse } from "csv-parse/sync";
 import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database, ProductRow } from "#db/schema";
+import { imagesForColour } from "~/lib/colour-images";
 import { restoreCell } from "~/lib/csv.server";
 import { hongKongDate } from "~/lib/dates";
 import type { ExchangeRates } from "~/lib/money";
@@ -151,9 +152,10 @@ export async function* productCsvRecords(db: DB, origin: string, batchSize = BAT
       const own = variantsOf.get(product.id) ?? [];
       const rows = own.length > 0 ? own : [{ color: "", color_zh: null, stock: 0 }];
       for (const variant of rows) {
-        const urls = (imagesOf.get(product.id) ?? [])
-          .filter((image) => image.color === null || image.color === variant.color)
-          .map((image) => `${origin}${publicUrl(image.path)}`);
+        // What the product page shows for this colour (one rule: app/lib/colour-images.ts).
+        const urls = imagesForColour(imagesOf.get(product.id) ?? [], variant.color || null).map(
+          (image) => `${origin}${publicUrl(image.path)}`,
+        );
         yield exportRecord(product, slugs, variant, urls);
       }
     }
