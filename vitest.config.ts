@@ -40,6 +40,7 @@ const POSTGRES_SUITES = [
   "receipt-replace",
   "receipt-status",
   "schema",
+  "search-synonyms",
   "seed",
   "session",
   "shop-details",

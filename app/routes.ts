@@ -51,6 +51,7 @@ export default [
       route("settings", "routes/admin/settings.tsx"),
       route("settings/shop", "routes/admin/shop-details.tsx"),
       route("settings/pages/:slug", "routes/admin/content-page-form.tsx"),
+      route("settings/search", "routes/admin/search-synonyms.tsx"),
       route("demo-data", "routes/admin/demo-data.tsx"),
       route("staff", "routes/admin/staff.tsx"),
       route("*", "routes/admin/not-found.tsx"),

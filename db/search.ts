@@ -1,9 +1,12 @@
 /**
  * Product search, the same rules on both databases: partial and case-insensitive in the English
  * name, the Chinese name or the category (slug and both names); terms of 3+ characters through
- * an index, 2-character terms (common in Chinese: 手槍, 背心) by a plain partial match.
+ * an index, 2-character terms (common in Chinese: 手槍, 背心) by a plain partial match. A search
+ * may ask for several terms at once (the shopper's term and its synonyms, decision 043): a
+ * product matches when it matches any of them.
  *
- * - SQLite: the FTS5 trigram table `product_search`, kept in step by triggers (migration 0003).
+ * - SQLite: the FTS5 trigram table `product_search`, kept in step by triggers (migration 0003);
+ *   the 3+ character terms go into one MATCH as a disjunction of phrases.
  * - PostgreSQL: pg_trgm GIN indexes on the product and category names (migration 0003), which
  *   serve ILIKE '%term%' directly, so one expression covers every length there.
  */
@@ -16,37 +19,57 @@ import type { Database } from "./schema";
 type AnyDb = import("kysely").Kysely<any>;
 type ProductsEb = ExpressionBuilder<Database & { products: Database["products"] }, "products">;
 
-/** A where-callback on `products` keeping those that match `term` (already normalised, 2+ characters). */
-export function matchProductSearch(db: AnyDb, term: string) {
+/** An FTS5 phrase: the term in double quotes (a quote inside doubled), so nothing in it is syntax. */
+const ftsPhrase = (term: string) => `"${term.replace(/"/g, '""')}"`;
+
+/**
+ * A where-callback on `products` keeping those that match any of `terms` (already normalised,
+ * 2+ characters each; at least one).
+ */
+export function matchProductSearch(db: AnyDb, terms: readonly string[]) {
+  const all = [...new Set(terms)];
+  const indexed = isPostgres(db) ? [] : all.filter((term) => [...term].length >= 3);
+  const partial = all.filter((term) => !indexed.includes(term));
   return (eb: ProductsEb) => {
-    if ([...term].length >= 3 && !isPostgres(db)) {
-      const phrase = `"${term.replace(/"/g, '""')}"`;
-      return eb(
-        "products.id",
-        "in",
-        eb
-          .selectFrom("product_search")
-          .select("product_search.rowid")
-          .where(sql<boolean>`product_search MATCH ${phrase}`),
+    const matches = [];
+    if (indexed.length > 0) {
+      matches.push(
+        eb(
+          "products.id",
+          "in",
+          eb
+            .selectFrom("product_search")
+            .select("product_search.rowid")
+            .where(sql<boolean>`product_search MATCH ${indexed.map(ftsPhrase).join(" OR ")}`),
+        ),
       );
     }
-    return eb.or([
-      containsText(db, "products.name_en", term),
-      containsText(db, "products.name_zh", term),
-      eb(
-        "products.category_id",
-        "in",
-        eb
-          .selectFrom("categories")
-          .select("categories.id")
-          .where((c) =>
-            c.or([
-              containsText(db, "categories.slug", term),
-              containsText(db, "categories.name_en", term),
-              containsText(db, "categories.name_zh", term),
-            ]),
+    if (partial.length > 0) {
+      matches.push(
+        eb.or([
+          ...partial.flatMap((term) => [
+            containsText(db, "products.name_en", term),
+            containsText(db, "products.name_zh", term),
+          ]),
+          eb(
+            "products.category_id",
+            "in",
+            eb
+              .selectFrom("categories")
+              .select("categories.id")
+              .where((c) =>
+                c.or(
+                  partial.flatMap((term) => [
+                    containsText(db, "categories.slug", term),
+                    containsText(db, "categories.name_en", term),
+                    containsText(db, "categories.name_zh", term),
+                  ]),
+                ),
+              ),
           ),
-      ),
-    ]);
+        ]),
+      );
+    }
+    return matches.length === 1 ? (matches[0] as (typeof matches)[number]) : eb.or(matches);
   };
 }

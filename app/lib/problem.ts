@@ -50,3 +50,26 @@ export class UserError extends Error {
     return this.problem.params ?? {};
   }
 }
+
+/**
+ * A field's error message with parameters, as the one string Conform carries for it:
+ * `key?name=value&…` ("adminSearch.errors.termTooLong?line=3&max=40"). `ErrorList` reads it back
+ * with `readFieldMessage` and translates the key with its parameters. A key alone is a message
+ * without parameters.
+ */
+export function fieldMessage(key: string, params: Record<string, string | number>): string {
+  const query = new URLSearchParams(Object.entries(params).map(([name, value]) => [name, String(value)])).toString();
+  return query ? `${key}?${query}` : key;
+}
+
+/**
+ * The key and parameters of a field error message (see `fieldMessage`). Parameters come back as
+ * text, but `count`, which chooses a plural form, as a number.
+ */
+export function readFieldMessage(message: string): { key: string; params?: Record<string, string | number> } {
+  const at = message.indexOf("?");
+  if (at < 0) return { key: message };
+  const params: Record<string, string | number> = Object.fromEntries(new URLSearchParams(message.slice(at + 1)));
+  if (typeof params.count === "string" && /^\d+$/.test(params.count)) params.count = Number(params.count);
+  return { key: message.slice(0, at), params };
+}

@@ -14,6 +14,7 @@ export const ADMIN_ONLY_KEYS = [
   "adminCustomers",
   "adminBlog",
   "adminSettings",
+  "adminSearch",
   "adminDemoData",
   "adminShop",
   "dashboard",

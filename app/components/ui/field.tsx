@@ -2,19 +2,22 @@ import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { cloneElement, Fragment, isValidElement, type ReactNode } from "react";
 import { useNavigation } from "react-router";
 import { useTranslation } from "~/lib/i18n";
-import type { Problem } from "~/lib/problem";
+import { type Problem, readFieldMessage } from "~/lib/problem";
 import { translateKey } from "~/lib/translate-key";
 
-/** Error messages are translation keys (from the shared Zod schemas); shown next to the field. */
+/**
+ * Error messages are translation keys (from the shared Zod schemas), some with parameters
+ * (`fieldMessage`); shown next to the field.
+ */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   const { t } = useTranslation();
   if (!errors?.length) return null;
   return (
     <ul id={id} className="mt-1 space-y-0.5 text-sm text-red-700">
-      {errors.map((error) => (
-        // biome-ignore lint/suspicious/noExplicitAny: keys come from the schema as strings
-        <li key={error}>{t(error as any)}</li>
-      ))}
+      {errors.map((error) => {
+        const { key, params } = readFieldMessage(error);
+        return <li key={error}>{translateKey(t, key, params)}</li>;
+      })}
     </ul>
   );
 }

@@ -6,6 +6,7 @@ import adminOrders from "./admin-orders";
 import adminProductCsv from "./admin-product-csv";
 import adminProductForm from "./admin-product-form";
 import adminProducts from "./admin-products";
+import adminSearch from "./admin-search";
 import adminSettings from "./admin-settings";
 import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
@@ -336,6 +337,7 @@ export default {
     searching: "Searching...",
     noResults: "No products found.",
     tooShort: "Enter at least 2 characters to search.",
+    synonyms: "Also searched for {{terms}}",
     open: "Search",
     close: "Close search",
     viewAll: "See all results",
@@ -606,6 +608,7 @@ export default {
   adminCustomers,
   adminBlog,
   adminSettings,
+  adminSearch,
   adminDemoData,
   adminShop,
   adminProducts,

@@ -7,6 +7,7 @@ import adminOrders from "./admin-orders";
 import adminProductCsv from "./admin-product-csv";
 import adminProductForm from "./admin-product-form";
 import adminProducts from "./admin-products";
+import adminSearch from "./admin-search";
 import adminSettings from "./admin-settings";
 import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
@@ -330,6 +331,7 @@ export default {
     searching: "搜尋中……",
     noResults: "找不到產品。",
     tooShort: "請輸入最少 2 個字元。",
+    synonyms: "同時搜尋{{terms}}",
     open: "搜尋",
     close: "關閉搜尋",
     viewAll: "查看所有結果",
@@ -585,6 +587,7 @@ export default {
   adminCustomers,
   adminBlog,
   adminSettings,
+  adminSearch,
   adminDemoData,
   adminShop,
   adminProducts,

@@ -2,6 +2,7 @@ import type { DB } from "#db/connect.server";
 import type { CategoryRow, Currency } from "#db/schema";
 import { matchProductSearch } from "#db/search";
 import { publicUrl } from "~/lib/storage.server";
+import { searchTerms } from "../settings/search-synonyms.server";
 import {
   CARD_COLUMNS,
   type CardRow,
@@ -122,6 +123,8 @@ export interface Listing {
   total: number;
   page: number;
   pages: number;
+  /** The other words a search looked for: its term's synonyms (none without a search). */
+  synonyms?: string[];
 }
 
 const PRICE_COLUMN = {
@@ -158,7 +161,9 @@ export async function listProducts(db: DB, query: ListingQuery): Promise<Listing
     base = base.where(column, ">=", band.min);
     if (band.max !== null) base = base.where(column, "<", band.max);
   }
-  if (search) base = base.where(matchProductSearch(db, search));
+  // The term and its synonyms (Settings → Search synonyms): a product matching any of them.
+  const terms = search ? await searchTerms(db, search) : [];
+  if (terms.length > 0) base = base.where(matchProductSearch(db, terms));
 
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
   const pages = Math.max(1, Math.ceil(Number(total) / pageSize));
@@ -187,7 +192,13 @@ export async function listProducts(db: DB, query: ListingQuery): Promise<Listing
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .execute();
-  return { products: await toCards(db, found as CardRow[], query.currency), total: Number(total), page, pages };
+  return {
+    products: await toCards(db, found as CardRow[], query.currency),
+    total: Number(total),
+    page,
+    pages,
+    synonyms: terms.slice(1),
+  };
 }
 
 /** How many products shoppers can see (none: the shop is empty, as far as they can tell). */

@@ -3,6 +3,7 @@ import { CURRENCIES } from "#db/schema";
 import { AdminSection } from "~/components/admin/admin-section";
 import { BankAccountForm, BankAccountRow, BankDeleteConfirmation } from "~/components/admin/settings-bank-accounts";
 import { HERO_UNREAD, HeroSection, SETTINGS_PATH as PATH } from "~/components/admin/settings-hero";
+import { SearchSynonymsSection } from "~/components/admin/settings-search-summary";
 import { ShopSection } from "~/components/admin/settings-shop-summary";
 import { FormErrors } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
@@ -26,6 +27,7 @@ import {
 } from "~/models/payment-accounts.server";
 import { listContentPages } from "~/models/settings/content-pages.server";
 import { loadShop, shopName } from "~/models/settings/shop.server";
+import { loadSearchSynonyms } from "~/models/settings/search-synonyms.server";
 import { findHeroImage, resetHeroImage, updateHeroImage } from "~/models/settings/site-settings.server";
 import { HERO_MAX_BYTES, settingsActionSchema } from "~/schemas/bank-account";
 import type { Route } from "./+types/settings";
@@ -47,6 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     editId ? findBankAccount(db, editId) : null,
     deleteId ? findBankAccount(db, deleteId) : null,
   ]);
+  const synonyms = await loadSearchSynonyms(db);
   const language = getLanguage(context);
   const t = getInstance(context).t;
   return {
@@ -75,6 +78,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       slug: page.slug,
       editedText: page.editedAt ? formatDate(page.editedAt, language, "date") : null,
     })),
+    synonyms: {
+      groups: synonyms.groups.length,
+      editedText: synonyms.editedAt ? formatDate(synonyms.editedAt, language, "date") : null,
+    },
   };
 }
 
@@ -150,6 +157,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
       <div className="mt-8 flex flex-col gap-10">
         <ShopSection shop={loaderData.shop} pages={loaderData.pages} />
+
+        <SearchSynonymsSection {...loaderData.synonyms} />
 
         <HeroSection
           key={`hero-${hero.key ?? "default"}`}

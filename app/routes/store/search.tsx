@@ -4,6 +4,7 @@ import { SearchForm } from "~/components/ui/search-form";
 import { services } from "~/context";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
+import { HTML_LANG } from "~/locales/languages";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { cardViews } from "~/models/products/cards.server";
@@ -18,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const t = getInstance(context).t;
   const tooShort = [...q].length < 2;
   const listing = tooShort
-    ? { products: [], total: 0, page: 1, pages: 1 }
+    ? { products: [], total: 0, page: 1, pages: 1, synonyms: [] }
     : await listProducts(services(context).db, {
         categoryId: null,
         search: q,
@@ -26,18 +27,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         page: Number(url.searchParams.get("page") ?? 1),
         currency: getCurrency(context),
       });
+  const language = getLanguage(context);
   return {
     q,
     tooShort,
     title: await titleWithShop(context, q ? t("search.resultsFor", { q }) : t("search.title")),
     ...listing,
-    products: cardViews(listing.products, getLanguage(context)),
+    products: cardViews(listing.products, language),
+    // The synonyms it also looked for, quoted and listed as the language does ("a", "b" and "c").
+    synonyms: listing.synonyms?.length
+      ? new Intl.ListFormat(HTML_LANG[language], { type: "conjunction" }).format(
+          listing.synonyms.map((term) => (language === "zh" ? `「${term}」` : `“${term}”`)),
+        )
+      : null,
   };
 }
 
 export default function Search({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { q, tooShort, products, total, page, pages } = loaderData;
+  const { q, tooShort, products, total, page, pages, synonyms } = loaderData;
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-3xl font-bold">{q ? t("search.resultsFor", { q }) : t("search.heading")}</h1>
@@ -49,6 +57,11 @@ export default function Search({ loaderData }: Route.ComponentProps) {
         submitLabel={t("nav.search")}
         className="mt-4 max-w-xl"
       />
+      {synonyms && !tooShort ? (
+        <p className="mt-4 text-stone-600" data-testid="search-synonyms">
+          {t("search.synonyms", { terms: synonyms })}
+        </p>
+      ) : null}
       {tooShort ? (
         <p className="mt-6 text-stone-600">{q ? t("search.tooShort") : t("search.hint")}</p>
       ) : total === 0 ? (
