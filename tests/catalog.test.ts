@@ -171,6 +171,21 @@ describe("search", () => {
     expect(await searchProducts(db, '"zz"', "HKD")).toEqual([]);
   });
 
+  it("finds with 步槍 what 長槍 and rifle find: the default synonyms (issue 25)", async () => {
+    const ids = async (term: string) => {
+      const listing = await listProducts(db, { categoryId: null, search: term, sort: "newest", page: 1, currency: "HKD" });
+      return listing.products.map((p) => p.id).sort((a, b) => a - b);
+    };
+    const byChinese = await ids("長槍");
+    // Before synonyms, 步槍 found the one product with 步槍 in its name.
+    expect(byChinese.length).toBeGreaterThan(5);
+    expect(await ids("步槍")).toEqual(byChinese);
+    expect(await ids("rifle")).toEqual(byChinese);
+    expect(await ids("電槍")).toEqual(await ids("AEG"));
+    expect((await ids("電槍")).length).toBeGreaterThan(3);
+    expect(await ids("護目鏡")).toEqual(await ids("goggles"));
+  });
+
   it("keeps the index in sync with product writes", async () => {
     const product = await db.selectFrom("products").select(["id"]).orderBy("id").executeTakeFirstOrThrow();
     await db.updateTable("products").set({ name_en: "Zyxwv Special Edition" }).where("id", "=", product.id).execute();

@@ -199,6 +199,30 @@ const cases: Record<string, Case[]> = {
       ],
     },
     {
+      label: "3+ characters with 3+ character synonyms (silencer → 滅聲器, suppressor: one full-text MATCH)",
+      run: async (db) => expect((await searchProducts(db, "silencer", "HKD")).length).toBeGreaterThan(0),
+      exceptions: [
+        {
+          kind: "sort",
+          table: "products",
+          sql: /product_search MATCH.*limit/s,
+          why: "the full-text matches of every word (found by rowid) are sorted for the panel's 10: bounded by the matches",
+        },
+      ],
+    },
+    {
+      label: "a term with 2-character synonyms (rifle → 長槍, 步槍: full-text OR partial match)",
+      run: async (db) => expect((await searchProducts(db, "rifle", "HKD")).length).toBeGreaterThan(0),
+      exceptions: [
+        {
+          kind: "scan",
+          table: "products",
+          sql: /^select count\(\*\).*product_search MATCH.*LIKE/s,
+          why: "a 2-character synonym is a LIKE '%…%' substring, which no index serves: one pass over the products, as for a 2-character search (decision 043)",
+        },
+      ],
+    },
+    {
       label: "3+ characters (full-text trigram index)",
       run: async (db) => expect((await searchProducts(db, "carbine", "HKD")).length).toBeGreaterThan(0),
       exceptions: [
