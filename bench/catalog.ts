@@ -68,9 +68,7 @@ export async function main() {
       await measure("search, Chinese, 2 characters (partial match)", () => searchProducts(db, "手槍", "HKD")),
       // Synonyms (decision 043): 3+ character words in one MATCH; a 2-character word adds the partial match.
       await measure("search, synonyms of 3+ characters (full-text)", () => searchProducts(db, "silencer", "HKD")),
-      await measure("search, synonyms with 2 characters (步槍 → 長槍, rifle)", () =>
-        searchProducts(db, "步槍", "HKD"),
-      ),
+      await measure("search, synonyms with 2 characters (步槍 → 長槍, rifle)", () => searchProducts(db, "步槍", "HKD")),
     ];
     console.table(rows);
   } finally {

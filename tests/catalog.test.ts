@@ -173,7 +173,13 @@ describe("search", () => {
 
   it("finds with 步槍 what 長槍 and rifle find: the default synonyms (issue 25)", async () => {
     const ids = async (term: string) => {
-      const listing = await listProducts(db, { categoryId: null, search: term, sort: "newest", page: 1, currency: "HKD" });
+      const listing = await listProducts(db, {
+        categoryId: null,
+        search: term,
+        sort: "newest",
+        page: 1,
+        currency: "HKD",
+      });
       return listing.products.map((p) => p.id).sort((a, b) => a - b);
     };
     const byChinese = await ids("長槍");

@@ -161,7 +161,13 @@ describe("a search with synonyms", () => {
 
   it("counts and pages the whole expanded result, and says which words it also looked for", async () => {
     await rifleShelf();
-    const listing = await listProducts(db, { categoryId: null, search: "步槍", sort: "newest", page: 1, currency: "HKD" });
+    const listing = await listProducts(db, {
+      categoryId: null,
+      search: "步槍",
+      sort: "newest",
+      page: 1,
+      currency: "HKD",
+    });
     expect(listing.total).toBe(3);
     expect(listing.synonyms).toEqual(["長槍", "rifle", "rifles"]);
     const page = await runRoute(svc, searchResultsLoader, new Request("http://shop.test/search?q=步槍"), null);
@@ -201,7 +207,12 @@ describe("Settings → Search synonyms", () => {
   });
 
   it("saves the owner's text and says so", async () => {
-    const saved = await runRoute(svc, action, post({ intent: "save", synonyms: "長槍 / 步槍 / rifle\n電槍, AEG" }), OWNER);
+    const saved = await runRoute(
+      svc,
+      action,
+      post({ intent: "save", synonyms: "長槍 / 步槍 / rifle\n電槍, AEG" }),
+      OWNER,
+    );
     expect((saved.result as Response).status).toBe(302);
     expect((saved.result as Response).headers.get("Location")).toBe("/admin/settings/search");
     expect(saved.flash).toMatchObject({ type: "success", key: "adminSearch.saved" });
@@ -251,7 +262,8 @@ describe("Settings → Search synonyms", () => {
     const customer = await createSignedIn(db);
     const read = (user: CurrentUser | null) =>
       runRoute(svc, loader, new Request("http://shop.test/admin/settings/search"), user);
-    const write = (user: CurrentUser | null) => runRoute(svc, action, post({ intent: "save", synonyms: "ab, cd" }), user);
+    const write = (user: CurrentUser | null) =>
+      runRoute(svc, action, post({ intent: "save", synonyms: "ab, cd" }), user);
     expect(statusOf((await read(staff)).thrown)).toBe(403);
     expect(statusOf((await write(staff)).thrown)).toBe(403);
     // Not an admin: the admin sign-in page for a GET, 403 for a post.

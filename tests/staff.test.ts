@@ -18,6 +18,7 @@ import { loader as layoutLoader } from "~/routes/admin/layout";
 import { action as orderAction } from "~/routes/admin/order";
 import { loader as ordersLoader } from "~/routes/admin/orders";
 import { loader as productsLoader } from "~/routes/admin/products";
+import { action as synonymsAction, loader as synonymsLoader } from "~/routes/admin/search-synonyms";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/admin/settings";
 import { action as shopAction, loader as shopLoader } from "~/routes/admin/shop-details";
 import { action as staffAction, loader as staffLoader } from "~/routes/admin/staff";
@@ -100,6 +101,7 @@ describe("what staff may do", () => {
       ["/admin/settings", settingsLoader],
       ["/admin/settings/shop", shopLoader],
       ["/admin/settings/pages/shipping", contentPageLoader, { slug: "shipping" }],
+      ["/admin/settings/search", synonymsLoader],
       ["/admin/demo-data", demoLoader],
       ["/admin/customers/export", exportLoader],
       ["/admin/staff", staffLoader],
@@ -117,6 +119,7 @@ describe("what staff may do", () => {
         { intent: "save", title_en: "X", body_en: "X", title_zh: "X", body_zh: "X" },
         { slug: "shipping" },
       ],
+      ["/admin/settings/search", synonymsAction, { intent: "save", synonyms: "ab, cd" }],
       ["/admin/demo-data", demoAction, { intent: "remove", confirmed: "1" }],
       ["/admin/customers/export", exportAction, { q: "" }],
       [`/admin/customers/${target.id}`, customerAction, { intent: "block" }, { id: target.id }],

@@ -30,7 +30,10 @@ const SEPARATORS = /[,，、/／]/;
  * spaces collapsed, trimmed.
  */
 export function normalizeTerm(term: string): string {
-  return term.replace(/\p{Cc}/gu, " ").replace(/\s+/g, " ").trim();
+  return term
+    .replace(/\p{Cc}/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** The key two words are the same by: full-width letters as ASCII, case ignored. */

@@ -479,6 +479,24 @@ export const FORMS: readonly FormAction[] = [
       body_zh: ["順豐", ""],
     },
   },
+  {
+    name: "admin: search synonyms",
+    module: "app/routes/admin/search-synonyms.tsx",
+    path: () => "/admin/settings/search",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["save", "reset"],
+      confirmed: ["", "1"],
+      synonyms: [
+        "長槍, 步槍, rifle\n電槍 / AEG",
+        "",
+        "x",
+        "rifle, 長槍\nRIFLE, 步槍",
+        '"50%", a_b\n<script>, </textarea>',
+      ],
+    },
+  },
 ];
 
 /** GET forms and resource routes that read query strings. */

@@ -460,6 +460,18 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     200,
     "all",
   ),
+  adminRow(
+    "/admin/settings/search",
+    "routes/admin/search-synonyms.tsx",
+    () => "/admin/settings/search",
+    {
+      body: () => ({ intent: "save", synonyms: "forged, 偽造" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
   // Without the page's own button (intent=remove, confirmed=1) nothing is removed: a 400.
   adminRow(
     "/admin/demo-data",

@@ -6,7 +6,12 @@ import { useTranslation } from "~/lib/i18n";
 export function SearchSynonymsSection({ groups, editedText }: { groups: number; editedText: string | null }) {
   const { t } = useTranslation();
   return (
-    <AdminSection id="search" look="part" heading={t("adminSearch.summary.heading")} intro={t("adminSearch.summary.intro")}>
+    <AdminSection
+      id="search"
+      look="part"
+      heading={t("adminSearch.summary.heading")}
+      intro={t("adminSearch.summary.intro")}
+    >
       <div className="mt-4 rounded-lg bg-white p-6 shadow-sm">
         <p className="text-sm" data-testid="synonyms-summary">
           {t("adminSearch.count", { count: groups })} ·{" "}

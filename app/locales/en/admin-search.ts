@@ -29,7 +29,8 @@ export default {
     oneTerm: "Line {{line}}: a group needs at least two words, separated by commas or slashes.",
     termTooShort: "Line {{line}}: “{{term}}” is too short: a word needs at least {{min}} characters.",
     termTooLong: "Line {{line}}: a word is longer than {{max}} characters.",
-    termRepeated: "Line {{line}}: “{{term}}” is already in the group on line {{first}}; a word can be in one group only.",
+    termRepeated:
+      "Line {{line}}: “{{term}}” is already in the group on line {{first}}; a word can be in one group only.",
     more_one: "…and {{count}} more problem.",
     more_other: "…and {{count}} more problems.",
   },

@@ -1,4 +1,4 @@
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, redirect } from "react-router";
 import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-confirmation";
@@ -11,11 +11,7 @@ import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import {
-  loadSearchSynonyms,
-  resetSearchSynonyms,
-  saveSearchSynonyms,
-} from "~/models/settings/search-synonyms.server";
+import { loadSearchSynonyms, resetSearchSynonyms, saveSearchSynonyms } from "~/models/settings/search-synonyms.server";
 import {
   formatSynonymGroups,
   parseSynonymGroups,
@@ -68,24 +64,14 @@ export const action = formAction(
 export default function SearchSynonymsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { text, groups, editedText, confirmReset } = loaderData;
-  const [form, fields] = useForm({
-    id: "search-synonyms",
-    lastResult: actionData?.result,
-    defaultValue: { synonyms: text },
-    constraint: getZodConstraint(searchSynonymsSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: searchSynonymsSchema }),
-  });
-  const synonyms = fields.synonyms;
   return (
     <div className="max-w-4xl">
       <BackLink to="/admin/settings#search-heading">{t("adminSearch.back")}</BackLink>
       <h1 className="mt-2 text-2xl font-bold">{t("adminSearch.title")}</h1>
       <p className="mt-1 text-sm text-stone-600">{t("adminSearch.intro")}</p>
       <p className="mt-2 text-sm text-stone-600" data-testid="synonyms-state">
-        {editedText ? t("adminSearch.stateEdited", { date: editedText }) : t("adminSearch.stateDefault")}{" "}
-        {t("adminSearch.count", { count: groups })}
+        {t("adminSearch.count", { count: groups })} ·{" "}
+        {editedText ? t("adminSearch.stateEdited", { date: editedText }) : t("adminSearch.stateDefault")}
       </p>
       {confirmReset ? (
         <DeleteConfirmation
@@ -100,29 +86,8 @@ export default function SearchSynonymsPage({ loaderData, actionData }: Route.Com
           <p>{t("adminSearch.resetHint")}</p>
         </DeleteConfirmation>
       ) : null}
-      <Form method="post" action={PATH} {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
-        <input type="hidden" name="intent" value="save" />
-        <FormErrors errors={form.errors} />
-        <div className="rounded-lg bg-white p-6 shadow-sm">
-          <Field
-            label={t("adminSearch.label")}
-            htmlFor={synonyms.id}
-            hint={t("adminSearch.hint")}
-            errors={synonyms.errors}
-            errorId={synonyms.errorId}
-          >
-            <textarea
-              {...getTextareaProps(synonyms)}
-              rows={18}
-              spellCheck={false}
-              className={`${inputClass} font-mono text-sm`}
-            />
-          </Field>
-        </div>
-        <div>
-          <StatusButton pendingText={t("adminSearch.saving")}>{t("adminSearch.save")}</StatusButton>
-        </div>
-      </Form>
+      {/* A new form once the saved list changes: the box then shows the list as saved (tidied). */}
+      <SynonymsForm key={text} text={text} lastResult={actionData?.result} />
       {editedText && !confirmReset ? (
         <div className="mt-8 border-t border-stone-200 pt-6">
           <DeleteButton
@@ -136,6 +101,52 @@ export default function SearchSynonymsPage({ loaderData, actionData }: Route.Com
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** The list as text in one box: Conform checks it in the browser when JavaScript runs, the server always. */
+function SynonymsForm({
+  text,
+  lastResult,
+}: {
+  text: string;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+}) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm({
+    id: "search-synonyms",
+    lastResult,
+    defaultValue: { synonyms: text },
+    constraint: getZodConstraint(searchSynonymsSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: searchSynonymsSchema }),
+  });
+  const synonyms = fields.synonyms;
+  return (
+    <Form method="post" action={PATH} {...getFormProps(form)} className="mt-6 flex flex-col gap-4">
+      <input type="hidden" name="intent" value="save" />
+      <FormErrors errors={form.errors} />
+      <div className="rounded-lg bg-white p-6 shadow-sm">
+        <Field
+          label={t("adminSearch.label")}
+          htmlFor={synonyms.id}
+          hint={t("adminSearch.hint")}
+          errors={synonyms.errors}
+          errorId={synonyms.errorId}
+        >
+          <textarea
+            {...getTextareaProps(synonyms)}
+            rows={18}
+            spellCheck={false}
+            className={`${inputClass} font-mono text-sm`}
+          />
+        </Field>
+      </div>
+      <div>
+        <StatusButton pendingText={t("adminSearch.saving")}>{t("adminSearch.save")}</StatusButton>
+      </div>
+    </Form>
   );
 }
 

@@ -26,8 +26,8 @@ import {
   updateBankAccount,
 } from "~/models/payment-accounts.server";
 import { listContentPages } from "~/models/settings/content-pages.server";
-import { loadShop, shopName } from "~/models/settings/shop.server";
 import { loadSearchSynonyms } from "~/models/settings/search-synonyms.server";
+import { loadShop, shopName } from "~/models/settings/shop.server";
 import { findHeroImage, resetHeroImage, updateHeroImage } from "~/models/settings/site-settings.server";
 import { HERO_MAX_BYTES, settingsActionSchema } from "~/schemas/bank-account";
 import type { Route } from "./+types/settings";
