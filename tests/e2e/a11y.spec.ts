@@ -221,6 +221,7 @@ test.describe("accessibility and markup of every page type", () => {
       await visit("/admin/settings");
       await visit("/admin/settings/shop");
       await visit("/admin/settings/pages/shipping");
+      await visit("/admin/settings/search");
       await visit("/admin/demo-data");
     });
   }
