@@ -372,9 +372,28 @@ describe("CSV export", () => {
   });
 
   it("neutralises spreadsheet formulas", () => {
-    for (const value of ["=1+1", "+852", "-3", "@SUM(A1)", "\tx", "\rx"])
+    for (const value of [
+      "=1+1",
+      "+852",
+      "-3",
+      "-2+3",
+      "@SUM(A1)",
+      "\tx",
+      "\rx",
+      "+1+cmd|' /C calc'!A0",
+      "+852 6123 4567+cmd|' /C calc'!A0",
+      "+852 6123 4567\t=1",
+      "+852 6123 4567\r\n=1",
+      "+12345",
+      "+1 2 3",
+    ])
       expect(neutralizeCell(value)).toBe(`'${value}`);
     expect(neutralizeCell("plain@example.com")).toBe("plain@example.com");
+  });
+
+  it("keeps phone numbers as written: a leading + before digits, spaces, dashes and parentheses is no formula", () => {
+    for (const value of ["+852 6123 4567", "+85261234567", "+1 (555) 010-0000", "+44-20-7946-0958", "9123 4567"])
+      expect(neutralizeCell(value)).toBe(value);
   });
 
   it("streams a UTF-8 CSV with a BOM, CRLF, the header, Chinese intact, plain amounts per currency, formulas neutralised", async () => {
@@ -417,7 +436,8 @@ describe("CSV export", () => {
       "csv-one@export.test",
       // The name and phone of the latest order (the one placed last, whatever its state).
       "陳大文",
-      "'+852 6123 4567",
+      // A phone number, not a formula: as the shopper wrote it (issue 25).
+      "+852 6123 4567",
       "203.0.113.5",
       "HK",
       "香港",

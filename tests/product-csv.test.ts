@@ -131,6 +131,23 @@ describe("product CSV", () => {
     expect((again.result as unknown as { init: { status: number } }).init.status).toBe(409);
   });
 
+  it("guards formulas as the customer export does (a phone-like + stays plain), and round-trips both", async () => {
+    const names = ["+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "+852 6123 4567"];
+    for (const name_en of names) await createProduct(svc.db, { name_en, variants: [["Black", 1]] });
+    const bytes = await exportBytes();
+    expect(rowsOf(bytes).map((row) => row.name_en)).toEqual([
+      "'+1+cmd|' /C calc'!A0",
+      "'-2+3",
+      "'@SUM(A1)",
+      "+852 6123 4567",
+    ]);
+    const before = await snapshot();
+    const { preview: shown } = await preview(bytes);
+    expect(shown).toMatchObject({ created: 0, updated: 0, unchanged: 4, errors: [] });
+    await confirm(shown?.token ?? "");
+    expect(await snapshot()).toEqual(before);
+  });
+
   it("keeps Excel-style quoting (comma, doubled quote, line break) in a Chinese description", async () => {
     const description = '第一行，有逗號, "引號" 及\r\n第二行';
     const product = await createProduct(svc.db, { description_zh: "舊", variants: [["Black", 1]] });

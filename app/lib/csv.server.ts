@@ -2,11 +2,25 @@ import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
 
 /**
+ * A phone number as people write it, "+852 6123 4567", "+1 (555) 010-0000": a plus, then only
+ * digits, spaces, dashes and parentheses, at least six digits. No function, reference or
+ * operator that reaches outside the cell can be spelled with those, so it is kept as written.
+ */
+const PHONE_NUMBER = /^\+[\d ()-]+$/;
+const MIN_PHONE_DIGITS = 6;
+
+function isPhoneNumber(value: string): boolean {
+  return PHONE_NUMBER.test(value) && (value.match(/\d/g)?.length ?? 0) >= MIN_PHONE_DIGITS;
+}
+
+/**
  * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return before
- * one) as a formula; a leading single quote makes it text.
+ * one) as a formula; a leading single quote makes it text. A phone number's leading + is not
+ * a formula (issue 25): it stays plain, so the export shows "+852 6123 4567", not "'+852…".
  */
 export function neutralizeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  if (!/^[=+\-@\t\r]/.test(value) || isPhoneNumber(value)) return value;
+  return `'${value}`;
 }
 
 /** The inverse on import: a cell our export quoted back to what was stored ("'=x" → "=x"). */
