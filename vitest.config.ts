@@ -46,6 +46,7 @@ const POSTGRES_SUITES = [
   "shop-details",
   "sitemap",
   "staff",
+  "structured-data",
   "user",
 ].map((name) => `tests/${name}.test.ts`);
 

@@ -19,6 +19,7 @@ export default {
   meta: {
     defaultDescription:
       "Airsoft rifles, pistols, shotguns, accessories and tactical gear from a Hong Kong shop. Pay by FPS bank transfer; delivery within 48 hours of payment verification.",
+    paymentAccepted: "Bank transfer, FPS",
   },
   nav: {
     home: "Home",

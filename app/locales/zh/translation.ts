@@ -18,6 +18,7 @@ export default {
   meta: {
     defaultDescription:
       "香港氣槍專門店：長槍、手槍、霰彈槍、配件及戰術裝備。以轉數快（FPS）銀行轉帳付款，核實付款後 48 小時內送達。",
+    paymentAccepted: "銀行轉帳、轉數快（FPS）",
   },
   nav: {
     home: "主頁",

@@ -235,25 +235,6 @@ export async function titleWithShop(context: Readonly<RouterContextProvider>, ti
   return `${title} | ${shopName(shop, language)}`;
 }
 
-/** The shop as schema.org structured data (home page), in English like the rest of it. */
-export function storeJsonLd(shop: ShopDetails, siteUrl: string) {
-  return {
-    "@type": "Store",
-    "@id": `${siteUrl}/#store`,
-    name: shopName(shop, "en"),
-    url: `${siteUrl}/`,
-    email: shop.supportEmail,
-    ...(shop.address.en ? { address: shop.address.en } : {}),
-    currenciesAccepted: "HKD, GBP, EUR, USD",
-    paymentAccepted: "Bank transfer, FPS",
-  };
-}
-
-/** The seller of every offer: the shop, by name and the id of its Store entity. */
-export function sellerJsonLd(shop: ShopDetails, siteUrl: string) {
-  return { "@type": "Organization", "@id": `${siteUrl}/#store`, name: shopName(shop, "en") };
-}
-
 /** The Shop details form's fields as they show when the page opens: the shop's current details. */
 export function shopDetailsFormValues(shop: ShopDetails): Record<string, string> {
   const values: Record<string, string> = {

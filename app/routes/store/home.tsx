@@ -8,11 +8,12 @@ import { services } from "~/context";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import { publicUrl } from "~/lib/storage.server";
+import { homeJsonLd } from "~/lib/structured-data.server";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listActiveCategories } from "~/models/categories.server";
 import { cardViews, listFeaturedProducts } from "~/models/products/cards.server";
-import { getShop, sellerJsonLd, shopName, storeJsonLd } from "~/models/settings/shop.server";
+import { getShop, shopName } from "~/models/settings/shop.server";
 import { getSetting, HERO_IMAGE_KEY } from "~/models/settings/site-settings.server";
 import type { Route } from "./+types/home";
 
@@ -28,32 +29,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     getShop(context),
   ]);
   const language = getLanguage(context);
-  // Structured data always quotes HKD, the shop's own currency.
-  const itemList = {
-    "@type": "ItemList",
-    itemListElement: (featuredHkd ?? featured).map((product, index) => ({
-      "@type": "ListItem",
-      position: index + 1,
-      item: {
-        "@type": "Product",
-        name: product.name_en,
-        description: product.description_en,
-        url: `${config.publicUrl}/product/${product.id}`,
-        ...(product.image_url ? { image: `${config.publicUrl}${product.image_url}` } : {}),
-        offers: {
-          "@type": "Offer",
-          priceCurrency: "HKD",
-          price: (product.price_cents / 100).toFixed(2),
-          availability: product.total_stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-          seller: sellerJsonLd(shop, config.publicUrl),
-        },
-      },
-    })),
-  };
-  const jsonLd = { "@context": "https://schema.org", "@graph": [storeJsonLd(shop, config.publicUrl), itemList] };
-
+  const title = t("home.title", { shop: shopName(shop, language) });
   return {
-    title: t("home.title", { shop: shopName(shop, language) }),
+    title,
     description: t("meta.defaultDescription"),
     // The operator's hero image (Settings), else the default one that ships with the shop.
     heroImage: publicUrl(heroKey) ?? "/images/hero-default.webp",
@@ -66,7 +44,15 @@ export async function loader({ context }: Route.LoaderArgs) {
       description: localized(c, "description", language),
       image_url: publicUrl(c.image_path),
     })),
-    jsonLd,
+    // Structured data in the page's language; its prices always quote HKD, the shop's own currency.
+    jsonLd: homeJsonLd({
+      shop,
+      siteUrl: config.publicUrl,
+      language,
+      title,
+      paymentAccepted: t("meta.paymentAccepted"),
+      featured: featuredHkd ?? featured,
+    }),
   };
 }
 

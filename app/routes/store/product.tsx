@@ -13,6 +13,7 @@ import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
+import { productJsonLd } from "~/lib/structured-data.server";
 import { getCurrency } from "~/middleware/currency";
 import { getLanguage } from "~/middleware/i18next";
 import { cardViews } from "~/models/products/cards.server";
@@ -35,22 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const gallery = imagesForColour(images, colour).map((image) => image.src);
   const image = imageIndex(url.searchParams.get("image"), gallery.length);
   const name = localized(product, "name", language);
-  const jsonLd = {
-    "@context": "https://schema.org",
-    "@type": "Product",
-    name: product.name_en,
-    description: product.description_en,
-    sku: `HT-${product.id}`,
-    image: product.images.map((src) => `${config.publicUrl}${src}`),
-    ...(product.category ? { category: product.category.name_en } : {}),
-    offers: {
-      "@type": "Offer",
-      url: `${config.publicUrl}/product/${product.id}`,
-      priceCurrency: "HKD",
-      price: (product.price_hkd_cents / 100).toFixed(2),
-      availability: product.total_stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-    },
-  };
+  const jsonLd = productJsonLd(product, config.publicUrl, language);
   return {
     // What the page shows, in the reader's language (the other one comes with the page that switches).
     product: {

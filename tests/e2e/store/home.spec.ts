@@ -53,6 +53,15 @@ test.describe("home page", () => {
     for (const english of ["Shop Now", "Featured Products", "Customer Service", "Privacy Policy", "Return to Home"]) {
       expect(body).not.toContain(english);
     }
+    // Structured data in Chinese too: the shop, its featured products and the page's language.
+    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
+    const [store, itemList, webPage] = jsonLd["@graph"];
+    expect(store).toMatchObject({ "@type": "Store", name: "港灣戰術" });
+    for (const { item } of itemList.itemListElement) {
+      expect(item.name).toMatch(CJK);
+      expect(item.url).toMatch(/\/product\/\d+\?lng=zh$/);
+    }
+    expect(webPage).toMatchObject({ "@type": "WebPage", inLanguage: "zh-Hant-HK" });
   });
 
   test("answers a browser that prefers Chinese in Chinese", { tag: "@render" }, async ({ browser, baseURL }) => {
