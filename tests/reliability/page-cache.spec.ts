@@ -23,7 +23,7 @@ import {
 
 /**
  * The rendered-page cache (server/page-cache.ts, docs/decisions/032) across processes: every
- * kind of catalogue write is seen by the next anonymous page of every process, signed-in pages
+ * kind of catalogue write (the search synonyms too) is seen by the next anonymous page of every process, signed-in pages
  * never come from the cache, a cached page carries its own response's nonce, and languages,
  * currencies and cart counts never mix. Two processes on one SQLite file (the default on a
  * two-core machine) and two on PostgreSQL.
@@ -137,6 +137,15 @@ for (const layout of LAYOUTS) {
           what: "a product name (search results)",
           path: "/search?q=Renamed+Cache",
           statement: `UPDATE products SET name_en = 'Renamed Cache Rifle' WHERE id = ${variant.productId}`,
+          shows: /Renamed Cache Rifle/,
+        },
+        {
+          // Decision 043: the owner's synonym list is a setting; a search it changes is not served stale.
+          what: "the search synonyms (search results)",
+          path: "/search?q=Cachewort",
+          statement:
+            `INSERT INTO site_settings (key, value, updated_at) VALUES ('search_synonyms', '[["Cachewort","Renamed Cache"]]', '2026-11-24T00:00:00.000Z') ` +
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
           shows: /Renamed Cache Rifle/,
         },
         {
