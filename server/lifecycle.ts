@@ -79,13 +79,13 @@ function alive(pid: number): boolean {
  * passing it on — nobody could stop the shop any more and it would keep the port: it stops itself,
  * as on SIGTERM (`onGone`, checked every `intervalMs`). A shop started any other way (`node
  * bin/shop.mjs start` under nohup, a service manager) is not watched: its parent may come and go.
- * Returns whether it watches.
+ * Returns a function that stops watching, or null when there is nothing to watch.
  */
 export function stopWithLauncher(
   options: { env?: NodeJS.ProcessEnv; intervalMs?: number; onGone?: () => void } = {},
-): boolean {
+): (() => void) | null {
   const env = options.env ?? process.env;
-  if (!env.npm_lifecycle_event && env[STOP_WITH_PARENT] !== "1") return false;
+  if (!env.npm_lifecycle_event && env[STOP_WITH_PARENT] !== "1") return null;
   const parent = process.ppid;
   const onGone = options.onGone ?? (() => process.kill(process.pid, "SIGTERM"));
   const timer = setInterval(() => {
@@ -95,5 +95,5 @@ export function stopWithLauncher(
     onGone();
   }, options.intervalMs ?? 1000);
   timer.unref();
-  return true;
+  return () => clearInterval(timer);
 }
