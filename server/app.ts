@@ -56,6 +56,8 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
 
   const pageCache = new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: PAGE_CACHE_TTL_MS });
   app.use(requestLogger);
+  // Every answer carries the security headers, /healthz's too.
+  app.use(securityHeaders(config, Boolean(options.vite)));
   app.get("/healthz", async (_req, res) => {
     try {
       await svc.db.selectFrom("categories").select("id").limit(1).execute();
@@ -65,7 +67,7 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
     }
   });
 
-  app.use(securityHeaders(config, Boolean(options.vite)));
+  app.use(escapeUnreadablePath);
   // Anonymous catalogue pages from memory, compressed once when stored (server/page-cache.ts).
   if (!options.vite) app.use(servePageCache(svc, pageCache));
   // Pages are compressed per request: at gzip 3 / brotli 3 a 110 KB category page costs half the
@@ -111,8 +113,9 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
   app.use(drainUnreadBody);
   app.use(limitConcurrentUploads(UPLOAD_SLOTS));
 
-  app.all(
-    "/{*splat}",
+  // Every other request (no path pattern: Express would percent-decode a `/{*splat}` and answer
+  // an unreadable path with its own page and a stack trace in the log).
+  app.use(
     createRequestHandler({
       build: options.build,
       getLoadContext(req, res) {
@@ -122,6 +125,7 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
           nonce: res.locals.nonce as string,
           ip: req.ip ?? null,
           proxyCountry: config.trustProxy ? proxyCountry(req) : null,
+          unreadablePath: res.locals.escapedUrl !== undefined,
         });
         return context;
       },
@@ -137,6 +141,24 @@ function requestLogger(req: Request, res: Response, next: NextFunction) {
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     console.info(`${req.method} ${req.originalUrl.slice(0, 300)} ${res.statusCode} ${ms.toFixed(1)}ms`);
   });
+  next();
+}
+
+/**
+ * A path that cannot be percent-decoded (`/product/%FF%FE`: a mangled link, a scanner) is the
+ * visitor's mistake, answered 400 with the shop's own page in their language. React Router is
+ * handed the path escaped whole (`res.locals.escapedUrl`), one segment that only the store's
+ * catch-all route matches, and told so (`unreadablePath`): that route answers 400 instead of 404,
+ * and no page's loader or action runs on half-decoded parameters.
+ */
+export function escapeUnreadablePath(req: Request, res: Response, next: NextFunction) {
+  if (!req.path.includes("%")) return next();
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    const query = req.originalUrl.indexOf("?");
+    res.locals.escapedUrl = `/${encodeURIComponent(req.path.slice(1))}${query >= 0 ? req.originalUrl.slice(query) : ""}`;
+  }
   next();
 }
 

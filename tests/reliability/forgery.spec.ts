@@ -512,3 +512,51 @@ test("the session, language, currency and visit cookies are HttpOnly, SameSite=L
     await secureShop.stop();
   }
 });
+
+test("an address that cannot be percent-decoded gets the shop's 400 page in the visitor's language, and no stack in the log", async () => {
+  const logBefore = shop.stderr().length;
+  const client = clients.signedOut;
+  for (const path of ["/product/%FF%FE", "/%E0%A4%A?q=1", "/assets/%FF.js", "/admin/products/edit/%C0"]) {
+    for (const [language, heading, lang] of [
+      ["en-GB", "This address cannot be read", "en"],
+      ["zh-HK", "無法讀取此網址", "zh-Hant-HK"],
+    ] as const) {
+      const response = await client.get(path, { headers: { "Accept-Language": language } });
+      expect(response.status(), `${path} in ${language}`).toBe(400);
+      expect(response.headers()["content-type"]).toMatch(/^text\/html/);
+      expect(response.headers()["content-security-policy"], path).toContain("frame-ancestors 'none'");
+      const html = await response.text();
+      expect(html, `${path} in ${language}`).toContain(`<html lang="${lang}"`);
+      expect(html).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      // The shop's own page: its header and footer around the message.
+      expect(html).toContain("<footer");
+    }
+  }
+  const log = shop.stderr().slice(logBefore);
+  expect(log, "the server log").not.toMatch(/URIError|\n\s+at /);
+});
+
+test("a download sends each security header once; a member of staff's forged customer export is refused in words", async () => {
+  for (const path of ["/admin/products/export", "/admin/customers/export"]) {
+    const response = await clients.admin.post(path, { form: {} });
+    expect(response.status(), path).toBe(200);
+    const names = response.headersArray().map((header) => header.name.toLowerCase());
+    for (const name of ["x-content-type-options", "content-security-policy", "x-frame-options", "referrer-policy"]) {
+      expect(
+        names.filter((candidate) => candidate === name),
+        `${name} of ${path}`,
+      ).toHaveLength(1);
+    }
+    expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+  }
+  for (const [query, title] of [
+    ["", "Only the shop owner can use this page"],
+    ["?lng=zh", "只有店主可以使用此頁面"],
+  ] as const) {
+    const response = await clients.staff.post(`/admin/customers/export${query}`, { form: { q: "" } });
+    expect(response.status()).toBe(403);
+    const body = await response.text();
+    expect(body).toContain(title);
+    expect(body).not.toContain("adminStaff.");
+  }
+});
