@@ -23,6 +23,11 @@ export interface RequestInfo {
   ip: string | null;
   /** Trusted proxy's country header, when TRUST_PROXY is on. */
   proxyCountry: string | null;
+  /**
+   * The path could not be percent-decoded (`/product/%FF%FE`): React Router got it escaped as one
+   * segment, which only the store's catch-all route matches, and that answers 400 (server/app.ts).
+   */
+  unreadablePath?: boolean;
 }
 
 export const servicesContext = createContext<Services>();

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ensureRecentNode } from "./node-check.mjs";
 
-ensureRecentNode();
+await ensureRecentNode();
 
 const [command = "start", ...args] = process.argv.slice(2);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -17,7 +17,14 @@ if (command === "dev") {
   const { createServer } = await import("vite");
   const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
   const app = await vite.ssrLoadModule("./server/app.ts");
-  await app.startServer({ vite });
+  try {
+    await app.startServer({ vite });
+  } catch (error) {
+    // A port that is taken (StartError): its one line, not a stack.
+    console.error(error?.exitCode === 1 ? error.message : error);
+    await vite.close();
+    process.exit(1);
+  }
 } else {
   process.env.NODE_ENV ??= "production";
   const buildDir = process.env.BUILD_DIR ?? "build";

@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import crypto from "node:crypto";
-import type { Server } from "node:http";
+import http, { type Server } from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import compression from "compression";
@@ -17,11 +17,13 @@ import { flushPageViews } from "~/lib/page-views.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server";
 import { scaleAddressLimits } from "~/lib/rate-limit.server";
 import { DiskStorage } from "~/lib/storage.server";
-import { findAdminSetupToken, openAdminSetup } from "~/models/settings/admin-setup.server";
+import { openAdminSetup } from "~/models/settings/admin-setup.server";
+import { loadShop, shopName } from "~/models/settings/shop.server";
 import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
 import { backupCommand, restoreCommand } from "./backup";
-import { parseWebConcurrency, runWorkers } from "./cluster";
+import { parseWebConcurrency, reportCannotStart, runWorkers } from "./cluster";
 import { dbCopyCommand, storageCopyCommand } from "./copy";
+import { checkPortFree, listen, StartError, stopWithLauncher } from "./lifecycle";
 import { PageCache, servePageCache } from "./page-cache";
 import { servePrecompressed } from "./precompress";
 import { createRequestHandler } from "./request-handler";
@@ -54,6 +56,8 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
 
   const pageCache = new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: PAGE_CACHE_TTL_MS });
   app.use(requestLogger);
+  // Every answer carries the security headers, /healthz's too.
+  app.use(securityHeaders(config, Boolean(options.vite)));
   app.get("/healthz", async (_req, res) => {
     try {
       await svc.db.selectFrom("categories").select("id").limit(1).execute();
@@ -63,7 +67,7 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
     }
   });
 
-  app.use(securityHeaders(config, Boolean(options.vite)));
+  app.use(escapeUnreadablePath);
   // Anonymous catalogue pages from memory, compressed once when stored (server/page-cache.ts).
   if (!options.vite) app.use(servePageCache(svc, pageCache));
   // Pages are compressed per request: at gzip 3 / brotli 3 a 110 KB category page costs half the
@@ -109,8 +113,9 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
   app.use(drainUnreadBody);
   app.use(limitConcurrentUploads(UPLOAD_SLOTS));
 
-  app.all(
-    "/{*splat}",
+  // Every other request (no path pattern: Express would percent-decode a `/{*splat}` and answer
+  // an unreadable path with its own page and a stack trace in the log).
+  app.use(
     createRequestHandler({
       build: options.build,
       getLoadContext(req, res) {
@@ -120,6 +125,7 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
           nonce: res.locals.nonce as string,
           ip: req.ip ?? null,
           proxyCountry: config.trustProxy ? proxyCountry(req) : null,
+          unreadablePath: res.locals.escapedUrl !== undefined,
         });
         return context;
       },
@@ -135,6 +141,24 @@ function requestLogger(req: Request, res: Response, next: NextFunction) {
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     console.info(`${req.method} ${req.originalUrl.slice(0, 300)} ${res.statusCode} ${ms.toFixed(1)}ms`);
   });
+  next();
+}
+
+/**
+ * A path that cannot be percent-decoded (`/product/%FF%FE`: a mangled link, a scanner) is the
+ * visitor's mistake, answered 400 with the shop's own page in their language. React Router is
+ * handed the path escaped whole (`res.locals.escapedUrl`), one segment that only the store's
+ * catch-all route matches, and told so (`unreadablePath`): that route answers 400 instead of 404,
+ * and no page's loader or action runs on half-decoded parameters.
+ */
+export function escapeUnreadablePath(req: Request, res: Response, next: NextFunction) {
+  if (!req.path.includes("%")) return next();
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    const query = req.originalUrl.indexOf("?");
+    res.locals.escapedUrl = `/${encodeURIComponent(req.path.slice(1))}${query >= 0 ? req.originalUrl.slice(query) : ""}`;
+  }
   next();
 }
 
@@ -269,16 +293,23 @@ export function limitConcurrentUploads(slots: number) {
   };
 }
 
-export interface Runtime {
+/** What every process of the shop needs to serve: the database and the storage. */
+export interface Connection {
   config: Config;
   services: Services;
-  /** The first-admin setup token stored in the database (null once an admin exists): printed at start. */
-  setupToken: string | null;
   close(): Promise<void>;
 }
 
+/** A prepared shop (once per start, in the cluster's primary): what its start log says. */
+export interface Runtime extends Connection {
+  /** The first-admin setup token stored in the database (null once an admin exists): printed at start. */
+  setupToken: string | null;
+  /** The shop's name as the owner set it in Shop details (English, else Chinese). */
+  shopName: string;
+}
+
 /** Opens the database and the storage: what every process of the shop needs to serve. */
-async function connect(config: Config): Promise<Omit<Runtime, "setupToken">> {
+async function connect(config: Config): Promise<Connection> {
   scaleAddressLimits(config.rateLimitAddressFactor);
   const db: DB = openDatabase(config.databaseUrl);
   const storage = createStorage(config);
@@ -315,32 +346,39 @@ export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
       console.info("database: another process seeded the demo catalogue");
     }
   }
-  return { ...runtime, setupToken };
+  return { ...runtime, setupToken, shopName: shopName(await loadShop(db), "en") };
 }
 
 /**
- * What the start log says: where the shop runs and, only while no admin exists (prepare() makes
- * a setup token only then), the two ways to get the first admin account.
+ * What the start log says, once per start (by the cluster's primary, not by each worker): the
+ * shop's own name and where it runs and, only while no admin exists (prepare() makes a setup
+ * token only then), the two ways to get the first admin account.
  */
-export function startMessages(config: Pick<Config, "publicUrl" | "port">, setupToken: string | null): string[] {
-  const lines = [`Harbour Tactical is running at ${config.publicUrl} (port ${config.port})`];
-  if (setupToken) {
+export function startMessages(
+  config: Pick<Config, "publicUrl" | "port">,
+  runtime: Pick<Runtime, "setupToken" | "shopName">,
+): string[] {
+  const lines = [`${runtime.shopName} is running at ${config.publicUrl} (port ${config.port})`];
+  if (runtime.setupToken) {
     lines.push(
       "No admin yet. Create one: npm run admin:create -- --email you@example.com --password 'a long password'",
-      `Or sign up on the shop, open ${config.publicUrl}/admin/login and use "Add Me As Admin" with the one-time setup token: ${setupToken}`,
+      `Or sign up on the shop, open ${config.publicUrl}/admin/login and use "Add Me As Admin" with the one-time setup token: ${runtime.setupToken}`,
     );
   }
   return lines;
 }
 
 /**
- * `npm start`: prepare, then serve until SIGTERM/SIGINT, finishing requests in flight. A cluster
- * worker (`prepared`) skips the preparation its primary did and reads the setup token back.
+ * `npm start` with one process, `npm run dev`, and each cluster worker: prepare (a `worker` skips
+ * the preparation its primary did), listen — a port that is taken rejects with a StartError
+ * (one line) — then serve until SIGTERM/SIGINT, finishing requests in flight. A worker logs
+ * nothing about starting and stopping: its primary says it once for all.
  */
-export async function startServer(options: { vite?: ViteDevServer; prepared?: boolean } = {}): Promise<Server> {
-  const runtime = options.prepared
-    ? await connect(loadConfig()).then(async (r) => ({ ...r, setupToken: await findAdminSetupToken(r.services.db) }))
-    : await prepare();
+export async function startServer(options: { vite?: ViteDevServer; worker?: boolean } = {}): Promise<Server> {
+  const worker = options.worker ?? false;
+  if (!worker) stopWithLauncher();
+  const prepared = worker ? null : await prepare();
+  const runtime = prepared ?? (await connect(loadConfig()));
   const { config } = runtime;
   const build: AppOptions["build"] = options.vite
     ? () => options.vite?.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
@@ -350,9 +388,16 @@ export async function startServer(options: { vite?: ViteDevServer; prepared?: bo
     clientDir: options.vite ? undefined : path.resolve(import.meta.dirname, "../client"),
     vite: options.vite,
   });
-  const server = app.listen(config.port, process.env.HOST ?? "0.0.0.0", () => {
-    for (const line of startMessages(config, runtime.setupToken)) console.info(line);
-  });
+  // Not app.listen(port, host, callback): Express 5 calls that callback with the listen error
+  // too, and the shop said "is running" on a port another program held.
+  const server = http.createServer(app);
+  try {
+    await listen(server, config.port, config.host);
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  if (prepared) for (const line of startMessages(config, prepared)) console.info(line);
   // Idle keep-alive connections stay open 65 s (Node's default is 5 s), longer than the idle
   // timeout of the proxies and HTTP clients in front of the shop: otherwise a client that reuses
   // a connection the server is just closing gets ECONNRESET on its next request (seen under load).
@@ -361,11 +406,12 @@ export async function startServer(options: { vite?: ViteDevServer; prepared?: bo
   // Payment reminders and deadlines, once a minute across all processes (server/scheduled-jobs.ts).
   const jobs = startScheduledJobs(runtime.services);
 
+  const log = worker ? () => {} : console.info;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.info(`${signal}: finishing requests in flight, then stopping`);
+    log(`${signal}: finishing requests in flight, then stopping`);
     const force = setTimeout(() => {
       console.error("shutdown: requests still open after 10s, closing them");
       server.closeAllConnections();
@@ -376,7 +422,7 @@ export async function startServer(options: { vite?: ViteDevServer; prepared?: bo
       await flushPageViews();
       await jobs.stop();
       await runtime.close();
-      console.info("shutdown: done");
+      log("shutdown: done");
       process.exit(0);
     });
     server.closeIdleConnections();
@@ -401,14 +447,33 @@ export const commands: Record<string, (args: string[]) => Promise<void>> = {
     const workers = parseWebConcurrency(process.env.WEB_CONCURRENCY);
     if (cluster.isWorker) {
       // Forked by the primary below, which prepared the database once for all its workers.
-      await startServer({ prepared: true });
-    } else if (workers === 1) {
-      await startServer();
-    } else {
-      const runtime = await prepare();
-      await runtime.close();
-      runWorkers({ workers, handleSignals: true });
+      try {
+        await startServer({ worker: true });
+      } catch (error) {
+        // The port was taken between the primary's check and this worker's listen.
+        if (error instanceof StartError) await reportCannotStart(error.message);
+        throw error;
+      }
+      return;
     }
+    const config = loadConfig();
+    // A taken port is said in one line before the database is touched or a worker forked.
+    await checkPortFree(config.port, config.host);
+    if (workers === 1) {
+      await startServer();
+      return;
+    }
+    stopWithLauncher();
+    const runtime = await prepare(config);
+    const lines = startMessages(config, runtime);
+    await runtime.close();
+    runWorkers({
+      workers,
+      handleSignals: true,
+      onServing: () => {
+        for (const line of lines) console.info(line);
+      },
+    });
   },
   async migrate(args) {
     parseCommandLine(args, { usage: "npm run db:migrate", options: {} });

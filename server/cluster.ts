@@ -33,14 +33,47 @@ export interface WorkerPool {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** What a worker that cannot serve (the port was taken after all) tells its primary before it exits. */
+interface CannotStart {
+  type: "shop:cannot-start";
+  message: string;
+}
+
+function isCannotStart(message: unknown): message is CannotStart {
+  return (
+    typeof message === "object" &&
+    message !== null &&
+    (message as CannotStart).type === "shop:cannot-start" &&
+    typeof (message as CannotStart).message === "string"
+  );
+}
+
+/**
+ * In a worker: tells the primary why this worker cannot serve (one line, printed once by the
+ * primary however many workers say it), then exits with code 1. The primary stops them all.
+ */
+export function reportCannotStart(message: string): Promise<never> {
+  return new Promise(() => {
+    const report: CannotStart = { type: "shop:cannot-start", message };
+    if (process.send) process.send(report, () => process.exit(1));
+    else {
+      console.error(message);
+      process.exit(1);
+    }
+  });
+}
+
 /**
  * In the primary: forks `workers` workers (each runs the same command line again, and sees
  * `cluster.isWorker`), replaces one that exits while the pool is not stopping — at most one
  * replacement per `restartIntervalMs`, so a worker that dies at once does not spin — and, when
- * `handleSignals` is set, stops the pool and exits on SIGTERM/SIGINT. A worker that exits before it
- * ever listened failed to start (the port is taken, the database is unreadable): after
- * `maxStartFailures` such failures in a row the primary stops the pool and exits with code 1
- * instead of retrying for ever (a service manager then reports it).
+ * `handleSignals` is set, stops the pool and exits on SIGTERM/SIGINT. `onServing` runs once, when
+ * the first worker listens (the start log is printed there, once, not by every worker). A worker
+ * that reports it cannot start (`reportCannotStart`) stops the pool at once: its line is printed
+ * and the primary exits with code 1. A worker that exits before it ever listened for another
+ * reason (the database is unreadable) failed to start: after `maxStartFailures` such failures in
+ * a row the primary stops the pool and exits with code 1 instead of retrying for ever (a service
+ * manager then reports it).
  */
 export function runWorkers(options: {
   workers: number;
@@ -48,10 +81,20 @@ export function runWorkers(options: {
   graceMs?: number;
   handleSignals?: boolean;
   maxStartFailures?: number;
+  onServing?: () => void;
   log?: (line: string) => void;
+  error?: (line: string) => void;
 }): WorkerPool {
-  const { workers, restartIntervalMs = 1000, graceMs = 15_000, maxStartFailures = 5, log = console.info } = options;
+  const {
+    workers,
+    restartIntervalMs = 1000,
+    graceMs = 15_000,
+    maxStartFailures = 5,
+    log = console.info,
+    error = console.error,
+  } = options;
   let stopping = false;
+  let serving = false;
   let startFailures = 0;
   let nextRestartAt = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -64,6 +107,14 @@ export function runWorkers(options: {
     worker.once("listening", () => {
       listened = true;
       startFailures = 0;
+      if (serving) return;
+      serving = true;
+      options.onServing?.();
+    });
+    worker.on("message", (message: unknown) => {
+      if (!isCannotStart(message) || stopping) return;
+      error(message.message);
+      void pool.stop("SIGTERM").then(() => process.exit(1));
     });
     worker.once("exit", (code, signal) => {
       live.delete(worker);
@@ -115,9 +166,11 @@ export function runWorkers(options: {
   if (options.handleSignals) {
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       process.on(signal, () => {
-        log(`${signal}: stopping the workers`);
+        // Ctrl-C reaches every process of the terminal's group: the primary says it once.
+        if (stopping) return;
+        log(`${signal}: finishing requests in flight, then stopping`);
         void pool.stop("SIGTERM").then(() => {
-          log("cluster: all workers stopped");
+          log("shutdown: done");
           process.exit(0);
         });
       });

@@ -203,17 +203,21 @@ export function servePageCache(svc: Services, cache: PageCache) {
       }
       const isDocument = !req.path.endsWith(".data");
       const visit = isDocument
-        ? await countPageVisit(svc.db, {
-            method: req.method,
-            path: req.path,
-            status: 200,
-            contentType: "text/html",
-            cookieHeader: cookies,
-            userAgent: userAgent || null,
-            bot,
-            referrer: req.get("Referer") ?? null,
-            userId: null,
-          })
+        ? await countPageVisit(
+            svc.db,
+            {
+              method: req.method,
+              path: req.path,
+              status: 200,
+              contentType: "text/html",
+              cookieHeader: cookies,
+              userAgent: userAgent || null,
+              bot,
+              referrer: req.get("Referer") ?? null,
+              userId: null,
+            },
+            { secure: svc.config.secureCookies },
+          )
         : null;
       sendEntry(req, res, entry, res.locals.nonce as string, visit);
     } catch (error) {

@@ -49,7 +49,12 @@ export function servePrecompressed(dir: string, options: { maxAge: string }) {
   const available = new Set(fs.existsSync(dir) ? fs.readdirSync(dir) : []);
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
-    const name = decodeURIComponent(req.path.slice(1));
+    let name: string;
+    try {
+      name = decodeURIComponent(req.path.slice(1));
+    } catch {
+      return next(); // no such file: an unreadable name is answered by the app (400)
+    }
     if (!COMPRESSIBLE.test(name) || name.includes("/") || !available.has(name)) return next();
     res.vary("Accept-Encoding");
     // Our order (smallest first) among what the browser accepts: Chrome lists gzip before br.

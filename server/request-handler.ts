@@ -56,7 +56,9 @@ function toWebRequest(req: Request, res: Response): globalThis.Request {
     init.body = createReadableStreamFromReadable(req);
     init.duplex = "half";
   }
-  return new globalThis.Request(`${req.protocol}://${host}${req.originalUrl}`, init);
+  // An unreadable path, escaped (escapeUnreadablePath in server/app.ts).
+  const url = (res.locals.escapedUrl as string | undefined) ?? req.originalUrl;
+  return new globalThis.Request(`${req.protocol}://${host}${url}`, init);
 }
 
 /**
@@ -94,7 +96,12 @@ async function sendAndStore(res: Response, response: globalThis.Response, pendin
 function setHead(res: Response, response: globalThis.Response): void {
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  for (const [name, value] of response.headers.entries()) {
+    // A header the server already set to the same value (X-Content-Type-Options: nosniff on a
+    // CSV download) is sent once, not twice.
+    if (name !== "set-cookie" && res.getHeader(name) === value) continue;
+    res.append(name, value);
+  }
 }
 
 async function send(res: Response, response: globalThis.Response): Promise<void> {

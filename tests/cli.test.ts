@@ -101,15 +101,15 @@ describe("the commands refuse a bad command line before doing anything", () => {
 describe("the start log", () => {
   const config = { publicUrl: "http://localhost:3000", port: 3000 };
 
-  it("says how to get an admin account while there is none", () => {
-    const lines = startMessages(config, "setup-token-123");
-    expect(lines[0]).toBe("Harbour Tactical is running at http://localhost:3000 (port 3000)");
+  it("names the shop as the owner set it and says how to get an admin account while there is none", () => {
+    const lines = startMessages(config, { shopName: "Kowloon Airsoft Co.", setupToken: "setup-token-123" });
+    expect(lines[0]).toBe("Kowloon Airsoft Co. is running at http://localhost:3000 (port 3000)");
     expect(lines.join("\n")).toContain("npm run admin:create -- --email");
     expect(lines.join("\n")).toContain("setup-token-123");
   });
 
   it("says nothing about it once an admin exists", () => {
-    const lines = startMessages(config, null);
-    expect(lines).toEqual(["Harbour Tactical is running at http://localhost:3000 (port 3000)"]);
+    const lines = startMessages(config, { shopName: "港灣戰術", setupToken: null });
+    expect(lines).toEqual(["港灣戰術 is running at http://localhost:3000 (port 3000)"]);
   });
 });

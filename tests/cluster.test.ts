@@ -3,6 +3,7 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseWebConcurrency } from "../server/cluster";
+import { STOP_WITH_PARENT, stopWithLauncher } from "../server/lifecycle";
 import { freePort } from "./reliability/shop";
 
 /**
@@ -70,6 +71,10 @@ describe("runWorkers", () => {
       env: { ...process.env, PORT: String(port), WORKERS: "2" },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    let output = "";
+    primary.stdout?.on("data", (chunk) => {
+      output += String(chunk);
+    });
     const exited = new Promise<number | null>((resolve) => primary.once("exit", (code) => resolve(code)));
     const pid = primary.pid ?? 0;
     try {
@@ -97,6 +102,9 @@ describe("runWorkers", () => {
       primary.kill("SIGTERM");
       expect(await exited).toBe(0);
       await until("the workers to exit", () => (replaced.some(alive) ? undefined : true), 5000);
+      // The start log (onServing) once, not once per worker nor again for the replacement.
+      expect(output.split("\n").filter((line) => line === "serving")).toHaveLength(1);
+      expect(output.split("\n").filter((line) => line.startsWith("SIGTERM:"))).toHaveLength(1);
     } finally {
       if (primary.exitCode === null && primary.signalCode === null) {
         for (const child of children(pid)) process.kill(child, "SIGKILL");
@@ -121,6 +129,59 @@ describe("runWorkers", () => {
       expect(output).toContain("workers in a row exited before serving");
     } finally {
       if (primary.exitCode === null && primary.signalCode === null) primary.kill("SIGKILL");
+    }
+  });
+  it("stops at once with code 1 and the worker's one line when a worker finds the port taken", async () => {
+    const port = await freePort();
+    const primary = spawn(process.execPath, [FIXTURE], {
+      env: { ...process.env, PORT: String(port), WORKERS: "2", FAIL_AT_START: "port", RESTART_MS: "50" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let errors = "";
+    primary.stderr?.on("data", (chunk) => {
+      errors += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => primary.once("exit", (code) => resolve(code)));
+    try {
+      const code = await Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 8000))]);
+      expect(code).toBe(1);
+      // Said once, though both workers said it; no retries, no stack.
+      expect(errors.trim()).toBe(`Port ${port} is already in use`);
+    } finally {
+      if (primary.exitCode === null && primary.signalCode === null) primary.kill("SIGKILL");
+    }
+  });
+
+  it("stops the primary and its workers when the npm process that started them is killed outright", async () => {
+    const port = await freePort();
+    // `; exit` keeps the shell as the primary's parent, as a shell without `exec` does.
+    const launcher = spawn("sh", ["-c", `"${process.execPath}" "${FIXTURE}"; exit 0`], {
+      env: { ...process.env, npm_lifecycle_event: "start", PORT: String(port), WORKERS: "2" },
+      stdio: ["ignore", "ignore", "ignore"],
+    });
+    const shell = launcher.pid ?? 0;
+    let tree: number[] = [];
+    try {
+      const primary = await until("the primary", () => children(shell)[0]);
+      tree = await until("two workers", () => {
+        const workers = children(primary);
+        return workers.length === 2 ? [primary, ...workers] : undefined;
+      });
+      launcher.kill("SIGKILL");
+      await until("the primary and workers to exit", () => (tree.some(alive) ? undefined : true), 5000);
+    } finally {
+      for (const pid of tree.filter(alive)) process.kill(pid, "SIGKILL");
+      if (launcher.exitCode === null && launcher.signalCode === null) launcher.kill("SIGKILL");
+    }
+  });
+
+  it("watches the parent only of a shop started by npm or re-run by bin/node-check.mjs", () => {
+    // Started by hand (nohup, a service manager): the parent may come and go.
+    expect(stopWithLauncher({ env: {}, onGone: () => {} })).toBeNull();
+    for (const env of [{ npm_lifecycle_event: "start" }, { [STOP_WITH_PARENT]: "1" }]) {
+      const unwatch = stopWithLauncher({ env, onGone: () => {} });
+      expect(unwatch, JSON.stringify(env)).toBeTypeOf("function");
+      unwatch?.();
     }
   });
 });

@@ -138,6 +138,27 @@ describe("what staff may do", () => {
     ).toBe("active");
   });
 
+  it("refuses the customer export (no page of its own) in the staff member's language, not in translation keys", async () => {
+    const staff = await adminAccount("staff");
+    const titles = { en: "Only the shop owner can use this page", zh: "只有店主可以使用此頁面" };
+    for (const [language, title] of Object.entries(titles)) {
+      const path = `/admin/customers/export?lng=${language}`;
+      for (const [request, route] of [
+        [post(path, { q: "" }), exportAction],
+        [get(path), exportLoader],
+      ] as const) {
+        const { thrown } = await runRoute(svc, route, request, staff);
+        expect(thrown, `${request.method} ${path}`).toBeInstanceOf(Response);
+        const refusal = thrown as Response;
+        expect(refusal.status).toBe(403);
+        expect(refusal.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
+        const body = await refusal.text();
+        expect(body, `${request.method} ${path}`).toContain(title);
+        expect(body).not.toContain("adminStaff.");
+      }
+    }
+  });
+
   it("loads the dashboard, orders, products and customers, and marks an order paid", async () => {
     const staff = await adminAccount("staff");
     const { order, customer } = await placeOrderWithReceipt(db);

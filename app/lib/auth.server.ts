@@ -5,6 +5,8 @@ import { type DB, now } from "#db/connect.server";
 import type { AdminRole, UserRow } from "#db/schema";
 import { requestInfoContext, services } from "~/context";
 import { countryForIp } from "~/lib/currency.server";
+import { HTML_LANG } from "~/locales";
+import { getInstance, getLanguage } from "~/middleware/i18next";
 import { adminRole, findUserByEmail } from "~/models/user.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { getSession, rotateSession, type Session } from "./session.server";
@@ -219,6 +221,25 @@ export function requireOwner(context: Readonly<RouterContextProvider>, request: 
   const user = requireAdmin(context, request);
   if (user.role === "owner") return user;
   throw data({ title: "adminStaff.ownerOnlyTitle", text: "adminStaff.ownerOnlyText" }, { status: 403 });
+}
+
+/**
+ * `requireOwner` for a route with no page of its own (the customer CSV export): a member of staff
+ * gets the refusal as plain text in their language, since no error boundary is there to turn the
+ * page's translation keys into words.
+ */
+export function requireOwnerForDownload(context: Readonly<RouterContextProvider>, request: Request): CurrentUser {
+  const user = requireAdmin(context, request);
+  if (user.role === "owner") return user;
+  const { t } = getInstance(context);
+  throw new Response(`${t("adminStaff.ownerOnlyTitle")}\n\n${t("adminStaff.ownerOnlyText")}\n`, {
+    status: 403,
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Content-Language": HTML_LANG[getLanguage(context)],
+      "Cache-Control": "no-store",
+    },
+  });
 }
 
 interface RequestArgs {

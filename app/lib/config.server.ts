@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 /** Everything the server reads from the environment, with defaults that work out of the box. */
 export interface Config {
   port: number;
+  /** The address to listen on (HOST, default 0.0.0.0: every address of the machine). */
+  host: string;
   databaseUrl: string;
   dataDir: string;
   /** The disk folder of the `file:` storage (STORAGE_URL=file:…, else UPLOADS_DIR, else ./uploads). */
@@ -51,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const storage = parseStorageUrl(env.STORAGE_URL, env);
   return {
     port,
+    host: env.HOST?.trim() || "0.0.0.0",
     databaseUrl: env.DATABASE_URL ?? `file:${path.join(dataDir, "shop.db")}`,
     dataDir,
     uploadsDir: storage.kind === "file" ? storage.dir : path.resolve(env.UPLOADS_DIR || "./uploads"),

@@ -63,9 +63,14 @@ function counts(visit: PageVisit): boolean {
 
 /**
  * Decides whether the visit counts; if so queues it for the next batch and returns the visit
- * cookie's Set-Cookie value to send, else null. Never throws (errors are logged).
+ * cookie's Set-Cookie value to send (`secure`: Secure, when the shop is served over HTTPS —
+ * config.secureCookies), else null. Never throws (errors are logged).
  */
-export async function countPageVisit(db: DB, visit: PageVisit): Promise<string | null> {
+export async function countPageVisit(
+  db: DB,
+  visit: PageVisit,
+  options: { secure?: boolean } = {},
+): Promise<string | null> {
   try {
     if (!counts(visit)) return null;
     let session = await visitCookie.parse(visit.cookieHeader);
@@ -79,7 +84,7 @@ export async function countPageVisit(db: DB, visit: PageVisit): Promise<string |
       referrer: visit.referrer?.slice(0, 500) ?? null,
       at: Date.now(),
     });
-    return await visitCookie.serialize(session);
+    return await visitCookie.serialize(session, { secure: options.secure ?? false });
   } catch (error) {
     console.error("page view not recorded", error);
     return null;

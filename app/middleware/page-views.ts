@@ -10,16 +10,21 @@ import { countPageVisit } from "~/lib/page-views.server";
  */
 export const pageViewMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const response = await next();
-  const setCookie = await countPageVisit(services(context).db, {
-    method: request.method,
-    path: new URL(request.url).pathname,
-    status: response.status,
-    contentType: response.headers.get("Content-Type"),
-    cookieHeader: request.headers.get("Cookie"),
-    userAgent: request.headers.get("User-Agent"),
-    referrer: request.headers.get("Referer"),
-    userId: getUser(context)?.id ?? null,
-  });
+  const { db, config } = services(context);
+  const setCookie = await countPageVisit(
+    db,
+    {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status: response.status,
+      contentType: response.headers.get("Content-Type"),
+      cookieHeader: request.headers.get("Cookie"),
+      userAgent: request.headers.get("User-Agent"),
+      referrer: request.headers.get("Referer"),
+      userId: getUser(context)?.id ?? null,
+    },
+    { secure: config.secureCookies },
+  );
   if (setCookie) response.headers.append("Set-Cookie", setCookie);
   return response;
 };

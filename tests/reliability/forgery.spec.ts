@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type PlaywrightWorkerArgs, test } from "@playwright/test";
+import { type APIRequestContext, type APIResponse, expect, type PlaywrightWorkerArgs, test } from "@playwright/test";
 import { uniqueEmail, uniquePassword } from "../e2e/fixtures";
 import {
   type Account,
@@ -406,19 +406,58 @@ function cookieAttributes(setCookies: string[], name: string): Map<string, strin
   );
 }
 
-async function signInSetCookies(client: APIRequestContext, account: Account): Promise<string[]> {
-  const response = await client.post("/login", {
-    form: { intent: "login", ...account, redirectTo: "/" },
-    maxRedirects: 0,
-  });
-  expect(response.status()).toBe(302);
+function setCookiesOf(response: APIResponse): string[] {
   return response
     .headersArray()
     .filter((header) => header.name.toLowerCase() === "set-cookie")
     .map((header) => header.value);
 }
 
-test("the session cookie is HttpOnly, SameSite=Lax, Path=/, and Secure (__Host-) when PUBLIC_URL is https", async ({
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
+/**
+ * The cookies a shopper gets without signing in: language and currency (the header's forms) and
+ * the visit, on a page rendered for them and on one sent from the page cache (X-Page-Cache).
+ */
+async function preferenceSetCookies(playwright: Playwright, baseURL: string) {
+  const client = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "User-Agent": BROWSER } });
+  const found: Record<string, string[]> = {};
+  try {
+    for (const [url, form] of [
+      ["/resources/language", { language: "zh", redirectTo: "/" }],
+      ["/resources/currency", { currency: "GBP", redirectTo: "/" }],
+    ] as const) {
+      const response = await client.post(url, { form, maxRedirects: 0 });
+      expect(response.status(), url).toBe(302);
+      found[url] = setCookiesOf(response);
+    }
+    const cache = new Set<string>();
+    for (let i = 0; i < 3 && cache.size < 2; i++) {
+      // A fresh visitor each time: anonymous, so the second is served from the page cache.
+      const visitor = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "User-Agent": BROWSER } });
+      const response = await visitor.get("/faq");
+      const source = response.headers()["x-page-cache"] ?? "none";
+      cache.add(source);
+      found[`/faq (page cache: ${source})`] = setCookiesOf(response);
+      await visitor.dispose();
+    }
+    expect([...cache].sort()).toEqual(["hit", "miss"]);
+  } finally {
+    await client.dispose();
+  }
+  return found;
+}
+
+async function signInSetCookies(client: APIRequestContext, account: Account): Promise<string[]> {
+  const response = await client.post("/login", {
+    form: { intent: "login", ...account, redirectTo: "/" },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(302);
+  return setCookiesOf(response);
+}
+
+test("the session, language, currency and visit cookies are HttpOnly, SameSite=Lax, Path=/, and Secure when PUBLIC_URL is https", async ({
   playwright,
 }) => {
   const plain = await playwright.request.newContext({ baseURL: shop.baseURL });
@@ -432,6 +471,11 @@ test("the session cookie is HttpOnly, SameSite=Lax, Path=/, and Secure (__Host-)
     expect(sid?.has("secure")).toBe(false);
   } finally {
     await plain.dispose();
+  }
+  const plainPreferences = await preferenceSetCookies(playwright, shop.baseURL);
+  for (const [where, setCookies] of Object.entries(plainPreferences)) {
+    expect(setCookies.length, where).toBeGreaterThan(0);
+    for (const line of setCookies) expect(line, `${where} over http`).not.toMatch(/;\s*secure/i);
   }
 
   // The same data behind an https address (a TLS proxy in front; the process still listens on http).
@@ -447,8 +491,72 @@ test("the session cookie is HttpOnly, SameSite=Lax, Path=/, and Secure (__Host-)
     expect(sid?.get("samesite")?.toLowerCase()).toBe("lax");
     expect(sid?.get("path")).toBe("/");
     expect(sid?.has("domain")).toBe(false);
+
+    const preferences = await preferenceSetCookies(playwright, secureShop.baseURL);
+    const names: Record<string, string> = {
+      "/resources/language": "lng",
+      "/resources/currency": "currency",
+      "/faq (page cache: miss)": "visit",
+      "/faq (page cache: hit)": "visit",
+    };
+    expect(Object.keys(preferences).sort()).toEqual(Object.keys(names).sort());
+    for (const [where, setCookies] of Object.entries(preferences)) {
+      const cookie = cookieAttributes(setCookies, names[where] ?? "");
+      expect(cookie, `${where}: ${setCookies.join(" | ")}`).not.toBeNull();
+      expect(cookie?.has("secure"), `${where}: ${setCookies.join(" | ")}`).toBe(true);
+      expect(cookie?.has("httponly"), where).toBe(true);
+      expect(cookie?.get("samesite")?.toLowerCase(), where).toBe("lax");
+    }
   } finally {
     await client.dispose();
     await secureShop.stop();
+  }
+});
+
+test("an address that cannot be percent-decoded gets the shop's 400 page in the visitor's language, and no stack in the log", async () => {
+  const logBefore = shop.stderr().length;
+  const client = clients.signedOut;
+  for (const path of ["/product/%FF%FE", "/%E0%A4%A?q=1", "/assets/%FF.js", "/admin/products/edit/%C0"]) {
+    for (const [language, heading, lang] of [
+      ["en-GB", "This address cannot be read", "en"],
+      ["zh-HK", "無法讀取此網址", "zh-Hant-HK"],
+    ] as const) {
+      const response = await client.get(path, { headers: { "Accept-Language": language } });
+      expect(response.status(), `${path} in ${language}`).toBe(400);
+      expect(response.headers()["content-type"]).toMatch(/^text\/html/);
+      expect(response.headers()["content-security-policy"], path).toContain("frame-ancestors 'none'");
+      const html = await response.text();
+      expect(html, `${path} in ${language}`).toContain(`<html lang="${lang}"`);
+      expect(html).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      // The shop's own page: its header and footer around the message.
+      expect(html).toContain("<footer");
+    }
+  }
+  const log = shop.stderr().slice(logBefore);
+  expect(log, "the server log").not.toMatch(/URIError|\n\s+at /);
+});
+
+test("a download sends each security header once; a member of staff's forged customer export is refused in words", async () => {
+  for (const path of ["/admin/products/export", "/admin/customers/export"]) {
+    const response = await clients.admin.post(path, { form: {} });
+    expect(response.status(), path).toBe(200);
+    const names = response.headersArray().map((header) => header.name.toLowerCase());
+    for (const name of ["x-content-type-options", "content-security-policy", "x-frame-options", "referrer-policy"]) {
+      expect(
+        names.filter((candidate) => candidate === name),
+        `${name} of ${path}`,
+      ).toHaveLength(1);
+    }
+    expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+  }
+  for (const [query, title] of [
+    ["", "Only the shop owner can use this page"],
+    ["?lng=zh", "只有店主可以使用此頁面"],
+  ] as const) {
+    const response = await clients.staff.post(`/admin/customers/export${query}`, { form: { q: "" } });
+    expect(response.status()).toBe(403);
+    const body = await response.text();
+    expect(body).toContain(title);
+    expect(body).not.toContain("adminStaff.");
   }
 });

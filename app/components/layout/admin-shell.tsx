@@ -11,6 +11,7 @@ import { useRootData } from "~/lib/root-data";
 const SECTIONS = [
   { to: "/admin", key: "admin.dashboard", end: true, ownerOnly: false },
   { to: "/admin/products", key: "admin.products", end: false, ownerOnly: false },
+  { to: "/admin/categories", key: "admin.categories", end: false, ownerOnly: false },
   { to: "/admin/orders", key: "admin.orders", end: false, ownerOnly: false },
   { to: "/admin/customers", key: "admin.customers", end: false, ownerOnly: false },
   { to: "/admin/blog", key: "admin.blog", end: false, ownerOnly: false },

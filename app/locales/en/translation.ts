@@ -101,6 +101,9 @@ export default {
     forbidden: "You do not have permission to do that.",
     badRequest: "The request could not be understood.",
     bodyTooLarge: "The request is too large.",
+    badAddressTitle: "This address cannot be read",
+    badAddressText:
+      "The link is damaged: part of it is not a valid web address. Check it, or start again from the home page.",
   },
   flash: {
     loginSuccess: "Login successful",

@@ -98,6 +98,8 @@ export default {
     forbidden: "你沒有權限進行此操作。",
     badRequest: "無法處理此要求。",
     bodyTooLarge: "要求的內容太大。",
+    badAddressTitle: "無法讀取此網址",
+    badAddressText: "連結已損壞，其中部分內容並非有效的網址。請檢查連結，或由主頁重新開始。",
   },
   flash: {
     loginSuccess: "登入成功",

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { z } from "zod";
 import { services } from "~/context";
-import { requireOwner } from "~/lib/auth.server";
+import { requireOwnerForDownload } from "~/lib/auth.server";
 import { formAction } from "~/lib/form-action.server";
 import { recordAudit } from "~/models/audit.server";
 import { countCustomers, customerCsvStream, exportFileName, normalizeCustomerSearch } from "~/models/customers.server";
@@ -12,7 +12,7 @@ const customerExportSchema = z.object({ q: z.string().optional() });
 
 /** The export changes nothing, but it is a POST (audited); a GET goes back to the list. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireOwner(context, request);
+  requireOwnerForDownload(context, request);
   return redirect("/admin/customers");
 }
 
@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const action = formAction(
   {
     schema: customerExportSchema,
-    authorize: ({ context, request }: Route.ActionArgs) => requireOwner(context, request),
+    authorize: ({ context, request }: Route.ActionArgs) => requireOwnerForDownload(context, request),
   },
   async ({ context, value, auth }) => {
     const { db } = services(context);

@@ -22,8 +22,12 @@ test.describe("Category Manager", () => {
     const slug = `night-ops-${suffix}`;
     await signInAsAdmin(page, "admin");
 
-    await page.goto("/admin/categories");
+    // The admin menu leads there, beside Products.
+    const menu = page.getByRole("navigation", { name: "Admin menu", exact: true });
+    await menu.getByRole("link", { name: "Categories", exact: true }).click();
+    await expect(page).toHaveURL(/\/admin\/categories$/);
     await expect(page.getByRole("heading", { level: 1, name: "Category Manager" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "Categories", exact: true })).toHaveAttribute("aria-current", "page");
     await page.getByRole("link", { name: "Add Category" }).click();
     await expect(page.getByRole("heading", { name: "Add New Category" })).toBeVisible();
     const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Create" }) });

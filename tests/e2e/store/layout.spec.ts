@@ -77,6 +77,12 @@ test.describe("layout", () => {
     const nonce = /'nonce-([^']+)'/.exec(headers["content-security-policy"] ?? "")?.[1];
     const html = await response.text();
     expect(html).toContain(`nonce="${nonce}"`);
-    expect((await request.get("/healthz")).status()).toBe(200);
+    // The health check too: it is answered before the pages, not before the headers.
+    const health = await request.get("/healthz");
+    expect(health.status()).toBe(200);
+    expect(health.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(health.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(health.headers()["x-frame-options"]).toBe("DENY");
+    expect(health.headers()["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   });
 });
