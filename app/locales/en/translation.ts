@@ -127,6 +127,8 @@ export default {
     passwordChangedDetail: "You are signed out on your other devices.",
     passwordReset: "Password changed",
     passwordResetDetail: "Log in with your new password.",
+    joined: "Welcome to {{shop}}",
+    joinedDetail: "Your password is set. Sign in with {{email}} to open the admin.",
     notAdmin: "This account does not have admin privileges",
     adminGranted: "Admin access granted",
     adminGrantedDetail: "Please log in again.",
@@ -169,6 +171,16 @@ export default {
     verifyHeading: "Confirm your e-mail address",
     verifyText: "Thanks for signing up. Confirm your e-mail address to start shopping. The link works for 24 hours.",
     verifyAction: "Confirm my e-mail",
+    inviteSubject: "{{inviter}} invited you to help run {{shop}}",
+    inviteHeading: "You are invited to join {{shop}}",
+    inviteText: "{{inviter}} has added you to the staff of {{shop}}.",
+    inviteCan:
+      "As staff you can work in the shop's admin: orders, products, categories, the blog and the customer list. Settings, bank accounts, the customer export and the staff list stay with the owners.",
+    inviteLink:
+      "Set a password for {{email}} with the link below; then sign in to the admin with it. The link works once, for {{days}} days.",
+    inviteExisting: "Sign in to the admin with your account {{email}} and its usual password.",
+    inviteAction: "Set my password",
+    inviteSignIn: "Open the admin",
     footer: "{{shop}} · {{address}} · {{email}}",
   },
   auth: {
@@ -222,6 +234,16 @@ export default {
     invalidTitle: "This link does not work",
     invalidText: "The link is invalid, has expired or was used already. Ask for a new one.",
     requestNew: "Request a new link",
+  },
+  join: {
+    title: "Set your password to join {{shop}}",
+    intro: "You have been invited to the staff of {{shop}}. Choose a password for your account {{email}}; you then sign in to the admin with it.",
+    submit: "Set password and join",
+    metaTitle: "Join {{shop}}",
+    invalidTitle: "This invitation does not work",
+    invalidText:
+      "The link is invalid, has expired or was used already. Ask the person who invited you to send it again, or choose a password with “Forgot password”.",
+    forgot: "Forgot password",
   },
   verify: {
     title: "E-mail confirmed",
