@@ -161,6 +161,14 @@ export const FORMS: readonly FormAction[] = [
     fields: { token: ["abcdefghijklmnopqrstuvwxyz0123456789"], password: PASSWORDS, confirm: PASSWORDS },
   },
   {
+    name: "staff invitation (join)",
+    module: "app/routes/store/join.tsx",
+    path: () => "/join",
+    as: "anon",
+    encoding: "urlencoded",
+    fields: { token: ["abcdefghijklmnopqrstuvwxyz0123456789"], password: PASSWORDS, confirm: PASSWORDS },
+  },
+  {
     name: "verify e-mail",
     module: "app/routes/store/verify-email.tsx",
     path: () => "/verify-email",
@@ -418,14 +426,15 @@ export const FORMS: readonly FormAction[] = [
   },
   {
     // An id no admin has: the fuzzer must never remove or re-role the shop's own admins.
-    name: "admin: staff (add, remove, role)",
+    name: "admin: staff (add, resend, remove, role)",
     module: "app/routes/admin/staff.tsx",
     path: () => "/admin/staff",
     as: "admin",
     encoding: "urlencoded",
     fields: {
-      intent: ["add", "remove", "role"],
+      intent: ["add", "resend", "remove", "role"],
       email: ["fuzz-staff@example.com", "FUZZ-STAFF@example.com"],
+      language: ["en", "zh", "fr"],
       id: ["999999"],
       role: ["owner", "staff"],
       confirmed: ["", "1"],
