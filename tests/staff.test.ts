@@ -282,12 +282,7 @@ describe("the staff screen", () => {
       shop: "Harbour Tactical",
     });
     const password = "a long new password 1";
-    const joined = await runRoute(
-      svc,
-      joinAction,
-      post("/join", { token, password, confirm: password }),
-      null,
-    );
+    const joined = await runRoute(svc, joinAction, post("/join", { token, password, confirm: password }), null);
     expect((joined.result as Response).headers.get("Location")).toBe("/admin/login");
     expect(joined.flash).toMatchObject({ key: "flash.joined", detailKey: "flash.joinedDetail" });
     const after = await db.selectFrom("users").selectAll().where("id", "=", user.id).executeTakeFirstOrThrow();

@@ -33,6 +33,10 @@ export const staffRoleSchema = z.object({
 });
 
 /** Every form of /admin/staff, told apart by its intent. */
-export const staffActionSchema = z.discriminatedUnion("intent", [addStaffSchema, removeStaffSchema, staffRoleSchema, resendInvitationSchema], {
-  error: BAD_REQUEST,
-});
+export const staffActionSchema = z.discriminatedUnion(
+  "intent",
+  [addStaffSchema, removeStaffSchema, staffRoleSchema, resendInvitationSchema],
+  {
+    error: BAD_REQUEST,
+  },
+);

@@ -53,8 +53,6 @@ export default {
     USD: "$ USD",
   },
   footer: {
-    blurb:
-      "Airsoft guns and tactical gear for players in Hong Kong: tested, legal under 2 joules, and shipped within 48 hours of payment verification.",
     quickLinks: "Shop",
     customerService: "Customer Service",
     shipping: "Shipping Info",
@@ -69,9 +67,6 @@ export default {
   },
   home: {
     title: "{{shop}} | Airsoft Guns & Tactical Gear in Hong Kong",
-    heroTitle: "Gear Up for the Field",
-    heroBlurb:
-      "Rifles, pistols, shotguns and tactical gear chosen by players, for players. Every gun legal in Hong Kong, every order checked by hand.",
     shopNow: "Shop Now",
     newArrivals: "New Arrivals",
     featuredTitle: "Featured Products",
@@ -81,7 +76,10 @@ export default {
     addToCart: "Add to Cart",
     outOfStock: "Out of Stock",
     featuredBadge: "Featured",
-    noFeatured: "No featured products yet. Add products in the admin panel and mark them as featured.",
+    noFeatured: "Featured products will appear here soon.",
+    noFeaturedAdmin: "No featured products yet. Add products in the admin panel and mark them as featured.",
+    noFeaturedAdminNote: "Only admins see this; shoppers see “Featured products will appear here soon.”",
+    noFeaturedAdminLink: "Open Products in the admin",
     shopByCategory: "Shop By Category",
     shopByCategorySubtitle: "Find the right kit for your next game",
     noImage: "No image",
@@ -237,7 +235,8 @@ export default {
   },
   join: {
     title: "Set your password to join {{shop}}",
-    intro: "You have been invited to the staff of {{shop}}. Choose a password for your account {{email}}; you then sign in to the admin with it.",
+    intro:
+      "You have been invited to the staff of {{shop}}. Choose a password for your account {{email}}; you then sign in to the admin with it.",
     submit: "Set password and join",
     metaTitle: "Join {{shop}}",
     invalidTitle: "This invitation does not work",

@@ -52,7 +52,6 @@ export default {
     USD: "$ 美元",
   },
   footer: {
-    blurb: "為香港玩家而設的氣槍及戰術裝備：每支槍均經測試、符合 2 焦耳法例上限，核實付款後 48 小時內發貨。",
     quickLinks: "選購",
     customerService: "客戶服務",
     shipping: "運送資料",
@@ -67,8 +66,6 @@ export default {
   },
   home: {
     title: "{{shop}} | 香港氣槍及戰術裝備專門店",
-    heroTitle: "整裝出發，迎戰沙場",
-    heroBlurb: "由玩家為玩家挑選的長槍、手槍、霰彈槍及戰術裝備。每支槍均符合香港法例，每張訂單均由專人核對。",
     shopNow: "立即選購",
     newArrivals: "新品上架",
     featuredTitle: "精選產品",
@@ -78,7 +75,10 @@ export default {
     addToCart: "加入購物車",
     outOfStock: "缺貨",
     featuredBadge: "精選",
-    noFeatured: "暫時未有精選產品。請在管理後台新增產品並設為精選。",
+    noFeatured: "精選產品即將登場，敬請期待。",
+    noFeaturedAdmin: "暫時未有精選產品。請在管理後台新增產品並設為精選。",
+    noFeaturedAdminNote: "只有管理員看到此提示；顧客看到的是「精選產品即將登場，敬請期待。」",
+    noFeaturedAdminLink: "前往管理後台的產品頁",
     shopByCategory: "按類別選購",
     shopByCategorySubtitle: "為下一場遊戲找到合適裝備",
     noImage: "沒有圖片",

@@ -48,7 +48,12 @@ export const action = formAction<Route.ActionArgs, typeof resetPasswordSchema, v
     const { db, config } = services(context);
     const { email } = await acceptStaffInvitation(db, config.shopOwnerEmail, value.token, value.password);
     const shop = shopName(await getShop(context), getLanguage(context));
-    setFlash(context, { type: "success", key: "flash.joined", detailKey: "flash.joinedDetail", params: { shop, email } });
+    setFlash(context, {
+      type: "success",
+      key: "flash.joined",
+      detailKey: "flash.joinedDetail",
+      params: { shop, email },
+    });
     return redirect("/admin/login");
   },
 );

@@ -39,7 +39,9 @@ test("the owner adds a member of staff, who works the orders but not the setting
   await expect(page.getByRole("heading", { level: 1, name: "Staff" })).toBeVisible();
   await page.getByLabel("E-mail address").fill(email);
   await page.getByRole("button", { name: "Add staff" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `${email} is now staff; we e-mailed them an invitation.` })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: `${email} is now staff; we e-mailed them an invitation.` }),
+  ).toBeVisible();
   const row = page.getByTestId("staff-row").filter({ hasText: email });
   await expect(row).toContainText("Staff");
   await expect(page.getByTestId("activity-row").first()).toContainText("staff.added");
@@ -94,7 +96,9 @@ test("a new member of staff joins through the invitation e-mail", async ({ page,
   let text = "";
   await expect
     .poll(() => {
-      text = mailsTo(email).map(({ raw }) => readableMail(raw)).join("\n");
+      text = mailsTo(email)
+        .map(({ raw }) => readableMail(raw))
+        .join("\n");
       return text;
     })
     .toContain("誠邀你加入");
