@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { type DB, now } from "#db/connect.server";
 import { DEMO_HERO_SETTING_KEY, HERO_SETTING_KEY } from "#db/seed/index.server";
@@ -353,9 +354,12 @@ describe("removeDemoData", () => {
 /** The seed's day: demo rows are written with created_at = updated_at (db/seed). */
 const SEEDED = "2026-01-01T00:00:00.000Z";
 
-/** Demo rows as the seed leaves them: created and last updated at the same moment. */
+/**
+ * Demo rows as the seed leaves them, days ago: created and last updated at the same moment
+ * (created_at is never updated by the app, its type forbids it: only a test backdates a row).
+ */
 async function asSeeded(db: DB) {
-  await db.updateTable("products").set({ created_at: SEEDED, updated_at: SEEDED }).where("is_demo", "=", 1).execute();
+  await sql`update products set created_at = ${SEEDED}, updated_at = ${SEEDED} where is_demo = 1`.execute(db);
 }
 
 async function productRow(db: DB, id: number) {
@@ -385,7 +389,7 @@ describe("demo products the owner has edited", () => {
     const summary = await summarizeDemoData(db);
     expect(summary.products).toBe(1);
     expect(summary.editedProducts.map((p) => p.id)).toEqual([ids.m4, ids.glock]);
-    expect(summary.editedProducts[0]?.updated_at > SEEDED).toBe(true);
+    expect((summary.editedProducts[0]?.updated_at ?? "") > SEEDED).toBe(true);
     // Both categories hold a product kept by default: they stay.
     expect(summary.keptCategories.map((c) => c.id).sort()).toEqual([ids.rifles, ids.pistols].sort());
     expect(summary.categories).toBe(0);
