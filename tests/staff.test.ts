@@ -253,7 +253,7 @@ describe("the staff screen", () => {
     const mails = svc.mailer.sent.slice(sentBefore).filter((mail) => mail.to === email);
     expect(mails).toHaveLength(1);
     const mail = mails[0] as (typeof mails)[number];
-    expect(mail.subject).toBe(`${owner.email}邀請你一同管理港灣戰術`);
+    expect(mail.subject).toBe(`${owner.email} 邀請你一同管理港灣戰術`);
     expect(mail.text).toContain("誠邀你加入港灣戰術");
     expect(mail.text).toContain("處理訂單、產品、分類、網誌及客戶名單");
     expect(mail.text).toContain("7 日內有效");

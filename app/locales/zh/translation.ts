@@ -168,9 +168,9 @@ export default {
     verifyHeading: "確認你的電郵地址",
     verifyText: "多謝註冊。請確認電郵地址後開始購物。此連結 24 小時內有效。",
     verifyAction: "確認電郵",
-    inviteSubject: "{{inviter}}邀請你一同管理{{shop}}",
+    inviteSubject: "{{inviter}} 邀請你一同管理{{shop}}",
     inviteHeading: "誠邀你加入{{shop}}",
-    inviteText: "{{inviter}}已將你加入{{shop}}的員工名單。",
+    inviteText: "{{inviter}} 已將你加入{{shop}}的員工名單。",
     inviteCan:
       "作為員工，你可在商店的管理後台處理訂單、產品、分類、網誌及客戶名單。設定、銀行帳戶、匯出客戶資料及員工名單則只限店主使用。",
     inviteLink: "請按以下連結為 {{email}} 設定密碼，然後以此密碼登入管理後台。此連結只可使用一次，{{days}} 日內有效。",

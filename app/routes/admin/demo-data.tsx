@@ -150,8 +150,11 @@ function EditedProductChoices({ products }: { products: { id: number; name: stri
   const { t } = useTranslation();
   return (
     <fieldset className="rounded-md border border-stone-300 bg-white p-4 text-stone-900" data-testid="demo-edited">
-      <legend className="px-1 font-semibold">{t("adminDemoData.editedHeading", { count: products.length })}</legend>
-      <p className="text-sm text-stone-700">{t("adminDemoData.editedIntro")}</p>
+      {/* Floated: the legend sits inside the box (not on its border) and wraps like a heading. */}
+      <legend className="float-left w-full font-semibold">
+        {t("adminDemoData.editedHeading", { count: products.length })}
+      </legend>
+      <p className="clear-both pt-1 text-sm text-stone-700">{t("adminDemoData.editedIntro")}</p>
       <ul className="mt-3 divide-y divide-stone-200">
         {products.map((product) => (
           <li key={product.id} className="py-2" data-testid="demo-edited-product">

@@ -102,7 +102,7 @@ test("a new member of staff joins through the invitation e-mail", async ({ page,
       return text;
     })
     .toContain("誠邀你加入");
-  expect(text).toContain(`${owner}已將你加入`);
+  expect(text).toContain(`${owner} 已將你加入`);
   expect(text).toContain("7 日內有效");
   expect(text).not.toContain("/reset-password");
   const link = /https?:\/\/[^\s"'<>]+\/join\?token=[A-Za-z0-9_\-.~%]+/.exec(text)?.[0];
