@@ -430,8 +430,8 @@ describe("demo products the owner has edited", () => {
     const body = formOf({
       intent: "remove",
       confirmed: "1",
-      edited: [String(ids.m4), String(ids.glock)],
-      keep: [String(ids.m4)],
+      "edited[]": [String(ids.m4), String(ids.glock)],
+      "keep[]": [String(ids.m4)],
     });
     const posted = await runRoute(
       svc,

@@ -10,7 +10,7 @@ const productIds = z.array(
 
 /**
  * "Remove demo data": only the page's own confirmed button (intent=remove, confirmed=1) does it.
- * `edited`: the edited demo products the page listed; `keep`: those still ticked. A listed one
+ * `edited[]`: the edited demo products the page listed; `keep[]`: those still ticked. A listed one
  * not ticked goes with the demo; every other edited one stays (docs/decisions/042).
  */
 export const removeDemoDataSchema = z.object({

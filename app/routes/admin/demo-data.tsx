@@ -158,11 +158,11 @@ function EditedProductChoices({ products }: { products: { id: number; name: stri
       <ul className="mt-3 divide-y divide-stone-200">
         {products.map((product) => (
           <li key={product.id} className="py-2" data-testid="demo-edited-product">
-            <input type="hidden" name="edited" value={product.id} />
+            <input type="hidden" name="edited[]" value={product.id} />
             <label className="flex items-start gap-3">
               <input
                 type="checkbox"
-                name="keep"
+                name="keep[]"
                 value={product.id}
                 defaultChecked
                 className="mt-1 h-4 w-4 shrink-0 accent-brand-700"

@@ -1,4 +1,4 @@
-import { seriousViolations } from "../a11y";
+import { htmlErrors, seriousViolations } from "../a11y";
 import {
   expect,
   mailsTo,
@@ -114,6 +114,7 @@ test("a new member of staff joins through the invitation e-mail", async ({ page,
   await expect(invitee.page.locator("main")).toContainText(`Choose a password for your account ${email}`);
   await expect(invitee.page.locator("main")).not.toContainText(/reset/i);
   expect(await seriousViolations(invitee.page, jsEnabled)).toEqual([]);
+  expect(await htmlErrors(await (await invitee.page.request.get(link as string)).text())).toEqual([]);
   const password = uniquePassword();
   await invitee.page.getByLabel("New password", { exact: true }).fill(password);
   await invitee.page.getByLabel("Repeat the new password", { exact: true }).fill(password);

@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+import { htmlErrors, seriousViolations } from "../a11y";
 import {
   apiAddToCart,
   apiCheckout,
@@ -215,6 +216,8 @@ test("Remove demo data removes the demo catalogue, blog, bank account and hero, 
   await expect(edited.getByTestId("demo-edited-product").first()).toContainText(LET_GO);
   await expect(edited.getByTestId("demo-edited-product").first()).toContainText(/Last edited \d/);
   await expect(edited.getByRole("checkbox", { name: `Keep ${KEPT.edited}` })).toBeChecked();
+  expect(await seriousViolations(page, jsEnabled)).toEqual([]);
+  expect(await htmlErrors(await (await page.request.get("/admin/demo-data")).text())).toEqual([]);
   await edited.getByRole("checkbox", { name: `Keep ${LET_GO}` }).uncheck();
   await page.getByRole("button", { name: "Remove demo data now" }).click();
 
