@@ -20,6 +20,7 @@ export default [
     route("login", "routes/store/login.tsx"),
     route("forgot-password", "routes/store/forgot-password.tsx"),
     route("reset-password", "routes/store/reset-password.tsx"),
+    route("join", "routes/store/join.tsx"),
     route("verify-email", "routes/store/verify-email.tsx"),
     route("account", "routes/store/account.tsx"),
     route("*", "routes/store/not-found.tsx"),

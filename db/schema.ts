@@ -287,9 +287,10 @@ export interface SignInEventsTable {
   created_at: CreatedAt;
 }
 
-export type AccountTokenPurpose = "reset" | "verify";
+/** invite: a new member of staff sets their first password (docs/decisions/042). */
+export type AccountTokenPurpose = "reset" | "verify" | "invite";
 
-/** Single-use account tokens (password reset, e-mail verification); only the hash is stored. */
+/** Single-use account tokens (password reset, e-mail verification, staff invitation); only the hash is stored. */
 export interface PasswordResetTokensTable {
   token_hash: string;
   user_id: string;

@@ -1,12 +1,19 @@
 import crypto from "node:crypto";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { type DB, now } from "#db/connect.server";
 import { DEMO_HERO_SETTING_KEY, HERO_SETTING_KEY } from "#db/seed/index.server";
+import type { CurrentUser } from "~/lib/auth.server";
 import type { MemoryStorage } from "~/lib/storage.server";
 import { removeDemoData, summarizeDemoData } from "~/models/demo-data.server";
 import { findPaymentAccount } from "~/models/payment-accounts.server";
+import { updateProductCategory } from "~/models/products/admin-list.server";
+import { DEFAULT_SHOP, heroTexts, loadShop, SHOP_DETAILS_KEY, shopIdentity } from "~/models/settings/shop.server";
 import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "~/models/settings/site-settings.server";
+import { action as demoAction, loader as demoLoader } from "~/routes/admin/demo-data";
+import { createCustomer } from "./factories";
 import { createTestServices } from "./setup/db";
+import { formOf, runRoute } from "./setup/route";
 
 /**
  * "Remove demo data" on a real, migrated SQLite file: exactly the rows marked is_demo go, with
@@ -341,5 +348,151 @@ describe("removeDemoData", () => {
     expect(await summarizeDemoData(db)).toMatchObject({ bankAccounts: 1, ownBankAccounts: 0 });
     await removeDemoData(db, storage, { actorUserId: null });
     expect(await findPaymentAccount(db)).toBeUndefined();
+  });
+});
+
+/** The seed's day: demo rows are written with created_at = updated_at (db/seed). */
+const SEEDED = "2026-01-01T00:00:00.000Z";
+
+/**
+ * Demo rows as the seed leaves them, days ago: created and last updated at the same moment
+ * (created_at is never updated by the app, its type forbids it: only a test backdates a row).
+ */
+async function asSeeded(db: DB) {
+  await sql`update products set created_at = ${SEEDED}, updated_at = ${SEEDED} where is_demo = 1`.execute(db);
+}
+
+async function productRow(db: DB, id: number) {
+  return db.selectFrom("products").select(["id", "is_demo", "name_en"]).where("id", "=", id).executeTakeFirst();
+}
+
+describe("demo products the owner has edited", () => {
+  /** Two demo categories with three demo products; the owner moves two of them (a real edit). */
+  async function shopWithEdits() {
+    const svc = await createTestServices();
+    const { db, storage } = svc;
+    const m4Image = await putFile(storage, "products/demo-m4.webp");
+    const rifles = await category(db, "rifles", 1, null);
+    const pistols = await category(db, "pistols", 1, null);
+    const m4 = await product(db, "Demo M4", rifles, 1, [m4Image]);
+    const vest = await product(db, "Demo Vest", rifles, 1, []);
+    const glock = await product(db, "Demo Glock", pistols, 1, []);
+    await asSeeded(db);
+    const owner = await createCustomer(db);
+    await updateProductCategory(db, owner, glock, rifles);
+    await updateProductCategory(db, owner, m4, pistols);
+    return { svc, db, storage, m4Image, ids: { rifles, pistols, m4, vest, glock } };
+  }
+
+  it("lists them (most recently edited first) apart from the demo products that go", async () => {
+    const { db, ids } = await shopWithEdits();
+    const summary = await summarizeDemoData(db);
+    expect(summary.products).toBe(1);
+    expect(summary.editedProducts.map((p) => p.id)).toEqual([ids.m4, ids.glock]);
+    expect((summary.editedProducts[0]?.updated_at ?? "") > SEEDED).toBe(true);
+    // Both categories hold a product kept by default: they stay.
+    expect(summary.keptCategories.map((c) => c.id).sort()).toEqual([ids.rifles, ids.pistols].sort());
+    expect(summary.categories).toBe(0);
+  });
+
+  it("keeps every edited one as the owner's unless told to remove it; the unedited ones go", async () => {
+    const { db, storage, m4Image, ids } = await shopWithEdits();
+    const removed = await removeDemoData(db, storage, { actorUserId: null, removeEdited: [ids.glock] });
+    expect(removed).toMatchObject({ products: 2, keptProducts: 1, categories: 1 });
+    expect(await productRow(db, ids.m4)).toEqual({ id: ids.m4, is_demo: 0, name_en: "Demo M4" });
+    expect(await productRow(db, ids.vest)).toBeUndefined();
+    expect(await productRow(db, ids.glock)).toBeUndefined();
+    // The kept product's category stays as the owner's; its image file stays.
+    const categories = await db.selectFrom("categories").select(["id", "is_demo"]).execute();
+    expect(categories).toEqual([{ id: ids.pistols, is_demo: 0 }]);
+    expect(has(storage, m4Image)).toBe(true);
+    const audit = await db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "demo_data.removed")
+      .execute();
+    expect(JSON.parse(audit[0]?.details ?? "{}").after.kept_products).toEqual([ids.m4]);
+    // Kept products are no longer demo data: nothing is left to remove.
+    expect(await summarizeDemoData(db)).toMatchObject({ products: 0, editedProducts: [] });
+  });
+
+  it("through the screen: lists them with the date, keeps the ticked ones, removes the unticked", async () => {
+    const { svc, db, ids } = await shopWithEdits();
+    const account = await createCustomer(db);
+    const owner: CurrentUser = { id: account.id, email: account.email, isAdmin: true, role: "owner" };
+    const page = await runRoute(svc, demoLoader, new Request("http://localhost/admin/demo-data"), owner);
+    const listed = (page.result as { summary: { editedProducts: { id: number; name: string; edited: string }[] } })
+      .summary.editedProducts;
+    expect(listed.map((p) => p.name)).toEqual(["Demo M4", "Demo Glock"]);
+    expect(listed[0]?.edited).toMatch(/\d{4}/);
+
+    // The form as posted: both listed, only the M4 still ticked.
+    const body = formOf({
+      intent: "remove",
+      confirmed: "1",
+      "edited[]": [String(ids.m4), String(ids.glock)],
+      "keep[]": [String(ids.m4)],
+    });
+    const posted = await runRoute(
+      svc,
+      demoAction,
+      new Request("http://localhost/admin/demo-data", { method: "POST", body }),
+      owner,
+    );
+    expect((posted.result as Response).headers.get("Location")).toBe("/admin");
+    expect(posted.flash).toMatchObject({ key: "adminDemoData.removed", detailKey: "adminDemoData.removedDetailKept" });
+    expect((await productRow(db, ids.m4))?.is_demo).toBe(0);
+    expect(await productRow(db, ids.glock)).toBeUndefined();
+  });
+
+  it("keeps them all when the post names none (the defaults, or an older page)", async () => {
+    const { db, storage, ids } = await shopWithEdits();
+    await removeDemoData(db, storage, { actorUserId: null });
+    expect((await productRow(db, ids.m4))?.is_demo).toBe(0);
+    expect((await productRow(db, ids.glock))?.is_demo).toBe(0);
+    expect(await productRow(db, ids.vest)).toBeUndefined();
+  });
+});
+
+describe("the demo's home and footer texts", () => {
+  it("are emptied by the removal where still the demo's, and the storefront falls back", async () => {
+    const { db, storage } = await createTestServices();
+    // The owner wrote an English headline and set the shop's name; everything else is the default.
+    await setting(
+      db,
+      SHOP_DETAILS_KEY,
+      JSON.stringify({
+        name: { en: "Lion Rock Airsoft", zh: "獅子山氣槍" },
+        heroTitle: { en: "Lion Rock", zh: DEFAULT_SHOP.heroTitle.zh },
+      }),
+    );
+    expect((await summarizeDemoData(db)).demoTexts).toBe(true);
+    const removed = await removeDemoData(db, storage, { actorUserId: null });
+    expect(removed.demoTexts).toBe(true);
+
+    const shop = await loadShop(db);
+    expect(shop.heroTitle).toEqual({ en: "Lion Rock", zh: "" });
+    expect(shop.heroText).toEqual({ en: "", zh: "" });
+    expect(shop.footerText).toEqual({ en: "", zh: "" });
+    expect(heroTexts(shop, "en")).toEqual({ title: "Lion Rock", text: "" });
+    // Chinese: the owner's English headline rather than nothing; no subtitle, no footer text.
+    expect(heroTexts(shop, "zh")).toEqual({ title: "Lion Rock", text: "" });
+    expect(shopIdentity(shop, "zh").blurb).toBe("");
+    // Only the three texts were written: what the owner never set (shipping, rates) still follows its default.
+    const stored = JSON.parse(
+      (
+        await db
+          .selectFrom("site_settings")
+          .select("value")
+          .where("key", "=", SHOP_DETAILS_KEY)
+          .executeTakeFirstOrThrow()
+      ).value,
+    );
+    expect(Object.keys(stored).sort()).toEqual(["footerText", "heroText", "heroTitle", "name"]);
+    expect((await summarizeDemoData(db)).demoTexts).toBe(false);
+
+    // With no headline at all, the home page's heading is the shop's name.
+    await setting(db, SHOP_DETAILS_KEY, JSON.stringify({ ...stored, heroTitle: { en: "", zh: "" } }));
+    expect(heroTexts(await loadShop(db), "zh").title).toBe("獅子山氣槍");
   });
 });

@@ -15,6 +15,7 @@ import {
 } from "~/models/settings/content-pages.server";
 import {
   DEFAULT_SHOP,
+  heroTexts,
   loadShop,
   parseShopDetails,
   recomputeDerivedPrices,
@@ -24,6 +25,8 @@ import {
 import { action as pageAction, loader as pageLoader } from "~/routes/admin/content-page-form";
 import { action, loader } from "~/routes/admin/shop-details";
 import { loader as contentLoader } from "~/routes/store/content-page";
+import { loader as homeLoader } from "~/routes/store/home";
+import { catalogueVersion } from "../server/page-cache";
 import { createSignedIn } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
@@ -214,6 +217,50 @@ describe("shop details", () => {
     );
     expect((await loadShop(db)).supportedBy.logoKey).toBeNull();
     expect(await storage.get("public", key)).toBeNull();
+  });
+
+  it("save the home headline, subtitle and footer text in both languages, shown at once on cached pages", async () => {
+    const home = async (lng: string) => {
+      const { result } = await runRoute(svc, homeLoader, new Request(`http://shop.test/?lng=${lng}`), null);
+      return (result as { hero: { title: string; text: string } }).hero;
+    };
+    expect(await home("en")).toEqual({ title: DEFAULT_SHOP.heroTitle.en, text: DEFAULT_SHOP.heroText.en });
+    const version = await catalogueVersion(db);
+    const texts = {
+      hero_title_en: "Lion Rock Airsoft",
+      hero_title_zh: "獅子山氣槍",
+      hero_text_en: "Kit for Kowloon's fields.",
+      hero_text_zh: "",
+      footer_text_en: "Open Saturdays.",
+      footer_text_zh: "逢星期六營業。",
+    };
+    const saved = await runRoute(svc, action, post("/admin/settings/shop", shopForm(texts)), ADMIN);
+    expect((saved.result as Response).status).toBe(302);
+    // The anonymous pages the cache holds are filed under the old version: none is served again.
+    expect(await catalogueVersion(db)).toBeGreaterThan(version);
+    expect(await home("en")).toEqual({ title: "Lion Rock Airsoft", text: "Kit for Kowloon's fields." });
+    // An empty Chinese subtitle shows the English one rather than nothing.
+    expect(await home("zh")).toEqual({ title: "獅子山氣槍", text: "Kit for Kowloon's fields." });
+    const shop = await loadShop(db);
+    expect(shop.footerText).toEqual({ en: "Open Saturdays.", zh: "逢星期六營業。" });
+    expect(heroTexts(shop, "zh").title).toBe("獅子山氣槍");
+    expect(shopDetailsFormValues(shop)).toMatchObject(texts);
+
+    // Too long: refused next to the field, the text kept.
+    const long = "x".repeat(121);
+    const { result } = await runRoute(
+      svc,
+      action,
+      post("/admin/settings/shop", shopForm({ hero_title_en: long })),
+      ADMIN,
+    );
+    const reply = result as unknown as {
+      data: { result: { error: Record<string, string[]>; initialValue: Record<string, string> } };
+      init: { status: number };
+    };
+    expect(reply.init.status).toBe(400);
+    expect(reply.data.result.error.hero_title_en).toEqual(["adminShop.errors.tooLong"]);
+    expect(reply.data.result.initialValue.hero_title_en).toBe(long);
   });
 
   it("a file that is not an image is refused at the logo field, nothing saved", async () => {

@@ -7,7 +7,7 @@ import { type CurrentUser, loadCurrentUser } from "~/lib/auth.server";
 import { UsageError } from "~/lib/cli-args";
 import type { UserError } from "~/lib/problem";
 import { commitSession, emptySession, readSession } from "~/lib/session.server";
-import { removeStaff, setStaffRole } from "~/models/staff.server";
+import { listStaff, removeStaff, setStaffRole } from "~/models/staff.server";
 import { action as contentPageAction, loader as contentPageLoader } from "~/routes/admin/content-page-form";
 import { action as customerAction, loader as customerLoader } from "~/routes/admin/customer";
 import { loader as customersLoader } from "~/routes/admin/customers";
@@ -22,6 +22,7 @@ import { action as synonymsAction, loader as synonymsLoader } from "~/routes/adm
 import { action as settingsAction, loader as settingsLoader } from "~/routes/admin/settings";
 import { action as shopAction, loader as shopLoader } from "~/routes/admin/shop-details";
 import { action as staffAction, loader as staffLoader } from "~/routes/admin/staff";
+import { action as joinAction, loader as joinLoader } from "~/routes/store/join";
 import { commands } from "../server/app";
 import { createCustomer, placeOrderWithReceipt } from "./factories";
 import { createTestContext, createTestServices, freshTestDb } from "./setup/db";
@@ -257,16 +258,137 @@ describe("the staff screen", () => {
     ).toEqual([{ actor_user_id: owner.id }]);
   });
 
-  it("creates the account of an unknown e-mail and sends the set-password link", async () => {
+  it("creates the account of an unknown e-mail and e-mails it an invitation in the language chosen", async () => {
     const owner = await adminAccount("owner");
     const email = `new-staff-${crypto.randomUUID()}@shop.hk`;
-    const added = await runRoute(svc, staffAction, post("/admin/staff", { intent: "add", email }), owner);
-    expect(added.flash?.key).toBe("adminStaff.addedCreated");
+    const sentBefore = svc.mailer.sent.length;
+    const added = await runRoute(
+      svc,
+      staffAction,
+      post("/admin/staff", { intent: "add", email, language: "zh" }),
+      owner,
+    );
+    expect(added.flash).toMatchObject({ key: "adminStaff.addedCreated", params: { email, days: 7 } });
     const user = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
     expect((await asLoaded(user.id)).role).toBe("staff");
-    expect(svc.mailer.sent.some((mail) => mail.to === email && mail.text.includes("/reset-password?token="))).toBe(
-      true,
+    expect(user.locale).toBe("zh");
+
+    // One e-mail, an invitation in Chinese: who, which shop, what staff do, a link to /join.
+    const mails = svc.mailer.sent.slice(sentBefore).filter((mail) => mail.to === email);
+    expect(mails).toHaveLength(1);
+    const mail = mails[0] as (typeof mails)[number];
+    expect(mail.subject).toBe(`${owner.email} 邀請你一同管理港灣戰術`);
+    expect(mail.text).toContain("誠邀你加入港灣戰術");
+    expect(mail.text).toContain("處理訂單、產品、分類、網誌及客戶名單");
+    expect(mail.text).toContain("7 日內有效");
+    expect(mail.text).not.toContain("reset-password");
+    expect(mail.html).toContain('lang="zh-Hant-HK"');
+    const token = decodeURIComponent(/\/join\?token=([^\s"&]+)/.exec(mail.text)?.[1] ?? "");
+    expect(token.length).toBeGreaterThan(10);
+
+    // The link lasts a week, not an hour.
+    const row = await db
+      .selectFrom("password_reset_tokens")
+      .select(["purpose", "expires_at"])
+      .where("user_id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.purpose).toBe("invite");
+    const days = (Date.parse(row.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThanOrEqual(7);
+    expect((await listStaff(db, OWNER_EMAIL)).find((admin) => admin.email === email)?.invitation).toBe("pending");
+
+    // The link's page reads as an invitation to the shop, for that account.
+    const page = await runRoute(svc, joinLoader, get(`/join?token=${encodeURIComponent(token)}`), null);
+    expect(statusOf(page.result)).toBe(200);
+    expect((page.result as unknown as { data: { email: string; shop: string } }).data).toMatchObject({
+      email,
+      shop: "Harbour Tactical",
+    });
+    const password = "a long new password 1";
+    const joined = await runRoute(svc, joinAction, post("/join", { token, password, confirm: password }), null);
+    expect((joined.result as Response).headers.get("Location")).toBe("/admin/login");
+    expect(joined.flash).toMatchObject({ key: "flash.joined", detailKey: "flash.joinedDetail" });
+    const after = await db.selectFrom("users").selectAll().where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(after.password_changed_at).not.toBeNull();
+    expect(after.password_hash).not.toBe(user.password_hash);
+    expect((await listStaff(db, OWNER_EMAIL)).find((admin) => admin.email === email)?.invitation).toBeNull();
+
+    // The link works once.
+    const again = await runRoute(svc, joinAction, post("/join", { token, password, confirm: password }), null);
+    expect(statusOf(again.result)).toBe(400);
+    expect((again.result as { data: { problem: { key: string } } }).data.problem.key).toBe("join.invalidTitle");
+    const reopened = await runRoute(svc, joinLoader, get(`/join?token=${encodeURIComponent(token)}`), null);
+    expect(statusOf(reopened.result)).toBe(400);
+  });
+
+  it("invites an existing account to sign in (no link to set a password), in its own language", async () => {
+    const owner = await adminAccount("owner");
+    const person = await createCustomer(db);
+    await runRoute(svc, staffAction, post("/admin/staff", { intent: "add", email: person.email }), owner);
+    const mail = svc.mailer.sent.filter((sent) => sent.to === person.email).at(-1);
+    expect(mail?.subject).toBe(`${owner.email} invited you to help run Harbour Tactical`);
+    expect(mail?.text).toContain(`${owner.email} has added you to the staff of Harbour Tactical.`);
+    expect(mail?.text).toContain("/admin/login");
+    expect(mail?.text).not.toContain("/join?token=");
+    expect(
+      await db.selectFrom("password_reset_tokens").select("purpose").where("user_id", "=", person.id).execute(),
+    ).toEqual([]);
+  });
+
+  it("sends an expired invitation again with a new link; removing the member withdraws it", async () => {
+    const owner = await adminAccount("owner");
+    const email = `late-staff-${crypto.randomUUID()}@shop.hk`;
+    await runRoute(svc, staffAction, post("/admin/staff", { intent: "add", email, language: "en" }), owner);
+    const user = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    const firstToken = decodeURIComponent(
+      /\/join\?token=([^\s"&]+)/.exec(svc.mailer.sent.filter((m) => m.to === email).at(-1)?.text ?? "")?.[1] ?? "",
     );
+    // A week later (the row backdated: the clock cannot move in a route test).
+    await db
+      .updateTable("password_reset_tokens")
+      .set({ expires_at: now(new Date(Date.now() - 1000)) })
+      .where("user_id", "=", user.id)
+      .execute();
+    const listed = (await listStaff(db, OWNER_EMAIL)).find((admin) => admin.email === email);
+    expect(listed?.invitation).toBe("expired");
+    expect(statusOf((await runRoute(svc, joinLoader, get(`/join?token=${firstToken}`), null)).result)).toBe(400);
+
+    const resent = await runRoute(
+      svc,
+      staffAction,
+      post("/admin/staff", { intent: "resend", id: String(listed?.id) }),
+      owner,
+    );
+    expect(resent.flash).toMatchObject({ key: "adminStaff.resent", params: { email, days: 7 } });
+    expect((await listStaff(db, OWNER_EMAIL)).find((admin) => admin.email === email)?.invitation).toBe("pending");
+    const secondToken = decodeURIComponent(
+      /\/join\?token=([^\s"&]+)/.exec(svc.mailer.sent.filter((m) => m.to === email).at(-1)?.text ?? "")?.[1] ?? "",
+    );
+    expect(secondToken).not.toBe(firstToken);
+    const page = await runRoute(svc, joinLoader, get(`/join?token=${encodeURIComponent(secondToken)}`), null);
+    expect(statusOf(page.result)).toBe(200);
+
+    // Nothing to send again for an account with a password of its own.
+    const member = await adminAccount("staff");
+    const memberRow = (await listStaff(db, OWNER_EMAIL)).find((admin) => admin.email === member.email);
+    const refused = await runRoute(
+      svc,
+      staffAction,
+      post("/admin/staff", { intent: "resend", id: String(memberRow?.id) }),
+      owner,
+    );
+    expect(statusOf(refused.result)).toBe(409);
+
+    // Removed before accepting: the link stops working.
+    await runRoute(
+      svc,
+      staffAction,
+      post("/admin/staff", { intent: "remove", id: String(listed?.id), confirmed: "1" }),
+      owner,
+    );
+    const withdrawn = await runRoute(svc, joinLoader, get(`/join?token=${encodeURIComponent(secondToken)}`), null);
+    expect(statusOf(withdrawn.result)).toBe(400);
   });
 
   it("refuses to remove oneself, the SHOP_OWNER_EMAIL owner or the last owner", async () => {

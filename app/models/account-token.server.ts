@@ -9,6 +9,9 @@ import { loadShop } from "./settings/shop.server";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export const VERIFY_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+/** A staff invitation's link lasts a week: long enough for a weekend (docs/decisions/042). */
+export const INVITE_TOKEN_TTL_DAYS = 7;
+export const INVITE_TOKEN_TTL_MS = INVITE_TOKEN_TTL_DAYS * 24 * 60 * 60 * 1000;
 
 function hash(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
@@ -71,13 +74,13 @@ export async function consumeAccountToken(db: DB, token: string, purpose: Accoun
 }
 
 type AccountLink = {
-  purpose: AccountTokenPurpose;
+  purpose: Exclude<AccountTokenPurpose, "invite">;
   ttlMs: number;
   path: string;
   keys: { subject: string; heading: string; paragraphs: string[]; action: string };
 };
 
-const LINKS: Record<AccountTokenPurpose, AccountLink> = {
+const LINKS: Record<AccountLink["purpose"], AccountLink> = {
   reset: {
     purpose: "reset",
     ttlMs: RESET_TOKEN_TTL_MS,

@@ -5,7 +5,9 @@ import { lockTable } from "#db/dialect";
 import type { AdminRole, Database, UserRow } from "#db/schema";
 import { hashPassword } from "~/lib/password.server";
 import { UserError } from "~/lib/problem";
+import type { Language } from "~/locales";
 import { recordAudit } from "./audit.server";
+import { type InvitationState, invitationStates, withdrawInvitations } from "./staff-invitations.server";
 import { adminUserRows, normalizeEmail } from "./user.server";
 
 type Trx = Transaction<Database>;
@@ -20,12 +22,18 @@ export interface AdminListing {
   fromConfig: boolean;
   /** Whether an account with this e-mail exists yet. */
   hasAccount: boolean;
+  /** An invitation not accepted yet (no password set), still usable or run out. */
+  invitation: InvitationState | null;
 }
 
 /** The owners and staff: the SHOP_OWNER_EMAIL owner first, then the table's rows, oldest first. */
 export async function listStaff(db: DB, ownerEmail: string | null): Promise<AdminListing[]> {
   const rows = await adminUserRows(db).orderBy("admin_users.created_at").orderBy("admin_users.id").execute();
   const owner = ownerEmail ? normalizeEmail(ownerEmail) : null;
+  const invitations = await invitationStates(
+    db,
+    rows.flatMap((row) => (row.user_id ? [row.user_id] : [])),
+  );
   const listed: AdminListing[] = rows.map((row) => {
     const email = normalizeEmail(row.user_email ?? row.email ?? "");
     const fromConfig = email === owner;
@@ -36,11 +44,20 @@ export async function listStaff(db: DB, ownerEmail: string | null): Promise<Admi
       addedAt: row.created_at,
       fromConfig,
       hasAccount: row.user_email !== null,
+      invitation: (row.user_id && invitations.get(row.user_id)) || null,
     };
   });
   if (owner && !listed.some((row) => row.fromConfig)) {
     const account = await db.selectFrom("users").select("id").where("email", "=", owner).executeTakeFirst();
-    listed.unshift({ id: null, email: owner, role: "owner", addedAt: null, fromConfig: true, hasAccount: !!account });
+    listed.unshift({
+      id: null,
+      email: owner,
+      role: "owner",
+      addedAt: null,
+      fromConfig: true,
+      hasAccount: !!account,
+      invitation: null,
+    });
   }
   return listed.sort((a, b) => Number(b.fromConfig) - Number(a.fromConfig));
 }
@@ -62,7 +79,9 @@ async function findAdminRow(trx: Trx, user: { id: string | null; email: string }
  * The owner adds a member of staff by e-mail, in one transaction with its audit entry
  * (`staff.added`). An existing account is promoted; for an unknown e-mail an account is created
  * with a random password nobody knows (marked verified: only the holder of the address can set
- * a password, through the e-mailed link), `created` says so and the caller sends the link.
+ * a password, through the invitation's link), in `language`; `created` says so. `language` is
+ * the one the invitation is written in: the one asked for, else the account's own, else the
+ * shop's default (English). The caller sends the invitation (sendStaffInvitation).
  * An e-mail that is an admin already is a refusal on the e-mail field.
  */
 export async function addStaff(
@@ -70,7 +89,8 @@ export async function addStaff(
   actor: { id: string },
   ownerEmail: string | null,
   rawEmail: string,
-): Promise<{ user: Pick<UserRow, "id" | "email">; created: boolean }> {
+  asked?: Language,
+): Promise<{ user: Pick<UserRow, "id" | "email">; created: boolean; language: Language }> {
   const email = normalizeEmail(rawEmail);
   const alreadyAdmin = () =>
     new UserError("adminStaff.errors.alreadyAdmin", { field: "email", params: { email }, status: 409 });
@@ -79,18 +99,24 @@ export async function addStaff(
   const passwordHash = await hashPassword(crypto.randomBytes(32).toString("base64url"));
   return db.transaction().execute(async (trx) => {
     await lockTable(trx, "admin_users");
-    let user = await trx.selectFrom("users").select(["id", "email"]).where("email", "=", email).executeTakeFirst();
+    let user = await trx
+      .selectFrom("users")
+      .select(["id", "email", "locale"])
+      .where("email", "=", email)
+      .executeTakeFirst();
     if (await findAdminRow(trx, { id: user?.id ?? null, email })) throw alreadyAdmin();
     const timestamp = now();
     const created = !user;
+    const language: Language = asked ?? user?.locale ?? "en";
     if (!user) {
-      user = { id: crypto.randomUUID(), email };
+      user = { id: crypto.randomUUID(), email, locale: language };
       await trx
         .insertInto("users")
         .values({
           id: user.id,
           email,
           password_hash: passwordHash,
+          locale: language,
           email_verified_at: timestamp,
           created_at: timestamp,
           updated_at: timestamp,
@@ -108,7 +134,7 @@ export async function addStaff(
       entityId: user.id,
       after: { email, role: "staff", accountCreated: created },
     });
-    return { user, created };
+    return { user: { id: user.id, email: user.email }, created, language };
   });
 }
 
@@ -145,9 +171,10 @@ async function checkNotLastOwner(trx: Trx, target: { role: AdminRole }, ownerEma
 }
 
 /**
- * The owner removes an admin: the admin users row goes and every session of that account is
- * deleted (it is signed out at its next request), with the audit entry `staff.removed`, in one
- * transaction. Not oneself, not the SHOP_OWNER_EMAIL owner, not the last owner.
+ * The owner removes an admin: the admin users row goes, every session of that account is
+ * deleted (it is signed out at its next request) and an invitation not accepted yet stops
+ * working, with the audit entry `staff.removed`, in one transaction. Not oneself, not the
+ * SHOP_OWNER_EMAIL owner, not the last owner.
  */
 export async function removeStaff(
   db: DB,
@@ -164,6 +191,7 @@ export async function removeStaff(
     const account = await trx.selectFrom("users").select("id").where("email", "=", target.email).executeTakeFirst();
     const userIds = [...new Set([target.user_id, account?.id].filter((value): value is string => !!value))];
     if (userIds.length > 0) await trx.deleteFrom("sessions").where("user_id", "in", userIds).execute();
+    await withdrawInvitations(trx, userIds);
     await recordAudit(trx, {
       actorUserId: actor.id,
       action: "staff.removed",

@@ -128,6 +128,13 @@ export const shopDetailsSchema = z.object({
     .optional()
     .transform((value) => (value ? Number(value) : null))
     .refine((hours) => hours === null || (hours >= 1 && hours <= 720), { error: "adminShop.errors.windowInvalid" }),
+  // The home hero and the footer blurb: empty shows the fallback (the shop's name; nothing).
+  hero_title_en: optional(120),
+  hero_title_zh: optional(120),
+  hero_text_en: optional(300),
+  hero_text_zh: optional(300),
+  footer_text_en: optional(400),
+  footer_text_zh: optional(400),
 });
 
 export type ShopDetailsForm = z.output<typeof shopDetailsSchema>;

@@ -156,6 +156,7 @@ test.describe("accessibility and markup of every page type", () => {
       await visit("/forgot-password");
       // The page that says the link is invalid or used (a 400, like any refused input).
       await visit("/reset-password?token=not-a-valid-token", 400);
+      await visit("/join?token=not-a-valid-token", 400);
 
       // A new customer buys: the cart with a line, checkout, payment, the order in the account.
       const email = uniqueEmail(`sweep-${language}`);

@@ -161,6 +161,14 @@ export const FORMS: readonly FormAction[] = [
     fields: { token: ["abcdefghijklmnopqrstuvwxyz0123456789"], password: PASSWORDS, confirm: PASSWORDS },
   },
   {
+    name: "staff invitation (join)",
+    module: "app/routes/store/join.tsx",
+    path: () => "/join",
+    as: "anon",
+    encoding: "urlencoded",
+    fields: { token: ["abcdefghijklmnopqrstuvwxyz0123456789"], password: PASSWORDS, confirm: PASSWORDS },
+  },
+  {
     name: "verify e-mail",
     module: "app/routes/store/verify-email.tsx",
     path: () => "/verify-email",
@@ -418,14 +426,15 @@ export const FORMS: readonly FormAction[] = [
   },
   {
     // An id no admin has: the fuzzer must never remove or re-role the shop's own admins.
-    name: "admin: staff (add, remove, role)",
+    name: "admin: staff (add, resend, remove, role)",
     module: "app/routes/admin/staff.tsx",
     path: () => "/admin/staff",
     as: "admin",
     encoding: "urlencoded",
     fields: {
-      intent: ["add", "remove", "role"],
+      intent: ["add", "resend", "remove", "role"],
       email: ["fuzz-staff@example.com", "FUZZ-STAFF@example.com"],
+      language: ["en", "zh", "fr"],
       id: ["999999"],
       role: ["owner", "staff"],
       confirmed: ["", "1"],
@@ -447,6 +456,9 @@ export const FORMS: readonly FormAction[] = [
       supported_by_en: ["", "League"],
       supported_by_zh: ["", "聯盟"],
       supported_by_url: ["", "https://league.example/", "javascript:alert(1)"],
+      hero_title_en: ["", "Kit for the field", "x".repeat(121)],
+      hero_text_zh: ["", "<script>alert(1)</script>"],
+      footer_text_en: ["", "Open Saturdays.\nClosed Sundays."],
       supported_by_logo_remove: ["", "on"],
       fee_hkd: ["10", "0", "1.234"],
       free_above_hkd: ["", "100"],

@@ -225,6 +225,15 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     body: () => ({ token: "x".repeat(40), password: "a-new-password-123", confirm: "a-new-password-123" }),
   },
   {
+    path: "/join",
+    file: "routes/store/join.tsx",
+    url: () => "/join",
+    // No (valid) invitation token: the page says the invitation does not work.
+    get: all(400),
+    post: all(400),
+    body: () => ({ token: "x".repeat(40), password: "a-new-password-123", confirm: "a-new-password-123" }),
+  },
+  {
     path: "/verify-email",
     file: "routes/store/verify-email.tsx",
     url: () => "/verify-email",

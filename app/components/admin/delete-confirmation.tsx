@@ -16,10 +16,13 @@ export function DeleteConfirmation({
   cancelTo,
   id,
   headingLevel = 2,
+  choices,
 }: {
   heading: string;
   /** What is about to go: names, amounts, consequences. */
   children?: ReactNode;
+  /** Fields posted with the confirmation (what to keep), above its buttons. */
+  choices?: ReactNode;
   action?: string;
   fields: Record<string, string | number>;
   confirmLabel: string;
@@ -45,6 +48,7 @@ export function DeleteConfirmation({
         {Object.entries({ ...fields, confirmed: "1" }).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
+        {choices ? <div className="w-full">{choices}</div> : null}
         <button type="submit" className="rounded-md bg-red-600 px-4 py-2 font-semibold text-white hover:bg-red-700">
           {confirmLabel}
         </button>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from "@conform-to/react";
 import type { getZodConstraint } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import type { AdminRole } from "#db/schema";
@@ -8,6 +8,7 @@ import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { useTranslation } from "~/lib/i18n";
+import type { Language } from "~/locales/languages";
 import type { addStaffSchema } from "~/schemas/staff";
 
 export interface StaffRow {
@@ -17,6 +18,7 @@ export interface StaffRow {
   addedOn: string | null;
   fromConfig: boolean;
   hasAccount: boolean;
+  invitation: "pending" | "expired" | null;
   self: boolean;
 }
 
@@ -43,6 +45,11 @@ export function StaffList({ admins }: { admins: StaffRow[] }) {
               {row.hasAccount ? null : (
                 <span className="ml-1 text-xs text-stone-600">({t("adminStaff.noAccountYet")})</span>
               )}
+              {row.invitation ? (
+                <span className="ml-1 text-xs text-stone-600" data-testid="staff-invitation">
+                  ({t(row.invitation === "pending" ? "adminStaff.invitationPending" : "adminStaff.invitationExpired")})
+                </span>
+              ) : null}
             </td>
             <td data-label={columns[1]} className="px-3 py-2">
               {row.fromConfig ? t("adminStaff.configOwner") : t(`adminStaff.roles.${row.role}`)}
@@ -55,6 +62,16 @@ export function StaffList({ admins }: { admins: StaffRow[] }) {
                 <span aria-hidden="true">{t("adminStaff.notRemovable")}</span>
               ) : (
                 <div className="flex flex-wrap gap-2">
+                  {row.invitation ? (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="resend" />
+                      <input type="hidden" name="id" value={row.id} />
+                      <button type="submit" className={smallButton}>
+                        {t("adminStaff.resend")}
+                        <span className="sr-only"> · {row.email}</span>
+                      </button>
+                    </Form>
+                  ) : null}
                   <Form method="post">
                     <input type="hidden" name="intent" value="role" />
                     <input type="hidden" name="id" value={row.id} />
@@ -102,26 +119,43 @@ export function StaffRemoveConfirmation({ id, email, cancelTo }: { id: number; e
   );
 }
 
-/** Add a member of staff by e-mail. */
+/** Add a member of staff by e-mail; their invitation is written in the language chosen (the owner's by default). */
 export function StaffAddForm({
   lastResult,
   constraint,
+  language,
+  inviteDays,
 }: {
   lastResult: SubmissionResult<string[]> | undefined;
   constraint: ReturnType<typeof getZodConstraint>;
+  language: Language;
+  inviteDays: number;
 }) {
   const { t } = useTranslation();
-  const [form, fields] = useServerForm<typeof addStaffSchema>(lastResult, constraint, { id: "add-staff" });
+  const [form, fields] = useServerForm<typeof addStaffSchema>(lastResult, constraint, {
+    id: "add-staff",
+    defaultValue: { language },
+  });
   return (
     <AdminSection id="add-staff" heading={t("adminStaff.addHeading")} className="mt-8">
       <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
         <FormErrors errors={form.errors} />
         <input type="hidden" name="intent" value="add" />
         <div className="flex-1">
-          <FieldFor field={fields.email} label={t("adminStaff.emailLabel")} hint={t("adminStaff.emailHint")}>
+          <FieldFor
+            field={fields.email}
+            label={t("adminStaff.emailLabel")}
+            hint={t("adminStaff.emailHint", { days: inviteDays })}
+          >
             <input {...getInputProps(fields.email, { type: "email" })} autoComplete="off" className={inputClass} />
           </FieldFor>
         </div>
+        <FieldFor field={fields.language} label={t("adminStaff.languageLabel")}>
+          <select {...getSelectProps(fields.language)} className={inputClass}>
+            <option value="en">English</option>
+            <option value="zh">中文</option>
+          </select>
+        </FieldFor>
         <StatusButton>{t("adminStaff.addSubmit")}</StatusButton>
       </Form>
     </AdminSection>

@@ -47,7 +47,11 @@ export function SiteFooter({
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <section>
           <h2 className="mb-3 text-base font-semibold text-white">{shop.name}</h2>
-          <p className="leading-relaxed">{t("footer.blurb")}</p>
+          {shop.blurb ? (
+            <p className="leading-relaxed whitespace-pre-line" data-testid="footer-blurb">
+              {shop.blurb}
+            </p>
+          ) : null}
         </section>
         <section>
           <h2 className="mb-3 text-base font-semibold text-white">{t("footer.quickLinks")}</h2>

@@ -9,9 +9,18 @@ export default {
   remove: "Remove demo data",
   title: "Remove demo data",
   intro:
-    "The demo catalogue, blog posts, bank account and hero image the shop was set up with. Removing them cannot be undone. Orders are never touched: their lines keep the names, colours and prices they were placed with.",
+    "The demo catalogue, blog posts, bank account, hero image and home page texts the shop was set up with. Removing them cannot be undone. Orders are never touched: their lines keep the names, colours and prices they were placed with.",
   whatHeading: "What will be removed",
   products: "Demo products (with their colours, images and cart lines)",
+  texts: "Demo texts on the home page and in the footer",
+  textsNote:
+    "The demo's home headline, subtitle and footer text are emptied: the home page then shows the shop's name as its headline. Texts you changed in Shop details stay.",
+  editedHeading_one: "{{count}} demo product you have edited",
+  editedHeading_other: "{{count}} demo products you have edited",
+  editedIntro:
+    "You changed these since the shop was set up. Ticked ones stay as your own products (no longer demo data, with their colours, images and stock); untick one to remove it with the demo.",
+  keepProduct: "Keep {{name}}",
+  lastEdited: "Last edited {{date}}",
   categories: "Demo categories",
   blogPosts: "Demo blog posts",
   bankAccount: "Demo bank account",
@@ -19,7 +28,7 @@ export default {
   heroYes: "Yes",
   heroNo: "No",
   heroNote: "The home page goes back to the default hero image.",
-  kept: "These demo categories hold products of yours, so they stay (no longer marked as demo): {{names}}",
+  kept: "These demo categories hold products of yours (or edited demo products you keep), so they stay (no longer marked as demo): {{names}}",
   noAccountLeft:
     "The demo account is the shop's only bank account: after this, shoppers cannot pay until you add yours under Settings.",
   nothing: "There is no demo data left to remove.",
@@ -32,6 +41,8 @@ export default {
   removed: "Demo data removed",
   removedDetail:
     "Removed: products {{products}} · categories {{categories}} · blog posts {{blogPosts}} · bank accounts {{bankAccounts}}.",
+  removedDetailKept:
+    "Removed: products {{products}} · categories {{categories}} · blog posts {{blogPosts}} · bank accounts {{bankAccounts}}. Kept as your own: {{kept}} edited products.",
   nothingRemoved: "There was no demo data left to remove",
   badRequest: 'Press "Remove demo data now" to remove the demo data.',
 };

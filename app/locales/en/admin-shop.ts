@@ -16,6 +16,17 @@ export default {
     senderEmail: "Sender e-mail",
     senderEmailHint: "The From address of the shop's e-mails: one your mail server (SMTP_URL) may send from.",
   },
+  texts: {
+    heading: "Home page and footer",
+    intro:
+      "The words shoppers see first. A field left empty falls back: the headline to the shop's name; no subtitle; no footer text.",
+    heroTitleEn: "Home headline (English)",
+    heroTitleZh: "Home headline (Chinese)",
+    heroTextEn: "Home subtitle (English)",
+    heroTextZh: "Home subtitle (Chinese)",
+    footerTextEn: "Footer text (English)",
+    footerTextZh: "Footer text (Chinese)",
+  },
   supporter: {
     heading: "Supported By",
     intro: "A partner shown with a logo at the bottom of every page. Leave both names empty to hide it.",

@@ -18,12 +18,18 @@ export default {
   addHeading: "Add a member of staff",
   emailLabel: "E-mail address",
   emailHint:
-    "An existing account becomes staff at once. For a new address we create the account and e-mail a link to choose a password.",
+    "We e-mail them an invitation from you. An existing account becomes staff at once; for a new address we create the account, and the invitation has a link to set a password (valid for {{days}} days).",
+  languageLabel: "Language of the invitation",
   addSubmit: "Add staff",
-  added: "{{email}} is now staff.",
+  added: "{{email}} is now staff; we e-mailed them an invitation.",
   addedCreated:
-    "We created an account for {{email}} and e-mailed a link to set a password (valid for one hour; they can ask for a new one on “Forgot password”).",
-  addedMailFailed: "The account was created, but the e-mail could not be sent: ask {{email}} to use “Forgot password”.",
+    "We created an account for {{email}} and e-mailed an invitation with a link to set a password (valid for {{days}} days).",
+  addedMailFailed:
+    "{{email}} is now staff, but the invitation could not be e-mailed: use “Send again” later, or ask them to use “Forgot password”.",
+  invitationPending: "invitation sent, not accepted yet",
+  invitationExpired: "invitation expired",
+  resend: "Send again",
+  resent: "We e-mailed {{email}} a new invitation (valid for {{days}} days).",
   remove: "Remove",
   confirmRemove: "Remove {{email}} from the admins?",
   confirmRemoveText:
@@ -47,5 +53,6 @@ export default {
     self: "You cannot remove or change your own access.",
     configOwner: "This owner is set by SHOP_OWNER_EMAIL and cannot be removed or changed here.",
     lastOwner: "The shop must keep at least one owner.",
+    nothingToResend: "There is no invitation to send again: that account has a password already.",
   },
 };

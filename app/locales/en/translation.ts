@@ -55,8 +55,6 @@ export default {
     USD: "$ USD",
   },
   footer: {
-    blurb:
-      "Airsoft guns and tactical gear for players in Hong Kong: tested, legal under 2 joules, and shipped within 48 hours of payment verification.",
     quickLinks: "Shop",
     customerService: "Customer Service",
     shipping: "Shipping Info",
@@ -71,9 +69,6 @@ export default {
   },
   home: {
     title: "{{shop}} | Airsoft Guns & Tactical Gear in Hong Kong",
-    heroTitle: "Gear Up for the Field",
-    heroBlurb:
-      "Rifles, pistols, shotguns and tactical gear chosen by players, for players. Every gun legal in Hong Kong, every order checked by hand.",
     shopNow: "Shop Now",
     newArrivals: "New Arrivals",
     featuredTitle: "Featured Products",
@@ -83,7 +78,10 @@ export default {
     addToCart: "Add to Cart",
     outOfStock: "Out of Stock",
     featuredBadge: "Featured",
-    noFeatured: "No featured products yet. Add products in the admin panel and mark them as featured.",
+    noFeatured: "Featured products will appear here soon.",
+    noFeaturedAdmin: "No featured products yet. Add products in the admin panel and mark them as featured.",
+    noFeaturedAdminNote: "Only admins see this; shoppers see “Featured products will appear here soon.”",
+    noFeaturedAdminLink: "Open Products in the admin",
     shopByCategory: "Shop By Category",
     shopByCategorySubtitle: "Find the right kit for your next game",
     noImage: "No image",
@@ -132,6 +130,8 @@ export default {
     passwordChangedDetail: "You are signed out on your other devices.",
     passwordReset: "Password changed",
     passwordResetDetail: "Log in with your new password.",
+    joined: "Welcome to {{shop}}",
+    joinedDetail: "Your password is set. Sign in with {{email}} to open the admin.",
     notAdmin: "This account does not have admin privileges",
     adminGranted: "Admin access granted",
     adminGrantedDetail: "Please log in again.",
@@ -174,6 +174,16 @@ export default {
     verifyHeading: "Confirm your e-mail address",
     verifyText: "Thanks for signing up. Confirm your e-mail address to start shopping. The link works for 24 hours.",
     verifyAction: "Confirm my e-mail",
+    inviteSubject: "{{inviter}} invited you to help run {{shop}}",
+    inviteHeading: "You are invited to join {{shop}}",
+    inviteText: "{{inviter}} has added you to the staff of {{shop}}.",
+    inviteCan:
+      "As staff you can work in the shop's admin: orders, products, categories, the blog and the customer list. Settings, bank accounts, the customer export and the staff list stay with the owners.",
+    inviteLink:
+      "Set a password for {{email}} with the link below; then sign in to the admin with it. The link works once, for {{days}} days.",
+    inviteExisting: "Sign in to the admin with your account {{email}} and its usual password.",
+    inviteAction: "Set my password",
+    inviteSignIn: "Open the admin",
     footer: "{{shop}} · {{address}} · {{email}}",
   },
   auth: {
@@ -227,6 +237,17 @@ export default {
     invalidTitle: "This link does not work",
     invalidText: "The link is invalid, has expired or was used already. Ask for a new one.",
     requestNew: "Request a new link",
+  },
+  join: {
+    title: "Set your password to join {{shop}}",
+    intro:
+      "You have been invited to the staff of {{shop}}. Choose a password for your account {{email}}; you then sign in to the admin with it.",
+    submit: "Set password and join",
+    metaTitle: "Join {{shop}}",
+    invalidTitle: "This invitation does not work",
+    invalidText:
+      "The link is invalid, has expired or was used already. Ask the person who invited you to send it again, or choose a password with “Forgot password”.",
+    forgot: "Forgot password",
   },
   verify: {
     title: "E-mail confirmed",

@@ -17,6 +17,16 @@ export default {
     senderEmail: "寄件人電郵",
     senderEmailHint: "商店電郵的寄件人地址：須為你的郵件伺服器（SMTP_URL）可寄出的地址。",
   },
+  texts: {
+    heading: "首頁及頁尾",
+    intro: "顧客最先看到的文字。留空的欄位會改用預設：標題顯示商店名稱；不顯示副標題；不顯示頁尾文字。",
+    heroTitleEn: "首頁標題（英文）",
+    heroTitleZh: "首頁標題（中文）",
+    heroTextEn: "首頁副標題（英文）",
+    heroTextZh: "首頁副標題（中文）",
+    footerTextEn: "頁尾文字（英文）",
+    footerTextZh: "頁尾文字（中文）",
+  },
   supporter: {
     heading: "支持機構",
     intro: "以標誌顯示於每頁底部的合作夥伴。兩個名稱都留空即不顯示。",

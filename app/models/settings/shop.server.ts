@@ -8,7 +8,7 @@ import { deletePublicImage, keptImage, savingImage, storeChosenImage } from "~/l
 import { DERIVED_CURRENCIES, type DerivedCurrency, type ExchangeRates, rateToText } from "~/lib/money";
 import { DEFAULT_SHIPPING_RULE, type ShippingRules } from "~/lib/shipping";
 import { publicUrl, type Storage } from "~/lib/storage.server";
-import type { Language } from "~/locales";
+import { LANGUAGES, type Language } from "~/locales";
 import { getLanguage } from "~/middleware/i18next";
 import { centsToText } from "~/schemas/product";
 import { feeField, freeAboveField, rateField, type ShopDetailsForm } from "~/schemas/shop";
@@ -40,6 +40,10 @@ export interface ShopDetails {
   exchangeRates: ExchangeRates;
   /** Hours a new order has to be paid; null: the PAYMENT_WINDOW_HOURS setting (default 48). */
   paymentWindowHours: number | null;
+  /** The home hero's headline and subtitle and the footer's blurb (empty: a fallback, see `storefrontTexts`). */
+  heroTitle: Bilingual;
+  heroText: Bilingual;
+  footerText: Bilingual;
 }
 
 export const SHOP_DETAILS_KEY = "shop_details";
@@ -60,6 +64,16 @@ export const DEFAULT_SHOP: ShopDetails = {
   shipping: Object.fromEntries(CURRENCIES.map((currency) => [currency, { ...DEFAULT_SHIPPING_RULE }])) as ShippingRules,
   exchangeRates: { GBP: 100_000, EUR: 118_000, USD: 128_000 },
   paymentWindowHours: null,
+  // The demo shop's words: "Remove demo data" empties those the owner has not changed (decision 042).
+  heroTitle: { en: "Gear Up for the Field", zh: "整裝出發，迎戰沙場" },
+  heroText: {
+    en: "Rifles, pistols, shotguns and tactical gear chosen by players, for players. Every gun legal in Hong Kong, every order checked by hand.",
+    zh: "由玩家為玩家挑選的長槍、手槍、霰彈槍及戰術裝備。每支槍均符合香港法例，每張訂單均由專人核對。",
+  },
+  footerText: {
+    en: "Airsoft guns and tactical gear for players in Hong Kong: tested, legal under 2 joules, and shipped within 48 hours of payment verification.",
+    zh: "為香港玩家而設的氣槍及戰術裝備：每支槍均經測試、符合 2 焦耳法例上限，核實付款後 48 小時內發貨。",
+  },
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -128,6 +142,9 @@ export function parseShopDetails(json: string | null | undefined): ShopDetails {
       stored.paymentWindowHours <= MAX_PAYMENT_WINDOW_HOURS
         ? stored.paymentWindowHours
         : null,
+    heroTitle: bilingual(stored.heroTitle, DEFAULT_SHOP.heroTitle),
+    heroText: bilingual(stored.heroText, DEFAULT_SHOP.heroText),
+    footerText: bilingual(stored.footerText, DEFAULT_SHOP.footerText),
   };
 }
 
@@ -158,11 +175,29 @@ export function shopName(shop: ShopDetails, language: Language): string {
   return shop.name[language] || shop.name.en || shop.name.zh;
 }
 
+/** The owner's words in one language, else in English; "" when both are empty. */
+function inLanguage(text: Bilingual, language: Language): string {
+  return text[language] || text.en;
+}
+
+/**
+ * The home hero's headline and subtitle in the reader's language. An empty headline is the
+ * shop's name (the home page keeps its one heading); an empty subtitle is none.
+ */
+export function heroTexts(shop: ShopDetails, language: Language): { title: string; text: string } {
+  return {
+    title: inLanguage(shop.heroTitle, language) || shopName(shop, language),
+    text: inLanguage(shop.heroText, language),
+  };
+}
+
 /** What the storefront's header and footer show, in the reader's language. */
 export function shopIdentity(shop: ShopDetails, language: Language) {
   const supporter = shop.supportedBy.name[language] || shop.supportedBy.name.en;
   return {
     name: shopName(shop, language),
+    /** The footer's blurb under the name; empty: none. */
+    blurb: inLanguage(shop.footerText, language),
     address: shop.address[language] || shop.address.en,
     supportEmail: shop.supportEmail,
     supportedBy: supporter
@@ -247,6 +282,12 @@ export function shopDetailsFormValues(shop: ShopDetails): Record<string, string>
     supported_by_en: shop.supportedBy.name.en,
     supported_by_zh: shop.supportedBy.name.zh,
     supported_by_url: shop.supportedBy.url ?? "",
+    hero_title_en: shop.heroTitle.en,
+    hero_title_zh: shop.heroTitle.zh,
+    hero_text_en: shop.heroText.en,
+    hero_text_zh: shop.heroText.zh,
+    footer_text_en: shop.footerText.en,
+    footer_text_zh: shop.footerText.zh,
   };
   for (const currency of CURRENCIES) {
     const rule = shop.shipping[currency];
@@ -296,6 +337,9 @@ export async function updateShopDetails(
       DERIVED_CURRENCIES.map((currency) => [currency, form[rateField(currency)]]),
     ) as ExchangeRates,
     paymentWindowHours: form.payment_window_hours,
+    heroTitle: { en: form.hero_title_en, zh: form.hero_title_zh },
+    heroText: { en: form.hero_text_en, zh: form.hero_text_zh },
+    footerText: { en: form.footer_text_en, zh: form.footer_text_zh },
   };
   const { replacedLogoKey: replaced } = await savingImage(storage, newLogo ?? null, () =>
     saveShopDetails(db, details, options),
@@ -306,4 +350,42 @@ export async function updateShopDetails(
       (currency) => current.exchangeRates[currency] !== details.exchangeRates[currency],
     ),
   };
+}
+
+const DEMO_TEXTS = ["heroTitle", "heroText", "footerText"] as const;
+
+/** Whether a hero or footer text still has the demo shop's words (in either language). */
+export function hasDemoTexts(shop: ShopDetails): boolean {
+  return DEMO_TEXTS.some((field) =>
+    LANGUAGES.some((language) => shop[field][language] === DEFAULT_SHOP[field][language]),
+  );
+}
+
+/**
+ * Empties, inside the caller's transaction, each hero and footer text that is still the demo
+ * shop's (per field and language; the owner's own words stay), so the storefront shows its
+ * neutral fallback (`heroTexts`, `shopIdentity`). Only those keys of the stored value change:
+ * whatever else the owner never set keeps following its default. Returns whether any changed.
+ */
+export async function clearDemoTexts(trx: Transaction<Database>): Promise<boolean> {
+  const raw = await getSetting(trx, SHOP_DETAILS_KEY);
+  const shop = parseShopDetails(raw);
+  if (!hasDemoTexts(shop)) return false;
+  let stored: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = raw ? JSON.parse(raw) : {};
+    if (isRecord(parsed)) stored = parsed;
+  } catch {
+    // A damaged value: rewritten with the texts alone, as parseShopDetails reads it (defaults).
+  }
+  for (const field of DEMO_TEXTS) {
+    stored[field] = Object.fromEntries(
+      LANGUAGES.map((language) => {
+        const text = shop[field][language];
+        return [language, text === DEFAULT_SHOP[field][language] ? "" : text];
+      }),
+    );
+  }
+  await putSetting(trx, SHOP_DETAILS_KEY, JSON.stringify(stored));
+  return true;
 }

@@ -3,6 +3,7 @@ import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { FormAlert } from "~/components/ui/field";
 import { services } from "~/context";
 import { ownerOnly, requireOwner } from "~/lib/auth.server";
+import { formatDate } from "~/lib/dates";
 import type { Flash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -30,6 +31,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     summary: {
       ...summary,
       keptCategories: list.format(summary.keptCategories.map((category) => localized(category, "name", language))),
+      editedProducts: summary.editedProducts.map((product) => ({
+        id: product.id,
+        name: localized(product, "name", language),
+        edited: formatDate(product.updated_at, language, "dateTime"),
+      })),
     },
     empty: isDemoDataEmpty(summary),
     /** Removing the demo account leaves the shop without any account shoppers can pay into. */
@@ -38,28 +44,35 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** Removes the demo data: only the page's own button (intent=remove, confirmed=1) does it. */
+/**
+ * Removes the demo data: only the page's own button (intent=remove, confirmed=1) does it. An
+ * edited demo product the page listed and the owner unticked goes too; every other one stays.
+ */
 export const action = formAction(
   {
     schema: removeDemoDataSchema,
     authorize: ownerOnly,
   },
-  async ({ context, form, auth }) => {
+  async ({ context, form, value, auth }) => {
     const { db, storage } = services(context);
-    const removed = await removeDemoData(db, storage, { actorUserId: auth.id });
-    const flash: Flash = isDemoDataEmpty(removed)
-      ? { type: "info", key: "adminDemoData.nothingRemoved" }
-      : {
-          type: "success",
-          key: "adminDemoData.removed",
-          detailKey: "adminDemoData.removedDetail",
-          params: {
-            products: removed.products,
-            categories: removed.categories,
-            blogPosts: removed.blogPosts,
-            bankAccounts: removed.bankAccounts,
-          },
-        };
+    const keep = new Set(value.keep ?? []);
+    const removeEdited = (value.edited ?? []).filter((id) => !keep.has(id));
+    const removed = await removeDemoData(db, storage, { actorUserId: auth.id, removeEdited });
+    const flash: Flash =
+      isDemoDataEmpty(removed) && removed.keptProducts === 0
+        ? { type: "info", key: "adminDemoData.nothingRemoved" }
+        : {
+            type: "success",
+            key: "adminDemoData.removed",
+            detailKey: removed.keptProducts > 0 ? "adminDemoData.removedDetailKept" : "adminDemoData.removedDetail",
+            params: {
+              products: removed.products,
+              categories: removed.categories,
+              blogPosts: removed.blogPosts,
+              bankAccounts: removed.bankAccounts,
+              kept: removed.keptProducts,
+            },
+          };
     return succeed(context, form, { redirectTo: "/admin", flash });
   },
 );
@@ -75,6 +88,7 @@ export default function DemoData({ loaderData, actionData }: Route.ComponentProp
     [t("adminDemoData.blogPosts"), String(summary.blogPosts)],
     [t("adminDemoData.bankAccount"), String(summary.bankAccounts)],
     [t("adminDemoData.heroImage"), t(summary.demoHero ? "adminDemoData.heroYes" : "adminDemoData.heroNo")],
+    [t("adminDemoData.texts"), t(summary.demoTexts ? "adminDemoData.heroYes" : "adminDemoData.heroNo")],
   ];
   return (
     <div className="max-w-3xl">
@@ -101,6 +115,7 @@ export default function DemoData({ loaderData, actionData }: Route.ComponentProp
               ))}
             </dl>
             {summary.demoHero ? <p className="mt-4 text-sm text-stone-700">{t("adminDemoData.heroNote")}</p> : null}
+            {summary.demoTexts ? <p className="mt-4 text-sm text-stone-700">{t("adminDemoData.textsNote")}</p> : null}
             {summary.keptCategories ? (
               <p className="mt-4 text-sm text-stone-700" data-testid="demo-data-kept">
                 {t("adminDemoData.kept", { names: summary.keptCategories })}
@@ -115,12 +130,56 @@ export default function DemoData({ loaderData, actionData }: Route.ComponentProp
             confirmLabel={t("adminDemoData.confirm")}
             cancelLabel={t("adminDemoData.cancel")}
             cancelTo="/admin"
+            choices={
+              summary.editedProducts.length > 0 ? <EditedProductChoices products={summary.editedProducts} /> : null
+            }
           >
             {noAccountLeft ? <p>{t("adminDemoData.noAccountLeft")}</p> : null}
           </DeleteConfirmation>
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * The demo products the owner has edited, each with a ticked "Keep" box: posted with the
+ * confirmation (plain HTML, so it works without JavaScript). `edited` says which were listed.
+ */
+function EditedProductChoices({ products }: { products: { id: number; name: string; edited: string }[] }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="rounded-md border border-stone-300 bg-white p-4 text-stone-900" data-testid="demo-edited">
+      {/* Floated: the legend sits inside the box (not on its border) and wraps like a heading. */}
+      <legend className="float-left w-full font-semibold">
+        {t("adminDemoData.editedHeading", { count: products.length })}
+      </legend>
+      <p className="clear-both pt-1 text-sm text-stone-700">{t("adminDemoData.editedIntro")}</p>
+      <ul className="mt-3 divide-y divide-stone-200">
+        {products.map((product) => (
+          <li key={product.id} className="py-2" data-testid="demo-edited-product">
+            <input type="hidden" name="edited[]" value={product.id} />
+            <label className="flex items-start gap-3">
+              <input
+                type="checkbox"
+                name="keep[]"
+                value={product.id}
+                defaultChecked
+                className="mt-1 h-4 w-4 shrink-0 accent-brand-700"
+              />
+              <span className="min-w-0">
+                <span className="block font-medium break-words">
+                  {t("adminDemoData.keepProduct", { name: product.name })}
+                </span>
+                <span className="block text-sm text-stone-600">
+                  {t("adminDemoData.lastEdited", { date: product.edited })}
+                </span>
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
   );
 }
 

@@ -5,6 +5,7 @@ import { CURRENCIES } from "#db/schema";
 import { HeadingRow } from "~/components/admin/admin-table";
 import { ImagePicker, StoredImage } from "~/components/admin/image-picker";
 import { MoneyInput, Section } from "~/components/admin/shop-form-parts";
+import { ShopTextsSection } from "~/components/admin/shop-texts-section";
 import { BackLink } from "~/components/ui/back-link";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
@@ -124,6 +125,8 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
             )}
           </div>
         </Section>
+
+        <ShopTextsSection fields={fields} />
 
         <Section id="supporter" heading={t("adminShop.supporter.heading")} intro={t("adminShop.supporter.intro")}>
           <div className="grid gap-4 sm:grid-cols-2">

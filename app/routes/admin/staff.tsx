@@ -11,8 +11,9 @@ import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { sendPasswordResetEmail } from "~/models/account-token.server";
+import { INVITE_TOKEN_TTL_DAYS } from "~/models/account-token.server";
 import { addStaff, listStaff, recentActivity, removeStaff, setStaffRole } from "~/models/staff.server";
+import { resendStaffInvitation, sendStaffInvitation } from "~/models/staff-invitations.server";
 import { addStaffSchema, staffActionSchema } from "~/schemas/staff";
 import type { Route } from "./+types/staff";
 
@@ -36,32 +37,45 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     activity: activity.map((entry) => ({ ...entry, when: formatDate(entry.at, language, "dateTime") })),
     removing: removing ? { id: removing.id as number, email: removing.email } : null,
     constraint: getZodConstraint(addStaffSchema),
+    language,
+    inviteDays: INVITE_TOKEN_TTL_DAYS,
     title: `${t("adminStaff.title")} | ${t("admin.title")}`,
   };
 }
 
-/** intent=add (email), intent=remove (id, confirmed), intent=role (id, role). The owner only. */
+/**
+ * intent=add (email, language), intent=resend (id), intent=remove (id, confirmed), intent=role
+ * (id, role). The owner only. Adding e-mails the invitation (docs/decisions/042); an e-mail that
+ * cannot be sent leaves the member of staff added, and the flash says so.
+ */
 export const action = formAction({ schema: staffActionSchema, authorize: ownerOnly }, async (args) => {
   const { context, form, value, auth } = args;
   const { db, mailer, config } = services(context);
+  const days = INVITE_TOKEN_TTL_DAYS;
   if (value.intent === "add") {
-    const { user, created } = await addStaff(db, auth, config.shopOwnerEmail, value.email);
+    const { user, created, language } = await addStaff(db, auth, config.shopOwnerEmail, value.email, value.language);
     let key = created ? "adminStaff.addedCreated" : "adminStaff.added";
-    if (created) {
-      try {
-        await sendPasswordResetEmail(db, mailer, config, user, getLanguage(context));
-      } catch (error) {
-        console.error("staff set-password e-mail failed", error);
-        key = "adminStaff.addedMailFailed";
-      }
+    try {
+      const invitation = { invitee: user, inviterEmail: auth.email, language, newAccount: created };
+      await sendStaffInvitation(db, mailer, config, invitation);
+    } catch (error) {
+      console.error("staff invitation e-mail failed", error);
+      key = "adminStaff.addedMailFailed";
     }
     return succeed(context, form, {
       redirectTo: PATH,
       flash: {
-        type: created && key === "adminStaff.addedMailFailed" ? "info" : "success",
+        type: key === "adminStaff.addedMailFailed" ? "info" : "success",
         key,
-        params: { email: user.email },
+        params: { email: user.email, days },
       },
+    });
+  }
+  if (value.intent === "resend") {
+    const { email } = await resendStaffInvitation(db, mailer, config, auth, value.id);
+    return succeed(context, form, {
+      redirectTo: PATH,
+      flash: { type: "success", key: "adminStaff.resent", params: { email, days } },
     });
   }
   if (value.intent === "remove") {
@@ -94,7 +108,12 @@ export default function AdminStaff({ loaderData, actionData }: Route.ComponentPr
       ) : null}
       {loaderData.removing ? <StaffRemoveConfirmation {...loaderData.removing} cancelTo={PATH} /> : null}
       <StaffList admins={loaderData.admins} />
-      <StaffAddForm lastResult={addResult} constraint={loaderData.constraint} />
+      <StaffAddForm
+        lastResult={addResult}
+        constraint={loaderData.constraint}
+        language={loaderData.language}
+        inviteDays={loaderData.inviteDays}
+      />
       <StaffActivity activity={loaderData.activity} />
     </div>
   );

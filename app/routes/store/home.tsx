@@ -5,6 +5,7 @@ import { JsonLd } from "~/components/store/json-ld";
 import { publicPageMeta } from "~/components/store/public-page-meta";
 import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
+import { getUser } from "~/lib/auth.server";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import { publicUrl } from "~/lib/storage.server";
@@ -13,7 +14,7 @@ import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listActiveCategories } from "~/models/categories.server";
 import { cardViews, listFeaturedProducts } from "~/models/products/cards.server";
-import { getShop, shopName } from "~/models/settings/shop.server";
+import { getShop, heroTexts, shopName } from "~/models/settings/shop.server";
 import { getSetting, HERO_IMAGE_KEY } from "~/models/settings/site-settings.server";
 import type { Route } from "./+types/home";
 
@@ -35,7 +36,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     description: t("meta.defaultDescription"),
     // The operator's hero image (Settings), else the default one that ships with the shop.
     heroImage: publicUrl(heroKey) ?? "/images/hero-default.webp",
+    // The owner's headline and subtitle (Settings → Shop details).
+    hero: heroTexts(shop, language),
+    // The spec's "Shop Now" goes to the rifles; a shop without that category (the demo removed) to every product.
+    shopNowTo: categories.some((c) => c.slug === "rifles") ? "/category/rifles" : "/category/all",
     featured: cardViews(featured, language),
+    // With nothing featured, an admin is told what to do; anyone else sees a neutral note. Only
+    // signed-out pages are kept by the page cache (server/page-cache.ts), so the admin's stays theirs.
+    adminHint: featured.length === 0 && getUser(context)?.isAdmin === true,
     // Only what a category tile shows.
     categories: categories.map((c) => ({
       id: c.id,
@@ -91,7 +99,7 @@ function HomeSection({
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { heroImage, featured, categories, jsonLd } = loaderData;
+  const { heroImage, hero, shopNowTo, featured, adminHint, categories, jsonLd } = loaderData;
   return (
     <>
       <JsonLd data={jsonLd} />
@@ -103,10 +111,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           className="absolute inset-0 -z-10 h-full w-full object-cover opacity-60"
         />
         <div className="mx-auto max-w-7xl px-4 py-24 sm:py-32">
-          <h1 className="max-w-2xl text-4xl font-extrabold tracking-tight sm:text-5xl">{t("home.heroTitle")}</h1>
-          <p className="mt-4 max-w-xl text-lg text-stone-200">{t("home.heroBlurb")}</p>
+          <h1 className="max-w-2xl text-4xl font-extrabold tracking-tight break-words sm:text-5xl">{hero.title}</h1>
+          {hero.text ? (
+            <p className="mt-4 max-w-xl text-lg whitespace-pre-line text-stone-200" data-testid="hero-text">
+              {hero.text}
+            </p>
+          ) : null}
           <div className="mt-8 flex flex-wrap gap-3">
-            <ButtonLink to="/category/rifles" size="lg">
+            <ButtonLink to={shopNowTo} size="lg">
               {t("home.shopNow")}
             </ButtonLink>
             <Link
@@ -130,8 +142,24 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         }
         className="py-12"
       >
-        {featured.length === 0 ? (
-          <p className="rounded-md border border-dashed border-stone-300 p-8 text-center text-stone-600">
+        {adminHint ? (
+          <div
+            className="rounded-md border border-dashed border-amber-400 bg-amber-50 p-8 text-center text-stone-800"
+            data-testid="featured-empty-admin"
+          >
+            <p>{t("home.noFeaturedAdmin")}</p>
+            <p className="mt-2">
+              <Link to="/admin/products" className="font-semibold text-brand-700 underline">
+                {t("home.noFeaturedAdminLink")}
+              </Link>
+            </p>
+            <p className="mt-2 text-sm text-stone-600">{t("home.noFeaturedAdminNote")}</p>
+          </div>
+        ) : featured.length === 0 ? (
+          <p
+            className="rounded-md border border-dashed border-stone-300 p-8 text-center text-stone-600"
+            data-testid="featured-empty"
+          >
             {t("home.noFeatured")}
           </p>
         ) : (
@@ -139,34 +167,37 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         )}
       </HomeSection>
 
-      <HomeSection
-        id="categories-heading"
-        title={t("home.shopByCategory")}
-        subtitle={t("home.shopByCategorySubtitle")}
-        className="pb-4"
-      >
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {categories.map((category) => (
-            <Link
-              key={category.id}
-              to={`/category/${category.slug}`}
-              className="group relative isolate flex aspect-[3/2] flex-col justify-end overflow-hidden rounded-lg bg-brand-900 p-5 text-white"
-            >
-              {category.image_url ? (
-                <img
-                  src={category.image_url}
-                  alt=""
-                  loading="lazy"
-                  className="absolute inset-0 -z-10 h-full w-full object-cover opacity-70 transition group-hover:scale-105"
-                />
-              ) : null}
-              <span className="absolute inset-0 -z-10 bg-gradient-to-t from-black/80 to-transparent" />
-              <span className="text-xl font-bold">{category.name}</span>
-              <span className="line-clamp-2 text-sm text-stone-200">{category.description}</span>
-            </Link>
-          ))}
-        </div>
-      </HomeSection>
+      {/* A shop without categories yet (the demo removed) shows no empty section. */}
+      {categories.length === 0 ? null : (
+        <HomeSection
+          id="categories-heading"
+          title={t("home.shopByCategory")}
+          subtitle={t("home.shopByCategorySubtitle")}
+          className="pb-4"
+        >
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {categories.map((category) => (
+              <Link
+                key={category.id}
+                to={`/category/${category.slug}`}
+                className="group relative isolate flex aspect-[3/2] flex-col justify-end overflow-hidden rounded-lg bg-brand-900 p-5 text-white"
+              >
+                {category.image_url ? (
+                  <img
+                    src={category.image_url}
+                    alt=""
+                    loading="lazy"
+                    className="absolute inset-0 -z-10 h-full w-full object-cover opacity-70 transition group-hover:scale-105"
+                  />
+                ) : null}
+                <span className="absolute inset-0 -z-10 bg-gradient-to-t from-black/80 to-transparent" />
+                <span className="text-xl font-bold">{category.name}</span>
+                <span className="line-clamp-2 text-sm text-stone-200">{category.description}</span>
+              </Link>
+            ))}
+          </div>
+        </HomeSection>
+      )}
     </>
   );
 }

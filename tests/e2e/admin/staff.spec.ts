@@ -1,5 +1,14 @@
-import { seriousViolations } from "../a11y";
-import { expect, signInAsAdmin, submitAuthForm, shopperTest as test, uniqueEmail, uniquePassword } from "../fixtures";
+import { htmlErrors, seriousViolations } from "../a11y";
+import {
+  expect,
+  mailsTo,
+  readableMail,
+  signInAsAdmin,
+  submitAuthForm,
+  shopperTest as test,
+  uniqueEmail,
+  uniquePassword,
+} from "../fixtures";
 
 /**
  * Issue 19, staff accounts, one journey (JavaScript on and off): the owner adds a member of staff
@@ -30,7 +39,9 @@ test("the owner adds a member of staff, who works the orders but not the setting
   await expect(page.getByRole("heading", { level: 1, name: "Staff" })).toBeVisible();
   await page.getByLabel("E-mail address").fill(email);
   await page.getByRole("button", { name: "Add staff" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `${email} is now staff.` })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: `${email} is now staff; we e-mailed them an invitation.` }),
+  ).toBeVisible();
   const row = page.getByTestId("staff-row").filter({ hasText: email });
   await expect(row).toContainText("Staff");
   await expect(page.getByTestId("activity-row").first()).toContainText("staff.added");
@@ -59,4 +70,64 @@ test("the owner adds a member of staff, who works the orders but not the setting
 
   await staff.page.goto("/admin/orders");
   await expect(staff.page).toHaveURL(/\/admin\/login$/);
+});
+
+/**
+ * Issue 25, the staff invitation (JavaScript on and off): the owner adds a new address with the
+ * invitation in Chinese; the e-mail says who invited them, to which shop and what staff do, with
+ * a link to /join that reads as an invitation (not "reset"); the new member sets a password there
+ * and signs in to the admin; the link then no longer works.
+ */
+test("a new member of staff joins through the invitation e-mail", async ({ page, newShopper, jsEnabled }) => {
+  test.setTimeout(90_000);
+  const owner = await signInAsAdmin(page, "staff-inviter");
+  const email = uniqueEmail("invited-staff");
+  await page.goto("/admin/staff");
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel("Language of the invitation").selectOption("zh");
+  await page.getByRole("button", { name: "Add staff" }).click();
+  await expect(
+    page.getByRole("status").filter({ hasText: `We created an account for ${email} and e-mailed an invitation` }),
+  ).toContainText("valid for 7 days");
+  await expect(page.getByTestId("staff-row").filter({ hasText: email })).toContainText(
+    "invitation sent, not accepted yet",
+  );
+
+  let text = "";
+  await expect
+    .poll(() => {
+      text = mailsTo(email)
+        .map(({ raw }) => readableMail(raw))
+        .join("\n");
+      return text;
+    })
+    .toContain("誠邀你加入");
+  expect(text).toContain(`${owner} 已將你加入`);
+  expect(text).toContain("7 日內有效");
+  expect(text).not.toContain("/reset-password");
+  const link = /https?:\/\/[^\s"'<>]+\/join\?token=[A-Za-z0-9_\-.~%]+/.exec(text)?.[0];
+  expect(link, "the invitation link").toBeTruthy();
+
+  const invitee = await newShopper();
+  await invitee.page.goto(link as string);
+  await expect(invitee.page.getByRole("heading", { level: 1 })).toHaveText(/^Set your password to join \S/);
+  await expect(invitee.page.locator("main")).toContainText(`Choose a password for your account ${email}`);
+  await expect(invitee.page.locator("main")).not.toContainText(/reset/i);
+  expect(await seriousViolations(invitee.page, jsEnabled)).toEqual([]);
+  expect(await htmlErrors(await (await invitee.page.request.get(link as string)).text())).toEqual([]);
+  const password = uniquePassword();
+  await invitee.page.getByLabel("New password", { exact: true }).fill(password);
+  await invitee.page.getByLabel("Repeat the new password", { exact: true }).fill(password);
+  await invitee.page.getByRole("button", { name: "Set password and join" }).click();
+  await expect(invitee.page).toHaveURL(/\/admin\/login$/);
+  await expect(invitee.page.getByRole("status")).toContainText(`Sign in with ${email} to open the admin.`);
+  await submitAuthForm(invitee.page, email, password, "Login");
+  await expect(invitee.page).toHaveURL(/\/admin$/);
+
+  // Accepted: the owner's list no longer says so, and the link is spent.
+  await page.goto("/admin/staff");
+  await expect(page.getByTestId("staff-row").filter({ hasText: email })).not.toContainText("invitation");
+  const spent = await invitee.page.goto(link as string);
+  expect(spent?.status()).toBe(400);
+  await expect(invitee.page.getByRole("heading", { level: 1, name: "This invitation does not work" })).toBeVisible();
 });

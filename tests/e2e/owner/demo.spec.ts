@@ -1,4 +1,5 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { htmlErrors, seriousViolations } from "../a11y";
 import {
   apiAddToCart,
   apiCheckout,
@@ -30,6 +31,9 @@ const DEMO_FPS = "1648203";
 const OWN = { bank: "Lion Rock Bank", account: "012-345678-901", fps: "9876543" };
 const PRODUCT = "Mesh Lower Face Mask";
 const CLOSED = /This shop cannot take payments yet — please contact us at \S+@\S+/;
+/** Demo products the owner edits before removing the demo: one kept, one let go (neither featured). */
+const KEPT = { demo: "Folding Rail Bipod", edited: "Folding Rail Bipod (Lion Rock pick)" };
+const LET_GO = "Vertical Foregrip";
 /** The order the owner's account took (test 2), which "Remove demo data" must leave alone (test 3). */
 let placedOrder = "";
 
@@ -164,14 +168,35 @@ test("an order sent while the demo account became primary again is refused; the 
   await expect(second.page.getByTestId("payments-closed")).toHaveText(CLOSED);
 });
 
+/** Saves the demo product `name` on its admin form with `change` made: an edit by the owner. */
+async function editProduct(page: Page, name: string, jsEnabled: boolean, change: (form: Locator) => Promise<void>) {
+  await page.goto(`/admin/products/edit/${await productIdByName(page.request, name)}`);
+  if (jsEnabled) await waitForReact(page);
+  const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Add colour", exact: true }) });
+  await change(form);
+  // The visible Save (a hidden one first makes Enter save).
+  await form.getByRole("button", { name: "Save", exact: true }).last().click();
+  await expect(page).toHaveURL(/\/admin\/products$/);
+}
+
 test("Remove demo data removes the demo catalogue, blog, bank account and hero, and never an order", async ({
   page,
   jsEnabled,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(120_000);
   await signInAsAdmin(page, "owner-demo", ownerServer(jsEnabled));
   const productId = await productIdByName(page.request, PRODUCT);
   expect(placedOrder).toMatch(/^ORD-/);
+
+  // Issue 25: the owner has made two demo products their own; they decide which stay.
+  await editProduct(page, KEPT.demo, jsEnabled, (form) =>
+    form.getByLabel("English Name", { exact: true }).fill(KEPT.edited),
+  );
+  await editProduct(page, LET_GO, jsEnabled, (form) =>
+    form.getByLabel("English Description", { exact: true }).fill("Our own words, then changed our mind."),
+  );
+  const keptId = await productIdByName(page.request, KEPT.edited);
+  const letGoId = await productIdByName(page.request, LET_GO);
 
   await banner(page).getByRole("link", { name: "Remove demo data" }).click();
   await expect(page).toHaveURL(/\/admin\/demo-data$/);
@@ -181,15 +206,31 @@ test("Remove demo data removes the demo catalogue, blog, bank account and hero, 
   await expect(summary.locator("dt:has-text('Demo categories') + dd")).toHaveText(/^[1-9]\d*$/);
   await expect(summary.locator("dt:has-text('Demo blog posts') + dd")).toHaveText(/^[1-9]\d*$/);
   await expect(summary.locator("dt:has-text('Demo bank account') + dd")).toHaveText("1");
+  // The demo's subtitle is still on the home page (shop-details.spec.ts changed the rest).
+  await expect(summary.locator("dt:has-text('Demo texts') + dd")).toHaveText("Yes");
+
+  // The edited ones, newest edit first, each with its date and ticked "Keep" by default.
+  const edited = page.getByTestId("demo-edited");
+  await expect(page.getByRole("group", { name: "2 demo products you have edited" })).toBeVisible();
+  await expect(edited.getByTestId("demo-edited-product")).toHaveCount(2);
+  await expect(edited.getByTestId("demo-edited-product").first()).toContainText(LET_GO);
+  await expect(edited.getByTestId("demo-edited-product").first()).toContainText(/Last edited \d/);
+  await expect(edited.getByRole("checkbox", { name: `Keep ${KEPT.edited}` })).toBeChecked();
+  expect(await seriousViolations(page, jsEnabled)).toEqual([]);
+  expect(await htmlErrors(await (await page.request.get("/admin/demo-data")).text())).toEqual([]);
+  await edited.getByRole("checkbox", { name: `Keep ${LET_GO}` }).uncheck();
   await page.getByRole("button", { name: "Remove demo data now" }).click();
 
   await expect(page).toHaveURL(/\/admin$/);
   await expect(flash(page, "Demo data removed")).toContainText(
-    /Removed: products [1-9]\d* · categories [1-9]\d* · blog posts [1-9]\d* · bank accounts 1\./,
+    /Removed: products [1-9]\d* · categories [1-9]\d* · blog posts [1-9]\d* · bank accounts 1\. Kept as your own: 1 edited products\./,
   );
   await expect(banner(page)).toHaveCount(0);
+  // The kept one is the owner's product now; the one let go is gone with the demo.
+  expect((await page.request.get(`/product/${keptId}`)).status()).toBe(200);
+  expect((await page.request.get(`/product/${letGoId}`)).status()).toBe(404);
 
-  // The catalogue is empty; the demo account is gone and the owner's is primary.
+  // The demo catalogue is gone; the demo account is gone and the owner's is primary.
   expect((await page.request.get(`/product/${productId}`)).status()).toBe(404);
   const search = await (await page.request.get(`/resources/search?q=${encodeURIComponent(PRODUCT)}`)).json();
   expect(search.results).toEqual([]);
@@ -209,4 +250,52 @@ test("Remove demo data removes the demo catalogue, blog, bank account and hero, 
   // Nothing is left: the screen says so.
   await page.goto("/admin/demo-data");
   await expect(page.getByTestId("demo-data-empty")).toHaveText("There is no demo data left to remove.");
+});
+
+/**
+ * Issue 25, the home page after the demo: a shopper sees a neutral note where the featured
+ * products were (never "add products in the admin panel"), the headline the owner wrote and no
+ * demo subtitle; the owner, signed in, sees the instruction with a link to the admin. The
+ * shopper's page comes from the page cache before and after the owner's visit: the owner's view
+ * never lands in it.
+ */
+test("after the demo, shoppers see a neutral home page; only a signed-in admin sees what to do", async ({
+  page,
+  jsEnabled,
+  newShopper,
+}) => {
+  const shopper = await newShopper();
+  const first = await shopper.page.goto("/");
+  expect(first?.status()).toBe(200);
+  const expectShopperView = async () => {
+    await expect(shopper.page.getByTestId("featured-empty")).toHaveText("Featured products will appear here soon.");
+    await expect(shopper.page.getByTestId("featured-empty-admin")).toHaveCount(0);
+    await expect(shopper.page.locator("main")).not.toContainText("admin panel");
+    await expect(shopper.page.getByRole("heading", { level: 1 })).toHaveText("Kit for Kowloon's fields");
+    await expect(shopper.page.getByTestId("hero-text")).toHaveCount(0);
+    await expect(shopper.page.getByTestId("footer-blurb")).toHaveText("Open Saturdays, noon to 8 pm.");
+    // Rifles went with the demo: "Shop Now" leads to every product, not to a missing page.
+    await expect(shopper.page.getByRole("link", { name: "Shop Now" })).toHaveAttribute("href", "/category/all");
+  };
+  await expectShopperView();
+  expect((await shopper.page.goto("/"))?.headers()["x-page-cache"]).toBe("hit");
+
+  await signInAsAdmin(page, "owner-home", ownerServer(jsEnabled));
+  const own = await page.goto("/");
+  expect(own?.headers()["x-page-cache"]).toBeUndefined();
+  const hint = page.getByTestId("featured-empty-admin");
+  await expect(hint).toContainText(
+    "No featured products yet. Add products in the admin panel and mark them as featured.",
+  );
+  await expect(hint.getByRole("link", { name: "Open Products in the admin" })).toHaveAttribute(
+    "href",
+    "/admin/products",
+  );
+  await expect(page.getByTestId("featured-empty")).toHaveCount(0);
+
+  // The shopper's next visit (from the cache) is still the neutral one.
+  expect((await shopper.page.goto("/"))?.headers()["x-page-cache"]).toBe("hit");
+  await expectShopperView();
+  await hint.getByRole("link", { name: "Open Products in the admin" }).click();
+  await expect(page).toHaveURL(/\/admin\/products$/);
 });

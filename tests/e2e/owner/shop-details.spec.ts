@@ -228,3 +228,47 @@ test("the owner rewrites a policy page in both languages, and can restore the de
   await page.goto("/returns");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Returns & Refunds");
 });
+
+/**
+ * Issue 25: the home hero's headline and subtitle and the footer's text are the owner's words
+ * (Shop details, both languages). A visitor's page, already in the page cache, shows the change
+ * at once. The subtitle is left as the demo's: "Remove demo data" (demo.spec.ts) empties it and
+ * keeps the rest.
+ */
+test("the owner writes the home headline and the footer text; visitors see them at once", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+  baseURL,
+}) => {
+  const jsEnabled = javaScriptEnabled !== false;
+  const visitor = await browser.newContext({ baseURL, javaScriptEnabled: jsEnabled, locale: "en-GB" });
+  const shopper = await visitor.newPage();
+  await shopper.goto("/");
+  // The second visit is answered from the page cache.
+  expect((await shopper.goto("/"))?.headers()["x-page-cache"]).toBe("hit");
+  await expect(shopper.getByRole("heading", { level: 1 })).toHaveText("Gear Up for the Field");
+
+  await signInAsAdmin(page, "texts", ownerServer(jsEnabled));
+  await page.goto("/admin/settings/shop");
+  const form = detailsForm(page);
+  await expect(form.getByLabel("Home headline (English)")).toHaveValue("Gear Up for the Field");
+  await form.getByLabel("Home headline (English)").fill("Kit for Kowloon's fields");
+  await form.getByLabel("Home headline (Chinese)").fill("九龍野戰裝備");
+  await form.getByLabel("Footer text (English)").fill("Open Saturdays, noon to 8 pm.");
+  await form.getByLabel("Footer text (Chinese)").fill("逢星期六中午至晚上八時營業。");
+  await form.getByRole("button", { name: "Save shop details" }).click();
+  await expect(page.getByRole("status")).toContainText("Shop details saved.");
+  await expect(form.getByLabel("Footer text (English)")).toHaveValue("Open Saturdays, noon to 8 pm.");
+
+  await shopper.goto("/");
+  await expect(shopper.getByRole("heading", { level: 1 })).toHaveText("Kit for Kowloon's fields");
+  await expect(shopper.getByTestId("hero-text")).toContainText("chosen by players, for players");
+  await expect(shopper.getByTestId("footer-blurb")).toHaveText("Open Saturdays, noon to 8 pm.");
+  await setLanguage(visitor, baseURL ?? "", "zh");
+  await shopper.goto(`/product/${await productIdByName(shopper.request, PRODUCT)}`);
+  await expect(shopper.getByTestId("footer-blurb")).toHaveText("逢星期六中午至晚上八時營業。");
+  await shopper.goto("/");
+  await expect(shopper.getByRole("heading", { level: 1 })).toHaveText("九龍野戰裝備");
+  await visitor.close();
+});
