@@ -24,6 +24,7 @@ const POSTGRES_SUITES = [
   "checkout-prefill",
   "colour-images",
   "colour-names",
+  "customer-emails",
   "db-copy",
   "demo-data",
   "form-action",

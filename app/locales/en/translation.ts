@@ -412,7 +412,6 @@ export default {
     stepsLabel: "Checkout steps",
     stepShipping: "Shipping",
     stepPayment: "Payment",
-    stepReview: "Review",
     stepComplete: "Complete",
     accountNeeded: "You need an account to place an order",
     accountNeededText:

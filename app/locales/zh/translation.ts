@@ -403,7 +403,6 @@ export default {
     stepsLabel: "結帳步驟",
     stepShipping: "送貨",
     stepPayment: "付款",
-    stepReview: "確認",
     stepComplete: "完成",
     accountNeeded: "下單需要會員帳戶",
     accountNeededText: "付款前請先登入或註冊：完成後會直接返回結帳頁面，購物車內的貨品亦會保留。",

@@ -155,16 +155,19 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                     <dd className="break-words">{value}</dd>
                   </div>
                 ))}
-              <dt className="text-stone-500">{t("adminOrders.account")}</dt>
-              <dd>
-                {customer ? (
-                  <Link to={`/admin/customers/${customer.id}`} className="text-brand-700 hover:underline">
-                    {customer.email} · <span className="whitespace-nowrap">{t("adminOrders.viewCustomer")}</span>
-                  </Link>
-                ) : (
-                  t("adminOrders.guest")
-                )}
-              </dd>
+              {/* Every name-value pair in its own div: a <dl> holds either div groups or bare dt/dd, never both. */}
+              <div className="contents">
+                <dt className="text-stone-500">{t("adminOrders.account")}</dt>
+                <dd>
+                  {customer ? (
+                    <Link to={`/admin/customers/${customer.id}`} className="text-brand-700 hover:underline">
+                      {customer.email} · <span className="whitespace-nowrap">{t("adminOrders.viewCustomer")}</span>
+                    </Link>
+                  ) : (
+                    t("adminOrders.guest")
+                  )}
+                </dd>
+              </div>
             </dl>
             {order.notes ? (
               <div className="mt-3 text-sm">
