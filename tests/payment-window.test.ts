@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { CurrentUser } from "~/lib/auth.server";
 import { saveCheckout } from "~/lib/checkout-session.server";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
+import { newOrderNumber } from "~/models/orders/place.server";
 import { action as adminOrderAction } from "~/routes/admin/order";
 import { action as orderPageAction, loader as orderPageLoader } from "~/routes/store/account-order";
 import { action as paymentAction, loader as paymentLoader } from "~/routes/store/payment";
@@ -44,7 +45,7 @@ async function shopperAtPayment(svc: TestServices) {
     postalCode: undefined,
     country: "Hong Kong",
     notes: undefined,
-  });
+  }, newOrderNumber());
   return { product, user, ctx, submissionKey: checkout.submissionKey };
 }
 

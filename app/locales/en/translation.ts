@@ -436,9 +436,9 @@ export default {
     returnToCart: "Return to Cart",
     instructions: "Pay by bank transfer",
     instructionsText:
-      "Transfer the total to the account below by FPS or bank transfer, then upload a photo or screenshot of the transfer receipt.",
+      "Transfer the total to the account below by FPS or bank transfer, with the reference (your order number), then upload a photo or screenshot of the transfer receipt.",
     internationalText:
-      "This is an international bank transfer in {{currency}}: send the total to the account below with its SWIFT/BIC code, then upload a photo or screenshot of the transfer receipt. FPS takes Hong Kong dollars only.",
+      "This is an international bank transfer in {{currency}}: send the total to the account below with its SWIFT/BIC code and the reference (your order number), then upload a photo or screenshot of the transfer receipt. FPS takes Hong Kong dollars only.",
     contactText:
       "We cannot show bank details for a payment in {{currency}} here. Please contact us at {{email}} for them, then upload the transfer receipt below.",
     closedText: "This shop cannot take payments yet — please contact us at {{email}}",
@@ -452,6 +452,7 @@ export default {
     bankAddress: "Bank address",
     routingNumber: "Routing number",
     amount: "Amount to pay",
+    reference: "Transfer reference",
     receipt: "Transfer receipt",
     receiptHint: "JPG, PNG or WebP image, at most 5 MB.",
     removeFile: "Remove",

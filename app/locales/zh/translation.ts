@@ -425,9 +425,9 @@ export default {
     noOrderText: "請由購物車開始下單。",
     returnToCart: "返回購物車",
     instructions: "以銀行轉帳付款",
-    instructionsText: "請以轉數快（FPS）或銀行轉帳將總額轉至以下帳戶，然後上載轉帳收據的相片或截圖。",
+    instructionsText: "請以轉數快（FPS）或銀行轉帳將總額轉至以下帳戶，並註明參考編號（即你的訂單號碼），然後上載轉帳收據的相片或截圖。",
     internationalText:
-      "這是以 {{currency}} 付款的國際銀行電匯：請憑 SWIFT/BIC 代碼將總額匯至以下帳戶，然後上載轉帳收據的相片或截圖。轉數快只接受港元。",
+      "這是以 {{currency}} 付款的國際銀行電匯：請憑 SWIFT/BIC 代碼將總額匯至以下帳戶並註明參考編號（即你的訂單號碼），然後上載轉帳收據的相片或截圖。轉數快只接受港元。",
     contactText:
       "我們未能在此顯示以 {{currency}} 付款的銀行資料。請電郵 {{email}} 向我們索取，然後在下方上載轉帳收據。",
     closedText: "本店暫時未能接受付款——請電郵 {{email}} 聯絡我們",
@@ -441,6 +441,7 @@ export default {
     bankAddress: "銀行地址",
     routingNumber: "銀行路由號碼",
     amount: "應付金額",
+    reference: "轉帳參考編號",
     receipt: "轉帳收據",
     receiptHint: "JPG、PNG 或 WebP 圖片，最大 5 MB。",
     removeFile: "移除",

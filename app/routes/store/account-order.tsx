@@ -146,6 +146,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
               instructions={instructions}
               amount={formatMoney(order.total_cents, order.currency)}
               currency={order.currency}
+              reference={order.order_number}
               qr={fpsQr}
             />
           ) : null}
