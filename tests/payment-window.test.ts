@@ -35,17 +35,21 @@ async function shopperAtPayment(svc: TestServices) {
   const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false, role: null };
   await addToCart(svc.db, await cartIdForUser(svc.db, row.id), { productId: product.id, color: "Black", quantity: 1 });
   const ctx = routeContext(svc, user);
-  const checkout = saveCheckout(ctx, {
-    firstName: "Chan",
-    lastName: "Tai Man",
-    email: row.email,
-    phone: undefined,
-    address: "1 Nathan Road",
-    city: "Kowloon",
-    postalCode: undefined,
-    country: "Hong Kong",
-    notes: undefined,
-  }, newOrderNumber());
+  const checkout = saveCheckout(
+    ctx,
+    {
+      firstName: "Chan",
+      lastName: "Tai Man",
+      email: row.email,
+      phone: undefined,
+      address: "1 Nathan Road",
+      city: "Kowloon",
+      postalCode: undefined,
+      country: "Hong Kong",
+      notes: undefined,
+    },
+    newOrderNumber(),
+  );
   return { product, user, ctx, submissionKey: checkout.submissionKey };
 }
 

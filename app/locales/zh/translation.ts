@@ -425,7 +425,8 @@ export default {
     noOrderText: "請由購物車開始下單。",
     returnToCart: "返回購物車",
     instructions: "以銀行轉帳付款",
-    instructionsText: "請以轉數快（FPS）或銀行轉帳將總額轉至以下帳戶，並註明參考編號（即你的訂單號碼），然後上載轉帳收據的相片或截圖。",
+    instructionsText:
+      "請以轉數快（FPS）或銀行轉帳將總額轉至以下帳戶，並註明參考編號（即你的訂單號碼），然後上載轉帳收據的相片或截圖。",
     internationalText:
       "這是以 {{currency}} 付款的國際銀行電匯：請憑 SWIFT/BIC 代碼將總額匯至以下帳戶並註明參考編號（即你的訂單號碼），然後上載轉帳收據的相片或截圖。轉數快只接受港元。",
     contactText:
