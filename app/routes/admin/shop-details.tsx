@@ -20,6 +20,7 @@ import { loadShop, shopDetailsFormValues, updateShopDetails } from "~/models/set
 import {
   feeField,
   freeAboveField,
+  fromHkdField,
   LOGO_MAX_BYTES,
   rateField,
   type ShopDetailsForm,
@@ -72,6 +73,14 @@ export const action = formAction(
     });
   },
 );
+
+/** A fee or threshold typed in a GBP, EUR or USD row: that currency's own, so its box is cleared. */
+function untickFollowingRow(event: React.FormEvent<HTMLTableSectionElement>) {
+  const input = event.target as HTMLInputElement;
+  const currency = /^(?:fee|free_above)_(gbp|eur|usd)$/.exec(input.name)?.[1];
+  const box = currency ? input.form?.elements.namedItem(`shipping_from_hkd_${currency}`) : null;
+  if (box instanceof HTMLInputElement) box.checked = false;
+}
 
 export default function ShopDetailsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -166,13 +175,16 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
                   t("adminShop.shipping.currency"),
                   t("adminShop.shipping.fee"),
                   t("adminShop.shipping.freeAbove"),
+                  t("adminShop.shipping.fromHkd"),
                 ]}
               />
             </thead>
-            <tbody>
+            {/* With JavaScript, typing a currency's own amount clears its "follows HK$" box. */}
+            <tbody onInput={untickFollowingRow}>
               {CURRENCIES.map((currency) => {
                 const fee = fields[feeField(currency)];
                 const free = fields[freeAboveField(currency)];
+                const follows = currency === "HKD" ? null : fields[fromHkdField(currency)];
                 return (
                   <tr key={currency} className="align-top">
                     <th scope="row" className="py-2 pr-3 text-left font-medium">
@@ -181,18 +193,31 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
                     <td className="py-2 pr-3">
                       <MoneyInput field={fee} label={t("adminShop.shipping.feeNamed", { currency })} />
                     </td>
-                    <td className="py-2">
+                    <td className="py-2 pr-3">
                       <MoneyInput
                         field={free}
                         label={t("adminShop.shipping.freeAboveNamed", { currency })}
                         hint={t("adminShop.shipping.freeAboveHint")}
                       />
                     </td>
+                    <td className="py-2">
+                      {follows ? (
+                        <input
+                          {...getInputProps(follows, { type: "checkbox" })}
+                          aria-label={t("adminShop.shipping.fromHkdNamed", { currency })}
+                          aria-describedby="from-hkd-hint"
+                          className="mt-2 size-4"
+                        />
+                      ) : null}
+                    </td>
                   </tr>
                 );
               })}
             </tbody>
           </table>
+          <p id="from-hkd-hint" className="mt-2 text-xs text-stone-600">
+            {t("adminShop.shipping.fromHkdHint")}
+          </p>
         </Section>
 
         <Section id="rates" heading={t("adminShop.rates.heading")} intro={t("adminShop.rates.intro")}>
