@@ -82,7 +82,13 @@ function untickFollowingRow(event: React.FormEvent<HTMLTableSectionElement>) {
   if (box instanceof HTMLInputElement) box.checked = false;
 }
 
-export default function ShopDetailsPage({ loaderData, actionData }: Route.ComponentProps) {
+export default function ShopDetailsPage(props: Route.ComponentProps) {
+  // A save comes back here with the details as stored: a new form shows them (with JavaScript the
+  // old one would keep what was typed, not a following currency's charge moved with HKD).
+  return <ShopDetailsForm key={JSON.stringify(props.loaderData.values)} {...props} />;
+}
+
+function ShopDetailsForm({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const [form, fields] = useForm<ShopDetailsInput, ShopDetailsForm>({

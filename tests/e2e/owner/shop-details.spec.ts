@@ -180,6 +180,8 @@ test("e-mails come from the shop's sender address under its name, signed with it
     })
     .not.toBe("");
   expect(raw).toMatch(/^From: "?Lion Rock Airsoft"? <orders@lionrock\.example>$/m);
+  // An answer goes to the shop's support address, not to the (no-reply) sender.
+  expect(raw).toMatch(/^Reply-To: help@lionrock\.example$/m);
   expect(raw).toMatch(/^Subject: Reset your Lion Rock Airsoft password$/m);
   expect(decodeQuotedPrintable(raw)).toContain(
     "Lion Rock Airsoft · 1 Nathan Road, Tsim Sha Tsui, Kowloon · help@lionrock.example",
