@@ -97,7 +97,7 @@ export function PaymentDetails({
           <dt className="text-stone-500">{t("payment.amount")}</dt>
           <dd className="text-lg font-bold text-brand-700">{amount}</dd>
           <dt className="text-stone-500">{t("payment.reference")}</dt>
-          <dd className="break-all font-mono font-semibold" data-testid="payment-reference">
+          <dd className="break-words font-mono font-semibold" data-testid="payment-reference">
             {reference}
           </dd>
         </dl>

@@ -40,7 +40,7 @@ export default {
     feeNamed: "Delivery fee in {{currency}}",
     freeAboveNamed: "Free delivery above, in {{currency}}",
     fromHkd: "Follows HK$",
-    fromHkdNamed: "{{currency}} delivery follows the HK$ charge at the exchange rate",
+    fromHkdNamed: "Follows HK$: {{currency}} delivery is the HK$ charge at the exchange rate",
     fromHkdHint:
       "Ticked: the charge is the HK$ one at the exchange rate, and moves with it. Type other amounts (or untick) to set that currency's own.",
   },

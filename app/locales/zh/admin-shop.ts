@@ -41,7 +41,7 @@ export default {
     feeNamed: "{{currency}}運費",
     freeAboveNamed: "{{currency}}免運費門檻",
     fromHkd: "跟隨港元",
-    fromHkdNamed: "{{currency}}運費按匯率跟隨港元運費",
+    fromHkdNamed: "跟隨港元：{{currency}}運費按匯率換算港元運費",
     fromHkdHint: "已勾選：運費為港元運費按匯率換算，並隨之變動。輸入其他金額（或取消勾選）即可為該貨幣另行設定。",
   },
   rates: {

@@ -85,10 +85,10 @@ function untickFollowingRow(event: React.FormEvent<HTMLTableSectionElement>) {
 export default function ShopDetailsPage(props: Route.ComponentProps) {
   // A save comes back here with the details as stored: a new form shows them (with JavaScript the
   // old one would keep what was typed, not a following currency's charge moved with HKD).
-  return <ShopDetailsForm key={JSON.stringify(props.loaderData.values)} {...props} />;
+  return <ShopDetailsEditor key={JSON.stringify(props.loaderData.values)} {...props} />;
 }
 
-function ShopDetailsForm({ loaderData, actionData }: Route.ComponentProps) {
+function ShopDetailsEditor({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const [form, fields] = useForm<ShopDetailsInput, ShopDetailsForm>({
@@ -181,7 +181,6 @@ function ShopDetailsForm({ loaderData, actionData }: Route.ComponentProps) {
                   t("adminShop.shipping.currency"),
                   t("adminShop.shipping.fee"),
                   t("adminShop.shipping.freeAbove"),
-                  t("adminShop.shipping.fromHkd"),
                 ]}
               />
             </thead>
@@ -195,26 +194,28 @@ function ShopDetailsForm({ loaderData, actionData }: Route.ComponentProps) {
                   <tr key={currency} className="align-top">
                     <th scope="row" className="py-2 pr-3 text-left font-medium">
                       {currency}
+                      {/* Under the currency, so the amounts keep their width on a phone. */}
+                      {follows ? (
+                        <label className="mt-1 flex items-center gap-1.5 whitespace-nowrap text-xs font-normal text-stone-700">
+                          <input
+                            {...getInputProps(follows, { type: "checkbox" })}
+                            aria-label={t("adminShop.shipping.fromHkdNamed", { currency })}
+                            aria-describedby="from-hkd-hint"
+                            className="size-4"
+                          />
+                          {t("adminShop.shipping.fromHkd")}
+                        </label>
+                      ) : null}
                     </th>
                     <td className="py-2 pr-3">
                       <MoneyInput field={fee} label={t("adminShop.shipping.feeNamed", { currency })} />
                     </td>
-                    <td className="py-2 pr-3">
+                    <td className="py-2">
                       <MoneyInput
                         field={free}
                         label={t("adminShop.shipping.freeAboveNamed", { currency })}
                         hint={t("adminShop.shipping.freeAboveHint")}
                       />
-                    </td>
-                    <td className="py-2">
-                      {follows ? (
-                        <input
-                          {...getInputProps(follows, { type: "checkbox" })}
-                          aria-label={t("adminShop.shipping.fromHkdNamed", { currency })}
-                          aria-describedby="from-hkd-hint"
-                          className="mt-2 size-4"
-                        />
-                      ) : null}
                     </td>
                   </tr>
                 );

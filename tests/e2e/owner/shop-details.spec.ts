@@ -92,8 +92,8 @@ test("the owner makes the shop theirs: name, contact, logo, delivery per currenc
     "Shop details saved. Derived prices, and delivery charges that follow HK$, now use the new exchange rates.",
   );
   // GBP has its own charge now (typed over the one shown); EUR still follows the new HK$ charge.
-  await expect(form.getByLabel("GBP delivery follows the HK$ charge at the exchange rate")).not.toBeChecked();
-  await expect(form.getByLabel("EUR delivery follows the HK$ charge at the exchange rate")).toBeChecked();
+  await expect(form.getByLabel("Follows HK$: GBP delivery is the HK$ charge at the exchange rate")).not.toBeChecked();
+  await expect(form.getByLabel("Follows HK$: EUR delivery is the HK$ charge at the exchange rate")).toBeChecked();
   await expect(form.getByLabel("Delivery fee in EUR")).toHaveValue("3.54");
   await expect(form.getByLabel("Free delivery above, in EUR")).toHaveValue("94.40");
   await expect(form.getByLabel("Shop name (English)")).toHaveValue(NAME.en);
