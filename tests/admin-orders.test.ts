@@ -8,6 +8,7 @@ import type { CurrentUser } from "~/lib/auth.server";
 import type { MemoryMailer } from "~/lib/mail.server";
 import { UserError } from "~/lib/problem";
 import {
+  type AdminOrderListStatus,
   findAdminOrder,
   listAdminOrders,
   receiptQueueSummary,
@@ -428,6 +429,7 @@ describe("the receipt review queue and unpaid orders by age", () => {
       receipt_uploaded_at?: string | null;
       payment_due_at?: string | null;
       receipt_path?: null;
+      receipt_rejected_reason?: string;
     },
   ) {
     // created_at is never updated by the app (its type forbids it): only a test backdates a row.
@@ -501,16 +503,19 @@ describe("the receipt review queue and unpaid orders by age", () => {
     expect(one.orders.map((row) => row.id)).toEqual([middle.id]);
   });
 
-  it("lists unpaid orders past their deadline, oldest deadline first, receipt or not", async () => {
-    const late = await orderAt(60, { payment_due_at: hoursBefore(12) });
+  it("lists orders awaiting payment past their deadline, oldest deadline first; a receipt in review is not overdue", async () => {
+    // Receipt rejected: awaiting a new one, so awaiting payment (its deadline set by hand).
+    const late = await orderAt(60, { payment_due_at: hoursBefore(12), receipt_rejected_reason: "Blurred" });
     const later = await orderAt(50, { payment_due_at: hoursBefore(2), receipt_path: null, receipt_uploaded_at: null });
-    await orderAt(10, { payment_due_at: hoursBefore(-38) });
+    const inReview = await orderAt(55, { payment_due_at: hoursBefore(5) });
+    await orderAt(10, { payment_due_at: hoursBefore(-38), receipt_path: null, receipt_uploaded_at: null });
     const paidLate = await orderAt(70, { payment_due_at: hoursBefore(22) });
     await transitionOrder(db, ADMIN, { orderId: paidLate.id, transition: "markPaid", expected: "pending_payment" });
-    await orderAt(100, { payment_due_at: null });
+    await orderAt(100, { payment_due_at: null, receipt_path: null, receipt_uploaded_at: null });
 
     const overdue = await listAdminOrders(db, { status: "overdue", q: "", page: 1 }, T);
     expect(overdue.orders.map((row) => row.id)).toEqual([late.id, later.id]);
+    expect(overdue.orders.map((row) => row.shown_status)).toEqual(["receipt_rejected", "pending_payment"]);
     expect(overdue.orders[0]?.payment_due_at).toBe(hoursBefore(12));
     // An hour before the second deadline only the first was overdue.
     const earlier = await listAdminOrders(
@@ -519,20 +524,50 @@ describe("the receipt review queue and unpaid orders by age", () => {
       new Date(T.getTime() - 3 * 3_600_000),
     );
     expect(earlier.orders.map((row) => row.id)).toEqual([late.id]);
+    // The receipt in review is the review queue's, whatever its deadline.
+    const review = await listAdminOrders(db, { status: "review", q: "", page: 1 }, T);
+    expect(review.orders.map((row) => [row.id, row.shown_status])).toEqual([[inReview.id, "receipt_checking"]]);
   });
 
-  it("puts unpaid orders into under 24 h, 24 h or more, and overdue", async () => {
-    await orderAt(23, { payment_due_at: hoursBefore(-25) });
-    await orderAt(25, { payment_due_at: hoursBefore(-23) });
+  it("filters by the statuses every page shows: awaiting payment, receipt in review, receipt rejected", async () => {
+    const awaiting = await orderAt(5, { receipt_path: null, receipt_uploaded_at: null });
+    const rejected = await orderAt(4, { receipt_rejected_reason: "Blurred" });
+    const inReview = await orderAt(3);
+    const paid = await orderAt(2);
+    await transitionOrder(db, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+    const list = async (status: AdminOrderListStatus, q = "") =>
+      (await listAdminOrders(db, { status, q, page: 1 }, T)).orders.map((row) => [row.id, row.shown_status]);
+    expect(await list("pending_payment")).toEqual([
+      [rejected.id, "receipt_rejected"],
+      [awaiting.id, "pending_payment"],
+    ]);
+    expect(await list("review")).toEqual([[inReview.id, "receipt_checking"]]);
+    expect(await list("rejected")).toEqual([[rejected.id, "receipt_rejected"]]);
+    expect(await list("paid")).toEqual([[paid.id, "paid"]]);
+    // With a search too.
+    expect(await list("pending_payment", inReview.order_number)).toEqual([]);
+    expect(await list("pending_payment", awaiting.order_number)).toEqual([[awaiting.id, "pending_payment"]]);
+    expect(await list("rejected", rejected.order_number)).toEqual([[rejected.id, "receipt_rejected"]]);
+  });
+
+  it("puts orders awaiting payment into under 24 h, 24 h or more, and overdue; a receipt in review into none", async () => {
+    const none = { receipt_path: null, receipt_uploaded_at: null } as const;
+    await orderAt(23, { ...none, payment_due_at: hoursBefore(-25) });
+    await orderAt(25, { ...none, payment_due_at: hoursBefore(-23) });
     // An order from before deadlines has none: it only ages.
-    await orderAt(100, { payment_due_at: null });
-    // Past its deadline, with a receipt waiting: overdue, the admin's to decide.
-    await orderAt(49, { payment_due_at: hoursBefore(1) });
-    await orderAt(47, { payment_due_at: T.toISOString() });
+    await orderAt(100, { ...none, payment_due_at: null });
+    await orderAt(49, { ...none, payment_due_at: hoursBefore(1) });
+    // Its receipt rejected: awaiting payment again.
+    await orderAt(47, { payment_due_at: T.toISOString(), receipt_rejected_reason: "Wrong amount" });
+    // Receipts in review, one of them past its deadline: the review queue's, not awaiting payment
+    // (issue 25: they were counted twice).
+    await orderAt(2, { payment_due_at: hoursBefore(-46) });
+    await orderAt(50, { payment_due_at: hoursBefore(2) });
     const paid = await orderAt(1);
     await transitionOrder(db, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
 
     expect(await unpaidByAge(db, T)).toEqual({ under24h: 1, from24hTo48h: 2, overdue: 2 });
+    expect((await receiptQueueSummary(db, T)).waiting).toBe(2);
     // Two hours later the 23-hour-old order is 25 hours old.
     expect(await unpaidByAge(db, new Date(T.getTime() + 2 * 3_600_000))).toEqual({
       under24h: 0,
@@ -586,7 +621,12 @@ describe("the receipt review queue and unpaid orders by age", () => {
       const reply = result as unknown as { data: { decided: unknown; problem: unknown } };
       expect(reply.data).toMatchObject({
         problem: null,
-        decided: { id: placed.id, number: placed.order_number, transition: "rejectReceipt", status: "pending_payment" },
+        decided: {
+          id: placed.id,
+          number: placed.order_number,
+          transition: "rejectReceipt",
+          status: "receipt_rejected",
+        },
       });
       const after = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
       expect(after.receipt_rejected_reason).toBe("Wrong amount");
@@ -639,8 +679,11 @@ describe("the receipt review queue and unpaid orders by age", () => {
       expect(listed.queue.waiting).toBe(1);
       expect(listed.orders.map((row) => row.id)).toEqual([placed.id]);
       const dashboard = await runRoute(svc, dashboardLoader, new Request("http://localhost/admin"), ADMIN);
-      // The pages read the real clock: an order placed "3 hours before T" is days old by now.
-      expect(dashboard.result).toMatchObject({ queue: { waiting: 1 }, unpaid: { under24h: 0, from24hTo48h: 1 } });
+      // Its receipt is in review: counted there, and not also as awaiting payment.
+      expect(dashboard.result).toMatchObject({
+        queue: { waiting: 1 },
+        unpaid: { under24h: 0, from24hTo48h: 0, overdue: 0 },
+      });
     });
   });
 });

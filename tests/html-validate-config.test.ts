@@ -1,6 +1,7 @@
 import path from "node:path";
 import { FileSystemConfigLoader, HtmlValidate } from "html-validate";
 import { describe, expect, it } from "vitest";
+import { dlContentProblems } from "./html-structure";
 
 /**
  * The project's html-validate configuration (.htmlvalidate.json, docs/decisions/022), which the
@@ -57,5 +58,20 @@ describe(".htmlvalidate.json", () => {
       `<label for="name">Name</label><input id="name" name="name"/><ul><li aria-label="Rifles"><h2>Rifles</h2></li></ul>`,
     );
     expect(await errorRules(html)).toEqual(expect.arrayContaining(["no-implicit-input-type", "aria-label-misuse"]));
+  });
+});
+
+describe("dlContentProblems (what html-validate does not check; the e2e sweep adds it)", () => {
+  it("accepts div groups or bare dt/dd groups, and refuses a mix of both", () => {
+    const grouped = `<dl><div class="contents"><dt>Name</dt><dd>Chan</dd></div><div><dt>Phone</dt><dd>9123</dd></div></dl>`;
+    const bare = `<dl><dt>Stock</dt><dd>3</dd><dt>Colours</dt><dt>顏色</dt><dd>Black</dd><dd>Tan</dd></dl>`;
+    expect(dlContentProblems(page(grouped + bare))).toEqual([]);
+    // The admin order page's customer details before issue 25: div groups, then a bare pair.
+    const mixed = `<dl class="grid"><div class="contents"><dt>Name</dt><dd>Chan</dd></div><dt>Account</dt><dd><a href="/x">x</a></dd></dl>`;
+    expect(dlContentProblems(page(mixed))).toEqual([
+      { rule: "dl-content", message: "a <dl> mixes <div> groups with bare <dt> children", at: '<dl class="grid">' },
+    ]);
+    expect(dlContentProblems(page(`<dl><dd>Orphan</dd><dt>Late</dt></dl>`))).toHaveLength(1);
+    expect(dlContentProblems(page(`<dl><div><dt>Only a name</dt></div></dl>`))).toHaveLength(1);
   });
 });

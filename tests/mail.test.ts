@@ -78,8 +78,9 @@ describe("createMailer without SMTP", () => {
     // Non-ASCII headers are MIME-encoded; the subject is still there.
     expect(eml).toMatch(/^Subject: =\?UTF-8\?/im);
     expect(eml).toMatch(/charset=utf-8/i);
-    // From the shop's sender address, under its name.
+    // From the shop's sender address, under its name; answers go to its support address.
     expect(eml).toMatch(/^From: "?Lion Rock Airsoft"? <orders@lionrock\.example>$/m);
+    expect(eml).toMatch(/^Reply-To: help@lionrock\.example$/m);
     info.mockRestore();
   });
 });
@@ -101,6 +102,7 @@ describe("sendLocalizedEmail", () => {
     // The build callback got a translator fixed to Chinese and the shop's Chinese name.
     expect(message.subject).toBe(`獅子山氣槍：${zh.email.verifyHeading} HT-1001`);
     expect(message.from).toBe('"Lion Rock Airsoft" <orders@lionrock.example>');
+    expect(message.replyTo).toBe("help@lionrock.example");
 
     // The shop's Chinese footer (name, address, support e-mail) in both parts, not the English one.
     expect(message.text).toContain(zhFooter);

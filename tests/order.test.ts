@@ -189,12 +189,14 @@ describe("placeOrder", () => {
     const product = await makeProduct({ hkd: 120_00, gbp: 11_99, eur: 13_99, usd: 15_49, variants: [["Black", 5]] });
     const shopper = await makeShopper();
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity: "2" });
-    const cart = await loadCart(db, shopper.cartId, currency, DEFAULT_SHIPPING_RULE);
+    // A new shop's rule in each currency: the HKD one at the exchange rate (decision 041).
+    const rule = DEFAULT_SHOP.shipping[currency];
+    const cart = await loadCart(db, shopper.cartId, currency, rule);
     const { order } = await placeOrder(db, input(shopper, { currency }));
     expect(order.currency).toBe(currency);
     expect(order.subtotal_cents).toBe(unit * 2);
-    expect(order.shipping_cents).toBe(shippingFor(unit * 2));
-    expect(order.total_cents).toBe(unit * 2 + shippingFor(unit * 2));
+    expect(order.shipping_cents).toBe(shippingFor(unit * 2, rule));
+    expect(order.total_cents).toBe(unit * 2 + shippingFor(unit * 2, rule));
     // What the cart showed is what the order charges.
     expect(order.total_cents).toBe(cart.totalCents);
     const [line] = await db.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).execute();

@@ -9,7 +9,7 @@ import { loadConfig } from "~/lib/config.server";
 import { MemoryMailer } from "~/lib/mail.server";
 import { currencyContext } from "~/middleware/currency";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
-import { placeOrder, sendOrderReceivedEmail } from "~/models/orders/place.server";
+import { newOrderNumber, placeOrder, sendOrderReceivedEmail } from "~/models/orders/place.server";
 import { type PaymentAccountRow, paymentInstructions } from "~/models/payment-accounts.server";
 import { DEFAULT_SHOP } from "~/models/settings/shop.server";
 import { action as paymentAction, loader as paymentLoader } from "~/routes/store/payment";
@@ -166,6 +166,7 @@ describe("the order-placed e-mail", () => {
     await addAccount(db, { is_demo: 0 });
     const mailer = new MemoryMailer();
     const texts: Record<string, string> = {};
+    const numbers: Record<string, string> = {};
     for (const [currency, locale] of [
       ["HKD", "en"],
       ["GBP", "en"],
@@ -183,10 +184,14 @@ describe("the order-placed e-mail", () => {
       });
       await sendOrderReceivedEmail(db, mailer, { publicUrl: "https://shop.example", demoMode: false }, order);
       texts[`${currency}-${locale}`] = mailer.sent.at(-1)?.text ?? "";
+      numbers[`${currency}-${locale}`] = order.order_number;
     }
     const hkd = texts["HKD-en"] ?? "";
     expect(hkd).toContain("FPS ID: 1648203");
     expect(hkd).toContain("Account number: 848-302915-838");
+    // The reference the transfer carries: the order number, as on the payment page.
+    expect(hkd).toContain(`Transfer reference: ${numbers["HKD-en"]}`);
+    expect(texts["GBP-zh"]).toContain(`轉帳參考編號: ${numbers["GBP-zh"]}`);
     expect(hkd).not.toContain("SWIFT");
     const gbp = texts["GBP-en"] ?? "";
     expect(gbp).toContain("international bank transfer in GBP");
@@ -246,7 +251,7 @@ describe("the payment page", () => {
     const { user } = await customerWithCart(svc.db, productId);
     const ctx = routeContext(svc, user);
     ctx.set(currencyContext, currency);
-    const { submissionKey } = saveCheckout(ctx, CUSTOMER);
+    const { submissionKey } = saveCheckout(ctx, CUSTOMER, newOrderNumber());
     const page = await runRoute(svc, paymentLoader as never, new Request("http://localhost/payment"), user, {}, ctx);
     const form = formOf({ submissionKey, receipt: await jpeg() });
     const request = new Request("http://localhost/payment", { method: "POST", body: form });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { CurrentUser } from "~/lib/auth.server";
 import { saveCheckout } from "~/lib/checkout-session.server";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
+import { newOrderNumber } from "~/models/orders/place.server";
 import { action as adminOrderAction } from "~/routes/admin/order";
 import { action as orderPageAction, loader as orderPageLoader } from "~/routes/store/account-order";
 import { action as paymentAction, loader as paymentLoader } from "~/routes/store/payment";
@@ -34,17 +35,21 @@ async function shopperAtPayment(svc: TestServices) {
   const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false, role: null };
   await addToCart(svc.db, await cartIdForUser(svc.db, row.id), { productId: product.id, color: "Black", quantity: 1 });
   const ctx = routeContext(svc, user);
-  const checkout = saveCheckout(ctx, {
-    firstName: "Chan",
-    lastName: "Tai Man",
-    email: row.email,
-    phone: undefined,
-    address: "1 Nathan Road",
-    city: "Kowloon",
-    postalCode: undefined,
-    country: "Hong Kong",
-    notes: undefined,
-  });
+  const checkout = saveCheckout(
+    ctx,
+    {
+      firstName: "Chan",
+      lastName: "Tai Man",
+      email: row.email,
+      phone: undefined,
+      address: "1 Nathan Road",
+      city: "Kowloon",
+      postalCode: undefined,
+      country: "Hong Kong",
+      notes: undefined,
+    },
+    newOrderNumber(),
+  );
   return { product, user, ctx, submissionKey: checkout.submissionKey };
 }
 

@@ -5,6 +5,8 @@ import { now } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { convertFromHkd, parseRate, rateToText } from "~/lib/money";
 import type { MemoryStorage } from "~/lib/storage.server";
+import { currencyContext } from "~/middleware/currency";
+import { addToCart, cartIdForUser } from "~/models/cart.server";
 import {
   fillPlaceholders,
   findContentPage,
@@ -24,12 +26,15 @@ import {
 } from "~/models/settings/shop.server";
 import { action as pageAction, loader as pageLoader } from "~/routes/admin/content-page-form";
 import { action, loader } from "~/routes/admin/shop-details";
+import Cart, { loader as cartLoader } from "~/routes/store/cart";
+import { loader as checkoutLoader } from "~/routes/store/checkout";
 import { loader as contentLoader } from "~/routes/store/content-page";
 import { loader as homeLoader } from "~/routes/store/home";
 import { catalogueVersion } from "../server/page-cache";
-import { createSignedIn } from "./factories";
+import { createProduct, createSignedIn, placeTestOrder } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
-import { formOf, runRoute } from "./setup/route";
+import { renderPage } from "./setup/render";
+import { formOf, routeContext, runRoute } from "./setup/route";
 
 let svc: TestServices;
 let db: DB;
@@ -275,6 +280,104 @@ describe("shop details", () => {
     expect(reply.init.status).toBe(400);
     expect(reply.data.result.error.supported_by_logo?.[0]).toMatch(/^errors\.image\./);
     expect(await loadShop(db)).toEqual(before);
+  });
+});
+
+describe("delivery in every currency", () => {
+  it("is HK$10, free above HK$100 in a new shop, and the same value in GBP, EUR and USD at the exchange rates", async () => {
+    const shop = await loadShop(db);
+    expect(shop.shipping).toEqual({
+      HKD: { feeCents: 10_00, freeAboveCents: 100_00 },
+      GBP: { feeCents: 1_00, freeAboveCents: 10_00 },
+      EUR: { feeCents: 1_18, freeAboveCents: 11_80 },
+      USD: { feeCents: 1_28, freeAboveCents: 12_80 },
+    });
+    expect(shop.shippingFromHkd).toEqual({ GBP: true, EUR: true, USD: true });
+    // Details saved before this choice existed: the old default (10 / 100 in every currency) was
+    // never the owner's, so it follows HKD; a rule the owner changed stays theirs.
+    const old = { feeCents: 10_00, freeAboveCents: 100_00 };
+    const saved = parseShopDetails(
+      JSON.stringify({
+        shipping: {
+          HKD: { feeCents: 30_00, freeAboveCents: 800_00 },
+          GBP: old,
+          EUR: old,
+          USD: { feeCents: 12_00, freeAboveCents: null },
+        },
+        exchangeRates: { GBP: 100_000, EUR: 118_000, USD: 128_000 },
+      }),
+    );
+    expect(saved.shipping.GBP).toEqual({ feeCents: 3_00, freeAboveCents: 80_00 });
+    expect(saved.shipping.EUR).toEqual({ feeCents: 3_54, freeAboveCents: 94_40 });
+    expect(saved.shipping.USD).toEqual({ feeCents: 12_00, freeAboveCents: null });
+    expect(saved.shippingFromHkd).toEqual({ GBP: true, EUR: true, USD: false });
+  });
+
+  it("follows the HKD charge and the rate until the owner sets a currency's own, and again when they tick it", async () => {
+    const save = async (changes: Record<string, string>) => {
+      const form = formOf({ ...shopDetailsFormValues(await loadShop(db)), ...changes });
+      const { result } = await runRoute(svc, action, post("/admin/settings/shop", form), ADMIN);
+      expect((result as Response).status).toBe(302);
+      return loadShop(db);
+    };
+    expect(shopDetailsFormValues(DEFAULT_SHOP)).toMatchObject({
+      fee_gbp: "1.00",
+      free_above_gbp: "10.00",
+      shipping_from_hkd_gbp: "on",
+    });
+    // A new HKD charge and a new GBP rate: GBP, EUR and USD move with them.
+    let shop = await save({ fee_hkd: "30", free_above_hkd: "800", rate_gbp: "0.095" });
+    expect(shop.shipping.GBP).toEqual({ feeCents: 2_85, freeAboveCents: 76_00 });
+    expect(shop.shipping.USD).toEqual({ feeCents: 3_84, freeAboveCents: 102_40 });
+    // An amount typed over the one shown is the currency's own, box ticked or not (no JavaScript).
+    shop = await save({ fee_eur: "4.00" });
+    expect(shop.shipping.EUR).toEqual({ feeCents: 4_00, freeAboveCents: 94_40 });
+    expect(shop.shippingFromHkd).toEqual({ GBP: true, EUR: false, USD: true });
+    // Unticked with the amounts shown: those amounts, kept when the rate or HK$ charge moves.
+    shop = await save({ shipping_from_hkd_usd: "" });
+    expect(shop.shippingFromHkd.USD).toBe(false);
+    shop = await save({ fee_hkd: "40", rate_usd: "0.2" });
+    expect(shop.shipping.USD).toEqual({ feeCents: 3_84, freeAboveCents: 102_40 });
+    expect(shop.shipping.GBP).toEqual({ feeCents: 3_80, freeAboveCents: 76_00 });
+    // Ticked again: it follows HKD at the new rate.
+    shop = await save({ shipping_from_hkd_usd: "on" });
+    expect(shop.shipping.USD).toEqual({ feeCents: 8_00, freeAboveCents: 160_00 });
+    expect(shop.shippingFromHkd).toEqual({ GBP: true, EUR: false, USD: true });
+  });
+
+  it("is what the cart and checkout show and what the order charges, in GBP", async () => {
+    const product = await createProduct(db, {
+      price_hkd_cents: 80_00,
+      price_gbp_cents: 8_00,
+      variants: [["Black", 9]],
+    });
+    const shopper = await createSignedIn(db);
+    const cartId = await cartIdForUser(db, shopper.id);
+    await addToCart(db, cartId, { productId: product.id, color: "Black", quantity: 1 });
+    const inGbp = async (fn: typeof cartLoader | typeof checkoutLoader, path: string) => {
+      const ctx = routeContext(svc, shopper);
+      ctx.set(currencyContext, "GBP");
+      const { result } = await runRoute(svc, fn as never, new Request(`http://shop.test${path}`), shopper, {}, ctx);
+      return result as Awaited<ReturnType<typeof cartLoader>>;
+    };
+    // £8 is under the £10 threshold: £1 delivery, as the page says.
+    const cart = await inGbp(cartLoader, "/cart");
+    expect(cart.cart).toMatchObject({ subtotalCents: 8_00, shippingCents: 1_00, totalCents: 9_00 });
+    const html = await renderPage({ url: "/cart", Component: Cart, loaderData: cart });
+    expect(html).toMatch(/data-testid="shipping"[^>]*>£1\.00</);
+    expect(html).toContain("Free shipping on orders above £10.00.");
+    expect((await inGbp(checkoutLoader, "/checkout")).cart).toMatchObject({ shippingCents: 1_00, totalCents: 9_00 });
+    const { order } = await placeTestOrder(db, {
+      currency: "GBP",
+      lines: [{ productId: product.id, color: "Black", quantity: 1 }],
+    });
+    expect(order).toMatchObject({ subtotal_cents: 8_00, shipping_cents: 1_00, total_cents: 9_00 });
+    // Two of them, £16: free.
+    const { order: two } = await placeTestOrder(db, {
+      currency: "GBP",
+      lines: [{ productId: product.id, color: "Black", quantity: 2 }],
+    });
+    expect(two).toMatchObject({ subtotal_cents: 16_00, shipping_cents: 0 });
   });
 });
 

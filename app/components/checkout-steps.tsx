@@ -1,12 +1,16 @@
 import { useTranslation } from "~/lib/i18n";
 
-const STEPS = ["shipping", "payment", "review", "complete"] as const;
+/**
+ * The checkout as it happens: the delivery details (/checkout), payment with the receipt
+ * (/payment), then the order is placed (/payment-success). There is no separate review page: the
+ * payment page shows the order summary beside the form.
+ */
+const STEPS = ["shipping", "payment", "complete"] as const;
 export type CheckoutStep = (typeof STEPS)[number];
 
 const LABEL_KEYS = {
   shipping: "checkout.stepShipping",
   payment: "checkout.stepPayment",
-  review: "checkout.stepReview",
   complete: "checkout.stepComplete",
 } as const;
 

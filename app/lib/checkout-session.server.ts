@@ -4,24 +4,34 @@ import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
 import { getSession, setSessionValue } from "./session.server";
 
 /**
- * What checkout hands to payment, kept in the session: the customer's details and the
- * payment form's one-time key. `draft` holds what a signed-out shopper typed, to refill the
- * form after they sign in.
+ * What checkout hands to payment, kept in the session: the customer's details, the payment
+ * form's one-time key and the number the order will have (so the payment page's FPS code and
+ * the transfer can carry it: `checkoutOrderNumber`, docs/decisions/041). `draft` holds what a
+ * signed-out shopper typed, to refill the form after they sign in.
  */
 export interface CheckoutState {
   customer: CheckoutInput;
   submissionKey: string;
+  /** Null only in a checkout saved before order numbers were reserved (the payment page gives it one). */
+  orderNumber: string | null;
 }
 
 export function getCheckout(context: Readonly<RouterContextProvider>): CheckoutState | null {
-  const value = getSession(context).data.checkout as CheckoutState | undefined;
+  const value = getSession(context).data.checkout as Partial<CheckoutState> | undefined;
   if (!value || typeof value.submissionKey !== "string") return null;
   const parsed = checkoutSchema.safeParse(value.customer);
-  return parsed.success ? { customer: parsed.data, submissionKey: value.submissionKey } : null;
+  if (!parsed.success) return null;
+  const orderNumber = typeof value.orderNumber === "string" ? value.orderNumber : null;
+  return { customer: parsed.data, submissionKey: value.submissionKey, orderNumber };
 }
 
-export function saveCheckout(context: Readonly<RouterContextProvider>, customer: CheckoutInput): CheckoutState {
-  const state = { customer, submissionKey: crypto.randomUUID() };
+/** Starts (or restarts) payment with these details: a new one-time key for the payment form. */
+export function saveCheckout(
+  context: Readonly<RouterContextProvider>,
+  customer: CheckoutInput,
+  orderNumber: string,
+): CheckoutState {
+  const state = { customer, submissionKey: crypto.randomUUID(), orderNumber };
   const session = getSession(context);
   setSessionValue(session, "checkout", state);
   setSessionValue(session, "checkoutDraft", undefined);

@@ -131,12 +131,20 @@ export function fpsPayload({
   return withCrcField + crc16Ccitt(withCrcField).toString(16).toUpperCase().padStart(4, "0");
 }
 
+/** The light border around the symbol, in modules: the 4 that ISO/IEC 18004 asks for. */
+export const QUIET_ZONE_MODULES = 4;
+
 /**
  * The QR code as SVG markup, with an accessible name: attributes only (no style, no script), so
- * it sits inline in the page under its Content-Security-Policy.
+ * it sits inline in the page under its Content-Security-Policy. The symbol keeps its full quiet
+ * zone inside the SVG, so a reader finds it whatever the page puts around it.
  */
 export async function fpsQrSvg(payload: string, label = "FPS QR code"): Promise<string> {
-  const svg = await QRCode.toString(payload, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  const svg = await QRCode.toString(payload, {
+    type: "svg",
+    errorCorrectionLevel: "M",
+    margin: QUIET_ZONE_MODULES,
+  });
   const name = label.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
   return svg.replace(/^<svg /, `<svg role="img" aria-label="${name}" `);
 }
@@ -153,7 +161,8 @@ export interface FpsQr {
 /**
  * The FPS QR code for paying `amountCents` under these instructions, or null when there is none
  * to show: not HKD, not FPS, or an FPS id the format cannot carry. `reference` is the order
- * number (the payment page has none yet); `merchantName` the shop's English name.
+ * number (on the payment page, the one the order will have: reserved at checkout);
+ * `merchantName` the shop's English name.
  */
 export async function fpsQrFor(
   instructions: PaymentInstructions,

@@ -15,6 +15,8 @@ import type { Config } from "./config.server";
 export interface MailMessage {
   /** The sender, `"Shop" <address>`; the mailer's default when absent. */
   from?: string;
+  /** Where the recipient's answer goes: the shop's support address (the sender may be a no-reply one). */
+  replyTo?: string;
   to: string;
   subject: string;
   text: string;
@@ -108,7 +110,8 @@ export function fromHeader(sender: MailSender): string {
 
 /**
  * Renders and sends one message in `language` from the shop; `build` writes the content with
- * `t` and the shop's name in that language.
+ * `t` and the shop's name in that language. A customer who answers reaches the shop's support
+ * address (Reply-To), whatever address the message is sent from.
  */
 export async function sendLocalizedEmail(
   mailer: Mailer,
@@ -139,5 +142,12 @@ ${content.paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>
 ${content.action ? `<p><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:#4d7c0f;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(content.action.label)}</a></p>` : ""}
 <hr style="border:none;border-top:1px solid #e7e5e4"><p style="font-size:12px;color:#78716c">${escapeHtml(footer)}</p>
 </body></html>`;
-  await mailer.send({ from: fromHeader(sender), to, subject: content.subject, text, html });
+  await mailer.send({
+    from: fromHeader(sender),
+    replyTo: sender.supportEmail,
+    to,
+    subject: content.subject,
+    text,
+    html,
+  });
 }

@@ -4,6 +4,7 @@ import { hongKongDay } from "#db/dialect";
 import { CURRENCIES, type Currency, type OrderStatus } from "#db/schema";
 import { hongKongDate } from "~/lib/dates";
 import { SPENDING_STATUSES } from "./customers.server";
+import { type ShownOrderStatus, shownStatus } from "./orders/status";
 
 export { hongKongDate };
 
@@ -329,7 +330,8 @@ export interface RecentOrder {
   /** The name given with the order (not the account's e-mail). */
   firstName: string;
   lastName: string;
-  status: OrderStatus;
+  /** As every page names it (shownStatus): a receipt in review is not "awaiting payment". */
+  status: ShownOrderStatus;
   currency: Currency;
   totalCents: number;
   createdAt: string;
@@ -339,7 +341,18 @@ export interface RecentOrder {
 export async function listRecentOrders(db: DB, limit = 5): Promise<RecentOrder[]> {
   const rows = await db
     .selectFrom("orders")
-    .select(["id", "order_number", "first_name", "last_name", "status", "currency", "total_cents", "created_at"])
+    .select([
+      "id",
+      "order_number",
+      "first_name",
+      "last_name",
+      "status",
+      "receipt_path",
+      "receipt_rejected_reason",
+      "currency",
+      "total_cents",
+      "created_at",
+    ])
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(limit)
@@ -349,7 +362,7 @@ export async function listRecentOrders(db: DB, limit = 5): Promise<RecentOrder[]
     orderNumber: row.order_number,
     firstName: row.first_name,
     lastName: row.last_name,
-    status: row.status,
+    status: shownStatus(row),
     currency: row.currency,
     totalCents: row.total_cents,
     createdAt: row.created_at,

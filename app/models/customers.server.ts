@@ -8,6 +8,7 @@ import { formatPersonName } from "~/lib/person-name";
 import { UserError } from "~/lib/problem";
 import { HTML_LANG, type Language } from "~/locales";
 import { recordAudit } from "./audit.server";
+import { type ShownOrderStatus, shownStatus } from "./orders/status";
 
 /**
  * The admin Customers screen. Customers are the accounts (the users table, admins included).
@@ -316,7 +317,8 @@ export async function listIpActivity(db: DB, at: Date = new Date()): Promise<IpA
 export interface CustomerOrder {
   id: string;
   order_number: string;
-  status: OrderStatus;
+  /** As every page names it (shownStatus). */
+  status: ShownOrderStatus;
   currency: Currency;
   total_cents: number;
   created_at: string;
@@ -344,7 +346,16 @@ export async function findCustomer(db: DB, id: string): Promise<CustomerDetail |
     withOrderFigures(db, [user]),
     db
       .selectFrom("orders")
-      .select(["id", "order_number", "status", "currency", "total_cents", "created_at"])
+      .select([
+        "id",
+        "order_number",
+        "status",
+        "receipt_path",
+        "receipt_rejected_reason",
+        "currency",
+        "total_cents",
+        "created_at",
+      ])
       .where("user_id", "=", id)
       .orderBy("created_at", "desc")
       .orderBy("id", "desc")
@@ -360,7 +371,15 @@ export async function findCustomer(db: DB, id: string): Promise<CustomerDetail |
       .execute(),
   ]);
   if (!customer) return null;
-  return { customer, orders, signIns: signIns.map((row) => ({ ...row, success: row.success === 1 })) };
+  return {
+    customer,
+    // The receipt's storage key stays on the server: the page gets the status it makes.
+    orders: orders.map(({ receipt_path, receipt_rejected_reason, ...order }) => ({
+      ...order,
+      status: shownStatus({ status: order.status, receipt_path, receipt_rejected_reason }),
+    })),
+    signIns: signIns.map((row) => ({ ...row, success: row.success === 1 })),
+  };
 }
 
 /* ------------------------------------------------------------------------------------------

@@ -83,6 +83,14 @@ const lower = <C extends string>(currency: C) => currency.toLowerCase() as Lower
 export const feeField = (currency: Currency) => `fee_${lower(currency)}` as const;
 export const freeAboveField = (currency: Currency) => `free_above_${lower(currency)}` as const;
 export const rateField = (currency: DerivedCurrency) => `rate_${lower(currency)}` as const;
+/** "Follows HK$" of a currency's delivery charge: shipping_from_hkd_gbp, … */
+export const fromHkdField = (currency: DerivedCurrency) => `shipping_from_hkd_${lower(currency)}` as const;
+
+/** An HTML checkbox: present means on. */
+const checkbox = z
+  .string()
+  .optional()
+  .transform((value) => value !== undefined && value !== "" && value !== "off");
 
 const shippingFields = Object.fromEntries(
   CURRENCIES.flatMap((currency) => [
@@ -91,6 +99,10 @@ const shippingFields = Object.fromEntries(
   ]),
 ) as Record<ReturnType<typeof feeField>, ReturnType<typeof money>> &
   Record<ReturnType<typeof freeAboveField>, typeof optionalMoney>;
+
+const fromHkdFields = Object.fromEntries(
+  DERIVED_CURRENCIES.map((currency) => [fromHkdField(currency), checkbox]),
+) as Record<ReturnType<typeof fromHkdField>, typeof checkbox>;
 
 const rateFields = Object.fromEntries(DERIVED_CURRENCIES.map((currency) => [rateField(currency), rate])) as Record<
   ReturnType<typeof rateField>,
@@ -113,12 +125,9 @@ export const shopDetailsSchema = z.object({
     .optional()
     // An empty file input sends an empty part: no new logo.
     .transform((file) => (file && file.size > 0 ? file : undefined)),
-  // An HTML checkbox: present means on.
-  supported_by_logo_remove: z
-    .string()
-    .optional()
-    .transform((value) => value !== undefined && value !== "" && value !== "off"),
+  supported_by_logo_remove: checkbox,
   ...shippingFields,
+  ...fromHkdFields,
   ...rateFields,
   /** Empty: the PAYMENT_WINDOW_HOURS setting; else whole hours, 1 to 720 (30 days). */
   payment_window_hours: z

@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "@playwright/test";
 import { FileSystemConfigLoader, HtmlValidate } from "html-validate";
+import { dlContentProblems } from "../html-structure";
 
 /**
  * Accessibility and markup checks for the end-to-end specs (not a spec: Playwright only runs
@@ -144,17 +145,23 @@ export interface HtmlProblem {
   at: string;
 }
 
-/** The html-validate errors of a page's HTML, as its server sent it. */
+/**
+ * The html-validate errors of a page's HTML, as its server sent it, and the content rules it
+ * does not check (tests/html-structure.ts: a <dl>'s children).
+ */
 export async function htmlErrors(html: string): Promise<HtmlProblem[]> {
   // The file name only places the document in the repository, so the root's config applies.
   const report = await htmlValidate.validateString(html, path.join(ROOT, "page.html"));
-  return report.results.flatMap((result) =>
-    result.messages
-      .filter((message) => message.severity === 2)
-      .map((message) => ({
-        rule: message.ruleId,
-        message: message.message,
-        at: message.selector ?? `${message.line}:${message.column}`,
-      })),
-  );
+  return [
+    ...dlContentProblems(html),
+    ...report.results.flatMap((result) =>
+      result.messages
+        .filter((message) => message.severity === 2)
+        .map((message) => ({
+          rule: message.ruleId,
+          message: message.message,
+          at: message.selector ?? `${message.line}:${message.column}`,
+        })),
+    ),
+  ];
 }

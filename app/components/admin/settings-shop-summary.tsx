@@ -7,7 +7,8 @@ export interface ShopSummary {
   name: string;
   supportEmail: string;
   senderEmail: string;
-  delivery: { currency: string; fee: string; free: string | null }[];
+  /** Each currency's charge; `fromHkd`: it follows the HKD one at the exchange rate. */
+  delivery: { currency: string; fee: string; free: string | null; fromHkd: boolean }[];
 }
 
 export interface PageSummary {
@@ -34,13 +35,14 @@ export function ShopSection({ shop, pages }: { shop: ShopSummary; pages: PageSum
             <dt className="text-stone-600">{t("adminShop.summary.delivery")}</dt>
             <dd>
               <ul>
-                {shop.delivery.map((row) => (
-                  <li key={row.currency}>
-                    {row.free
-                      ? t("adminShop.summary.deliveryRule", { fee: row.fee, free: row.free })
-                      : t("adminShop.summary.deliveryNeverFree", { fee: row.fee })}
-                  </li>
-                ))}
+                {shop.delivery.map((row) => {
+                  const rule = row.free
+                    ? t("adminShop.summary.deliveryRule", { fee: row.fee, free: row.free })
+                    : t("adminShop.summary.deliveryNeverFree", { fee: row.fee });
+                  return (
+                    <li key={row.currency}>{row.fromHkd ? t("adminShop.summary.deliveryFromHkd", { rule }) : rule}</li>
+                  );
+                })}
               </ul>
             </dd>
           </dl>

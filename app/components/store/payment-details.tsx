@@ -24,16 +24,20 @@ export function withEmailLink(text: string, email: string): ReactNode {
  * The transfer the shopper makes, in the order's currency: FPS (HKD), an international transfer
  * with SWIFT/BIC (GBP, EUR, USD), or whom to ask when the shop has no details for it. An HKD
  * payment to an FPS id the QR format can carry comes with its FPS QR code (`qr`, from `fpsQrFor`).
+ * `reference` is the order's number (on the payment page, the one the order will have), for the
+ * transfer's reference: the shop matches the transfer to the order by it.
  */
 export function PaymentDetails({
   instructions,
   amount,
   currency,
+  reference,
   qr = null,
 }: {
   instructions: Exclude<PaymentInstructions, { kind: "closed" }>;
   amount: string;
   currency: string;
+  reference: string;
   qr?: FpsQr | null;
 }) {
   const { t } = useTranslation();
@@ -92,6 +96,10 @@ export function PaymentDetails({
           )}
           <dt className="text-stone-500">{t("payment.amount")}</dt>
           <dd className="text-lg font-bold text-brand-700">{amount}</dd>
+          <dt className="text-stone-500">{t("payment.reference")}</dt>
+          <dd className="break-words font-mono font-semibold" data-testid="payment-reference">
+            {reference}
+          </dd>
         </dl>
         {qr ? <FpsQrCode svg={qr.svg} fpsId={qr.fpsId} amount={qr.amount} /> : null}
       </div>

@@ -43,13 +43,17 @@ export default {
   shipping: {
     heading: "Delivery charges",
     intro:
-      "Each currency has its own charge: an order pays the flat fee unless its subtotal is above the free-delivery amount.",
+      "Each currency has its own charge: an order pays the flat fee unless its subtotal is above the free-delivery amount. A new shop charges HK$10, free above HK$100; GBP, EUR and USD follow that at the exchange rates below until you set their own.",
     currency: "Currency",
     fee: "Delivery fee",
     freeAbove: "Free above",
     freeAboveHint: "Leave empty: never free.",
     feeNamed: "Delivery fee in {{currency}}",
     freeAboveNamed: "Free delivery above, in {{currency}}",
+    fromHkd: "Follows HK$",
+    fromHkdNamed: "Follows HK$: {{currency}} delivery is the HK$ charge at the exchange rate",
+    fromHkdHint:
+      "Ticked: the charge is the HK$ one at the exchange rate, and moves with it. Type other amounts (or untick) to set that currency's own.",
   },
   rates: {
     heading: "Exchange rates",
@@ -77,11 +81,13 @@ export default {
     delivery: "Delivery",
     deliveryRule: "{{fee}}, free above {{free}}",
     deliveryNeverFree: "{{fee}}, never free",
+    deliveryFromHkd: "{{rule}} (follows HK$ at the exchange rate)",
   },
   save: "Save shop details",
   saving: "Saving...",
   saved: "Shop details saved.",
-  savedRates: "Shop details saved. Derived prices now follow the new exchange rates.",
+  savedRates:
+    "Shop details saved. Derived prices, and delivery charges that follow HK$, now use the new exchange rates.",
   page: {
     title: "Edit page: {{page}}",
     intro:

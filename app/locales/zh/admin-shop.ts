@@ -42,13 +42,17 @@ export default {
   },
   shipping: {
     heading: "運費",
-    intro: "每種貨幣各有運費：訂單小計高於免運費金額即免運費，否則收取固定運費。",
+    intro:
+      "每種貨幣各有運費：訂單小計高於免運費金額即免運費，否則收取固定運費。新商店收取 HK$10 運費，滿 HK$100 以上免運費；英鎊、歐元及美元按下方匯率跟隨港元設定，直至你為該貨幣另行設定。",
     currency: "貨幣",
     fee: "運費",
     freeAbove: "免運費門檻",
     freeAboveHint: "留空：不設免運費。",
     feeNamed: "{{currency}}運費",
     freeAboveNamed: "{{currency}}免運費門檻",
+    fromHkd: "跟隨港元",
+    fromHkdNamed: "跟隨港元：{{currency}}運費按匯率換算港元運費",
+    fromHkdHint: "已勾選：運費為港元運費按匯率換算，並隨之變動。輸入其他金額（或取消勾選）即可為該貨幣另行設定。",
   },
   rates: {
     heading: "匯率",
@@ -76,11 +80,12 @@ export default {
     delivery: "運費",
     deliveryRule: "{{fee}}，滿 {{free}} 以上免運費",
     deliveryNeverFree: "{{fee}}，不設免運費",
+    deliveryFromHkd: "{{rule}}（按匯率跟隨港元）",
   },
   save: "儲存商店資料",
   saving: "儲存中...",
   saved: "已儲存商店資料。",
-  savedRates: "已儲存商店資料。自動換算的價格已按新匯率更新。",
+  savedRates: "已儲存商店資料。自動換算的價格及跟隨港元的運費已按新匯率更新。",
   page: {
     title: "編輯頁面：{{page}}",
     intro:

@@ -16,6 +16,8 @@ import type { Language } from "~/locales";
 import { auditAction } from "../audit.server";
 import { loadShop } from "../settings/shop.server";
 import { allowTimeAfterRejection } from "./payment-deadlines.server";
+import { awaitingReceipt } from "./receipts.server";
+import { type ShownOrderStatus, shownStatus } from "./status";
 import { restockOrderLines } from "./stock.server";
 
 export const ORDERS_PER_PAGE = 25;
@@ -25,14 +27,16 @@ export function isOrderStatus(value: unknown): value is OrderStatus {
 }
 
 /**
- * What the orders list can be filtered by: a status, or one of two views of unpaid orders that
- * need the admin — `review` (a receipt waiting for review, oldest receipt first) and `overdue`
- * (unpaid past the payment deadline, oldest deadline first).
+ * What the orders list can be filtered by, in the statuses' one vocabulary (./status.ts): a
+ * stored status, where `pending_payment` ("Awaiting payment") is an unpaid order waiting for the
+ * shopper — no receipt yet, or its receipt rejected; `review` ("Receipt in review", oldest
+ * receipt first); `rejected` ("Receipt rejected" only); `overdue` (awaiting payment past the
+ * deadline, oldest deadline first).
  */
-export type AdminOrderListStatus = OrderStatus | "review" | "overdue";
+export type AdminOrderListStatus = OrderStatus | "review" | "rejected" | "overdue";
 
 export function parseOrderListStatus(value: unknown): AdminOrderListStatus | null {
-  return value === "review" || value === "overdue" || isOrderStatus(value) ? value : null;
+  return value === "review" || value === "rejected" || value === "overdue" || isOrderStatus(value) ? value : null;
 }
 
 export interface AdminOrderFilter {
@@ -50,6 +54,8 @@ export interface AdminOrderListRow {
   email: string;
   user_id: string | null;
   status: OrderStatus;
+  /** The status as every page names it (shownStatus). */
+  shown_status: ShownOrderStatus;
   currency: OrderRow["currency"];
   total_cents: number;
   has_receipt: boolean;
@@ -86,13 +92,20 @@ export async function listAdminOrders(
     base = waitingForReview(base, at);
   } else if (status === "overdue") {
     base = overdue(base, at);
-  } else if (status && q) {
-    // The search's prefix ranges find few orders through their own indexes; SQLite, with no
-    // statistics, would rather walk every order in the status (tens of thousands once the
-    // shop is busy). Compared as an expression no index serves, the status only filters.
-    base = base.where((eb) => eb(sql<string>`${sql.ref("status")} || ''`, "=", status));
   } else if (status) {
-    base = base.where("status", "=", status);
+    // With a search, the search's prefix ranges find few orders through their own indexes;
+    // SQLite, with no statistics, would rather walk every order in the status (tens of
+    // thousands once the shop is busy). Compared as an expression no index serves, the status
+    // only filters.
+    const stored = status === "rejected" ? "pending_payment" : status;
+    base = q
+      ? base.where((eb) => eb(sql<string>`${sql.ref("status")} || ''`, "=", stored))
+      : base.where("status", "=", stored);
+    // Awaiting payment: not one whose receipt is in review. Receipt rejected: only those.
+    if (status === "pending_payment") {
+      base = base.where((eb) => eb.or([eb("receipt_path", "is", null), eb("receipt_rejected_reason", "is not", null)]));
+    }
+    if (status === "rejected") base = base.where("receipt_rejected_reason", "is not", null);
   }
   if (q) {
     const lower = q.toLowerCase();
@@ -157,6 +170,7 @@ export async function listAdminOrders(
     // The receipt's storage key stays on the server: the page only needs to know there is one.
     orders: rows.map(({ receipt_path, receipt_rejected_reason, ...row }) => ({
       ...row,
+      shown_status: shownStatus({ status: row.status, receipt_path, receipt_rejected_reason }),
       has_receipt: receipt_path !== null,
       receipt_rejected: receipt_rejected_reason !== null,
       items: itemsByOrder.get(row.id) ?? 0,
@@ -189,14 +203,12 @@ function waitingForReview(query: OrdersQuery, at?: Date): OrdersQuery {
 }
 
 /**
- * Unpaid past its payment deadline, whatever its receipt: one with a receipt waiting is the
- * admin's to decide. A range on `orders_status_due` (status, payment_due_at).
+ * Awaiting payment past its deadline: no receipt, or its receipt rejected. One with a receipt in
+ * review is counted there only (its deadline is paused while the admin decides). A range on
+ * `orders_status_due` (status, payment_due_at).
  */
 function overdue(query: OrdersQuery, at: Date): OrdersQuery {
-  return query
-    .where("status", "=", "pending_payment")
-    .where("payment_due_at", "is not", null)
-    .where("payment_due_at", "<=", now(at));
+  return query.where("payment_due_at", "is not", null).where("payment_due_at", "<=", now(at)).where(awaitingReceipt);
 }
 
 export interface ReceiptQueueSummary {
@@ -213,6 +225,7 @@ export async function receiptQueueSummary(db: DB, at: Date = new Date()): Promis
   return { waiting: Number(row.n), oldestUploadedAt: (row.oldest as string | null) ?? null };
 }
 
+/** Orders awaiting payment (no receipt, or its receipt rejected; never one in review), by age. */
 export interface UnpaidByAge {
   /** Placed less than 24 hours ago, deadline not passed. */
   under24h: number;
@@ -225,16 +238,18 @@ export interface UnpaidByAge {
 export const UNPAID_AGE_SPLIT_HOURS = 24;
 
 /**
- * Unpaid orders in three buckets at `at`: overdue (deadline passed, whatever the receipt),
- * otherwise by age since the order was placed, under 24 hours or 24 hours and more. Each count
- * is a range on an index: `orders_status_due` for overdue, `orders_status_created_id` for ages.
+ * Orders awaiting payment in three buckets at `at`: overdue (deadline passed), otherwise by age
+ * since the order was placed, under 24 hours or 24 hours and more. An order whose receipt is in
+ * review is in none of them: it is the review queue's (receiptQueueSummary), so no order is
+ * counted twice. Each count is a range on an index: `orders_status_due` for overdue,
+ * `orders_status_created_id` for ages.
  */
 export async function unpaidByAge(db: DB, at: Date = new Date()): Promise<UnpaidByAge> {
   const nowText = now(at);
   const split = now(new Date(at.getTime() - UNPAID_AGE_SPLIT_HOURS * 3_600_000));
   const notOverdue = (query: OrdersQuery) =>
     query
-      .where("status", "=", "pending_payment")
+      .where(awaitingReceipt)
       .where((eb) => eb.or([eb("payment_due_at", "is", null), eb("payment_due_at", ">", nowText)]));
   const count = async (query: OrdersQuery) =>
     Number((await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);

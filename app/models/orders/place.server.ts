@@ -26,6 +26,30 @@ export function newOrderNumber(at = Date.now()): string {
   return `ORD-${at}-${crypto.randomBytes(3).toString("hex").toUpperCase()}`;
 }
 
+const ORDER_NUMBER = /^ORD-\d{13}-[0-9A-F]{6}$/;
+
+/**
+ * The number the order of a checkout will have, chosen when the shopper sends their delivery
+ * details, so that the payment page's FPS code (its bill number) and the transfer already carry
+ * the order's reference (docs/decisions/041). A checkout sent again (the shopper went back to
+ * change the address or the cart) keeps the number it had: a transfer made meanwhile still
+ * names the order. `placeOrder` takes it, unless another order has it by then.
+ */
+export function checkoutOrderNumber(previous: string | null | undefined): string {
+  return previous && ORDER_NUMBER.test(previous) ? previous : newOrderNumber();
+}
+
+/**
+ * The reserved number when no order has it yet, else a new one. Two checkouts reserve the same
+ * number only in the same millisecond with the same 24 random bits; the unique index on
+ * `order_number` stays the last word.
+ */
+async function freeOrderNumber(trx: DB, reserved: string | undefined): Promise<string> {
+  if (!reserved || !ORDER_NUMBER.test(reserved)) return newOrderNumber();
+  const taken = await trx.selectFrom("orders").select("id").where("order_number", "=", reserved).executeTakeFirst();
+  return taken ? newOrderNumber() : reserved;
+}
+
 export interface PlaceOrderInput {
   userId: string;
   cartId: string;
@@ -39,6 +63,8 @@ export interface PlaceOrderInput {
   receiptPath: string | null;
   /** The payment form's one-time key: sending the same form twice makes one order. */
   submissionKey: string;
+  /** The number reserved at checkout (checkoutOrderNumber); a new one when missing. */
+  orderNumber?: string;
   /** PAYMENT_WINDOW_HOURS: the window when the owner set none (Settings → Shop details); default 48. */
   defaultPaymentWindowHours?: number;
 }
@@ -105,6 +131,7 @@ export async function payForCheckout(
       customer: checkout.customer,
       receiptPath,
       submissionKey: input.submissionKey,
+      orderNumber: checkout.orderNumber ?? undefined,
       defaultPaymentWindowHours: input.defaultPaymentWindowHours,
     });
     if (placed.duplicate) await removeReceipt();
@@ -186,7 +213,8 @@ export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ orde
     const { customer } = input;
     const order = {
       id: crypto.randomUUID(),
-      order_number: newOrderNumber(),
+      // The number the payment page showed (and its FPS code carried), when still free.
+      order_number: await freeOrderNumber(trx, input.orderNumber),
       user_id: input.userId,
       status: "pending_payment" as const,
       currency: input.currency,
@@ -304,7 +332,7 @@ export async function sendOrderReceivedEmail(
       `${t("cart.subtotal")}: ${formatMoney(order.subtotal_cents, order.currency)} · ${t("cart.shipping")}: ${
         order.shipping_cents === 0 ? t("cart.free") : formatMoney(order.shipping_cents, order.currency)
       } · ${t("cart.orderTotal")}: ${formatMoney(order.total_cents, order.currency)}`,
-      ...transferParagraphs(t, instructions, order.currency),
+      ...transferParagraphs(t, instructions, order.currency, order.order_number),
       ...(order.payment_due_at
         ? [
             t(order.receipt_path ? "orderEmail.deadlineChecking" : "orderEmail.deadlineUnpaid", {
@@ -321,8 +349,16 @@ export async function sendOrderReceivedEmail(
   }));
 }
 
-/** The e-mail's transfer details, one "label: value" a paragraph under a sentence saying what kind of transfer. */
-function transferParagraphs(t: TFunction, instructions: PaymentInstructions, currency: Currency): string[] {
+/**
+ * The e-mail's transfer details, one "label: value" a paragraph under a sentence saying what kind
+ * of transfer, ending with the reference (the order number) the transfer should carry.
+ */
+function transferParagraphs(
+  t: TFunction,
+  instructions: PaymentInstructions,
+  currency: Currency,
+  reference: string,
+): string[] {
   const rows = (pairs: [string, string | null][]) =>
     pairs.flatMap(([label, value]) => (value ? [`${label}: ${value}`] : []));
   const demo = (on: boolean) => (on ? [t("orderEmail.demoAccount")] : []);
@@ -336,7 +372,11 @@ function transferParagraphs(t: TFunction, instructions: PaymentInstructions, cur
     case "fps":
       return [
         t(instructions.fpsId ? "orderEmail.transferFps" : "orderEmail.transferLocal"),
-        ...rows([[t("payment.fpsId"), instructions.fpsId], ...account(instructions)]),
+        ...rows([
+          [t("payment.fpsId"), instructions.fpsId],
+          ...account(instructions),
+          [t("payment.reference"), reference],
+        ]),
         ...demo(instructions.demo),
       ];
     case "international":
@@ -347,6 +387,7 @@ function transferParagraphs(t: TFunction, instructions: PaymentInstructions, cur
           [t("payment.swift"), instructions.swift],
           [t("payment.bankAddress"), instructions.bankAddress],
           [t("payment.routingNumber"), instructions.routingNumber],
+          [t("payment.reference"), reference],
         ]),
         ...demo(instructions.demo),
       ];

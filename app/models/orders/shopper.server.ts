@@ -1,9 +1,10 @@
 /** Orders as their customer sees them: the account's list, one order, its history. */
 
 import type { DB } from "#db/connect.server";
-import type { OrderLineRow, OrderRow, OrderStatus } from "#db/schema";
+import type { OrderLineRow, OrderRow } from "#db/schema";
+import { shownStatus } from "./status";
 
-/** A customer's orders, newest first, each with the status the customer sees (customerStatus). */
+/** A customer's orders, newest first, each with its status as every page names it (shownStatus). */
 export async function listOrdersForUser(db: DB, userId: string) {
   const rows = await db
     .selectFrom("orders")
@@ -26,46 +27,38 @@ export async function listOrdersForUser(db: DB, userId: string) {
   // The receipt's storage key and the reason stay on the server: the list shows the status.
   return rows.map(({ receipt_path, receipt_rejected_reason, ...row }) => ({
     ...row,
-    customer_status: customerStatus({ status: row.status, receipt_path, receipt_rejected_reason }),
+    shown_status: shownStatus({ status: row.status, receipt_path, receipt_rejected_reason }),
   }));
 }
 
-/** What a customer is told about their order: its status, or where their receipt stands. */
-export type CustomerOrderStatus = OrderStatus | "receipt_checking" | "receipt_rejected";
-
-/**
- * The status a customer sees. While payment is pending it says where their receipt stands:
- * received and being checked, or not accepted (they upload a new one). Otherwise the status.
- */
-export function customerStatus(
-  order: Pick<OrderRow, "status" | "receipt_path" | "receipt_rejected_reason">,
-): CustomerOrderStatus {
-  if (order.status !== "pending_payment") return order.status;
-  if (order.receipt_rejected_reason !== null) return "receipt_rejected";
-  if (order.receipt_path !== null) return "receipt_checking";
-  return order.status;
-}
-
 export type OrderHistoryEntry =
-  | { kind: "placed" | "paid" | "shipped" | "delivered" | "cancelled" | "expired" | "receiptReplaced"; at: string }
+  | {
+      kind: "placed" | "receiptSent" | "paid" | "shipped" | "delivered" | "cancelled" | "expired" | "receiptReplaced";
+      at: string;
+    }
   | { kind: "receiptRejected"; at: string; reason: string }
   | { kind: "deadlineExtended"; at: string; deadline: string };
 
-/** The audit details' `after` object, or {} when the entry cannot be read. */
-function afterOf(details: string | null): Record<string, unknown> {
+/** One side (`before` or `after`) of an audit entry's details, or {} when the entry cannot be read. */
+function sideOf(details: string | null, side: "before" | "after"): Record<string, unknown> {
   try {
-    const parsed = JSON.parse(details ?? "null") as { after?: unknown } | null;
-    return typeof parsed?.after === "object" && parsed.after !== null ? (parsed.after as Record<string, unknown>) : {};
+    const parsed = JSON.parse(details ?? "null") as Record<string, unknown> | null;
+    const value = parsed?.[side];
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
   } catch {
     return {};
   }
 }
 
+const afterOf = (details: string | null) => sideOf(details, "after");
+const beforeOf = (details: string | null) => sideOf(details, "before");
+
 /**
- * The order's history as its customer sees it, oldest first: placed, each receipt the shop did
- * not accept with the reason given, each new receipt, then paid, shipped, delivered or
- * cancelled. Rejections and new receipts come from the audit log, where the order desk and
- * replaceReceipt record them.
+ * The order's history as its customer sees it, oldest first: placed, the receipt they sent (with
+ * the order, or later from the order page for an order placed to pay later), each receipt the
+ * shop did not accept with the reason given, each new receipt, then paid, shipped, delivered or
+ * cancelled. Rejections and receipts sent later come from the audit log, where the order desk
+ * and replaceReceipt record them; a receipt sent with the order is the order's own.
  */
 export async function listOrderHistory(db: DB, order: OrderRow): Promise<OrderHistoryEntry[]> {
   const audited = await db
@@ -77,9 +70,17 @@ export async function listOrderHistory(db: DB, order: OrderRow): Promise<OrderHi
     .orderBy("id")
     .execute();
   const entries: OrderHistoryEntry[] = [{ kind: "placed", at: order.created_at }];
+  // An order placed to pay later gets its first receipt from the order page: an upload with no
+  // rejected receipt before it. Any other receipt on record came with the order.
+  const firstUpload = audited.find(
+    (row) => row.action === "order.receiptReplaced" && beforeOf(row.details).receipt_rejected_reason == null,
+  );
+  const receiptWithOrder =
+    !firstUpload && (order.receipt_path !== null || audited.some((row) => row.action === "order.rejectReceipt"));
+  if (receiptWithOrder) entries.push({ kind: "receiptSent", at: order.created_at });
   for (const row of audited) {
     if (row.action === "order.receiptReplaced") {
-      entries.push({ kind: "receiptReplaced", at: row.created_at });
+      entries.push({ kind: row === firstUpload ? "receiptSent" : "receiptReplaced", at: row.created_at });
       continue;
     }
     const after = afterOf(row.details);

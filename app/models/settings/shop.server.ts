@@ -6,12 +6,12 @@ import { services } from "~/context";
 import { type Config, MAX_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
 import { deletePublicImage, keptImage, savingImage, storeChosenImage } from "~/lib/images.server";
 import { DERIVED_CURRENCIES, type DerivedCurrency, type ExchangeRates, rateToText } from "~/lib/money";
-import { DEFAULT_SHIPPING_RULE, type ShippingRules } from "~/lib/shipping";
+import { DEFAULT_SHIPPING_RULE, ruleFromHkd, type ShippingRule, type ShippingRules } from "~/lib/shipping";
 import { publicUrl, type Storage } from "~/lib/storage.server";
 import { LANGUAGES, type Language } from "~/locales";
 import { getLanguage } from "~/middleware/i18next";
 import { centsToText } from "~/schemas/product";
-import { feeField, freeAboveField, rateField, type ShopDetailsForm } from "~/schemas/shop";
+import { feeField, freeAboveField, fromHkdField, rateField, type ShopDetailsForm } from "~/schemas/shop";
 import { auditAction } from "../audit.server";
 import { getSetting, putSetting } from "./site-settings.server";
 
@@ -35,7 +35,13 @@ export interface ShopDetails {
   senderEmail: string;
   /** The footer's "Supported By" mark: an empty name hides it; no logo shows the built-in badge. */
   supportedBy: { name: Bilingual; url: string | null; logoKey: string | null };
+  /** Each currency's delivery rule as it applies now (one following HKD already converted). */
   shipping: ShippingRules;
+  /**
+   * Per currency other than HKD: whether its delivery rule follows the HKD one at the exchange
+   * rate (true until the owner sets that currency's own; docs/decisions/041).
+   */
+  shippingFromHkd: Record<DerivedCurrency, boolean>;
   /** Millionths of each currency per 1 HKD, for the prices the operator leaves empty. */
   exchangeRates: ExchangeRates;
   /** Hours a new order has to be paid; null: the PAYMENT_WINDOW_HOURS setting (default 48). */
@@ -47,6 +53,28 @@ export interface ShopDetails {
 }
 
 export const SHOP_DETAILS_KEY = "shop_details";
+
+const DEFAULT_RATES: ExchangeRates = { GBP: 100_000, EUR: 118_000, USD: 128_000 };
+
+/**
+ * Every currency's delivery rule: HKD's as given, and each currency that follows HKD converted
+ * at its exchange rate (the others as the owner set them, in `own`).
+ */
+function deliveryRules(
+  hkd: ShippingRule,
+  rates: ExchangeRates,
+  fromHkd: Record<DerivedCurrency, boolean>,
+  own: Partial<Record<DerivedCurrency, ShippingRule | null>> = {},
+): ShippingRules {
+  const rules = { HKD: { ...hkd } } as ShippingRules;
+  for (const currency of DERIVED_CURRENCIES) {
+    const set = own[currency];
+    rules[currency] = fromHkd[currency] || !set ? ruleFromHkd(hkd, rates[currency]) : { ...set };
+  }
+  return rules;
+}
+
+const FOLLOW_HKD = { GBP: true, EUR: true, USD: true } as const;
 
 export const DEFAULT_SHOP: ShopDetails = {
   name: { en: "Harbour Tactical", zh: "港灣戰術" },
@@ -61,8 +89,10 @@ export const DEFAULT_SHOP: ShopDetails = {
     url: null,
     logoKey: null,
   },
-  shipping: Object.fromEntries(CURRENCIES.map((currency) => [currency, { ...DEFAULT_SHIPPING_RULE }])) as ShippingRules,
-  exchangeRates: { GBP: 100_000, EUR: 118_000, USD: 128_000 },
+  // The spec's rule in HKD (HK$10, free above HK$100); £1 / £10, €1.18 / €11.80, US$1.28 / US$12.80.
+  shipping: deliveryRules(DEFAULT_SHIPPING_RULE, DEFAULT_RATES, FOLLOW_HKD),
+  shippingFromHkd: { ...FOLLOW_HKD },
+  exchangeRates: DEFAULT_RATES,
   paymentWindowHours: null,
   // The demo shop's words: "Remove demo data" empties those the owner has not changed (decision 042).
   heroTitle: { en: "Gear Up for the Field", zh: "整裝出發，迎戰沙場" },
@@ -103,8 +133,15 @@ export function parseShopDetails(json: string | null | undefined): ShopDetails {
     // A damaged value shows the defaults rather than breaking every page.
   }
   const supportedBy = isRecord(stored.supportedBy) ? stored.supportedBy : {};
-  const shipping = isRecord(stored.shipping) ? stored.shipping : {};
   const rates = isRecord(stored.exchangeRates) ? stored.exchangeRates : {};
+  const exchangeRates = Object.fromEntries(
+    DERIVED_CURRENCIES.map((currency) => {
+      const rate = rates[currency];
+      const valid = typeof rate === "number" && Number.isSafeInteger(rate) && rate > 0;
+      return [currency, valid ? rate : DEFAULT_SHOP.exchangeRates[currency]];
+    }),
+  ) as ExchangeRates;
+  const { shipping, shippingFromHkd } = parseDelivery(stored, exchangeRates);
   return {
     name: bilingual(stored.name, DEFAULT_SHOP.name),
     address: bilingual(stored.address, DEFAULT_SHOP.address),
@@ -115,26 +152,9 @@ export function parseShopDetails(json: string | null | undefined): ShopDetails {
       url: typeof supportedBy.url === "string" && supportedBy.url ? supportedBy.url : null,
       logoKey: typeof supportedBy.logoKey === "string" && supportedBy.logoKey ? supportedBy.logoKey : null,
     },
-    shipping: Object.fromEntries(
-      CURRENCIES.map((currency) => {
-        const rule = isRecord(shipping[currency]) ? (shipping[currency] as Record<string, unknown>) : {};
-        const fallback = DEFAULT_SHOP.shipping[currency];
-        return [
-          currency,
-          {
-            feeCents: cents(rule.feeCents, fallback.feeCents) ?? fallback.feeCents,
-            freeAboveCents: rule.freeAboveCents === null ? null : cents(rule.freeAboveCents, fallback.freeAboveCents),
-          },
-        ];
-      }),
-    ) as ShippingRules,
-    exchangeRates: Object.fromEntries(
-      DERIVED_CURRENCIES.map((currency) => {
-        const rate = rates[currency];
-        const valid = typeof rate === "number" && Number.isSafeInteger(rate) && rate > 0;
-        return [currency, valid ? rate : DEFAULT_SHOP.exchangeRates[currency]];
-      }),
-    ) as ExchangeRates,
+    shipping,
+    shippingFromHkd,
+    exchangeRates,
     paymentWindowHours:
       typeof stored.paymentWindowHours === "number" &&
       Number.isInteger(stored.paymentWindowHours) &&
@@ -145,6 +165,42 @@ export function parseShopDetails(json: string | null | undefined): ShopDetails {
     heroTitle: bilingual(stored.heroTitle, DEFAULT_SHOP.heroTitle),
     heroText: bilingual(stored.heroText, DEFAULT_SHOP.heroText),
     footerText: bilingual(stored.footerText, DEFAULT_SHOP.footerText),
+  };
+}
+
+/**
+ * The stored delivery rules over the defaults. A currency follows HKD when the owner left it so
+ * (`shippingFromHkd`); in details saved before that choice existed, when its rule is missing or
+ * is the old default's 10 / free above 100 (then the same numbers in every currency, never a
+ * choice of the owner's that a currency worth ten times HKD would want).
+ */
+function parseDelivery(stored: Record<string, unknown>, rates: ExchangeRates) {
+  const shipping = isRecord(stored.shipping) ? stored.shipping : {};
+  const flags = isRecord(stored.shippingFromHkd) ? stored.shippingFromHkd : {};
+  const ruleOf = (currency: string): ShippingRule | null => {
+    const rule = shipping[currency];
+    if (!isRecord(rule)) return null;
+    const fallback = DEFAULT_SHIPPING_RULE;
+    return {
+      feeCents: cents(rule.feeCents, fallback.feeCents) ?? fallback.feeCents,
+      freeAboveCents: rule.freeAboveCents === null ? null : cents(rule.freeAboveCents, fallback.freeAboveCents),
+    };
+  };
+  const own = Object.fromEntries(DERIVED_CURRENCIES.map((currency) => [currency, ruleOf(currency)]));
+  const shippingFromHkd = Object.fromEntries(
+    DERIVED_CURRENCIES.map((currency) => {
+      const flag = flags[currency];
+      const rule = own[currency];
+      if (typeof flag === "boolean") return [currency, flag || !rule];
+      const oldDefault =
+        rule?.feeCents === DEFAULT_SHIPPING_RULE.feeCents &&
+        rule.freeAboveCents === DEFAULT_SHIPPING_RULE.freeAboveCents;
+      return [currency, !rule || oldDefault];
+    }),
+  ) as Record<DerivedCurrency, boolean>;
+  return {
+    shipping: deliveryRules(ruleOf("HKD") ?? DEFAULT_SHIPPING_RULE, rates, shippingFromHkd, own),
+    shippingFromHkd,
   };
 }
 
@@ -294,9 +350,34 @@ export function shopDetailsFormValues(shop: ShopDetails): Record<string, string>
     values[feeField(currency)] = centsToText(rule.feeCents);
     values[freeAboveField(currency)] = rule.freeAboveCents === null ? "" : centsToText(rule.freeAboveCents);
   }
+  for (const currency of DERIVED_CURRENCIES)
+    values[fromHkdField(currency)] = shop.shippingFromHkd[currency] ? "on" : "";
   for (const currency of DERIVED_CURRENCIES) values[rateField(currency)] = rateToText(shop.exchangeRates[currency]);
   values.payment_window_hours = shop.paymentWindowHours === null ? "" : String(shop.paymentWindowHours);
   return values;
+}
+
+/**
+ * The delivery rules the form sets. A currency other than HKD follows HKD when its "follows HK$"
+ * box is ticked and its amounts are still those the page showed (`current`); amounts typed over
+ * them are that currency's own, ticked or not (the form's no-JavaScript answer to "I typed a
+ * price but forgot the box"; with JavaScript, typing clears the box).
+ */
+function deliveryFromForm(form: ShopDetailsForm, current: ShopDetails, rates: ExchangeRates) {
+  const typed = (currency: (typeof CURRENCIES)[number]): ShippingRule => ({
+    feeCents: form[feeField(currency)],
+    freeAboveCents: form[freeAboveField(currency)],
+  });
+  const shippingFromHkd = Object.fromEntries(
+    DERIVED_CURRENCIES.map((currency) => {
+      const rule = typed(currency);
+      const shown = current.shipping[currency];
+      const unchanged = rule.feeCents === shown.feeCents && rule.freeAboveCents === shown.freeAboveCents;
+      return [currency, form[fromHkdField(currency)] && unchanged];
+    }),
+  ) as Record<DerivedCurrency, boolean>;
+  const own = Object.fromEntries(DERIVED_CURRENCIES.map((currency) => [currency, typed(currency)]));
+  return { shipping: deliveryRules(typed("HKD"), rates, shippingFromHkd, own), shippingFromHkd };
 }
 
 /**
@@ -311,6 +392,9 @@ export async function updateShopDetails(
   options: { actorUserId: string | null },
 ): Promise<{ ratesChanged: boolean }> {
   const current = await loadShop(db);
+  const exchangeRates = Object.fromEntries(
+    DERIVED_CURRENCIES.map((currency) => [currency, form[rateField(currency)]]),
+  ) as ExchangeRates;
   // A refused logo is said at its field; the "too large" one in this form's words.
   const newLogo = await storeChosenImage(storage, form.supported_by_logo, "logo", {
     folder: "logos",
@@ -327,15 +411,8 @@ export async function updateShopDetails(
       url: form.supported_by_url,
       logoKey: keptImage(current.supportedBy.logoKey, newLogo ?? null, form.supported_by_logo_remove),
     },
-    shipping: Object.fromEntries(
-      CURRENCIES.map((currency) => [
-        currency,
-        { feeCents: form[feeField(currency)], freeAboveCents: form[freeAboveField(currency)] },
-      ]),
-    ) as ShippingRules,
-    exchangeRates: Object.fromEntries(
-      DERIVED_CURRENCIES.map((currency) => [currency, form[rateField(currency)]]),
-    ) as ExchangeRates,
+    ...deliveryFromForm(form, current, exchangeRates),
+    exchangeRates,
     paymentWindowHours: form.payment_window_hours,
     heroTitle: { en: form.hero_title_en, zh: form.hero_title_zh },
     heroText: { en: form.hero_text_en, zh: form.hero_text_zh },

@@ -3,7 +3,7 @@ import { data, Form, Link } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
 import { AdminTable } from "~/components/admin/admin-table";
 import { Badge, CustomerStatusBadge, FAILURE_TONE, SUCCESS_TONE } from "~/components/admin/badges";
-import { ORDER_STATUS_TONES } from "~/components/admin/order-status-badge";
+import { ORDER_STATUS_TONES } from "~/components/order-status-badge";
 import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";
 import { StatusButton } from "~/components/ui/field";

@@ -5,7 +5,7 @@ import { OrderActions } from "~/components/admin/order-actions";
 import { OrderDeadline } from "~/components/admin/order-deadline";
 import { OrderItems } from "~/components/admin/order-items";
 import { OrderReceipt } from "~/components/admin/order-receipt";
-import { OrderStatusBadge } from "~/components/admin/order-status-badge";
+import { OrderStatusBadge } from "~/components/order-status-badge";
 import { BackLink } from "~/components/ui/back-link";
 import { FormErrors } from "~/components/ui/field";
 import { services } from "~/context";
@@ -21,6 +21,7 @@ import { publicUrl } from "~/lib/storage.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { changeOrderStatus, findAdminOrder, transitionsFor } from "~/models/orders/desk.server";
 import { deadlineState, extendPaymentDeadline } from "~/models/orders/payment-deadlines.server";
+import { shownStatus } from "~/models/orders/status";
 import { extendDeadlineSchema } from "~/schemas/order-deadline";
 import { orderStatusSchema } from "~/schemas/order-status";
 import type { Route } from "./+types/order";
@@ -127,7 +128,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <h1 className="font-mono text-xl font-bold sm:text-2xl">
           {t("adminOrders.orderTitle", { number: order.order_number })}
         </h1>
-        <OrderStatusBadge status={order.status} />
+        <OrderStatusBadge status={shownStatus(order)} />
       </div>
       <p className="mt-1 text-sm text-stone-600">
         <span className="whitespace-nowrap">{t("adminOrders.placedOn", { date: date(order.created_at) })}</span> ·{" "}
@@ -155,16 +156,19 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                     <dd className="break-words">{value}</dd>
                   </div>
                 ))}
-              <dt className="text-stone-500">{t("adminOrders.account")}</dt>
-              <dd>
-                {customer ? (
-                  <Link to={`/admin/customers/${customer.id}`} className="text-brand-700 hover:underline">
-                    {customer.email} · <span className="whitespace-nowrap">{t("adminOrders.viewCustomer")}</span>
-                  </Link>
-                ) : (
-                  t("adminOrders.guest")
-                )}
-              </dd>
+              {/* Every name-value pair in its own div: a <dl> holds either div groups or bare dt/dd, never both. */}
+              <div className="contents">
+                <dt className="text-stone-500">{t("adminOrders.account")}</dt>
+                <dd>
+                  {customer ? (
+                    <Link to={`/admin/customers/${customer.id}`} className="text-brand-700 hover:underline">
+                      {customer.email} · <span className="whitespace-nowrap">{t("adminOrders.viewCustomer")}</span>
+                    </Link>
+                  ) : (
+                    t("adminOrders.guest")
+                  )}
+                </dd>
+              </div>
             </dl>
             {order.notes ? (
               <div className="mt-3 text-sm">

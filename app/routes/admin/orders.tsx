@@ -1,10 +1,10 @@
 import { Form, Link, useLocation } from "react-router";
 import { ORDER_STATUSES } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
-import { OrderStatusBadge } from "~/components/admin/order-status-badge";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ReceiptReviewList, type ReviewAnswer } from "~/components/admin/receipt-review-list";
 import { UnpaidSummary } from "~/components/admin/unpaid-summary";
+import { OrderStatusBadge } from "~/components/order-status-badge";
 import { Button } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
@@ -24,6 +24,7 @@ import {
   receiptQueueSummary,
   unpaidByAge,
 } from "~/models/orders/desk.server";
+import { shownStatus } from "~/models/orders/status";
 import { receiptReviewSchema } from "~/schemas/receipt-review";
 import type { Route } from "./+types/orders";
 
@@ -87,7 +88,7 @@ export const action = formAction(
         detailKey: mailed ? "adminOrders.updatedDetail" : undefined,
       },
       payload: {
-        decided: { id: order.id, number: order.order_number, transition: value.intent, status: order.status },
+        decided: { id: order.id, number: order.order_number, transition: value.intent, status: shownStatus(order) },
       },
     });
   },
@@ -132,9 +133,12 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
           {t("adminOrders.statusLabel")}
           <select name="status" defaultValue={status ?? ""} className={inputClass}>
             <option value="">{t("adminOrders.allStatuses")}</option>
-            <option value="review">{t("adminOrders.queue.filterReview")}</option>
+            {/* The statuses' one vocabulary (shownStatus); unpaid orders by where their payment stands. */}
+            <option value="pending_payment">{t("adminOrders.queue.filterAwaiting")}</option>
+            <option value="review">{t("orders.statuses.receipt_checking")}</option>
+            <option value="rejected">{t("orders.statuses.receipt_rejected")}</option>
             <option value="overdue">{t("adminOrders.queue.filterOverdue")}</option>
-            {ORDER_STATUSES.map((value) => (
+            {ORDER_STATUSES.filter((value) => value !== "pending_payment").map((value) => (
               <option key={value} value={value}>
                 {t(`orders.statuses.${value}`)}
               </option>
@@ -194,7 +198,7 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
                 {formatMoney(order.total_cents, order.currency)}
               </td>
               <td className="px-3 py-2" data-label={label("status")}>
-                <OrderStatusBadge status={order.status} />
+                <OrderStatusBadge status={order.shown_status} />
               </td>
               <td className="px-3 py-2" data-label={label("receipt")}>
                 {order.receipt_rejected ? (

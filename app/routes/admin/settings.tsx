@@ -71,6 +71,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           currency,
           fee: formatMoney(rule.feeCents, currency),
           free: rule.freeAboveCents === null ? null : formatMoney(rule.freeAboveCents, currency),
+          fromHkd: currency !== "HKD" && shop.shippingFromHkd[currency],
         };
       }),
     },

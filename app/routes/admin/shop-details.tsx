@@ -21,6 +21,7 @@ import { loadShop, shopDetailsFormValues, updateShopDetails } from "~/models/set
 import {
   feeField,
   freeAboveField,
+  fromHkdField,
   LOGO_MAX_BYTES,
   rateField,
   type ShopDetailsForm,
@@ -74,7 +75,21 @@ export const action = formAction(
   },
 );
 
-export default function ShopDetailsPage({ loaderData, actionData }: Route.ComponentProps) {
+/** A fee or threshold typed in a GBP, EUR or USD row: that currency's own, so its box is cleared. */
+function untickFollowingRow(event: React.FormEvent<HTMLTableSectionElement>) {
+  const input = event.target as HTMLInputElement;
+  const currency = /^(?:fee|free_above)_(gbp|eur|usd)$/.exec(input.name)?.[1];
+  const box = currency ? input.form?.elements.namedItem(`shipping_from_hkd_${currency}`) : null;
+  if (box instanceof HTMLInputElement) box.checked = false;
+}
+
+export default function ShopDetailsPage(props: Route.ComponentProps) {
+  // A save comes back here with the details as stored: a new form shows them (with JavaScript the
+  // old one would keep what was typed, not a following currency's charge moved with HKD).
+  return <ShopDetailsEditor key={JSON.stringify(props.loaderData.values)} {...props} />;
+}
+
+function ShopDetailsEditor({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const [form, fields] = useForm<ShopDetailsInput, ShopDetailsForm>({
@@ -172,14 +187,28 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
                 ]}
               />
             </thead>
-            <tbody>
+            {/* With JavaScript, typing a currency's own amount clears its "follows HK$" box. */}
+            <tbody onInput={untickFollowingRow}>
               {CURRENCIES.map((currency) => {
                 const fee = fields[feeField(currency)];
                 const free = fields[freeAboveField(currency)];
+                const follows = currency === "HKD" ? null : fields[fromHkdField(currency)];
                 return (
                   <tr key={currency} className="align-top">
                     <th scope="row" className="py-2 pr-3 text-left font-medium">
                       {currency}
+                      {/* Under the currency, so the amounts keep their width on a phone. */}
+                      {follows ? (
+                        <label className="mt-1 flex items-center gap-1.5 whitespace-nowrap text-xs font-normal text-stone-700">
+                          <input
+                            {...getInputProps(follows, { type: "checkbox" })}
+                            aria-label={t("adminShop.shipping.fromHkdNamed", { currency })}
+                            aria-describedby="from-hkd-hint"
+                            className="size-4"
+                          />
+                          {t("adminShop.shipping.fromHkd")}
+                        </label>
+                      ) : null}
                     </th>
                     <td className="py-2 pr-3">
                       <MoneyInput field={fee} label={t("adminShop.shipping.feeNamed", { currency })} />
@@ -196,6 +225,9 @@ export default function ShopDetailsPage({ loaderData, actionData }: Route.Compon
               })}
             </tbody>
           </table>
+          <p id="from-hkd-hint" className="mt-2 text-xs text-stone-600">
+            {t("adminShop.shipping.fromHkdHint")}
+          </p>
         </Section>
 
         <Section id="rates" heading={t("adminShop.rates.heading")} intro={t("adminShop.rates.intro")}>

@@ -1,4 +1,5 @@
 import { data, Form } from "react-router";
+import { OrderStatusBadge } from "~/components/order-status-badge";
 import { OrderSummary } from "~/components/order-summary";
 import { PaymentDetails } from "~/components/store/payment-details";
 import { ReceiptInput } from "~/components/store/receipt-input";
@@ -24,7 +25,8 @@ import {
   RECEIPT_UNREAD,
   uploadReplacementReceipt,
 } from "~/models/orders/receipts.server";
-import { type CustomerOrderStatus, customerStatus, findOrder, listOrderHistory } from "~/models/orders/shopper.server";
+import { findOrder, listOrderHistory } from "~/models/orders/shopper.server";
+import { shownStatus } from "~/models/orders/status";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
 import { getShop, shopName, titleWithShop } from "~/models/settings/shop.server";
 import { replaceReceiptSchema } from "~/schemas/receipt";
@@ -64,7 +66,7 @@ export async function loader(args: Route.LoaderArgs) {
           merchantName: shopName(shop, "en"),
         })
       : null,
-    status: customerStatus(order),
+    status: shownStatus(order),
     history: await listOrderHistory(services(context).db, order),
     language: getLanguage(context),
     title: await titleWithShop(context, t("orders.orderTitle", { number: order.order_number })),
@@ -89,14 +91,9 @@ export const action = formAction(
   },
 );
 
-/** Where the receipt stands, at a glance: waiting for the shop (amber), not accepted (red). */
-const STATUS_TONE: Partial<Record<CustomerOrderStatus, string>> = {
-  receipt_checking: "bg-amber-100 text-amber-900",
-  receipt_rejected: "bg-red-100 text-red-800",
-};
-
 const HISTORY_TEXT = {
   placed: "orders.placed",
+  receiptSent: "orders.receiptSentAt",
   paid: "orders.paidAt",
   shipped: "orders.shippedAt",
   delivered: "orders.deliveredAt",
@@ -115,12 +112,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
       <BackLink to="/account/orders">{t("orders.backToOrders")}</BackLink>
       <h1 className="mt-2 font-mono text-2xl font-bold">{t("orders.orderTitle", { number: order.order_number })}</h1>
       <p className="mt-1">
-        <span
-          className={`rounded px-2 py-0.5 text-sm font-medium ${STATUS_TONE[status] ?? "bg-stone-200"}`}
-          data-testid="order-status"
-        >
-          {t(`orders.statuses.${status}`)}
-        </span>
+        <OrderStatusBadge status={status} className="text-sm" />
       </p>
       {deadline || order.payment_expired_at ? (
         <p
@@ -146,6 +138,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
               instructions={instructions}
               amount={formatMoney(order.total_cents, order.currency)}
               currency={order.currency}
+              reference={order.order_number}
               qr={fpsQr}
             />
           ) : null}

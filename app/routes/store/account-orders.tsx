@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { OrderStatusBadge } from "~/components/order-status-badge";
 import { BackLink } from "~/components/ui/back-link";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
@@ -51,7 +52,9 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
                     </Link>
                   </td>
                   <td className="px-4 py-2">{formatDate(order.created_at, language)}</td>
-                  <td className="min-w-32 px-4 py-2">{t(`orders.statuses.${order.customer_status}`)}</td>
+                  <td className="min-w-32 px-4 py-2">
+                    <OrderStatusBadge status={order.shown_status} />
+                  </td>
                   <td className="px-4 py-2">{Number(order.items)}</td>
                   <td className="px-4 py-2 text-right font-semibold">
                     {formatMoney(order.total_cents, order.currency)}

@@ -20,7 +20,7 @@ import { privatePageMeta } from "~/lib/meta";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
-import { findLastOrderContact } from "~/models/orders/place.server";
+import { checkoutOrderNumber, findLastOrderContact } from "~/models/orders/place.server";
 import { getShop, titleWithShop } from "~/models/settings/shop.server";
 import { checkoutSchema, HOME_COUNTRY } from "~/schemas/checkout";
 import type { Route } from "./+types/checkout";
@@ -92,7 +92,8 @@ export const action = formAction<Route.ActionArgs, typeof checkoutSchema, void, 
       setFlash(context, { type: "info", key: "checkout.authRequired", detailKey: "checkout.authRequiredDetail" });
       return redirect(`/login?redirectTo=${encodeURIComponent("/checkout")}`);
     }
-    saveCheckout(context, value);
+    // The order's number is chosen now (kept when the shopper comes back to change their details).
+    saveCheckout(context, value, checkoutOrderNumber(getCheckout(context)?.orderNumber));
     return redirect("/payment");
   },
 );

@@ -1,3 +1,4 @@
+import { CheckoutSteps } from "~/components/checkout-steps";
 import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
 import { requireUser } from "~/lib/auth.server";
@@ -31,6 +32,10 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
   const due = deadline ? formatDate(deadline.dueAt, language, "dateTime") : "";
   return (
     <div className="mx-auto max-w-2xl px-4 py-16 text-center">
+      {/* The checkout's last step, as the steps on the checkout and payment pages promised. */}
+      <div className="mb-8 flex justify-center">
+        <CheckoutSteps current="complete" />
+      </div>
       <p className="text-5xl text-brand-600" aria-hidden="true">
         ✓
       </p>

@@ -13,7 +13,7 @@ import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
 import { requireUser, signedInOnly } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
-import { clearCheckout, getCheckout } from "~/lib/checkout-session.server";
+import { clearCheckout, getCheckout, saveCheckout } from "~/lib/checkout-session.server";
 import { formatDate } from "~/lib/dates";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
@@ -25,7 +25,7 @@ import { useHydrated } from "~/lib/use-hydrated";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
-import { payForCheckout, sendOrderReceivedEmail } from "~/models/orders/place.server";
+import { checkoutOrderNumber, payForCheckout, sendOrderReceivedEmail } from "~/models/orders/place.server";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD } from "~/models/orders/receipts.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
 import { getShop, paymentWindowHours, shopName, titleWithShop } from "~/models/settings/shop.server";
@@ -37,11 +37,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, config } = services(context);
   const t = getInstance(context).t;
   const title = await titleWithShop(context, t("payment.title"));
-  const checkout = getCheckout(context);
+  let checkout = getCheckout(context);
+  // A checkout saved before numbers were reserved at checkout gets its number (and a new form key) now.
+  if (checkout && !checkout.orderNumber) checkout = saveCheckout(context, checkout.customer, checkoutOrderNumber(null));
   const currency = getCurrency(context);
   const shop = await getShop(context);
   const cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency]);
-  if (!checkout || cart.lines.length === 0) return { ready: false as const, title };
+  if (!checkout?.orderNumber || cart.lines.length === 0) return { ready: false as const, title };
   const instructions = await loadPaymentInstructions(db, currency, {
     demoMode: config.demoMode,
     supportEmail: shop.supportEmail,
@@ -53,12 +55,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     cart,
     customer: checkout.customer,
     submissionKey: checkout.submissionKey,
+    orderNumber: checkout.orderNumber,
     language: getLanguage(context),
     instructions,
     // What an order placed now gets (placeOrder sets it from the same setting).
     paymentWindow: { hours, deadline: new Date(Date.now() + hours * 3_600_000).toISOString() },
-    // No order number yet: the code carries the amount, and the receipt ties the transfer to the order.
-    fpsQr: await fpsQrFor(instructions, cart.totalCents, cart.currency, null, { merchantName: shopName(shop, "en") }),
+    // The number the order will have (reserved at checkout) rides in the code as its bill number.
+    fpsQr: await fpsQrFor(instructions, cart.totalCents, cart.currency, checkout.orderNumber, {
+      merchantName: shopName(shop, "en"),
+    }),
   };
 }
 
@@ -124,7 +129,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
     return <Submitted orderNumber={actionData.orderNumber} unpaid={actionData.unpaid} />;
   }
   if (!loaderData.ready) return <StoreNotice notice="noOrder" />;
-  const { cart, customer, submissionKey, instructions, language, paymentWindow, fpsQr } = loaderData;
+  const { cart, customer, submissionKey, orderNumber, instructions, language, paymentWindow, fpsQr } = loaderData;
   const closed = instructions.kind === "closed";
   const problem = actionData && actionData !== staleAnswer ? actionData.problem : null;
   const submitting = navigation.state === "submitting";
@@ -145,6 +150,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
             instructions={instructions}
             amount={formatMoney(cart.totalCents, cart.currency)}
             currency={cart.currency}
+            reference={orderNumber}
             qr={fpsQr}
           />
         )}

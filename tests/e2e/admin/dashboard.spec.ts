@@ -160,7 +160,8 @@ shopperTest.describe("dashboard figures", () => {
       await expect(recent).toHaveCount(1);
       await expect(recent.getByTestId("recent-customer")).toHaveText("陳大文");
       await expect(recent).toContainText(symbol);
-      await expect(recent).toContainText("Pending payment");
+      // The same status words as the order page and the shopper's: the receipt is in review.
+      await expect(recent).toContainText("Receipt in review");
       await recent.getByRole("link", { name: order.number }).click();
       await expect(page).toHaveURL(new RegExp(`/admin/orders/${order.id}$`));
       await expect(page.getByRole("heading", { level: 1 })).toContainText(order.number);

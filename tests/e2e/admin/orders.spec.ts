@@ -84,7 +84,7 @@ test.describe("Orders Management", () => {
       const row = page.getByTestId("order-row");
       await expect(row).toHaveCount(1);
       await expect(row).toContainText(shopper.email);
-      await expect(row.getByTestId("order-status")).toHaveText("Pending payment");
+      await expect(row.getByTestId("order-status")).toHaveText("Receipt in review");
       await expect(row.getByRole("cell").nth(2)).toHaveText("2");
 
       // The details page shows the receipt inline; it downloads; nobody else gets it.
@@ -148,7 +148,7 @@ test.describe("Orders Management", () => {
       await page.getByRole("button", { name: "Reject Receipt" }).click();
       await expect(flash(page)).toBeVisible();
       await expect(page.getByText("Receipt rejected: The amount on the receipt does not match")).toBeVisible();
-      await expect(page.getByTestId("order-status").first()).toHaveText("Pending payment");
+      await expect(page.getByTestId("order-status").first()).toHaveText("Receipt rejected");
       await expectMail(
         shopper.email,
         `Please upload a new receipt for order ${order.number}`,
@@ -160,7 +160,7 @@ test.describe("Orders Management", () => {
       await signIn(buyer.page, shopper.email, shopper.password);
       await buyer.page.goto(`/account/orders/${order.id}`);
       await expect(
-        buyer.page.getByText("Your receipt was not accepted: The amount on the receipt does not match"),
+        buyer.page.getByText("Your receipt was rejected: The amount on the receipt does not match"),
       ).toBeVisible();
       await buyer.page
         .getByLabel("Photo or screenshot of the new receipt")

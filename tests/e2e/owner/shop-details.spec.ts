@@ -44,6 +44,8 @@ test("the owner makes the shop theirs: name, contact, logo, delivery per currenc
   const section = page.locator("section[aria-labelledby=shop-heading]");
   await expect(section.getByTestId("shop-name")).toHaveText("Harbour Tactical");
   await expect(section).toContainText("HK$10.00, free above HK$100.00");
+  // The other currencies follow HK$ at the exchange rates, and the page says so.
+  await expect(section).toContainText("£1.00, free above £10.00 (follows HK$ at the exchange rate)");
   await section.getByRole("link", { name: "Edit shop details" }).click();
   await expect(page).toHaveURL(/\/admin\/settings\/shop$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shop details");
@@ -87,8 +89,13 @@ test("the owner makes the shop theirs: name, contact, logo, delivery per currenc
   await form.getByLabel("GBP per 1 HKD").fill("0.2");
   await form.getByRole("button", { name: "Save shop details" }).click();
   await expect(page.getByRole("status")).toContainText(
-    "Shop details saved. Derived prices now follow the new exchange rates.",
+    "Shop details saved. Derived prices, and delivery charges that follow HK$, now use the new exchange rates.",
   );
+  // GBP has its own charge now (typed over the one shown); EUR still follows the new HK$ charge.
+  await expect(form.getByLabel("Follows HK$: GBP delivery is the HK$ charge at the exchange rate")).not.toBeChecked();
+  await expect(form.getByLabel("Follows HK$: EUR delivery is the HK$ charge at the exchange rate")).toBeChecked();
+  await expect(form.getByLabel("Delivery fee in EUR")).toHaveValue("3.54");
+  await expect(form.getByLabel("Free delivery above, in EUR")).toHaveValue("94.40");
   await expect(form.getByLabel("Shop name (English)")).toHaveValue(NAME.en);
   await expect(page.getByTestId("logo-current")).toBeVisible();
 
@@ -173,6 +180,8 @@ test("e-mails come from the shop's sender address under its name, signed with it
     })
     .not.toBe("");
   expect(raw).toMatch(/^From: "?Lion Rock Airsoft"? <orders@lionrock\.example>$/m);
+  // An answer goes to the shop's support address, not to the (no-reply) sender.
+  expect(raw).toMatch(/^Reply-To: help@lionrock\.example$/m);
   expect(raw).toMatch(/^Subject: Reset your Lion Rock Airsoft password$/m);
   expect(decodeQuotedPrintable(raw)).toContain(
     "Lion Rock Airsoft · 1 Nathan Road, Tsim Sha Tsui, Kowloon · help@lionrock.example",

@@ -97,7 +97,7 @@ test("an order placed to pay later shows its deadline, which the shop extends an
   await expect(page.getByTestId("bank-account")).toBeVisible();
   await expect(page.getByTestId("bank-account")).toContainText("FPS ID");
   await expect(page.getByLabel("Photo or screenshot of the transfer receipt")).toBeVisible();
-  await expect(page.getByTestId("order-status")).toHaveText("Pending payment");
+  await expect(page.getByTestId("order-status")).toHaveText("Awaiting payment");
 
   // In Chinese too.
   await setLanguage(context, baseURL ?? "", "zh");
@@ -136,7 +136,7 @@ test("an order placed to pay later shows its deadline, which the shop extends an
   if (jsEnabled) await waitForReact(page);
   await page.getByLabel("Photo or screenshot of the transfer receipt").setInputFiles(await receiptJpeg());
   await page.getByRole("button", { name: "Upload your receipt" }).click();
-  await expect(page.getByTestId("order-status")).toHaveText("Receipt received — being checked");
+  await expect(page.getByTestId("order-status")).toHaveText("Receipt in review");
   await expect(orderDeadline).toContainText("paused while we check it");
   expect(hongKongDateTime(await textOf(page, "payment-deadline"))).toBe(extended);
   await expect(page.getByLabel("Photo or screenshot of the transfer receipt")).toHaveCount(0);

@@ -27,7 +27,6 @@ const ENGLISH_UI = [
   en.checkout.stepsLabel,
   en.checkout.stepShipping,
   en.checkout.stepPayment,
-  en.checkout.stepReview,
   en.checkout.stepComplete,
   en.cart.summary,
   en.cart.subtotal,

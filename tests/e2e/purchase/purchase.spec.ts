@@ -232,14 +232,14 @@ test.describe("purchase", () => {
     const row = page.getByTestId("order-row").filter({ hasText: orderNumber });
     await expect(row).toHaveCount(1);
     await expect(page.getByTestId("order-row")).toHaveCount(1);
-    // Paid with a receipt: the shop is checking it (issue 14), not "Pending payment".
-    await expect(row).toContainText("Receipt received — being checked");
+    // Paid with a receipt: the shop is checking it (issue 14), not "Awaiting payment".
+    await expect(row).toContainText("Receipt in review");
     await expect(row).toContainText(cartTotalText);
     await row.getByRole("link", { name: orderNumber }).click();
     await expect(page).toHaveURL(/\/account\/orders\/[0-9a-f-]{36}$/);
     const orderPath = new URL(page.url()).pathname;
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${orderNumber}`);
-    await expect(page.getByTestId("order-status")).toHaveText("Receipt received — being checked");
+    await expect(page.getByTestId("order-status")).toHaveText("Receipt in review");
     const summary = page.locator("aside[aria-labelledby=order-summary-heading] ul li");
     await expect(summary).toHaveCount(2);
     await expect(summary.filter({ hasText: `${name} · ${colourA} × 2` })).toHaveCount(1);

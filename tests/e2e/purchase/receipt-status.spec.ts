@@ -15,10 +15,11 @@ import {
 } from "../fixtures";
 
 /**
- * Issue 14: after paying with a receipt the customer's order says "Receipt received — being
- * checked" (not "Pending payment"); when the shop rejects the receipt, the order says so and its
- * history gives the reason; a new receipt puts it back to "being checked". In English and
- * Chinese, with and without JavaScript. Each project buys its own product.
+ * Issue 14: after paying with a receipt the customer's order says "Receipt in review" (not
+ * "Awaiting payment", issue 25's one vocabulary) and its history shows the receipt sent; when the
+ * shop rejects the receipt, the order says so and its history gives the reason; a new receipt
+ * puts it back in review. In English and Chinese, with and without JavaScript. Each project buys
+ * its own product.
  */
 const PRODUCT: Record<string, { name: string; colour: string }> = {
   js: { name: "1-4x24 Low Power Scope", colour: "Black" },
@@ -46,15 +47,16 @@ test("the customer sees their receipt being checked, rejected with its reason, a
     const [order] = await apiOrders(shopper.request);
     if (!order) throw new Error("no order");
 
-    // The customer's list and order page: the receipt is being checked.
+    // The customer's list and order page: the receipt is in review, sent with the order.
     await signIn(page, shopper.email, shopper.password);
     await page.goto("/account/orders");
     const row = page.getByTestId("order-row").filter({ hasText: order.number });
-    await expect(row).toContainText("Receipt received — being checked");
-    await expect(row).not.toContainText("Pending payment");
+    await expect(row).toContainText("Receipt in review");
+    await expect(row).not.toContainText("Awaiting payment");
     await row.getByRole("link", { name: order.number }).click();
-    await expect(page.getByTestId("order-status")).toHaveText("Receipt received — being checked");
+    await expect(page.getByTestId("order-status")).toHaveText("Receipt in review");
     await expect(page.getByTestId("order-history")).toContainText("Placed");
+    await expect(page.getByTestId("order-history")).toContainText("Payment receipt sent");
 
     // The shop rejects the receipt, with a reason.
     const admin = await newShopper();
@@ -66,33 +68,31 @@ test("the customer sees their receipt being checked, rejected with its reason, a
 
     // The customer's order says so, and its history has the rejection with the reason.
     await page.goto(`/account/orders/${order.id}`);
-    await expect(page.getByTestId("order-status")).toHaveText("Receipt not accepted — upload a new one");
+    await expect(page.getByTestId("order-status")).toHaveText("Receipt rejected");
     const history = page.getByTestId("order-history").getByRole("listitem");
-    await expect(history).toHaveCount(2);
+    await expect(history).toHaveCount(3);
     await expect(history.nth(0)).toContainText("Placed");
-    await expect(history.nth(1)).toContainText(`Receipt not accepted: ${REASON}`);
+    await expect(history.nth(1)).toContainText("Payment receipt sent");
+    await expect(history.nth(2)).toContainText(`Receipt rejected: ${REASON}`);
     await page.goto("/account/orders");
-    await expect(page.getByTestId("order-row").filter({ hasText: order.number })).toContainText(
-      "Receipt not accepted — upload a new one",
-    );
+    await expect(page.getByTestId("order-row").filter({ hasText: order.number })).toContainText("Receipt rejected");
 
     // In Chinese too.
     await setLanguage(context, baseURL ?? "", "zh");
     await page.goto(`/account/orders/${order.id}`);
-    await expect(page.getByTestId("order-status")).toHaveText("收據未獲接納 — 請上載新收據");
-    await expect(history.nth(1)).toContainText(`收據未獲接納：${REASON}`);
+    await expect(page.getByTestId("order-status")).toHaveText("收據未獲接納");
+    await expect(history.nth(1)).toContainText("已提交付款收據");
+    await expect(history.nth(2)).toContainText(`收據未獲接納：${REASON}`);
 
     // A new receipt: being checked again, and the history says so.
     await page.getByLabel("新收據的相片或截圖").setInputFiles(await receiptJpeg("new-receipt.jpg"));
     await page.getByRole("button", { name: "上載新收據" }).click();
     await expect(page.getByRole("status").filter({ hasText: "收據已上載" })).toBeVisible();
-    await expect(page.getByTestId("order-status")).toHaveText("已收到收據 — 正在核對");
-    await expect(history).toHaveCount(3);
-    await expect(history.nth(2)).toContainText("已上載新收據");
+    await expect(page.getByTestId("order-status")).toHaveText("收據審核中");
+    await expect(history).toHaveCount(4);
+    await expect(history.nth(3)).toContainText("已上載新收據");
     await page.goto("/account/orders");
-    await expect(page.getByTestId("order-row").filter({ hasText: order.number })).toContainText(
-      "已收到收據 — 正在核對",
-    );
+    await expect(page.getByTestId("order-row").filter({ hasText: order.number })).toContainText("收據審核中");
 
     // The admin's history shows the new receipt too.
     await admin.page.reload();

@@ -138,7 +138,7 @@ test.describe("order security", () => {
         expect(order?.number).toBe(number);
         const html = await (await shopper.request.get(`/account/orders/${order?.id}`)).text();
         expect(testIdText(html, "order-total")).toBe(cartTotal);
-        expect(testIdText(html, "order-status")).toBe("Receipt received — being checked");
+        expect(testIdText(html, "order-status")).toBe("Receipt in review");
         const listed = await (await shopper.request.get("/account/orders")).text();
         expect(listed).toContain(cartTotal);
       } finally {
