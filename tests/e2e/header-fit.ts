@@ -98,7 +98,7 @@ export function measureHeader(page: Page): Promise<HeaderFit> {
       searchButtonWhole:
         !buttonBox ||
         !searchBox ||
-        (buttonBox.right <= searchBox.right + 0.5 && buttonBox.width >= button.scrollWidth - 0.5),
+        (buttonBox.right <= searchBox.right + 0.5 && buttonBox.width >= (button?.scrollWidth ?? 0) - 0.5),
     };
   });
 }

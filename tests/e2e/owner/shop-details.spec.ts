@@ -4,6 +4,7 @@ import type { BrowserContext, Page } from "@playwright/test";
 import sharp from "sharp";
 import en from "../../../app/locales/en/translation";
 import zh from "../../../app/locales/zh/translation";
+import { seriousViolations } from "../a11y";
 import {
   apiAddToCart,
   createAdmin,
@@ -210,6 +211,8 @@ test("the owner rewrites a policy page in both languages, and can restore the de
   await page.getByRole("button", { name: "Save page" }).click();
   await expect(page.getByRole("status")).toContainText("Page saved.");
   await expect(page.getByTestId("page-state")).toContainText("Edited");
+  // An edited page offers its default text back, with a hint that must be as legible as the rest.
+  expect(await seriousViolations(page, javaScriptEnabled !== false)).toEqual([]);
 
   await page.goto("/returns");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Returns at ${NAME.en}`);
