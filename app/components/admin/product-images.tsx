@@ -202,7 +202,9 @@ export function ProductImages({
   return (
     <fieldset className="flex flex-col gap-3">
       <legend className="text-lg font-semibold">{t("adminProductForm.images")}</legend>
-      {keys.length === 0 ? <p className="text-sm text-stone-500">{t("adminProductForm.noImages")}</p> : null}
+      {keys.length === 0 && !kept?.staged.length ? (
+        <p className="text-sm text-stone-500">{t("adminProductForm.noImages")}</p>
+      ) : null}
       {keys.length > 0 && colors.length > 0 ? (
         <p id="product-imageColor-hint" className="text-sm text-stone-600">
           {t("adminProductForm.imageColorHint")}

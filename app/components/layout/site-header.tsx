@@ -125,18 +125,23 @@ function Brand({ shopName }: { shopName: string }) {
  * onto a second row that the bar's height clips; every link is also in the menu. With
  * JavaScript the clipped ones are hidden outright, so the keyboard never lands on one.
  */
+function hideWrappedLinks(nav: HTMLElement | null): void {
+  if (!nav) return;
+  const links = [...nav.children] as HTMLElement[];
+  for (const link of links) link.style.visibility = "";
+  const top = links[0]?.offsetTop ?? 0;
+  for (const link of links) if (link.offsetTop > top) link.style.visibility = "hidden";
+}
+
 function BarNav({ label, children }: { label: string; children: ReactNode }) {
   const ref = useRef<HTMLElement>(null);
+  // After every render (the links may have changed: another language, another page)…
+  useEffect(() => hideWrappedLinks(ref.current));
+  // …and whenever the bar gives the links another width.
   useEffect(() => {
     const nav = ref.current;
     if (!nav || typeof ResizeObserver === "undefined") return;
-    const hideWrapped = () => {
-      const links = [...nav.children] as HTMLElement[];
-      for (const link of links) link.style.visibility = "";
-      const top = links[0]?.offsetTop ?? 0;
-      for (const link of links) if (link.offsetTop > top) link.style.visibility = "hidden";
-    };
-    const observer = new ResizeObserver(hideWrapped);
+    const observer = new ResizeObserver(() => hideWrappedLinks(nav));
     observer.observe(nav);
     return () => observer.disconnect();
   }, []);
