@@ -5,13 +5,17 @@ import type { Page } from "@playwright/test";
  * shop names (tests/e2e/owner/shop-details.spec.ts). Not a spec: Playwright only runs *.spec.ts.
  */
 
-/** Every width from 320 to 1440 px in 16 px steps, plus common phone widths and both sides of each breakpoint (sm, md, lg, xl). */
-export const SWEEP_WIDTHS = [
-  ...new Set([
-    ...Array.from({ length: 71 }, (_, i) => 320 + i * 16),
-    ...[375, 390, 639, 640, 767, 768, 1023, 1024, 1279, 1280],
-  ]),
-].sort((a, b) => a - b);
+/**
+ * The narrowest and widest widths, common phone widths and both sides of each breakpoint (sm, md,
+ * lg, xl): within a breakpoint the bar only gains room as the window widens, so its narrowest
+ * width is the hardest.
+ */
+export const EDGE_WIDTHS = [320, 375, 390, 639, 640, 767, 768, 1023, 1024, 1279, 1280, 1440];
+
+/** Widths from 320 to 1440 px in 24 px steps, and the edge widths. */
+export const SWEEP_WIDTHS = [...new Set([...Array.from({ length: 47 }, (_, i) => 320 + i * 24), ...EDGE_WIDTHS])].sort(
+  (a, b) => a - b,
+);
 
 export interface HeaderFit {
   /** document scrollWidth − clientWidth: > 0 means the page scrolls sideways. */
@@ -111,6 +115,8 @@ export function pageOverflow(page: Page): Promise<{ overflow: number; culprit: s
   return page.evaluate(() => {
     const root = document.documentElement;
     const width = root.clientWidth;
+    const overflow = root.scrollWidth - width;
+    if (overflow <= 0) return { overflow, culprit: "" };
     const past = [...document.body.querySelectorAll("*")].filter(
       (el) => el.getBoundingClientRect().right + window.scrollX > width + 0.5,
     );
@@ -126,6 +132,6 @@ export function pageOverflow(page: Page): Promise<{ overflow: number; culprit: s
           `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 40)} "${(el.textContent ?? "").slice(0, 30)}"`,
       )
       .join(", ");
-    return { overflow: root.scrollWidth - width, culprit };
+    return { overflow, culprit };
   });
 }
