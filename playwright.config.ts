@@ -90,9 +90,17 @@ export default defineConfig({
       ] as const
     ).flatMap(([suffix, javaScriptEnabled, ownerPort]) => {
       const use = { javaScriptEnabled, baseURL: `http://127.0.0.1:${ownerPort}` };
+      // As in "no-js": a test that only reads what a page shows runs once, with JavaScript.
+      const grepInvert = javaScriptEnabled ? undefined : /@http|@render/;
       return [
-        { name: `owner-${suffix}`, use, testMatch: /owner\/(?!demo).*\.spec\.ts/ },
-        { name: `owner-demo-${suffix}`, use, testMatch: /owner\/demo.*\.spec\.ts/, dependencies: [`owner-${suffix}`] },
+        { name: `owner-${suffix}`, use, grepInvert, testMatch: /owner\/(?!demo).*\.spec\.ts/ },
+        {
+          name: `owner-demo-${suffix}`,
+          use,
+          grepInvert,
+          testMatch: /owner\/demo.*\.spec\.ts/,
+          dependencies: [`owner-${suffix}`],
+        },
       ];
     }),
     {

@@ -5,9 +5,11 @@ import type { DB } from "#db/connect.server";
 import { shownImageKeys } from "~/components/admin/product-images";
 import type { CurrentUser } from "~/lib/auth.server";
 import type { FormAnswer } from "~/lib/form-action.server";
+import { createTranslator } from "~/lib/i18n";
 import { convertFromHkd } from "~/lib/money";
 import { sessionContext } from "~/lib/session.server";
 import type { MemoryStorage } from "~/lib/storage.server";
+import resources from "~/locales";
 import {
   createProduct,
   findProductForEdit,
@@ -606,5 +608,140 @@ describe("the product form action", () => {
   it("answers 404 for a product that does not exist", async () => {
     const error = await callAction(ADMIN, formOf({ intent: "save" }), 999_999).catch((thrown: unknown) => thrown);
     expect((error as { init?: { status: number } }).init?.status).toBe(404);
+  });
+});
+
+describe("new images kept between answers that save nothing (a page without JavaScript)", () => {
+  const insertColour = listIntent("insert", {
+    name: "variants",
+    defaultValue: { color: "", color_zh: "", stock: "0" },
+  });
+  const keptKeys = () => [...storage.files.keys()].filter((key) => key.startsWith("private/staged-images/"));
+  const keptOf = (answer: Answer) =>
+    answer.data as unknown as {
+      staged: { token: string; name: string; preview: string }[];
+      refused: unknown[];
+      skipped: number;
+    };
+  const tokensOf = (answer: Answer) => keptOf(answer).staged.map(({ token, name }) => `${token}:${name}`);
+
+  async function named(name: string, colour: { r: number; g: number; b: number }): Promise<File> {
+    return new File([await (await png(colour)).arrayBuffer()], name, { type: "image/png" });
+  }
+
+  it("keeps the files chosen before 'Add colour' and saves them, in order, with the files chosen after", async () => {
+    const first = formOf({ ...insertColour, name_en: "Kept", name_zh: "保留", price_hkd: "10" });
+    first.append("newImages", await named("red.png", { r: 200, g: 0, b: 0 }));
+    first.append("newImages", await named("green.png", { r: 0, g: 200, b: 0 }));
+    const added = (await callAction(ADMIN, first)) as Answer;
+    expect(added.init.status).toBe(200);
+    expect(keptOf(added).staged.map((image) => image.name)).toEqual(["red.png", "green.png"]);
+    expect(keptOf(added).staged[0]?.preview).toMatch(/^data:image\/webp;base64,/);
+    // Each kept image and its preview, in private storage (never served as they are).
+    expect(keptKeys()).toHaveLength(4);
+
+    // A second answer that saves nothing (the new colour left empty): the kept ones come back, plus the file chosen now.
+    const second = formOf({
+      intent: "save",
+      name_en: "Kept",
+      name_zh: "保留",
+      price_hkd: "10",
+      "variants[0].stock": "1",
+    });
+    for (const value of tokensOf(added)) second.append("keptImages", value);
+    second.append("newImages", await named("blue.png", { r: 0, g: 0, b: 200 }));
+    const refused = (await callAction(ADMIN, second)) as Answer;
+    expect(refused.init.status).toBe(400);
+    expect(errorsIn(refused)["variants[0].color"]).toEqual(["adminProductForm.errors.colorRequired"]);
+    expect(keptOf(refused).staged.map((image) => image.name)).toEqual(["red.png", "green.png", "blue.png"]);
+
+    // Saved with green left out: red, then blue, then the file chosen at the save.
+    const [red, green, blue] = tokensOf(refused);
+    const save = formOf({
+      intent: "save",
+      name_en: "Kept",
+      name_zh: "保留",
+      price_hkd: "10",
+      "variants[0].color": "Black",
+      "variants[0].stock": "1",
+    });
+    for (const value of [red, green, blue]) save.append("keptImages", value ?? "");
+    save.append("removeKeptImages", (green ?? "").split(":")[0] ?? "");
+    save.append("newImages", await named("white.png", { r: 250, g: 250, b: 250 }));
+    const response = (await callAction(ADMIN, save)) as Response;
+    expect(response.status).toBe(302);
+    const { id } = await db.selectFrom("products").select("id").where("name_en", "=", "Kept").executeTakeFirstOrThrow();
+    const images = (await findProductForEdit(db, id))?.images ?? [];
+    const colours = await Promise.all(
+      images.map(async (key) => {
+        const { channels } = await sharp((await storage.get("public", key))?.data).stats();
+        return channels.slice(0, 3).map((channel) => Math.round(channel.mean / 50));
+      }),
+    );
+    expect(colours).toEqual([
+      [4, 0, 0],
+      [0, 0, 4],
+      [5, 5, 5],
+    ]);
+    // Nothing stays kept once saved.
+    expect(keptKeys()).toEqual([]);
+  });
+
+  it("keeps nothing when the page runs JavaScript (its browser keeps the files), and says why a file was not kept", async () => {
+    const withJs = formOf({ ...insertColour, browserKeepsFiles: "1" });
+    withJs.append("newImages", await named("red.png", { r: 200, g: 0, b: 0 }));
+    const answer = (await callAction(ADMIN, withJs)) as Answer;
+    expect(keptOf(answer).staged).toEqual([]);
+    expect(keptKeys()).toEqual([]);
+
+    const withoutJs = formOf({ ...insertColour });
+    withoutJs.append("newImages", new File(["only text"], "notes.png", { type: "image/png" }));
+    for (let i = 0; i < 6; i++) withoutJs.append("newImages", await named(`photo-${i}.png`, { r: i, g: 0, b: 0 }));
+    const kept = keptOf((await callAction(ADMIN, withoutJs)) as Answer);
+    expect(kept.refused).toEqual([{ name: "notes.png", key: "errors.image.unsupportedType", params: {} }]);
+    // Five places: the sixth image is not kept.
+    expect(kept.staged).toHaveLength(5);
+    expect(kept.skipped).toBe(1);
+  });
+
+  it("refuses a token that is not the admin's own, or a day old, with 409 and nothing saved", async () => {
+    const first = formOf({ ...insertColour });
+    first.append("newImages", await named("red.png", { r: 200, g: 0, b: 0 }));
+    const [token = ""] = tokensOf((await callAction(ADMIN, first)) as Answer);
+    const other = await createSignedIn(db, { email: "other-admin@shop.hk", admin: true });
+    const save = (tokens: string[]) => {
+      const body = formOf({ intent: "save", name_en: "Stolen", name_zh: "盜", price_hkd: "10" });
+      for (const value of tokens) body.append("keptImages", value);
+      return body;
+    };
+    const stolen = (await callAction(other, save([token]))) as Answer;
+    expect(stolen.init.status).toBe(409);
+    expect(errorsIn(stolen).newImages).toEqual(["adminProductForm.errors.keptImageGone"]);
+    const old = `${(Date.now() - 25 * 60 * 60 * 1000).toString(36)}-${token.split("-").slice(1).join("-")}`;
+    const stale = (await callAction(ADMIN, save([old]))) as Answer;
+    expect(stale.init.status).toBe(409);
+    expect(await db.selectFrom("products").select("id").where("name_en", "=", "Stolen").execute()).toEqual([]);
+    // The admin's own live token still saves.
+    expect(((await callAction(ADMIN, save([token]))) as Response).status).toBe(302);
+  });
+});
+
+describe("how many images the form says can still be added", () => {
+  it("reads right in both languages, for none, one and several", () => {
+    const en = createTranslator("en", resources.en.translation);
+    const zh = createTranslator("zh", resources.zh.translation);
+    expect(en("adminProductForm.imagesFree", { count: 0 })).toBe(
+      "The product has the most images it can have: remove one to add another.",
+    );
+    expect(en("adminProductForm.imagesFree", { count: 1 })).toBe("You can add 1 more image.");
+    expect(en("adminProductForm.imagesFree", { count: 5 })).toBe("You can add up to 5 more images.");
+    expect(en("adminProductForm.imagesChosen", { count: 1, free: 5 })).toBe("1 image chosen (room for 5).");
+    expect(en("adminProductForm.imagesChosen", { count: 3, free: 5 })).toBe("3 images chosen (room for 5).");
+    expect(en("adminProductForm.imagesTooMany", { count: 2, chosen: 4 })).toBe(
+      "4 images chosen, but there is room for 2: only the first 2 will be uploaded.",
+    );
+    expect(zh("adminProductForm.imagesFree", { count: 2 })).toBe("尚可加入 2 張圖片。");
+    expect(zh("adminProductForm.imagesChosen", { count: 3, free: 5 })).toBe("已選擇 3 張圖片（尚可加入 5 張）。");
+    for (const t of [en, zh]) expect(t("adminProductForm.imagesSkipped", { count: 2 })).not.toMatch(/\(s\)/);
   });
 });

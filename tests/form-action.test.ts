@@ -124,6 +124,37 @@ describe("formAction, the one contract of a form action", () => {
     expect(gone.data.result.error?.[""]).toEqual(["errors.gone"]);
   });
 
+  it("adds what `unsaved` returns to every answer that saves nothing, and only to those", async () => {
+    const calls: (string | null)[] = [];
+    const keeping = formAction(
+      {
+        schema,
+        unsaved: async ({ form, problem }) => {
+          calls.push(problem?.key ?? null);
+          return { kept: form.get("name") };
+        },
+      },
+      ({ value }) => {
+        if (value.name === "taken") throw new UserError("errors.nameTaken", { field: "name" });
+        return { saved: true };
+      },
+    );
+    const call = async (body: FormData) => {
+      const { result } = await runRoute(svc, keeping as never, post(body), null);
+      return result as { data: Record<string, unknown>; init?: { status: number } | null };
+    };
+    const intent = formOf({ name: "ok name" });
+    intent.set("__intent__", JSON.stringify({ type: "insert", payload: { name: "tags" } }));
+    expect((await call(intent)).data).toMatchObject({ kept: "ok name", problem: null });
+    expect((await call(formOf({ name: "a" }))).data).toMatchObject({ kept: "a" });
+    const refused = await call(formOf({ name: "taken" }));
+    expect(refused.init?.status).toBe(400);
+    expect(refused.data).toMatchObject({ kept: "taken", problem: { key: "errors.nameTaken" } });
+    expect(calls).toEqual([null, null, "errors.nameTaken"]);
+    expect(await call(formOf({ name: "saved" }))).toEqual({ saved: true });
+    expect(calls).toHaveLength(3);
+  });
+
   it("lets other errors through (a bug stays a 500)", async () => {
     const broken = formAction({ schema }, () => {
       throw new Error("boom");

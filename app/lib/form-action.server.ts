@@ -133,6 +133,12 @@ interface FormActionConfig<Args extends ActionArgsLike, Schema extends z.ZodType
   hideFields?: string[];
   /** The page's words for a body refused before it was read (too large, not a form). */
   unread?: UnreadBodyProblems;
+  /**
+   * What an answer that saves nothing (a list intent, invalid input, a refusal) carries back
+   * besides the reply, e.g. the chosen files kept on the server, which a browser without
+   * JavaScript would not send again (the product form). `problem` is the refusal, if any.
+   */
+  unsaved?: (args: Args & { form: FormData; auth: Auth; problem: Problem | null }) => Promise<object>;
 }
 
 export type FormActionArgs<Args, Schema extends z.ZodType, Auth> = Args & {
@@ -161,22 +167,22 @@ export function formAction<Args extends ActionArgsLike, Schema extends z.ZodType
     }
     const schema = typeof config.schema === "function" ? config.schema(form) : config.schema;
     const submission = parseWithZod(form, { schema });
+    const unsaved = async (problem: Problem | null) => (await config.unsaved?.({ ...args, form, auth, problem })) ?? {};
     if (submission.status === undefined) {
       // A Conform list intent (insert/remove/reorder a row): the form comes back changed, nothing saved.
-      return data({ result: submission.reply({ hideFields: config.hideFields }), problem: null } as FormAnswer, {
-        status: 200,
-      });
+      const answer = { result: submission.reply({ hideFields: config.hideFields }), problem: null };
+      return data({ ...answer, ...(await unsaved(null)) } as FormAnswer, { status: 200 });
     }
     if (submission.status !== "success") {
-      return data({ result: submission.reply({ hideFields: config.hideFields }), problem: null } as FormAnswer, {
-        status: 400,
-      });
+      const answer = { result: submission.reply({ hideFields: config.hideFields }), problem: null };
+      return data({ ...answer, ...(await unsaved(null)) } as FormAnswer, { status: 400 });
     }
     try {
       return await handler({ ...args, form, submission, value: submission.value as z.output<Schema>, auth });
     } catch (error) {
-      if (error instanceof UserError) return refuse(submission, error.problem, error.status, {}, config.hideFields);
-      throw error;
+      if (!(error instanceof UserError)) throw error;
+      const extra = await unsaved(error.problem);
+      return refuse(submission, error.problem, error.status, extra, config.hideFields);
     }
   };
 }

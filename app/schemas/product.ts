@@ -9,6 +9,48 @@ import { requiredText } from "~/lib/text-field";
  */
 
 export const MAX_PRODUCT_IMAGES = 5;
+
+/*
+ * Fields of the product form outside the schema: the new images kept on the server between
+ * answers (app/models/products/staged-images.server.ts), as "token:file name", the ones ticked
+ * for removal, and the mark a page running JavaScript sends (its browser keeps chosen files).
+ */
+export const KEPT_IMAGE_FIELD = "keptImages";
+export const REMOVE_KEPT_IMAGE_FIELD = "removeKeptImages";
+export const BROWSER_KEEPS_FILES_FIELD = "browserKeepsFiles";
+
+/** A kept image as the form shows it: its token (sent back in a hidden field), file name and preview. */
+export interface KeptImageView {
+  token: string;
+  name: string;
+  /** A small WebP as a data: address (the kept images themselves are private). */
+  preview: string;
+}
+
+/** A chosen file the image pipeline refused: its name, and the message key with its parameters. */
+export interface RefusedImage {
+  name: string;
+  key: string;
+  params: Record<string, string | number>;
+}
+
+/** What an answer that saved nothing keeps of the new images: kept ones in order, refused files, files that did not fit. */
+export interface KeptImages {
+  staged: KeptImageView[];
+  refused: RefusedImage[];
+  /** Files beyond the product's free places, not kept. */
+  skipped: number;
+}
+
+/** The image keys a product form post lists (`images[0].key`, or `images[0]`), in order. */
+export function imageKeysOf(form: FormData): string[] {
+  const keys: string[] = [];
+  for (const [name, value] of form) {
+    if (/^images\[\d+\](?:\.key)?$/.test(name) && typeof value === "string") keys.push(value);
+  }
+  return keys;
+}
+
 export const MAX_VARIANTS = 50;
 export { DEFAULT_COLOR } from "~/lib/colors";
 

@@ -99,6 +99,10 @@ const productFields: Record<string, Examples> = {
   "variants[1].color": ["Tan", "black"],
   "variants[1].stock": STOCKS,
   "images[0]": ["products/none.webp"],
+  // New images kept between answers without JavaScript: a forged, a stale and a malformed token.
+  keptImages: ["mz3k1a2b-0f0e0d0c-0b0a-0908-0706-050403020100:forged.png", "1-x:old.png", "../../secret:x"],
+  removeKeptImages: ["mz3k1a2b-0f0e0d0c-0b0a-0908-0706-050403020100", "../x"],
+  browserKeepsFiles: ["1", ""],
 };
 
 const categoryFields: Record<string, Examples> = {

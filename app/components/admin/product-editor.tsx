@@ -14,7 +14,14 @@ import { Field, FieldFor, FormErrors, inputClass, StatusButton } from "~/compone
 import { useTranslation } from "~/lib/i18n";
 import type { ExchangeRates } from "~/lib/money";
 import type { Problem } from "~/lib/problem";
-import { type ProductFormInput, type ProductFormValue, productSchema } from "~/schemas/product";
+import { useHydrated } from "~/lib/use-hydrated";
+import {
+  BROWSER_KEEPS_FILES_FIELD,
+  type KeptImages,
+  type ProductFormInput,
+  type ProductFormValue,
+  productSchema,
+} from "~/schemas/product";
 import { imageColorOptions, ProductImages } from "./product-images";
 import { ProductPriceFields } from "./product-price-fields";
 import { ProductVariantRows } from "./product-variant-rows";
@@ -41,6 +48,8 @@ export interface ProductEditorProps {
   rates: ExchangeRates;
   lastResult: SubmissionResult<string[]> | undefined;
   problem: Problem | null;
+  /** New images the last answer kept on the server (a page without JavaScript). */
+  kept?: KeptImages;
 }
 
 type TextField = FieldMetadata<string | undefined, ProductFormInput, string[]>;
@@ -53,8 +62,10 @@ export function ProductEditor({
   rates,
   lastResult,
   problem,
+  kept,
 }: ProductEditorProps) {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
   const [form, fields] = useForm<ProductFormInput, ProductFormValue>({
     // The ids of the fields are "product-<name>" (labels, error ids and the e2e specs use them).
     id: "product",
@@ -104,6 +115,8 @@ export function ProductEditor({
         <button type="submit" className="sr-only" tabIndex={-1}>
           {t("adminProductForm.save")}
         </button>
+        {/* The browser keeps the chosen files itself: the server need not (app/models/products/staged-images.server.ts). */}
+        {hydrated ? <input type="hidden" name={BROWSER_KEEPS_FILES_FIELD} value="1" /> : null}
         {topProblem ? <FormErrors errors={[topProblem.key]} params={problem?.params} /> : null}
         <div className="grid gap-4 sm:grid-cols-2">
           {textField(fields.name_en, t("adminProductForm.nameEn"))}
@@ -137,6 +150,7 @@ export function ProductEditor({
           urls={imageUrls}
           colors={imageColorOptions(fields.variants.getFieldList().map((row) => row.initialValue))}
           problemParams={problem?.params}
+          kept={kept}
         />
 
         <div className="flex justify-end gap-3">

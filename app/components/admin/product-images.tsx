@@ -7,7 +7,13 @@ import { useTranslation } from "~/lib/i18n";
 import { colorName } from "~/lib/localize";
 import { translateKey } from "~/lib/translate-key";
 import type { Language } from "~/locales";
-import { MAX_PRODUCT_IMAGES, type ProductFormInput } from "~/schemas/product";
+import {
+  KEPT_IMAGE_FIELD,
+  type KeptImages,
+  MAX_PRODUCT_IMAGES,
+  type ProductFormInput,
+  REMOVE_KEPT_IMAGE_FIELD,
+} from "~/schemas/product";
 
 /**
  * The image keys of a form value that belong to the product (in their order, each once): a key
@@ -52,10 +58,11 @@ export function imageColorOptions(rows: unknown[]): ImageColorOption[] {
 }
 
 /**
- * The file input for new images; with JavaScript the chosen files show as thumbnails before
- * saving (object URLs, revoked when the choice changes or the form goes away).
+ * The file input for new images. Its hint says how many places are free; with JavaScript the
+ * chosen files show as thumbnails before saving (object URLs, revoked when the choice changes or
+ * the form goes away) and the hint counts them against the free places.
  */
-function NewImagesInput({ free, hint }: { free: number; hint: string }) {
+function NewImagesInput({ free }: { free: number }) {
   const { t } = useTranslation();
   const [chosen, setChosen] = useState<{ url: string; name: string }[]>([]);
   useEffect(
@@ -68,15 +75,26 @@ function NewImagesInput({ free, hint }: { free: number; hint: string }) {
     const files = [...(event.currentTarget.files ?? [])];
     setChosen(files.map((file) => ({ url: URL.createObjectURL(file), name: file.name })));
   };
+  const room = Math.max(0, free);
+  const count =
+    chosen.length === 0
+      ? t("adminProductForm.imagesFree", { count: room })
+      : chosen.length <= room
+        ? t("adminProductForm.imagesChosen", { count: chosen.length, free: room })
+        : t("adminProductForm.imagesTooMany", { count: room, chosen: chosen.length });
   return (
-    <Field label={t("adminProductForm.addImages")} htmlFor="product-newImages" hint={hint}>
+    <Field
+      label={t("adminProductForm.addImages")}
+      htmlFor="product-newImages"
+      hint={t("adminProductForm.addImagesHintWithFree", { hint: t("adminProductForm.addImagesHint"), free: count })}
+    >
       <input
         id="product-newImages"
         name="newImages"
         type="file"
         multiple
         accept="image/jpeg,image/png,image/webp"
-        disabled={free <= 0}
+        disabled={room <= 0}
         onChange={onChange}
         className="max-w-full text-sm"
       />
@@ -100,6 +118,51 @@ function NewImagesInput({ free, hint }: { free: number; hint: string }) {
   );
 }
 
+/**
+ * Without JavaScript: the images chosen before an answer that saved nothing ("Add colour", a
+ * missing name…), kept on the server (app/models/products/staged-images.server.ts). Each goes back
+ * with the form as a hidden token; ticking "Leave out" drops it. Then what was not kept, and why.
+ */
+function KeptImagesList({ kept }: { kept: KeptImages }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {kept.staged.length > 0 ? (
+        <div data-testid="kept-images">
+          <p className="text-sm text-stone-700">{t("adminProductForm.keptImages")}</p>
+          <ul className="mt-2 flex flex-wrap gap-4">
+            {kept.staged.map((image, index) => (
+              <li key={image.token} className="flex flex-col items-start gap-1 text-sm">
+                <input type="hidden" name={KEPT_IMAGE_FIELD} value={`${image.token}:${image.name}`} />
+                <img
+                  src={image.preview}
+                  alt={t("adminProductForm.keptImageAlt", { number: index + 1, name: image.name })}
+                  className="size-16 rounded border border-stone-200 object-cover"
+                />
+                <label className="flex items-center gap-1.5">
+                  <input type="checkbox" name={REMOVE_KEPT_IMAGE_FIELD} value={image.token} className="size-4" />
+                  {t("adminProductForm.leaveOut")}
+                  <span className="sr-only">{image.name}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {kept.refused.length > 0 || kept.skipped > 0 ? (
+        <ul className="text-sm text-red-700" data-testid="images-not-kept">
+          {kept.refused.map((file) => (
+            <li key={`${file.name}-${file.key}`}>
+              {t("adminProductForm.imageRefused", { name: file.name, reason: translateKey(t, file.key, file.params) })}
+            </li>
+          ))}
+          {kept.skipped > 0 ? <li>{t("adminProductForm.imagesNotKept", { count: kept.skipped })}</li> : null}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
 const smallButton = buttonClass("secondary", "sm");
 
 /**
@@ -113,6 +176,7 @@ export function ProductImages({
   urls,
   colors,
   problemParams,
+  kept,
 }: {
   form: FormMetadata<ProductFormInput, string[]>;
   images: FieldMetadata<ProductFormInput["images"], ProductFormInput, string[]>;
@@ -123,6 +187,8 @@ export function ProductImages({
   colors: ImageColorOption[];
   /** The parameters of the image pipeline's refusal (e.g. the size limit), for its message. */
   problemParams?: Record<string, string | number>;
+  /** New images kept on the server by the last answer (a page without JavaScript). */
+  kept?: KeptImages;
 }) {
   const { t, language } = useTranslation();
   // The list as Conform holds it (its list intents change it), without keys that are not the product's.
@@ -132,11 +198,13 @@ export function ProductImages({
     urls,
   );
   const itemOf = (key: string) => list.find((item) => item.key === key);
-  const free = MAX_PRODUCT_IMAGES - keys.length;
+  const free = MAX_PRODUCT_IMAGES - keys.length - (kept?.staged.length ?? 0);
   return (
     <fieldset className="flex flex-col gap-3">
       <legend className="text-lg font-semibold">{t("adminProductForm.images")}</legend>
-      {keys.length === 0 ? <p className="text-sm text-stone-500">{t("adminProductForm.noImages")}</p> : null}
+      {keys.length === 0 && !kept?.staged.length ? (
+        <p className="text-sm text-stone-500">{t("adminProductForm.noImages")}</p>
+      ) : null}
       {keys.length > 0 && colors.length > 0 ? (
         <p id="product-imageColor-hint" className="text-sm text-stone-600">
           {t("adminProductForm.imageColorHint")}
@@ -184,13 +252,8 @@ export function ProductImages({
           </li>
         ))}
       </ol>
-      <NewImagesInput
-        free={free}
-        hint={t("adminProductForm.addImagesHintWithFree", {
-          hint: t("adminProductForm.addImagesHint"),
-          free: t("adminProductForm.imagesFree", { count: Math.max(0, free) }),
-        })}
-      />
+      {kept ? <KeptImagesList kept={kept} /> : null}
+      <NewImagesInput free={free} />
       {newImageErrors?.length ? (
         <ul className="text-sm text-red-700">
           {newImageErrors.map((key) => (

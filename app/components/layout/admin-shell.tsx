@@ -78,7 +78,7 @@ export function AdminShell({ email, role, demoBanner, children }: AdminShellData
   return (
     <div className="min-h-screen bg-stone-100 lg:flex">
       <aside className="hidden w-60 shrink-0 flex-col gap-6 bg-stone-900 p-4 text-white lg:flex">
-        <Link to="/admin" className="text-lg font-bold">
+        <Link to="/admin" className="text-lg font-bold [overflow-wrap:anywhere]">
           {root?.shop.name} · {t("admin.title")}
         </Link>
         <AdminNav label={t("admin.menu")} role={role} />
@@ -86,8 +86,8 @@ export function AdminShell({ email, role, demoBanner, children }: AdminShellData
       </aside>
       {/* Phone-width drawer: a <details> element, opens without JavaScript. */}
       <details className="menu bg-stone-900 text-white lg:hidden">
-        <summary className="flex cursor-pointer items-center justify-between px-4 py-3 font-bold">
-          <span>
+        <summary className="flex cursor-pointer items-center justify-between gap-3 px-4 py-3 font-bold">
+          <span className="min-w-0 [overflow-wrap:anywhere]">
             {root?.shop.name} · {t("admin.title")}
           </span>
           <span aria-hidden="true">☰</span>

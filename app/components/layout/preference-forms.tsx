@@ -9,8 +9,20 @@ function useReturnTo(): string {
   return `${location.pathname}${location.search}`;
 }
 
-/** A POST form (works without JavaScript) that switches to the other language and comes back. */
-export function LanguageToggle({ language, className = "" }: { language: Language; className?: string }) {
+/**
+ * A POST form (works without JavaScript) that switches to the other language and comes back.
+ * `short`: on a phone the button shows a short label ("EN" for "English"); its name stays the
+ * whole one, which starts with what it shows.
+ */
+export function LanguageToggle({
+  language,
+  className = "",
+  short = false,
+}: {
+  language: Language;
+  className?: string;
+  short?: boolean;
+}) {
   const { t } = useTranslation();
   const returnTo = useReturnTo();
   const other: Language = language === "en" ? "zh" : "en";
@@ -22,9 +34,18 @@ export function LanguageToggle({ language, className = "" }: { language: Languag
         type="submit"
         title={t("nav.switchLanguageTitle")}
         lang={HTML_LANG[other]}
-        className="rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"
+        className={`whitespace-nowrap rounded-md py-1 text-sm font-medium hover:bg-white/10 ${short ? "px-1.5 sm:px-2" : "px-2"}`}
       >
-        {t("nav.switchLanguage")}
+        {short ? (
+          <>
+            <span aria-hidden="true" className="sm:hidden">
+              {t("nav.switchLanguageShort")}
+            </span>
+            <span className="sr-only sm:not-sr-only">{t("nav.switchLanguage")}</span>
+          </>
+        ) : (
+          t("nav.switchLanguage")
+        )}
       </button>
     </Form>
   );
@@ -68,11 +89,13 @@ export function CurrencyPicker({
         ))}
       </select>
       {hydrated ? null : (
+        // A short word beside the picker (it names the currency already); the name starts with it.
         <button
           type="submit"
+          aria-label={t("nav.setCurrency")}
           className="whitespace-nowrap rounded-md border border-white/20 px-2 py-1 text-xs hover:bg-white/10"
         >
-          {t("nav.setCurrency")}
+          {t("nav.setCurrencyShort")}
         </button>
       )}
     </Form>

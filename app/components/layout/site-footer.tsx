@@ -43,7 +43,8 @@ export function SiteFooter({
 }) {
   const { t } = useTranslation();
   return (
-    <footer className="mt-16 bg-stone-900 text-sm text-stone-300">
+    // The shop's name, address and e-mail are the owner's: a long word breaks rather than widen the page.
+    <footer className="mt-16 bg-stone-900 text-sm text-stone-300 [overflow-wrap:anywhere]">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <section>
           <h2 className="mb-3 text-base font-semibold text-white">{shop.name}</h2>

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { Form, Link, useLocation } from "react-router";
 import type { Currency } from "#db/schema";
 import { useTranslation } from "~/lib/i18n";
@@ -41,7 +41,10 @@ function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
   const { t } = useTranslation();
   if (!user) {
     return (
-      <Link to="/login" className="whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10">
+      <Link
+        to="/login"
+        className="whitespace-nowrap rounded-md px-1.5 py-1 text-sm font-medium hover:bg-white/10 sm:px-2"
+      >
         {t("nav.login")}
       </Link>
     );
@@ -83,11 +86,81 @@ function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
   );
 }
 
+/** How wide a name reads: a CJK character is about two Latin letters wide. */
+function nameWidth(name: string): number {
+  return [...name].reduce((sum, char) => sum + (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(char) ? 2 : 1), 0);
+}
+
 /**
- * The storefront header: one row at every width. The shop name and the controls on the right
- * never shrink; the search box gives way first (down to a minimum), then extra category links.
- * Categories sit in the bar from 1280 px (xl) and in the menu below that; the search box and
- * the currency picker are in the bar from 768 px (md) and in the menu below that.
+ * The shop's name beside the logo, whatever the owner typed (up to 80 characters): a long name
+ * is set one size smaller, wraps onto two lines and then ends in an ellipsis, so it gives way
+ * to the search box and the controls. The whole name stays the link's text (what a screen
+ * reader says) and its tooltip.
+ */
+function Brand({ shopName }: { shopName: string }) {
+  const long = nameWidth(shopName) > 22;
+  return (
+    <Link
+      to="/"
+      title={shopName}
+      className="flex max-w-[20rem] items-center gap-2 font-bold tracking-tight xl:max-w-[16rem] xl:shrink-0"
+    >
+      <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8 shrink-0">
+        <circle cx="16" cy="16" r="14" fill="none" stroke="currentColor" strokeWidth="2.5" />
+        <path d="M16 4v8M16 20v8M4 16h8M20 16h8" stroke="currentColor" strokeWidth="2.5" />
+        <circle cx="16" cy="16" r="2.5" fill="#a3b86c" />
+      </svg>
+      <span
+        className={`line-clamp-2 min-w-12 leading-tight [overflow-wrap:anywhere] ${long ? "text-sm sm:text-base" : "text-base sm:text-lg"}`}
+        data-testid="shop-name"
+      >
+        {shopName}
+      </span>
+    </Link>
+  );
+}
+
+/**
+ * The category links in the bar (from 1280 px): the links that do not fit on the one row wrap
+ * onto a second row that the bar's height clips; every link is also in the menu. With
+ * JavaScript the clipped ones are hidden outright, so the keyboard never lands on one.
+ */
+function hideWrappedLinks(nav: HTMLElement | null): void {
+  if (!nav) return;
+  const links = [...nav.children] as HTMLElement[];
+  for (const link of links) link.style.visibility = "";
+  const top = links[0]?.offsetTop ?? 0;
+  for (const link of links) if (link.offsetTop > top) link.style.visibility = "hidden";
+}
+
+function BarNav({ label, children }: { label: string; children: ReactNode }) {
+  const ref = useRef<HTMLElement>(null);
+  // After every render (the links may have changed: another language, another page)…
+  useEffect(() => hideWrappedLinks(ref.current));
+  // …and whenever the bar gives the links another width.
+  useEffect(() => {
+    const nav = ref.current;
+    if (!nav || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => hideWrappedLinks(nav));
+    observer.observe(nav);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <nav ref={ref} aria-label={label} className="hidden h-7 min-w-0 flex-wrap items-center overflow-hidden xl:flex">
+      {children}
+    </nav>
+  );
+}
+
+/**
+ * The storefront header: one row at every width from 320 px, whatever the shop's name. The
+ * controls on the right never shrink, and the search box is never narrower than 13rem (with its
+ * button): it takes what is left. What gives way is, below 1280 px, the shop's name (two lines,
+ * then an ellipsis) and, from 1280 px where the name has at most 16rem, the category links
+ * (whole links drop out; the menu has them all). Only one thing shrinks at each width, so the
+ * name never wraps while there is room for it. The search box is in the bar from 768 px (md),
+ * the currency picker from 1024 px (lg) and the category links from 1280 px (xl); each is in the
+ * menu below that, and the menu, at every width, holds every category.
  */
 export function SiteHeader({ shopName, language, currency, categories, user, cartCount }: SiteHeaderProps) {
   const { t } = useTranslation();
@@ -118,36 +191,21 @@ export function SiteHeader({ shopName, language, currency, categories, user, car
   return (
     <header className="sticky top-0 z-40 bg-brand-900 text-white shadow" data-testid="site-header">
       <div className="mx-auto flex max-w-7xl flex-nowrap items-center gap-1.5 px-2 py-3 sm:gap-3 sm:px-4">
-        <Link to="/" className="flex shrink-0 items-center gap-2 text-base font-bold tracking-tight sm:text-lg">
-          <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8 shrink-0">
-            <circle cx="16" cy="16" r="14" fill="none" stroke="currentColor" strokeWidth="2.5" />
-            <path d="M16 4v8M16 20v8M4 16h8M20 16h8" stroke="currentColor" strokeWidth="2.5" />
-            <circle cx="16" cy="16" r="2.5" fill="#a3b86c" />
-          </svg>
-          <span className="whitespace-nowrap" data-testid="shop-name">
-            {shopName}
-          </span>
-        </Link>
+        <Brand shopName={shopName} />
 
-        {/* Gives way only once the search box is down to its minimum (a tiny shrink factor). */}
-        <nav
-          aria-label={t("nav.categories")}
-          className="hidden min-w-0 shrink-[0.001] items-center overflow-hidden xl:flex"
-        >
-          {navLinks}
-        </nav>
+        <BarNav label={t("nav.categories")}>{navLinks}</BarNav>
 
-        {/* Grows into the free space and is the first to shrink (a large shrink factor), down to 8rem. */}
-        <div className="ml-auto hidden min-w-32 max-w-md flex-[1_100_16rem] md:block">
+        {/* Never narrower than 13rem: it grows into whatever the name and the links leave. */}
+        <div className="ml-auto hidden max-w-md flex-[1_0_13rem] md:block">
           <SearchBox id="search-desktop" language={language} />
         </div>
 
         <div className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1 md:ml-0">
-          <LanguageToggle language={language} />
-          <CurrencyPicker currency={currency} id="currency-desktop" className="hidden md:flex" />
+          <LanguageToggle language={language} short />
+          <CurrencyPicker currency={currency} id="currency-desktop" className="hidden lg:flex" />
           <Link
             to="/cart"
-            className="flex items-center gap-1 whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"
+            className="flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-1 text-sm font-medium hover:bg-white/10 sm:px-2"
             data-testid="header-cart"
           >
             <LineIcon className="h-5 w-5 shrink-0">
@@ -173,7 +231,7 @@ export function SiteHeader({ shopName, language, currency, categories, user, car
           <UserMenu user={user} />
 
           {/* The menu is a <details> element: it opens and closes without JavaScript. */}
-          <details className="menu xl:hidden">
+          <details className="menu">
             <summary
               className="cursor-pointer rounded-md px-1.5 py-1 text-sm font-medium hover:bg-white/10 sm:px-2"
               aria-label={t("nav.openMenu")}
@@ -190,7 +248,7 @@ export function SiteHeader({ shopName, language, currency, categories, user, car
               <nav aria-label={t("nav.menu")} className="flex flex-col gap-1">
                 {navLinks}
               </nav>
-              <CurrencyPicker currency={currency} id="currency-mobile" className="md:hidden" />
+              <CurrencyPicker currency={currency} id="currency-mobile" className="lg:hidden" />
             </div>
           </details>
         </div>

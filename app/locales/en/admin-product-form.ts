@@ -42,8 +42,27 @@ export default {
   removeImage: "Remove image",
   /** The file hint followed by how many images can still be added (Chinese needs no space between). */
   addImagesHintWithFree: "{{hint}} {{free}}",
-  imagesFree: "Room for {{count}} more image(s).",
-  imagesSkipped: "Only {{count}} more image(s) can be added; the rest were not uploaded.",
+  /** How many images can still be added (the count already takes the kept images into account). */
+  imagesFree_zero: "The product has the most images it can have: remove one to add another.",
+  imagesFree_one: "You can add {{count}} more image.",
+  imagesFree_other: "You can add up to {{count}} more images.",
+  /** With JavaScript, once files are chosen: `count` is how many, `free` the places left. */
+  imagesChosen_one: "{{count}} image chosen (room for {{free}}).",
+  imagesChosen_other: "{{count}} images chosen (room for {{free}}).",
+  /** More files chosen than fit: `count` is the places left, `chosen` how many files. */
+  imagesTooMany_one: "{{chosen}} images chosen, but there is room for {{count}}: only the first will be uploaded.",
+  imagesTooMany_other:
+    "{{chosen}} images chosen, but there is room for {{count}}: only the first {{count}} will be uploaded.",
+  imagesSkipped_zero: "No more images could be added; the new ones were not uploaded.",
+  imagesSkipped_one: "Only {{count}} more image could be added; the rest were not uploaded.",
+  imagesSkipped_other: "Only {{count}} more images could be added; the rest were not uploaded.",
+  /** Without JavaScript: images chosen before an answer that saved nothing, kept on the server. */
+  keptImages: "Chosen before this page came back, kept for you and uploaded when you save:",
+  keptImageAlt: "Kept image {{number}}: {{name}}",
+  leaveOut: "Leave out",
+  imageRefused: "{{name}} was not kept: {{reason}}",
+  imagesNotKept_one: "{{count}} more file did not fit and was not kept.",
+  imagesNotKept_other: "{{count}} more files did not fit and were not kept.",
   created: "Product created successfully",
   updated: "Product updated successfully",
   errors: {
@@ -63,6 +82,7 @@ export default {
     uploadFailed: "The form could not be read. Please try again.",
     fixErrors: "Please correct the errors below",
     imageColorUnknown: "Choose one of this product's colours, or All colours",
+    keptImageGone: "The images chosen earlier are no longer kept (after a day): please choose them again.",
   },
   imageColor: "Colour of image {{number}}",
   allColours: "All colours",

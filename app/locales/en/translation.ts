@@ -43,9 +43,11 @@ export default {
     skipToContent: "Skip to content",
     languageLabel: "Language",
     switchLanguage: "中文",
+    switchLanguageShort: "中文",
     switchLanguageTitle: "切換至中文",
     currencyLabel: "Currency",
     setCurrency: "Set currency",
+    setCurrencyShort: "Set",
     breadcrumb: "Breadcrumb",
   },
   currency: {

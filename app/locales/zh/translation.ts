@@ -42,9 +42,11 @@ export default {
     skipToContent: "跳至主要內容",
     languageLabel: "語言",
     switchLanguage: "English",
+    switchLanguageShort: "EN",
     switchLanguageTitle: "Switch to English",
     currencyLabel: "貨幣",
     setCurrency: "設定貨幣",
+    setCurrencyShort: "設定",
     breadcrumb: "導覽路徑",
   },
   currency: {

@@ -1,10 +1,10 @@
 import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database, ProductRow } from "#db/schema";
-import { ImageError, storeImage } from "~/lib/images.server";
+import { IMAGE_PRESETS, ImageError, type ProcessedImage, putWithDerivatives, storeImage } from "~/lib/images.server";
 import { convertFromHkd, type ExchangeRates } from "~/lib/money";
 import { UserError } from "~/lib/problem";
-import { publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";
+import { generateKey, publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import {
   centsToText,
   DEFAULT_COLOR,
@@ -52,11 +52,17 @@ export interface ProductInput {
   variants: VariantInput[];
 }
 
+/**
+ * A new image: a file the admin chose, or one the image pipeline made already (an image kept
+ * between the form's answers, app/models/products/staged-images.server.ts).
+ */
+export type NewImage = File | Blob | ProcessedImage;
+
 export interface ImageChanges {
   /** Existing image keys to keep, in order (unknown keys are ignored). */
   keep: string[];
   /** New uploads, stored after the kept ones (for every colour until tagged). */
-  newFiles: (File | Blob)[];
+  newFiles: NewImage[];
   /** The colour asked for kept images by key; a key not in it keeps its colour. */
   colors?: Map<string, ImageColorChoice>;
 }
@@ -178,10 +184,17 @@ export function productColumns(input: ProductInput, rates: ExchangeRates) {
  * removed. A file the image pipeline refuses is a `UserError` shown next to the file input
  * (413 when it is too large).
  */
-async function storeNewImages(storage: Storage, files: (File | Blob)[]): Promise<string[]> {
+async function storeNewImages(storage: Storage, files: NewImage[]): Promise<string[]> {
   const stored: string[] = [];
+  const { quality } = IMAGE_PRESETS.product;
   try {
-    for (const file of files) stored.push(await storeImage(storage, file, "product"));
+    for (const file of files) {
+      stored.push(
+        file instanceof Blob
+          ? await storeImage(storage, file, "product")
+          : await putWithDerivatives(storage, generateKey("products", "webp"), file, quality),
+      );
+    }
   } catch (error) {
     await removeFilesQuietly(storage, "public", stored);
     if (error instanceof ImageError) {
@@ -247,7 +260,7 @@ export async function createProduct(
   db: DB,
   storage: Storage,
   input: ProductInput,
-  newFiles: (File | Blob)[],
+  newFiles: NewImage[],
   actorUserId: string | null,
 ): Promise<number> {
   await requireCategory(db, input.category_id);

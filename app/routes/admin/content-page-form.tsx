@@ -171,7 +171,7 @@ export default function ContentPageForm({ loaderData, actionData }: Route.Compon
             label={t("adminShop.page.reset")}
             ariaLabel={t("adminShop.page.reset")}
           />
-          <p className="mt-1 text-xs text-stone-500">{t("adminShop.page.resetHint")}</p>
+          <p className="mt-1 text-xs text-stone-600">{t("adminShop.page.resetHint")}</p>
         </div>
       ) : null}
     </div>

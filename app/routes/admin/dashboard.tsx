@@ -70,7 +70,8 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   const emailErrors = actionData?.result?.error?.email;
   return (
     <div className="max-w-6xl">
-      <h1 className="text-2xl font-bold">{t("admin.welcome", { email: loaderData.email })}</h1>
+      {/* An e-mail is one long word: it may break anywhere rather than push the page sideways. */}
+      <h1 className="text-2xl font-bold [overflow-wrap:anywhere]">{t("admin.welcome", { email: loaderData.email })}</h1>
       <p className="mt-1 text-stone-600">{t("admin.welcomeText")}</p>
       <UnpaidSummary
         queue={loaderData.queue}
@@ -88,7 +89,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
               {t("adminStaff.manageLink")}
             </Link>
           </p>
-          <ul className="mt-3 list-disc pl-6 text-sm">
+          <ul className="mt-3 list-disc pl-6 text-sm [overflow-wrap:anywhere]">
             {loaderData.admins.map((row) => (
               <li key={row.id}>{row.email}</li>
             ))}

@@ -15,8 +15,17 @@ import {
   productFormValues,
   updateProduct,
 } from "~/models/products/editor.server";
+import { keepChosenImages, removeStagedImages, takeStagedImages } from "~/models/products/staged-images.server";
 import { getShop } from "~/models/settings/shop.server";
-import { MAX_PRODUCT_IMAGES, productSchema } from "~/schemas/product";
+import {
+  BROWSER_KEEPS_FILES_FIELD,
+  imageKeysOf,
+  KEPT_IMAGE_FIELD,
+  type KeptImages,
+  MAX_PRODUCT_IMAGES,
+  productSchema,
+  REMOVE_KEPT_IMAGE_FIELD,
+} from "~/schemas/product";
 import type { Route } from "./+types/product-form";
 
 /*
@@ -50,6 +59,25 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
+/** The new images a post carries: kept ones (tokens, in order), the ones ticked for removal, files chosen now. */
+function chosenImages(form: FormData) {
+  const tokens = form
+    .getAll(KEPT_IMAGE_FIELD)
+    .filter((value): value is string => typeof value === "string")
+    .map((value) => {
+      const [token = "", ...name] = value.split(":");
+      return { token, name: name.join(":") };
+    });
+  return {
+    tokens,
+    removed: form.getAll(REMOVE_KEPT_IMAGE_FIELD).filter((value): value is string => typeof value === "string"),
+    // No file chosen is an empty part without a name; an empty file the admin did choose is refused.
+    files: form
+      .getAll("newImages")
+      .filter((file): file is File => file instanceof File && (file.size > 0 || file.name !== "")),
+  };
+}
+
 export const action = formAction(
   {
     schema: productSchema,
@@ -58,16 +86,29 @@ export const action = formAction(
       admin: requireAdmin(args.context, args.request),
       existing: await loadExisting(args),
     }),
+    // Without JavaScript the page that comes back cannot refill the file input: the chosen files
+    // are kept here, unless they are what was refused or the browser keeps them itself.
+    unsaved: async ({ context, form, auth: { admin, existing }, problem }): Promise<KeptImages> => {
+      const chosen = chosenImages(form);
+      const ownImages = new Set(imageKeysOf(form));
+      const kept = (existing?.images ?? []).filter((key) => ownImages.has(key)).length;
+      const keepFiles = form.get(BROWSER_KEEPS_FILES_FIELD) !== "1" && problem?.field !== "newImages";
+      return keepChosenImages(services(context).storage, admin.id, {
+        ...chosen,
+        files: keepFiles ? chosen.files : [],
+        free: MAX_PRODUCT_IMAGES - kept,
+      });
+    },
   },
   async ({ context, form, value, auth: { admin, existing } }) => {
     const { db, storage } = services(context);
-    // No file chosen is an empty part without a name; an empty file the admin did choose is refused.
-    const files = form
-      .getAll("newImages")
-      .filter((file): file is File => file instanceof File && (file.size > 0 || file.name !== ""));
+    const { tokens, removed, files } = chosenImages(form);
     const keep = [...new Set(value.images)].filter((key) => existing?.images.includes(key));
     const free = Math.max(0, MAX_PRODUCT_IMAGES - keep.length);
-    const accepted = files.slice(0, free);
+    const wanted = [...new Set(tokens.map(({ token }) => token))].filter((token) => !removed.includes(token));
+    // Kept images first (they were chosen first), then the files chosen now, as many as fit.
+    const staged = await takeStagedImages(storage, admin.id, wanted.slice(0, free));
+    const accepted = [...staged, ...files.slice(0, free - staged.length)];
     if (existing === null) {
       await createProduct(db, storage, value, accepted, admin.id);
     } else {
@@ -81,12 +122,17 @@ export const action = formAction(
       );
       if (!saved) throw data(null, { status: 404 });
     }
+    await removeStagedImages(
+      storage,
+      admin.id,
+      tokens.map(({ token }) => token),
+    );
     return succeed(context, form, {
       redirectTo: "/admin/products",
       flash: {
         type: "success",
         key: existing === null ? "adminProductForm.created" : "adminProductForm.updated",
-        ...(files.length > accepted.length
+        ...(wanted.length + files.length > accepted.length
           ? { detailKey: "adminProductForm.imagesSkipped", params: { count: free } }
           : {}),
       },
@@ -94,9 +140,15 @@ export const action = formAction(
   },
 );
 
+/** The new images an answer that saved nothing kept (the action's `unsaved`), if any. */
+function keptImagesOf(answer: unknown): KeptImages | undefined {
+  return answer && typeof answer === "object" && "staged" in answer ? (answer as KeptImages) : undefined;
+}
+
 export default function ProductForm({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <ProductEditor
+      kept={keptImagesOf(actionData)}
       key={loaderData.id ?? "new"}
       productId={loaderData.id}
       defaultValue={loaderData.defaultValue}

@@ -172,6 +172,66 @@ test.describe("admin product form", () => {
     });
   });
 
+  test("images chosen before 'Add colour' are saved with the product, with and without JavaScript", async ({
+    page,
+    jsEnabled,
+  }, testInfo) => {
+    test.setTimeout(90_000);
+    const name = uniqueNames(`${testInfo.project.name}-kept`);
+    await signInAsAdmin(page, "kept-images-admin");
+    await open(page, "/admin/products/new", jsEnabled);
+    const form = productForm(page);
+    await form.getByLabel("English Name", { exact: true }).fill(name.en);
+    await form.getByLabel("Chinese Name", { exact: true }).fill(name.zh);
+    await form.getByLabel("Price (HKD)", { exact: true }).fill("120");
+    const picker = form.getByLabel("Add images", { exact: true });
+    const hint = form.locator("#product-newImages-hint");
+    await expect(hint).toContainText("You can add up to 5 more images.");
+    await picker.setInputFiles([
+      await image("red.png", "png", { r: 220, g: 20, b: 20 }),
+      await image("green.png", "png", { r: 20, g: 200, b: 20 }),
+    ]);
+    // With JavaScript the hint counts the chosen files; without, it says what is true either way.
+    await expect(hint).toContainText(jsEnabled ? "2 images chosen (room for 5)." : "You can add up to 5 more images.");
+
+    await form.getByRole("button", { name: "Add colour", exact: true }).click();
+    await form.getByLabel("Colour", { exact: true }).fill("Black");
+    const kept = form.getByTestId("kept-images");
+    if (jsEnabled) {
+      // The colour row was added in the page: the file input still holds both files.
+      await expect(kept).toHaveCount(0);
+      await expect(hint).toContainText("2 images chosen (room for 5).");
+    } else {
+      // The page came back from the server, which kept the two files for the save.
+      await expect(kept.getByRole("img")).toHaveCount(2);
+      await expect(kept.getByRole("img", { name: "Kept image 1: red.png" })).toBeVisible();
+      await expect(kept.getByRole("img", { name: "Kept image 2: green.png" })).toBeVisible();
+      await expect(hint).toContainText("You can add up to 3 more images.");
+      // A third one chosen now is kept too, after them; one of the kept ones can be left out.
+      await picker.setInputFiles([await image("blue.png", "png", { r: 20, g: 20, b: 220 })]);
+      await form.getByRole("button", { name: "Add colour", exact: true }).click();
+      await expect(kept.getByRole("img")).toHaveCount(3);
+      await expect(hint).toContainText("You can add up to 2 more images.");
+      await kept.getByRole("checkbox", { name: "Leave out green.png" }).check();
+      await form.getByLabel("Colour", { exact: true }).nth(1).fill("Tan");
+    }
+    await form.getByRole("button", { name: "Save", exact: true }).last().click();
+    await expect(page).toHaveURL(/\/admin\/products$/);
+    await expect(page.getByRole("status").filter({ hasText: "Product created successfully" })).toBeVisible();
+
+    // The saved images, in order, told apart by their colour.
+    const id = await productIdByName(page.request, name.en);
+    await open(page, `/admin/products/edit/${id}`, jsEnabled);
+    const saved = productForm(page).getByRole("img", { name: /^Product image \d$/ });
+    const colours: string[] = [];
+    for (const src of await saved.evaluateAll((images) => images.map((img) => img.getAttribute("src") ?? ""))) {
+      const { default: sharp } = await import("sharp");
+      const { dominant } = await sharp(await (await page.request.get(src)).body()).stats();
+      colours.push(dominant.r > 150 ? "red" : dominant.g > 150 ? "green" : dominant.b > 150 ? "blue" : "other");
+    }
+    expect(colours).toEqual(jsEnabled ? ["red", "green"] : ["red", "blue"]);
+  });
+
   test("a customer's direct post to the form is refused", async ({
     page,
     playwright,

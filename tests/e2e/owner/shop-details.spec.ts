@@ -2,7 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "@playwright/test";
 import sharp from "sharp";
+import en from "../../../app/locales/en/translation";
+import zh from "../../../app/locales/zh/translation";
+import { seriousViolations } from "../a11y";
 import {
+  apiAddToCart,
+  createAdmin,
   decodeQuotedPrintable,
   expect,
   ownerServer,
@@ -10,9 +15,12 @@ import {
   serverPaths,
   setLanguage,
   signInAsAdmin,
+  submitAuthForm,
   test,
+  uniquePassword,
   waitForReact,
 } from "../fixtures";
+import { EDGE_WIDTHS, measureHeader, pageOverflow, SWEEP_WIDTHS } from "../header-fit";
 
 /**
  * Settings → Shop details on a shop of its own (the "owner" projects, playwright.config.ts):
@@ -212,6 +220,8 @@ test("the owner rewrites a policy page in both languages, and can restore the de
   await page.getByRole("button", { name: "Save page" }).click();
   await expect(page.getByRole("status")).toContainText("Page saved.");
   await expect(page.getByTestId("page-state")).toContainText("Edited");
+  // An edited page offers its default text back, with a hint that must be as legible as the rest.
+  expect(await seriousViolations(page, javaScriptEnabled !== false)).toEqual([]);
 
   await page.goto("/returns");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Returns at ${NAME.en}`);
@@ -280,4 +290,126 @@ test("the owner writes the home headline and the footer text; visitors see them 
   await shopper.goto("/");
   await expect(shopper.getByRole("heading", { level: 1 })).toHaveText("九龍野戰裝備");
   await visitor.close();
+});
+
+/** Names an owner may type (up to 40 characters here; the form takes 80): short, long, one long word. */
+const LONG_NAMES = [
+  { en: "Kowloon Airsoft Co.", zh: "九龍氣槍有限公司" },
+  {
+    en: "The Kowloon Bay Airsoft & Tactical Store",
+    zh: "香港九龍灣氣槍及戰術裝備專門店有限公司旗艦店暨野戰遊戲用品及配件總匯中心九龍分店",
+  },
+  { en: "KowloonBayAirsoftAndTacticalSuppliesLtd.", zh: "HarbourTacticalAirsoft九龍灣氣槍戰術裝備野戰用品專門旗艦店" },
+] as const;
+const SHOTS = "/tmp/shots";
+const TEXT = { en, zh } as const;
+
+async function saveShopNames(page: Page, baseURL: string, name: { en: string; zh: string }): Promise<void> {
+  await setLanguage(page.context(), baseURL, "en");
+  await page.goto("/admin/settings/shop");
+  const form = detailsForm(page);
+  await form.getByLabel("Shop name (English)").fill(name.en);
+  await form.getByLabel("Shop name (Chinese)").fill(name.zh);
+  await form.getByRole("button", { name: "Save shop details" }).click();
+  await expect(page.getByRole("status")).toContainText("Shop details saved.");
+}
+
+/**
+ * Issue 25: the header fits whatever the owner types. For each name, in both languages, signed
+ * out without JavaScript (the wider header, with its "Set currency" button) at widths from 320
+ * to 1440 px, and signed in with JavaScript at each breakpoint's edges, with a cart badge (one
+ * page per case, the window resized in a loop): nothing scrolls sideways, nothing in the bar is
+ * cut off or covers something else, the logo and the name keep a readable size and the search
+ * box a usable width (or it is in the menu). The admin dashboard greets a long e-mail without overflowing. Screenshots of the
+ * header go to /tmp/shots/header-fit-*.png for review.
+ */
+test("the header fits any shop name at every width, in both languages, signed in or out", { tag: "@render" }, async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const server = ownerServer(true);
+  // One long word for an e-mail: nowhere for the dashboard's greeting to wrap but inside it.
+  const email = `kowloonairsoftcompanyowneraccount${Date.now()}@example.com`;
+  const password = uniquePassword();
+  createAdmin(email, password, server);
+  await page.goto("/admin/login");
+  await submitAuthForm(page, email, password, "Login");
+  await expect(page).toHaveURL(/\/admin$/);
+  const guestContext = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const guest = await guestContext.newPage();
+  const productId = await productIdByName(page.request, PRODUCT);
+  await apiAddToCart(page.request, productId, "Black", 2);
+  await apiAddToCart(guest.request, productId, "Black", 1);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const problems: string[] = [];
+
+  for (const [set, name] of LONG_NAMES.entries()) {
+    expect([...name.en].length).toBeLessThanOrEqual(40);
+    expect([...name.zh].length).toBeLessThanOrEqual(40);
+    await saveShopNames(page, baseURL ?? "", name);
+    for (const [who, tab] of [
+      ["signed-in", page],
+      ["signed-out", guest],
+    ] as const) {
+      for (const lang of ["en", "zh"] as const) {
+        await setLanguage(tab.context(), baseURL ?? "", lang);
+        await tab.setViewportSize({ width: 1280, height: 800 });
+        await tab.goto("/");
+        // The whole name is the home link's name (what a screen reader says) and its tooltip.
+        const home = tab.locator("header").getByRole("link", { name: name[lang], exact: true });
+        await expect(home).toHaveAttribute("title", name[lang]);
+        await expect(tab.getByTestId("cart-count")).toBeVisible();
+        // Signed out without JavaScript is the wider bar (a Login link, a "Set" button): every width;
+        // signed in, the edge widths.
+        for (const width of who === "signed-out" ? SWEEP_WIDTHS : EDGE_WIDTHS) {
+          await tab.setViewportSize({ width, height: 800 });
+          const fit = await measureHeader(tab);
+          const where = `${JSON.stringify(name[lang])}, ${lang}, ${who}, ${width}px`;
+          if (fit.overflow > 0) problems.push(`${where}: the page scrolls sideways by ${fit.overflow}px`);
+          if (fit.offscreen.length > 0) problems.push(`${where}: cut off: ${fit.offscreen.join(", ")}`);
+          if (fit.overlaps.length > 0) problems.push(`${where}: overlapping: ${fit.overlaps.join(", ")}`);
+          if (fit.headerHeight > 72) problems.push(`${where}: header ${fit.headerHeight}px tall`);
+          if (fit.logo.width < 32 || fit.logo.height < 32) problems.push(`${where}: logo ${JSON.stringify(fit.logo)}`);
+          if (fit.name.width < 48 || fit.name.height < 16 || fit.name.fontSize < 14)
+            problems.push(`${where}: shop name ${JSON.stringify(fit.name)}`);
+          // From 768 px the search box is in the bar, wide enough to read a search; below, it is in the menu.
+          if (width >= 768 ? fit.searchInput < 128 : fit.searchInput !== 0)
+            problems.push(`${where}: search input ${fit.searchInput}px wide`);
+          if (!fit.searchButtonWhole) problems.push(`${where}: the search button is cut off`);
+          if (who === "signed-in" && [320, 390, 768, 1024, 1440].includes(width)) {
+            await tab.screenshot({
+              path: `${SHOTS}/header-fit-${set}-${lang}-${width}.png`,
+              clip: { x: 0, y: 0, width, height: 80 },
+            });
+          }
+        }
+        // On a phone the menu holds the search box, at a usable width.
+        await tab.setViewportSize({ width: 320, height: 800 });
+        const menu = tab.locator("header").getByLabel(TEXT[lang].nav.openMenu);
+        await menu.click();
+        await expect(tab.locator("#search-mobile")).toBeVisible();
+        expect((await tab.locator("#search-mobile").boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(180);
+        await menu.click();
+      }
+    }
+  }
+  await guestContext.close();
+
+  // The admin dashboard greets the long e-mail without overflowing, in both languages.
+  for (const lang of ["en", "zh"] as const) {
+    await setLanguage(page.context(), baseURL ?? "", lang);
+    await page.goto("/admin");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(email);
+    for (const width of EDGE_WIDTHS) {
+      await page.setViewportSize({ width, height: 800 });
+      const { overflow, culprit } = await pageOverflow(page);
+      if (overflow > 0)
+        problems.push(`admin dashboard, ${lang}, ${width}px: scrolls sideways by ${overflow}px (${culprit})`);
+    }
+  }
+  expect(problems).toEqual([]);
+
+  await saveShopNames(page, baseURL ?? "", NAME);
 });

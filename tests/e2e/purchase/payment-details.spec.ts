@@ -63,11 +63,17 @@ async function orderMail(email: string): Promise<string> {
   return text;
 }
 
-/** Submits the payment form with an invalid file, then a good one: the stale error goes as soon as the good one is chosen. */
+/**
+ * Submits the payment form with an invalid file, then a good one: the stale error goes as soon as
+ * the good one is chosen. With `submitted` and `thanks` (the confirmation's and the success page's
+ * headings), the shopper sees the confirmation without scrolling, however far down the form was:
+ * with JavaScript the page's own "submitted" message for the 3 s before it moves on, then the
+ * success page; without, the success page the server answers with, from its top.
+ */
 async function payWithReceipt(
   page: Page,
   jsEnabled: boolean,
-  texts: { receipt: string; submit: string; invalid: string },
+  texts: { receipt: string; submit: string; invalid: string; submitted?: string; thanks?: string },
 ) {
   if (jsEnabled) await waitForReact(page);
   const receipt = page.getByLabel(texts.receipt, { exact: true });
@@ -80,7 +86,14 @@ async function payWithReceipt(
   await expect(problem).toBeHidden();
   await expect(page.getByText(texts.invalid)).toBeHidden();
   await submit.click();
+  if (jsEnabled && texts.submitted) {
+    await expect(page.getByRole("heading", { level: 1, name: texts.submitted })).toBeInViewport({ ratio: 1 });
+  }
   await expect(page).toHaveURL(/\/payment-success\?order=ORD-/, { timeout: 10_000 });
+  if (texts.thanks) {
+    await expect(page.getByRole("heading", { level: 1, name: texts.thanks })).toBeInViewport({ ratio: 1 });
+    await expect(page.getByTestId("order-number")).toBeInViewport({ ratio: 1 });
+  }
 }
 
 test.describe("payment details follow the order's currency", () => {
@@ -185,7 +198,13 @@ test.describe("payment details follow the order's currency", () => {
           expect(overflow).toBeLessThanOrEqual(0);
           expect(await seriousViolations(page, jsEnabled)).toEqual([]);
 
-          await payWithReceipt(page, jsEnabled, { receipt: "轉帳收據", submit: "提交付款", invalid: "檔案類型無效" });
+          await payWithReceipt(page, jsEnabled, {
+            receipt: "轉帳收據",
+            submit: "提交付款",
+            invalid: "檔案類型無效",
+            submitted: "付款已成功提交！",
+            thanks: "多謝你的訂購！",
+          });
           const mail = await orderMail(email);
           if (currency === "GBP") {
             expect(mail).toContain("以 GBP 國際銀行電匯");
