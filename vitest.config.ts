@@ -31,6 +31,7 @@ const POSTGRES_SUITES = [
   "form-action",
   "hidden-category",
   "order",
+  "outbox",
   "order-status-words",
   "page-cache",
   "page-view-buffer",

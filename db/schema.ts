@@ -183,6 +183,57 @@ export interface ScheduledJobsTable {
   last_result: string | null;
 }
 
+/** Where a message goes: an e-mail, or a POST to one of the owner's webhooks. */
+export type OutboxChannel = "email" | "webhook";
+/** pending → sending → sent; failed once its retry window passed (docs/decisions/044). */
+export type OutboxStatus = "pending" | "sending" | "sent" | "failed";
+
+/** One outgoing message, written in the transaction of the event that causes it (migration 0014). */
+export interface OutboxMessagesTable {
+  id: string;
+  channel: OutboxChannel;
+  /** What caused it: `order.placed`, `account.reset`, `alert.order.placed`… */
+  event: string;
+  /** Who it is for: `customer`, `staff`, `shop` (the notification addresses) or `webhook`. */
+  audience: string;
+  /** An e-mail address, or the webhook's URL at the time. */
+  recipient: string;
+  language: string;
+  /** The e-mail's subject, or the webhook's event name. */
+  subject: string;
+  /** JSON: the rendered e-mail (`OutboxEmail`) or the webhook's body and signing details. */
+  payload: string;
+  /** Stable across retries: the Message-ID of an e-mail, the delivery id of a webhook. */
+  message_key: string;
+  order_id: string | null;
+  webhook_id: string | null;
+  status: OutboxStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: string;
+  /** A failure after this marks the message failed instead of trying again. */
+  give_up_at: string;
+  /** A `sending` claim that outlives this (its process died) is taken again. */
+  claimed_until: string | null;
+  last_error: string | null;
+  /** The HTTP status of the last webhook answer. */
+  last_response_status: number | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+  failed_at: string | null;
+}
+
+/** One delivery attempt of an outbox message (the delivery log). */
+export interface OutboxAttemptsTable {
+  id: Generated<number>;
+  message_id: string;
+  attempted_at: string;
+  ok: number;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
 export interface OrderLinesTable {
   id: Generated<number>;
   order_id: string;
@@ -360,6 +411,8 @@ export interface Database {
   rate_limit_hits: RateLimitHitsTable;
   page_cache_version: PageCacheVersionTable;
   scheduled_jobs: ScheduledJobsTable;
+  outbox_messages: OutboxMessagesTable;
+  outbox_attempts: OutboxAttemptsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -371,5 +424,7 @@ export type ProductUpdate = Updateable<ProductsTable>;
 export type ProductVariantRow = Selectable<ProductVariantsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type OrderLineRow = Selectable<OrderLinesTable>;
+export type OutboxMessageRow = Selectable<OutboxMessagesTable>;
+export type OutboxAttemptRow = Selectable<OutboxAttemptsTable>;
 export type BlogPostRow = Selectable<BlogPostsTable>;
 export type BankAccountRow = Selectable<BankAccountsTable>;

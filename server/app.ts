@@ -17,6 +17,8 @@ import { flushPageViews } from "~/lib/page-views.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server";
 import { scaleAddressLimits } from "~/lib/rate-limit.server";
 import { DiskStorage } from "~/lib/storage.server";
+import { deliverDueMessages } from "~/models/outbox/deliver.server";
+import { deliverOnWake } from "~/models/outbox/wake.server";
 import { openAdminSetup } from "~/models/settings/admin-setup.server";
 import { loadShop, shopName } from "~/models/settings/shop.server";
 import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
@@ -403,8 +405,10 @@ export async function startServer(options: { vite?: ViteDevServer; worker?: bool
   // a connection the server is just closing gets ECONNRESET on its next request (seen under load).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  // Payment reminders and deadlines, once a minute across all processes (server/scheduled-jobs.ts).
+  // Payment reminders and deadlines, the outbox, once a minute across all processes (server/scheduled-jobs.ts).
   const jobs = startScheduledJobs(runtime.services);
+  // A message queued by a request here leaves at once, not at the next minute (docs/decisions/044).
+  const outbox = deliverOnWake(() => deliverDueMessages(runtime.services));
 
   const log = worker ? () => {} : console.info;
   let stopping = false;
@@ -421,6 +425,7 @@ export async function startServer(options: { vite?: ViteDevServer; worker?: bool
       // The page views still queued (at most one interval's) go in before the database closes.
       await flushPageViews();
       await jobs.stop();
+      await outbox.stop();
       await runtime.close();
       log("shutdown: done");
       process.exit(0);

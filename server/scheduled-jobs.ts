@@ -1,6 +1,7 @@
 import { type DB, now } from "#db/connect.server";
 import type { Services } from "~/context";
 import { runPaymentDeadlines } from "~/models/orders/payment-deadlines.server";
+import { runOutbox } from "~/models/outbox/deliver.server";
 
 /*
  * Work the shop does on a timer, inside its own processes (no cron to install). Every process
@@ -55,6 +56,12 @@ export const JOBS: ScheduledJob[] = [
   {
     name: "payment-deadlines",
     run: ({ db, mailer, config }, at) => runPaymentDeadlines(db, mailer, config, at),
+  },
+  {
+    // Every outgoing message: what is due (retries included), then sent ones past retention
+    // (app/models/outbox/deliver.server.ts, docs/decisions/044).
+    name: "outbox",
+    run: (services, at) => runOutbox(services, at),
   },
 ];
 

@@ -21,10 +21,36 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /**
+   * The Message-ID header, `<unique@domain>`: the outbox gives every message one that stays the
+   * same across retries, so a message sent twice (a crash between "sent" and "marked sent") is
+   * recognisable as one (docs/decisions/044).
+   */
+  messageId?: string;
 }
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * How long the shop waits on an SMTP server (nodemailer's defaults are 2 and 10 minutes): a
+ * server that is down or hangs fails the attempt quickly, and the outbox tries again later.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
+
+/** SMTP_URL with the shop's timeouts where the URL sets none (nodemailer reads options from the query). */
+export function smtpUrlWithTimeouts(smtpUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    return smtpUrl;
+  }
+  for (const [key, value] of Object.entries(SMTP_TIMEOUTS)) {
+    if (!url.searchParams.has(key)) url.searchParams.set(key, String(value));
+  }
+  return url.toString();
 }
 
 export function createMailer(
@@ -32,7 +58,7 @@ export function createMailer(
   from = "Harbour Tactical <no-reply@harbourtactical.hk>",
 ): Mailer {
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
+    const transport = nodemailer.createTransport(smtpUrlWithTimeouts(config.smtpUrl));
     return {
       async send(message) {
         await transport.sendMail({ ...message, from: message.from ?? from });
@@ -109,17 +135,17 @@ export function fromHeader(sender: MailSender): string {
 }
 
 /**
- * Renders and sends one message in `language` from the shop; `build` writes the content with
- * `t` and the shop's name in that language. A customer who answers reaches the shop's support
- * address (Reply-To), whatever address the message is sent from.
+ * Renders one message in `language` from the shop; `build` writes the content with `t` and the
+ * shop's name in that language. A customer who answers reaches the shop's support address
+ * (Reply-To), whatever address the message is sent from. The outbox stores what this returns
+ * (app/models/outbox/queue.server.ts).
  */
-export async function sendLocalizedEmail(
-  mailer: Mailer,
+export async function renderLocalizedEmail(
   sender: MailSender,
   to: string,
   language: Language,
   build: (t: TFunction, shopName: string) => EmailContent,
-): Promise<void> {
+): Promise<MailMessage> {
   const t = await translatorFor(language);
   const shopName = sender.name[language] || sender.name.en;
   const content = build(t, shopName);
@@ -142,12 +168,23 @@ ${content.paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>
 ${content.action ? `<p><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:#4d7c0f;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(content.action.label)}</a></p>` : ""}
 <hr style="border:none;border-top:1px solid #e7e5e4"><p style="font-size:12px;color:#78716c">${escapeHtml(footer)}</p>
 </body></html>`;
-  await mailer.send({
+  return {
     from: fromHeader(sender),
     replyTo: sender.supportEmail,
     to,
     subject: content.subject,
     text,
     html,
-  });
+  };
+}
+
+/** Renders and sends one message at once, outside the outbox (kept for the transition; see queueEmail). */
+export async function sendLocalizedEmail(
+  mailer: Mailer,
+  sender: MailSender,
+  to: string,
+  language: Language,
+  build: (t: TFunction, shopName: string) => EmailContent,
+): Promise<void> {
+  await mailer.send(await renderLocalizedEmail(sender, to, language, build));
 }
