@@ -11,6 +11,7 @@ const POSTGRES_SUITES = [
   "admin-blog",
   "admin-categories",
   "admin-customers",
+  "admin-messages",
   "admin-orders",
   "admin-product-form",
   "admin-products",

@@ -44,6 +44,8 @@ export default [
       route("products/edit/:id", "routes/admin/product-form.tsx", { id: "admin-product-edit" }),
       route("orders", "routes/admin/orders.tsx"),
       route("orders/:id", "routes/admin/order.tsx"),
+      route("messages", "routes/admin/messages.tsx"),
+      route("messages/:id", "routes/admin/message.tsx"),
       route("customers", "routes/admin/customers.tsx"),
       route("customers/:id", "routes/admin/customer.tsx"),
       route("blog", "routes/admin/blog.tsx"),

@@ -2,6 +2,7 @@ import { type DB, now } from "#db/connect.server";
 import type { Services } from "~/context";
 import { runPaymentDeadlines } from "~/models/orders/payment-deadlines.server";
 import { runOutbox } from "~/models/outbox/deliver.server";
+import { outboxRetentionDays } from "~/models/outbox/retention.server";
 
 /*
  * Work the shop does on a timer, inside its own processes (no cron to install). Every process
@@ -58,10 +59,10 @@ export const JOBS: ScheduledJob[] = [
     run: ({ db, mailer, config }, at) => runPaymentDeadlines(db, mailer, config, at),
   },
   {
-    // Every outgoing message: what is due (retries included), then sent ones past retention
-    // (app/models/outbox/deliver.server.ts, docs/decisions/044).
+    // Every outgoing message: what is due (retries included), then sent ones past the owner's
+    // retention (app/models/outbox/deliver.server.ts, retention.server.ts, docs/decisions/044).
     name: "outbox",
-    run: (services, at) => runOutbox(services, at),
+    run: async (services, at) => runOutbox(services, at, await outboxRetentionDays(services.db)),
   },
 ];
 

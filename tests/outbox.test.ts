@@ -176,8 +176,9 @@ describe("a failing transport", () => {
     expect(good.sent[0]?.messageId).toBe(stored.message_key);
     const audit = await svc.db.selectFrom("audit_log").select("action").where("entity_id", "=", id).execute();
     expect(audit.map((a) => a.action)).toEqual(["outbox_message.resent"]);
-    await expect(resendMessage(svc.db, admin, id)).rejects.toMatchObject({
-      problem: { key: "adminMessages.errors.changedMeanwhile" },
+    // Seen as failed by an admin whose page is out of date: it has been sent meanwhile.
+    await expect(resendMessage(svc.db, admin, id, new Date(), "failed")).rejects.toMatchObject({
+      problem: { key: "adminMessages.errors.changedMeanwhile", params: { status: "sent" } },
     });
   });
 });

@@ -11,6 +11,7 @@ export const ADMIN_ONLY_KEYS = [
   "adminProducts",
   "adminProductForm",
   "adminOrders",
+  "adminMessages",
   "adminCustomers",
   "adminBlog",
   "adminSettings",

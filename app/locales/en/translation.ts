@@ -2,6 +2,7 @@ import adminBlog from "./admin-blog";
 import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
 import adminDemoData from "./admin-demo-data";
+import adminMessages from "./admin-messages";
 import adminOrders from "./admin-orders";
 import adminProductCsv from "./admin-product-csv";
 import adminProductForm from "./admin-product-form";
@@ -633,6 +634,7 @@ export default {
   },
   adminCategories,
   adminOrders,
+  adminMessages,
   adminCustomers,
   adminBlog,
   adminSettings,

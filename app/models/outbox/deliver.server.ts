@@ -5,7 +5,7 @@ import { UserError } from "~/lib/problem";
 import { auditAction } from "../audit.server";
 import { DeliveryError } from "./delivery-error";
 import { recordShopEvent } from "./events.server";
-import { type OutboxEmail, RETRY_WINDOW_MS } from "./queue.server";
+import { type OutboxAudience, type OutboxEmail, queueEmail, RETRY_WINDOW_MS } from "./queue.server";
 import { wakeOutbox } from "./wake.server";
 import { sendWebhook } from "./webhook-send.server";
 
@@ -250,16 +250,60 @@ export async function pruneSentMessages(db: DB, at: Date, retentionDays = DEFAUL
   });
 }
 
+/** What "send again" did: the message that goes out now, and whether it is a new copy. */
+export interface ResendResult {
+  /** The message that goes out: the same one, or the copy of a sent e-mail. */
+  id: string;
+  copy: boolean;
+  recipient: string;
+}
+
 /**
- * An admin sends a message again: a failed one (or one still waiting) is due at once, with a new
- * 24-hour retry window; the same Message-ID, so it is still the one message. Audited. 404 gone,
- * 409 when it is being sent or was sent meanwhile.
+ * An admin sends a message again (docs/decisions/044, "Sending again"):
+ * - a failed one, or one still waiting, is due at once with a new 24-hour retry window and the
+ *   same Message-ID: it is still the one message;
+ * - a sent e-mail goes out as a new copy (a new outbox row with a new Message-ID, for the
+ *   shopper who says it never arrived), the original left as it was;
+ * - a sent webhook delivery is refused (409): its receiver accepted it, and a copy with the same
+ *   delivery id would be dropped as a duplicate.
+ * `expected` is the status the admin saw: when the message has moved on since (another admin
+ * sent it again, it went out meanwhile), nothing is done and the answer is 409 with its status
+ * now — as when it is being sent at this moment. 404 when it is gone. Audited.
  */
-export async function resendMessage(db: DB, actor: { id: string }, id: string, at: Date = new Date()): Promise<void> {
+export async function resendMessage(
+  db: DB,
+  actor: { id: string },
+  id: string,
+  at: Date = new Date(),
+  expected?: OutboxMessageRow["status"],
+): Promise<ResendResult> {
   const timestamp = now(at);
-  await db.transaction().execute(async (trx) => {
-    const message = await trx.selectFrom("outbox_messages").select(["status"]).where("id", "=", id).executeTakeFirst();
+  const result = await db.transaction().execute(async (trx): Promise<ResendResult> => {
+    const message = await trx.selectFrom("outbox_messages").selectAll().where("id", "=", id).executeTakeFirst();
     if (!message) throw new UserError("adminMessages.errors.notFound", { status: 404 });
+    const changed = () =>
+      new UserError("adminMessages.errors.changedMeanwhile", { params: { status: message.status }, status: 409 });
+    if (expected && message.status !== expected) throw changed();
+    if (message.status === "sent") {
+      if (message.channel !== "email") throw new UserError("adminMessages.errors.webhookDelivered", { status: 409 });
+      const email = JSON.parse(message.payload) as OutboxEmail;
+      const copyId = await queueEmail(
+        trx,
+        { ...email, to: message.recipient, subject: message.subject },
+        {
+          event: message.event,
+          audience: message.audience as OutboxAudience,
+          language: message.language,
+          orderId: message.order_id,
+        },
+        at,
+      );
+      await auditAction(trx, actor.id, "outbox_message.resent", id, {
+        before: { status: "sent" },
+        after: { copy: copyId, status: "pending" },
+      });
+      return { id: copyId, copy: true, recipient: message.recipient };
+    }
     const updated = await trx
       .updateTable("outbox_messages")
       .set({
@@ -273,15 +317,15 @@ export async function resendMessage(db: DB, actor: { id: string }, id: string, a
       .where("id", "=", id)
       .where("status", "in", ["failed", "pending"])
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) {
-      throw new UserError("adminMessages.errors.changedMeanwhile", { params: { status: message.status }, status: 409 });
-    }
+    if (Number(updated.numUpdatedRows) !== 1) throw changed();
     await auditAction(trx, actor.id, "outbox_message.resent", id, {
       before: { status: message.status },
       after: { status: "pending" },
     });
+    return { id, copy: false, recipient: message.recipient };
   });
   wakeOutbox();
+  return result;
 }
 
 /** One run of the scheduler's outbox job: what is due (retries included), then the old sent messages. */

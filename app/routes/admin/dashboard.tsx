@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { AnalyticsPanel } from "~/components/admin/dashboard-analytics";
+import { FailedMessagesWarning } from "~/components/admin/messages";
 import { UnpaidSummary } from "~/components/admin/unpaid-summary";
 import { ErrorList, Field, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
@@ -11,6 +12,7 @@ import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } from "~/models/analytics.server";
 import { receiptQueueSummary, unpaidByAge } from "~/models/orders/desk.server";
+import { countFailedMessages } from "~/models/outbox/admin-list.server";
 import { grantAdminByEmail, listAdmins } from "~/models/user.server";
 import { emailField } from "~/schemas/auth";
 import type { Route } from "./+types/dashboard";
@@ -22,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const owner = admin.role === "owner";
   const { db } = services(context);
   const at = new Date();
-  const [admins, analytics, daily, metrics, recent, queue, unpaid] = await Promise.all([
+  const [admins, analytics, daily, metrics, recent, queue, unpaid, failedMessages] = await Promise.all([
     // The admins list and the grant form are the owner's.
     owner ? listAdmins(db) : Promise.resolve([]),
     getAnalytics(db),
@@ -31,6 +33,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listRecentOrders(db, 5),
     receiptQueueSummary(db, at),
     unpaidByAge(db, at),
+    // Messages that failed for good: the dashboard warns until they are sent again.
+    countFailedMessages(db),
   ]);
   const t = getInstance(context).t;
   return {
@@ -40,6 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     recent,
     queue,
     unpaid,
+    failedMessages,
     at: at.toISOString(),
     language: getLanguage(context),
     email: admin.email,
@@ -73,6 +78,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
       {/* An e-mail is one long word: it may break anywhere rather than push the page sideways. */}
       <h1 className="text-2xl font-bold [overflow-wrap:anywhere]">{t("admin.welcome", { email: loaderData.email })}</h1>
       <p className="mt-1 text-stone-600">{t("admin.welcomeText")}</p>
+      <FailedMessagesWarning count={loaderData.failedMessages} className="mt-6" />
       <UnpaidSummary
         queue={loaderData.queue}
         unpaid={loaderData.unpaid}

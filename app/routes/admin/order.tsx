@@ -4,6 +4,7 @@ import { AdminSection } from "~/components/admin/admin-section";
 import { OrderActions } from "~/components/admin/order-actions";
 import { OrderDeadline } from "~/components/admin/order-deadline";
 import { OrderItems } from "~/components/admin/order-items";
+import { OrderMessages } from "~/components/admin/order-messages";
 import { OrderReceipt } from "~/components/admin/order-receipt";
 import { OrderStatusBadge } from "~/components/order-status-badge";
 import { BackLink } from "~/components/ui/back-link";
@@ -22,19 +23,23 @@ import { getInstance, getLanguage } from "~/middleware/i18next";
 import { changeOrderStatus, findAdminOrder, transitionsFor } from "~/models/orders/desk.server";
 import { deadlineState, extendPaymentDeadline } from "~/models/orders/payment-deadlines.server";
 import { shownStatus } from "~/models/orders/status";
+import { listOrderMessages } from "~/models/outbox/admin-list.server";
 import { extendDeadlineSchema } from "~/schemas/order-deadline";
 import { orderStatusSchema } from "~/schemas/order-status";
 import type { Route } from "./+types/order";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
-  const found = await findAdminOrder(services(context).db, params.id);
+  const { db } = services(context);
+  const found = await findAdminOrder(db, params.id);
   if (!found) throw data(null, { status: 404 });
+  const messages = await listOrderMessages(db, found.order.id);
   const t = getInstance(context).t;
   const url = new URL(request.url);
   return {
     ...found,
     lines: found.lines.map((line) => ({ ...line, image_url: publicUrl(line.image_path) })),
+    messages,
     actions: transitionsFor(found.order),
     confirmingCancel: url.searchParams.get("cancel") === "1",
     deadline: deadlineState(found.order),
@@ -101,7 +106,7 @@ export const action = formAction(
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { order, lines, customer, history, actions, confirmingCancel, language, deadline } = loaderData;
+  const { order, lines, customer, history, actions, confirmingCancel, language, deadline, messages } = loaderData;
   // The extension form's refusal: the model's (409) or the schema's (400), shown in its panel.
   const deadlineAnswer = actionData?.result?.initialValue?.intent === "extendDeadline" ? actionData : null;
   const pageProblem = deadlineAnswer ? null : actionData?.problem;
@@ -202,6 +207,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               </ol>
             )}
           </AdminSection>
+
+          <OrderMessages orderId={order.id} orderNumber={order.order_number} messages={messages} language={language} />
         </div>
 
         {/* On a phone the actions and the receipt come first: they are what the admin is here for. */}
