@@ -5,6 +5,8 @@ import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } fr
 import { customerBatches, customerSummary, listCustomers, listIpActivity } from "~/models/customers.server";
 import { listAdminOrders, receiptQueueSummary, unpaidByAge } from "~/models/orders/desk.server";
 import { listOrdersForUser } from "~/models/orders/shopper.server";
+import { findMessage, listMessages, listOrderMessages, outboxCounts } from "~/models/outbox/admin-list.server";
+import { pruneSentMessages } from "~/models/outbox/deliver.server";
 import { listFeaturedProducts } from "~/models/products/cards.server";
 import { findProduct, listProducts, listRelatedProducts, type Sort } from "~/models/products/catalog.server";
 import { searchProducts } from "~/models/products/search.server";
@@ -36,6 +38,8 @@ const LARGE_TABLES = [
   "page_views",
   "sign_in_events",
   "cart_lines",
+  "outbox_messages",
+  "outbox_attempts",
 ] as const;
 type Table = (typeof LARGE_TABLES)[number];
 const isLarge = (name: string | undefined): name is Table => (LARGE_TABLES as readonly string[]).includes(name ?? "");
@@ -411,6 +415,61 @@ const cases: Record<string, Case[]> = {
       ],
     },
   ],
+  // Admin → Messages at scale (issue 26): every filter reads its page through an index (migration 0017).
+  messages: [
+    ...(["all", "sent", "failed"] as const).flatMap((status) =>
+      ([null, "email", "webhook"] as const).map(
+        (channel): Case => ({
+          label: `status ${status}, channel ${channel ?? "any"}, an older page`,
+          run: async (db) => {
+            const first = await listMessages(db, { status, channel, q: "" });
+            await listMessages(db, { status, channel, q: "", older: first.older });
+          },
+        }),
+      ),
+    ),
+    {
+      label: "status waiting (pending and sending)",
+      run: (db) => listMessages(db, { status: "waiting", channel: null, q: "" }),
+      exceptions: [
+        {
+          kind: "sort",
+          table: "outbox_messages",
+          sql: /"status" in \(\?, \?\).*limit/s,
+          why: "the waiting messages (two statuses, each an index range) are few and are sorted for the page: what is waiting is sent within minutes",
+        },
+      ],
+    },
+    {
+      label: "a newer page",
+      run: async (db) => {
+        const first = await listMessages(db, { status: "sent", channel: null, q: "" });
+        const second = await listMessages(db, { status: "sent", channel: null, q: "", older: first.older });
+        await listMessages(db, { status: "sent", channel: null, q: "", newer: second.newer });
+      },
+    },
+    ...[
+      ["recipient prefix", () => someEmail.slice(0, 8)],
+      ["order number", () => data.orderNumbers[10] as string],
+    ].map(
+      ([what, q]): Case => ({
+        label: `search by ${what as string}`,
+        run: (db) => listMessages(db, { status: "all", channel: null, q: (q as () => string)() }),
+        exceptions: [
+          {
+            kind: "sort",
+            table: "outbox_messages",
+            sql: /"recipient" >= \?.*limit/s,
+            why: "a search's ranges (the recipient's prefix, the order's messages) find few messages; those are sorted for the page",
+          },
+        ],
+      }),
+    ),
+    { label: "counts (waiting, failed)", run: (db) => outboxCounts(db) },
+    { label: "an order's messages", run: (db) => listOrderMessages(db, data.orderIds[10] as string) },
+    { label: "a message with its attempts", run: (db) => findMessage(db, data.messageIds[10] as string) },
+    { label: "pruning sent messages past retention", run: (db) => pruneSentMessages(db, new Date(), 90) },
+  ],
   "account orders": [
     {
       label: "listOrdersForUser",
@@ -434,6 +493,31 @@ describe("query plans on a shop-sized database", () => {
 });
 
 /**
+ * Two plans the rules above cannot judge: a walk of outbox_created that skips every e-mail to find
+ * 50 webhooks stops at the LIMIT as far as the plan says, and pruning's `status = 'sent'` is an index
+ * SEARCH either way — but both would read every message row (each holds its rendered e-mail).
+ */
+describe("the outbox reads only what it needs", () => {
+  const indexOf = async (run: (db: DB) => Promise<unknown>, pattern: RegExp) =>
+    (await capture.explainAll(run))
+      .filter((query) => pattern.test(query.sql))
+      .flatMap((query) => query.plan.map((line) => line.detail))
+      .join("\n");
+  it("finds webhooks through outbox_channel_list", async () => {
+    const plan = await indexOf(
+      (db) => listMessages(db, { status: "all", channel: "webhook", q: "" }),
+      /"channel" = \?/,
+    );
+    expect(plan).toMatch(/USING (COVERING )?INDEX outbox_channel_list/);
+  });
+  it("prunes through outbox_status_sent", async () => {
+    const plan = await indexOf((db) => pruneSentMessages(db, new Date(), 90), /"sent_at" < \?/);
+    expect(plan).toMatch(/USING (COVERING )?INDEX outbox_status_sent/);
+    expect(plan).not.toMatch(/outbox_status_next|outbox_status_list/);
+  });
+});
+
+/**
  * The check itself: with an index the pages rely on dropped (inside a transaction that is rolled
  * back; SQLite's schema changes are transactional), the same case must fail.
  */
@@ -450,6 +534,7 @@ describe("a dropped index is noticed", () => {
     ["users_list", "customers", "listCustomers deep page (30)"],
     ["sign_in_events_ip_activity, sign_in_events_created", "customers", "listIpActivity (30 days)"],
     ["order_lines_order", "admin orders", "no filter, page 1"],
+    ["outbox_status_list", "messages", "status sent, channel any, an older page"],
   ];
   it.each(reliedOn)("without %s, %s: %s fails", async (indexes, screen, label) => {
     const item = cases[screen]?.find((c) => c.label === label);

@@ -5,11 +5,19 @@ import { SEED_CATEGORIES, SEED_PRODUCTS } from "#db/seed/catalogue";
  * A shop shaped like the benchmarks' (bench/catalog.ts, bench/admin.ts, bench/dashboard.ts),
  * smaller so a test stays quick: the demo categories, 3,000 products with three colours and an
  * image each, 1,000 accounts with their sign-ins, 4,000 orders with one to three lines, 5,000
- * page views with their rollups and 200 carts. Written straight through better-sqlite3 in one
+ * page views with their rollups, 200 carts and 6,000 outbox messages (most sent, a few waiting or failed,
+ * a few webhooks) with their attempts. Written straight through better-sqlite3 in one
  * transaction (the products' full-text triggers run as in the app). Deterministic. No ANALYZE,
  * as in production: the plans are the ones SQLite picks without statistics.
  */
-export const PLAN_DATA = { products: 3_000, users: 1_000, orders: 4_000, pageViews: 5_000, carts: 200 } as const;
+export const PLAN_DATA = {
+  products: 3_000,
+  users: 1_000,
+  orders: 4_000,
+  pageViews: 5_000,
+  carts: 200,
+  messages: 6_000,
+} as const;
 
 const DAY = 86_400_000;
 
@@ -21,6 +29,7 @@ export interface PlanData {
   orderNumbers: string[];
   emails: string[];
   ips: string[];
+  messageIds: string[];
 }
 
 function generator(seed: number) {
@@ -54,6 +63,7 @@ export function seedPlanData(file: string, anchor = Date.now()): PlanData {
     orderNumbers: [],
     emails: [],
     ips: [],
+    messageIds: [],
   };
   try {
     sqlite.transaction(() => {
@@ -209,6 +219,53 @@ export function seedPlanData(file: string, anchor = Date.now()): PlanData {
         const at = iso(anchor - rand.int(30 * DAY));
         cart.run(id, at, at);
         for (let i = 0; i < 2; i++) cartLine.run(id, rand.pick(data.productIds), at);
+      }
+
+      const message = sqlite.prepare(
+        `insert into outbox_messages (id, channel, event, audience, recipient, language, subject, payload, message_key,
+           order_id, webhook_id, status, attempts, next_attempt_at, give_up_at, claimed_until, last_error,
+           last_response_status, created_at, updated_at, sent_at, failed_at)
+         values (?, ?, ?, ?, ?, 'en', ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, null, ?, ?, ?, ?)`,
+      );
+      const attempt = sqlite.prepare(
+        "insert into outbox_attempts (message_id, attempted_at, ok, response_status, error, duration_ms) values (?, ?, ?, null, ?, 40)",
+      );
+      const payload = JSON.stringify({ text: "Thank you for your order. ".repeat(20), html: "<p>Thank you</p>" });
+      for (let n = 0; n < PLAN_DATA.messages; n++) {
+        const id = rand.uuid();
+        const created = anchor - rand.int(120 * DAY);
+        const roll = rand.next();
+        const status = roll < 0.9 ? "sent" : roll < 0.96 ? "pending" : roll < 0.99 ? "failed" : "sending";
+        const webhook = rand.next() < 0.05;
+        const orderIndex = rand.int(data.orderIds.length);
+        const recipient = webhook
+          ? "https://hooks.example.com/shop"
+          : (data.emails[rand.int(data.emails.length)] as string);
+        const sentAt = status === "sent" ? iso(created + 2_000) : null;
+        message.run(
+          id,
+          webhook ? "webhook" : "email",
+          rand.pick(["order.placed", "order.paid", "order.shipped", "alert.order.placed"]),
+          webhook ? "webhook" : "customer",
+          recipient,
+          `Order ${data.orderNumbers[orderIndex]}`,
+          payload,
+          `<${id}@shop.example>`,
+          rand.next() < 0.9 ? data.orderIds[orderIndex] : null,
+          webhook ? "hook-1" : null,
+          status,
+          status === "pending" ? rand.int(3) : 1,
+          iso(created + 60_000),
+          iso(created + DAY),
+          status === "failed" ? "connect ECONNREFUSED" : null,
+          iso(created),
+          iso(created),
+          sentAt,
+          status === "failed" ? iso(created + DAY) : null,
+        );
+        if (status !== "pending")
+          attempt.run(id, iso(created + 1_000), status === "sent" ? 1 : 0, status === "failed" ? "refused" : null);
+        data.messageIds.push(id);
       }
     })();
   } finally {
