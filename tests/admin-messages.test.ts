@@ -368,7 +368,12 @@ describe("send again", () => {
       expect(statusOf(thrown)).toBe(403);
     }
     expect((await row(id)).status).toBe("failed");
-    for (const fields of [{ expected: "sending" }, { expected: "" }, { intent: "nothing", expected: "failed" }]) {
+    const bad: Record<string, string>[] = [
+      { expected: "sending" },
+      { expected: "" },
+      { intent: "nothing", expected: "failed" },
+    ];
+    for (const fields of bad) {
       expect(statusOf((await resend(id, fields)).result)).toBe(400);
     }
     expect((await row(id)).status).toBe("failed");
@@ -449,7 +454,7 @@ describe("retention", () => {
       .selectAll()
       .where("action", "=", "setting.outbox_retention_updated")
       .execute();
-    expect(audit.map((entry) => [entry.actor_user_id, JSON.parse(entry.details)])).toEqual([
+    expect(audit.map((entry) => [entry.actor_user_id, JSON.parse(entry.details ?? "null")])).toEqual([
       [owner.id, { before: { days: 90 }, after: { days: 30 } }],
     ]);
 

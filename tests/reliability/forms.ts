@@ -35,6 +35,8 @@ export interface FuzzContext {
   /** The payment page's current one-time key (read before each payment post). */
   submissionKey: string;
   customerEmail: string;
+  /** A failed e-mail of the customer's (Admin → Messages: send again). */
+  messageId: string;
 }
 
 /** Valid example values of one field: fixed, or read from the context. */
@@ -381,6 +383,26 @@ export const FORMS: readonly FormAction[] = [
     },
   },
   {
+    name: "admin: messages (how long sent messages are kept)",
+    module: "app/routes/admin/messages.tsx",
+    path: () => "/admin/messages",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: { intent: ["retention"], days: ["90", "1", "3650", "0", "3651", "1.5", "-7", "abc", ""] },
+  },
+  {
+    name: "admin: send a message again",
+    module: "app/routes/admin/message.tsx",
+    path: (ctx) => `/admin/messages/${ctx.messageId}`,
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["resend"],
+      expected: ["failed", "pending", "sent", "sending"],
+      returnTo: ["/admin/messages?status=failed", "/admin/orders/x", "//evil.example", "javascript:alert(1)"],
+    },
+  },
+  {
     name: "admin: customer block",
     module: "app/routes/admin/customer.tsx",
     path: (ctx) => `/admin/customers/${ctx.victimId}`,
@@ -536,6 +558,17 @@ export const QUERIES: readonly { name: string; path: string; param: string; extr
     extra: { status: ["paid", "review", "overdue", "x"], page: ["0"] },
   },
   { name: "admin customers list", path: "/admin/customers", param: "q", extra: { page: ["-5"] } },
+  {
+    name: "admin messages list",
+    path: "/admin/messages",
+    param: "q",
+    extra: {
+      status: ["failed", "waiting", "sent", "x"],
+      channel: ["email", "webhook", "fax"],
+      older: ["2026-01-01T00:00:00.000Z~abc", "garbage"],
+      newer: ["2026-01-01T00:00:00.000Z~abc"],
+    },
+  },
 ];
 
 /** Fields no form owns: sent along with valid submissions, they must change nothing. */

@@ -13,6 +13,7 @@ import {
   uniqueEmail,
   uniquePassword,
 } from "../e2e/fixtures";
+import { insertFailedMessage } from "./messages";
 import { adminSignIn, createAdmin, openDatabase, removeFiles, type Shop, type ShopFiles, startShop } from "./shop";
 
 /**
@@ -42,6 +43,8 @@ export interface MatrixIds {
   categorySlug: string;
   blogPostId: number;
   bankAccountId: number;
+  /** A failed e-mail of order A (Admin → Messages). */
+  messageId: string;
 }
 
 /** A status, or a redirect with its Location (a string is matched exactly). */
@@ -385,6 +388,25 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     adminBody: () => ({ intent: "nothing" }),
     admin: 400,
   }),
+  adminRow(
+    "/admin/messages",
+    "routes/admin/messages.tsx",
+    () => "/admin/messages",
+    {
+      // Keep sent messages for one day: the owner's (staff read the list and send messages again).
+      body: () => ({ intent: "retention", days: "1" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+    200,
+    "write",
+  ),
+  adminRow("/admin/messages/:id", "routes/admin/message.tsx", (ids) => `/admin/messages/${ids.messageId}`, {
+    // Send order A's failed e-mail again (owner and staff may).
+    body: () => ({ intent: "resend", expected: "failed" }),
+    adminBody: () => ({ intent: "nothing" }),
+    admin: 400,
+  }),
   adminRow("/admin/customers", "routes/admin/customers.tsx", () => "/admin/customers", null),
   adminRow(
     "/admin/customers/:id",
@@ -691,6 +713,7 @@ export async function prepareParties(playwright: PlaywrightWorkerArgs["playwrigh
         categorySlug: catalogue.categorySlug,
         blogPostId: blogPost.id,
         bankAccountId: bankAccount.id,
+        messageId: insertFailedMessage(shop.files, { orderId: order.id, recipient: accounts.customerA.email }),
       },
       clients,
       accounts,
