@@ -20,16 +20,15 @@ import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
+import { listMessages, outboxCounts } from "~/models/outbox/admin-list.server";
 import {
   formatCursor,
-  listMessages,
   MESSAGE_LIST_STATUSES,
   type MessageListStatus,
-  outboxCounts,
   parseCursor,
   parseMessageListStatus,
   parseOutboxChannel,
-} from "~/models/outbox/admin-list.server";
+} from "~/models/outbox/list-filters";
 import { outboxRetentionDays, setOutboxRetentionDays } from "~/models/outbox/retention.server";
 import { retentionSchema } from "~/schemas/outbox";
 import type { Route } from "./+types/messages";
