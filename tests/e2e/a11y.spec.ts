@@ -1,12 +1,16 @@
+import path from "node:path";
 import type { Page } from "@playwright/test";
+import { insertFailedMessage } from "../setup/failed-message";
 import { type AxeViolation, type HtmlProblem, htmlErrors, seriousViolations } from "./a11y";
 import {
   apiAddToCart,
   apiCheckout,
+  apiOrders,
   apiPaymentKey,
   apiSignUp,
   apiSubmitPayment,
   expect,
+  mainServerPaths,
   newApiShopper,
   productIdByName,
   receiptJpeg,
@@ -195,6 +199,12 @@ test.describe("accessibility and markup of every page type", () => {
         await apiCheckout(shopper.request, shopper.email);
         const paid = await apiSubmitPayment(shopper.request, await apiPaymentKey(shopper.request), await receiptJpeg());
         expect(paid.status()).toBe(302);
+        // An e-mail of the order that failed for good: the Messages screens and the order page list it.
+        const [order] = await apiOrders(shopper.request);
+        insertFailedMessage(path.join(mainServerPaths().data, "shop.db"), {
+          orderId: order?.id ?? null,
+          recipient: shopper.email,
+        });
       } finally {
         await shopper.dispose();
       }
@@ -215,6 +225,9 @@ test.describe("accessibility and markup of every page type", () => {
       await visit(await firstLink(page, /^\/admin\/categories\?edit=\d+$/));
       await visit(`/admin/orders?q=${encodeURIComponent(shopper.email)}`);
       await visit(await firstLink(page, /^\/admin\/orders\/[\w-]+$/));
+      await visit("/admin/messages");
+      await visit(`/admin/messages?status=failed&q=${encodeURIComponent(shopper.email)}`);
+      await visit(await firstLink(page, /^\/admin\/messages\/[\w-]+$/));
       await visit(`/admin/customers?q=${encodeURIComponent(shopper.email)}`);
       await visit(await firstLink(page, /^\/admin\/customers\/(?!export)[\w-]+$/));
       await visit("/admin/blog");

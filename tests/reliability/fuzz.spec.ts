@@ -1,8 +1,8 @@
 import { type APIRequestContext, expect, test } from "@playwright/test";
 import fc from "fast-check";
 import { CHECKOUT_DETAILS, receiptJpeg, type UploadFile, uniqueEmail, uniquePassword } from "../e2e/fixtures";
+import { insertFailedMessage } from "../setup/failed-message";
 import { type Examples, FOREIGN_FIELDS, FORMS, type FormAction, type FuzzContext, QUERIES, type Role } from "./forms";
-import { insertFailedMessage } from "./messages";
 import { adminSignIn, createAdmin, FULL, openDatabase, removeFiles, runs, type Shop, startShop } from "./shop";
 
 /*
@@ -511,7 +511,10 @@ test.beforeAll(async () => {
   });
   expect(rejected.status, `reject receipt: ${excerpt(rejected.text)}`).toBe(302);
   ctx.transitionOrderId = await placeOrder();
-  ctx.messageId = insertFailedMessage(shop.files, { orderId: ctx.transitionOrderId, recipient: ctx.customerEmail });
+  ctx.messageId = insertFailedMessage(shop.files.databaseFile, {
+    orderId: ctx.transitionOrderId,
+    recipient: ctx.customerEmail,
+  });
   await readCartLine();
   if (FULL) console.log(`fuzz.spec: fast-check seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
 });

@@ -13,7 +13,7 @@ import {
   uniqueEmail,
   uniquePassword,
 } from "../e2e/fixtures";
-import { insertFailedMessage } from "./messages";
+import { insertFailedMessage } from "../setup/failed-message";
 import { adminSignIn, createAdmin, openDatabase, removeFiles, type Shop, type ShopFiles, startShop } from "./shop";
 
 /**
@@ -713,7 +713,10 @@ export async function prepareParties(playwright: PlaywrightWorkerArgs["playwrigh
         categorySlug: catalogue.categorySlug,
         blogPostId: blogPost.id,
         bankAccountId: bankAccount.id,
-        messageId: insertFailedMessage(shop.files, { orderId: order.id, recipient: accounts.customerA.email }),
+        messageId: insertFailedMessage(shop.files.databaseFile, {
+          orderId: order.id,
+          recipient: accounts.customerA.email,
+        }),
       },
       clients,
       accounts,

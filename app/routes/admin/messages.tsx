@@ -34,18 +34,7 @@ import { retentionSchema } from "~/schemas/outbox";
 import type { Route } from "./+types/messages";
 
 const PATH = "/admin/messages";
-const COLUMNS = [
-  "when",
-  "event",
-  "recipient",
-  "subject",
-  "status",
-  "attempts",
-  "nextAttempt",
-  "lastError",
-  "order",
-  "actions",
-] as const;
+const COLUMNS = ["when", "recipient", "subject", "status", "lastError", "order", "actions"] as const;
 
 /**
  * GET /admin/messages?status=&channel=&q=&older=|newer= — the outbox, newest first, 50 a page.
@@ -209,61 +198,57 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
       ) : (
         <AdminTable
           columns={COLUMNS.map(label)}
-          minWidth="min-w-[72rem]"
+          minWidth="min-w-[58rem]"
           className="mt-4"
           layout="cards"
           testId="messages-table"
         >
-          {messages.map((message) => (
-            <tr key={message.id} data-testid="message-row" className="align-top">
-              <td className="whitespace-nowrap px-3 py-2 text-xs" data-label={label("when")}>
-                {date(message.created_at)}
-              </td>
-              <td className="px-3 py-2" data-label={label("event")}>
-                {eventLabel(t, message.channel, message.event)}
-              </td>
-              <td className="max-w-56 px-3 py-2 break-words [overflow-wrap:anywhere]" data-label={label("recipient")}>
-                {message.recipient}
-              </td>
-              <td className="max-w-64 px-3 py-2 break-words" data-label={label("subject")}>
-                <Link
-                  to={`${PATH}/${message.id}`}
-                  className="text-brand-700 hover:underline"
-                  aria-label={t("adminMessages.detailsFor", { recipient: message.recipient })}
-                >
-                  {message.subject}
-                </Link>
-              </td>
-              <td className="px-3 py-2" data-label={label("status")}>
-                <MessageStatusBadge status={message.status} attempts={message.attempts} />
-              </td>
-              <td className="px-3 py-2 tabular-nums" data-label={label("attempts")}>
-                {message.attempts}
-              </td>
-              <td className="whitespace-nowrap px-3 py-2 text-xs" data-label={label("nextAttempt")}>
-                {nextAttemptText(message, language) ?? (
-                  <span className="text-stone-500">{t("adminMessages.none")}</span>
-                )}
-              </td>
-              <td className="max-w-64 px-3 py-2" data-label={label("lastError")}>
-                <LastError message={message} />
-              </td>
-              <td className="px-3 py-2" data-label={label("order")}>
-                <MessageOrderLink message={message} />
-              </td>
-              <td className="px-3 py-2" data-label={label("actions")}>
-                <div className="flex flex-wrap items-center gap-2">
-                  <Link
-                    to={`${PATH}/${message.id}`}
-                    className="rounded border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-50"
-                  >
-                    {t("adminMessages.details")}
+          {messages.map((message) => {
+            const next = nextAttemptText(message, language);
+            return (
+              <tr key={message.id} data-testid="message-row" className="align-top">
+                <td className="whitespace-nowrap px-3 py-2 text-xs" data-label={label("when")}>
+                  {date(message.created_at)}
+                </td>
+                <td className="max-w-56 px-3 py-2 [overflow-wrap:anywhere]" data-label={label("recipient")}>
+                  {message.recipient}
+                </td>
+                <td className="max-w-64 px-3 py-2 break-words" data-label={label("subject")}>
+                  <Link to={`${PATH}/${message.id}`} className="text-brand-700 hover:underline">
+                    {message.subject}
                   </Link>
-                  {message.status === "failed" ? <ResendForm message={message} returnTo={returnTo} /> : null}
-                </div>
-              </td>
-            </tr>
-          ))}
+                  <div className="text-xs text-stone-600">{eventLabel(t, message.channel, message.event)}</div>
+                </td>
+                <td className="px-3 py-2" data-label={label("status")}>
+                  <MessageStatusBadge status={message.status} attempts={message.attempts} />
+                  <div className="mt-1 text-xs text-stone-600">
+                    {t("adminMessages.attempts", { count: message.attempts })}
+                  </div>
+                  {next ? (
+                    <div className="text-xs text-stone-600">{t("adminMessages.nextAttempt", { date: next })}</div>
+                  ) : null}
+                </td>
+                <td className="max-w-64 px-3 py-2" data-label={label("lastError")}>
+                  <LastError message={message} />
+                </td>
+                <td className="px-3 py-2" data-label={label("order")}>
+                  <MessageOrderLink message={message} />
+                </td>
+                <td className="px-3 py-2" data-label={label("actions")}>
+                  <div className="flex flex-wrap items-center gap-2">
+                    <Link
+                      to={`${PATH}/${message.id}`}
+                      className="rounded border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-50"
+                      aria-label={t("adminMessages.detailsFor", { recipient: message.recipient })}
+                    >
+                      {t("adminMessages.details")}
+                    </Link>
+                    {message.status === "failed" ? <ResendForm message={message} returnTo={returnTo} /> : null}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
         </AdminTable>
       )}
 

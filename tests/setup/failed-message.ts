@@ -1,20 +1,24 @@
 import crypto from "node:crypto";
 import Database from "better-sqlite3";
-import type { ShopFiles } from "./shop";
 
 /**
  * A message that failed for good, as the outbox leaves it (app/models/outbox/deliver.server.ts):
  * status failed, one refused attempt in its log. Written by hand because the real way takes 24
  * hours of refused attempts; the running shop never touches a failed message on its own, so the
- * row stays as written until someone sends it again. Returns its id.
+ * row stays as written until someone sends it again. For a running shop's SQLite file (WAL lets it
+ * write beside the shop). Returns its id.
  */
-export function insertFailedMessage(files: ShopFiles, options: { orderId: string | null; recipient: string }): string {
-  const db = new Database(files.databaseFile);
+export function insertFailedMessage(
+  databaseFile: string,
+  options: { orderId: string | null; recipient: string },
+): string {
+  const db = new Database(databaseFile);
   try {
     db.pragma("busy_timeout = 10000");
     const id = crypto.randomUUID();
+    // Its times are the test's now, the time of the order it belongs to (not a day before it).
     const failedAt = new Date();
-    const queuedAt = new Date(failedAt.getTime() - 24 * 60 * 60 * 1000);
+    const queuedAt = failedAt;
     const iso = (date: Date) => date.toISOString();
     const payload = JSON.stringify({
       from: '"Harbour Tactical" <no-reply@harbourtactical.hk>',
