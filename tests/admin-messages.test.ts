@@ -1,7 +1,12 @@
+import fs from "node:fs";
+import path from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { DB } from "#db/connect.server";
+import { eventLabel } from "~/components/admin/messages";
 import type { CurrentUser } from "~/lib/auth.server";
+import { createTranslator, type Messages } from "~/lib/i18n";
 import { type Mailer, type MailMessage, MemoryMailer, renderLocalizedEmail } from "~/lib/mail.server";
+import resources from "~/locales";
 import { listMessages } from "~/models/outbox/admin-list.server";
 import { deliverDueMessages } from "~/models/outbox/deliver.server";
 import { queueEmail, queueWebhookDelivery, RETRY_WINDOW_MS } from "~/models/outbox/queue.server";
@@ -486,5 +491,55 @@ describe("retention", () => {
     const left = await db.selectFrom("outbox_messages").select("id").execute();
     expect(left.map((r) => r.id).sort()).toEqual([recent, stuck].sort());
     expect(await db.selectFrom("outbox_attempts").select("id").where("message_id", "=", old).execute()).toEqual([]);
+  });
+});
+
+describe("what a message is about, in words", () => {
+  const translators = {
+    en: createTranslator("en", resources.en.translation as unknown as Messages),
+    zh: createTranslator("zh", resources.zh.translation as unknown as Messages),
+  };
+
+  it("names an event in both languages, a webhook's as a webhook, and shows one it has no words for as stored", () => {
+    expect(eventLabel(translators.en, "email", "order.placed")).toBe("Order received");
+    expect(eventLabel(translators.zh, "email", "order.placed")).toBe("已收到訂單");
+    expect(eventLabel(translators.en, "email", "alert.order.placed")).toBe("Shop alert: new order");
+    expect(eventLabel(translators.en, "webhook", "order.paid")).toBe("Webhook: Payment confirmed");
+    expect(eventLabel(translators.zh, "webhook", "order.paid")).toBe("Webhook 通知：已確認付款");
+    expect(eventLabel(translators.en, "email", "alert.stock.low")).toBe("Shop alert (stock.low)");
+    expect(eventLabel(translators.en, "email", "something.new")).toBe("something.new");
+  });
+
+  it("has words for every event the shop's code queues a message for", () => {
+    const files = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) return entry.name === "locales" ? [] : files(full);
+        return /\.tsx?$/.test(entry.name) ? [full] : [];
+      });
+    const events = new Set<string>();
+    for (const file of files(path.resolve("app"))) {
+      const text = fs.readFileSync(file, "utf8");
+      if (!/queue(Email|WebhookDelivery)\(/.test(text) || file.endsWith("queue.server.ts")) continue;
+      for (const match of text.matchAll(/\bevent:\s*["']([a-z_]+(?:\.[a-z_]+)+)["']/g)) events.add(match[1] as string);
+    }
+    // Names built from a type: the shop's events (alerts, webhooks) and the account links' purposes.
+    const union = (file: string, type: string) => {
+      const source = fs.readFileSync(path.resolve(file), "utf8");
+      const body = new RegExp(`type ${type} =([^;]+);`).exec(source)?.[1] ?? "";
+      return [...body.matchAll(/"([a-z_.]+)"/g)].map((match) => match[1] as string);
+    };
+    const shopEvents = union("app/models/outbox/events.server.ts", "ShopEventType");
+    const purposes = union("db/schema.ts", "AccountTokenPurpose");
+    expect(shopEvents).toContain("order.placed");
+    expect(purposes).toContain("reset");
+    for (const type of shopEvents) events.add(type).add(`alert.${type}`);
+    for (const purpose of purposes) events.add(`account.${purpose}`);
+    for (const event of events) {
+      for (const [language, t] of Object.entries(translators)) {
+        expect(eventLabel(t, "email", event), `${event} in ${language}`).not.toBe(event);
+        expect(eventLabel(t, "email", event), `${event} in ${language}`).not.toMatch(/\(/);
+      }
+    }
   });
 });

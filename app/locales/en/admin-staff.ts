@@ -3,10 +3,10 @@ export default {
   nav: "Staff",
   title: "Staff",
   intro:
-    "Owners can use every admin screen. Staff can use the dashboard, orders, products, categories, blog and the customer list, but not settings, bank accounts, the customer export or this screen.",
+    "Owners can use every admin screen. Staff can use the dashboard, orders, messages, products, categories, blog and the customer list, but not settings (nor how long sent messages are kept), bank accounts, the customer export or this screen.",
   ownerOnlyTitle: "Only the shop owner can use this page",
   ownerOnlyText:
-    "Your staff account can use orders, products, categories, the blog and the customer list. Ask the shop owner if you need this page.",
+    "Your staff account can use orders, messages, products, categories, the blog and the customer list. Ask the shop owner if you need this page.",
   blockOwnerOnly: "Only the shop owner can block or unblock an account.",
   manageLink: "Manage staff and see recent activity",
   listHeading: "Owners and staff",
