@@ -1,3 +1,4 @@
+import type { ShouldRevalidateFunction } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
 import { MessageAttempts, MessageFacts } from "~/components/admin/message-detail";
 import { MessageStatusBadge, ResendForm, resendKind } from "~/components/admin/messages";
@@ -69,6 +70,13 @@ export const action = formAction(
     });
   },
 );
+
+/**
+ * After a refusal because the message moved on (409), the page shows it as it is now, as the
+ * server's answer to a plain form post does; other refusals keep the page as it was.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
 
 export default function AdminMessage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

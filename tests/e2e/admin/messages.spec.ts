@@ -65,6 +65,7 @@ async function reloadUntil(page: Page, url: string, done: () => Promise<boolean>
 
 test("a failed e-mail is found from the dashboard, sent again and goes out; a copy of it too", async ({
   page,
+  context,
   playwright,
   baseURL,
 }) => {
@@ -100,6 +101,11 @@ test("a failed e-mail is found from the dashboard, sent again and goes out; a co
   await expect(row).toContainText("connect ECONNREFUSED 127.0.0.1:2525");
   await expect(row.getByRole("link", { name: order.number })).toHaveAttribute("href", `/admin/orders/${order.id}`);
 
+  // A second tab still shows it failed, with its own "Send again".
+  const stale = await context.newPage();
+  await stale.goto(`/admin/messages/${messageId}`);
+  await expect(stale.getByTestId("message-status")).toHaveText("Failed");
+
   // Sent again: back on the same filtered list, where it is failed no more.
   await row.getByRole("button", { name: `Send again the message to ${shopper.email}` }).click();
   await expect(
@@ -121,6 +127,13 @@ test("a failed e-mail is found from the dashboard, sent again and goes out; a co
   const sent = mailsTo(shopper.email).filter(({ raw }) => raw.includes(`<${messageId}@harbourtactical.hk>`));
   expect(sent, "the e-mail written by the shop's transport, with its Message-ID").toHaveLength(1);
   expect(sent[0]?.raw).toMatch(/^Subject: We received your order/m);
+
+  // The out-of-date tab's "Send again" sends nothing: the message says what it is now.
+  await stale.getByRole("button", { name: `Send again the message to ${shopper.email}` }).click();
+  await expect(stale.getByRole("alert")).toContainText("Nothing was sent: this message is now “Sent”.");
+  await expect(stale.getByTestId("message-status")).toHaveText("Sent");
+  await stale.close();
+  expect(mailsTo(shopper.email).filter(({ raw }) => raw.includes(`<${messageId}@harbourtactical.hk>`))).toHaveLength(1);
 
   // The order page lists it, sent.
   await page.goto(`/admin/orders/${order.id}`);
