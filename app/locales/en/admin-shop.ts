@@ -116,6 +116,24 @@ export default {
     window: "Hours to pay",
     windowHint: "Leave empty for the server's setting (PAYMENT_WINDOW_HOURS, now {{hours}} hours). 1 to 720.",
   },
+  alerts: {
+    heading: "Alerts to the shop",
+    intro:
+      "An e-mail to you as soon as something needs your attention, with the order's number, customer, amount and a link to it in the admin.",
+    emails: "Notification addresses",
+    emailsHint:
+      "One address a line (at most 10). Leave empty to use the support e-mail, now {{email}}.",
+    events: "Send an alert when",
+    on: {
+      order_placed: "A new order is placed",
+      receipt_uploaded: "A receipt is uploaded or replaced",
+      order_expired: "An order expires unpaid",
+      deadline_extended: "A payment deadline is extended",
+      message_failed: "A message could not be sent for 24 hours",
+    },
+    placedWithReceipt: "An order placed with its receipt counts as both: one e-mail when either is ticked.",
+    language: "Language of the alerts",
+  },
   errors: {
     tooLong: "This is too long",
     nameRequired: "Enter the shop's name",
@@ -134,5 +152,8 @@ export default {
     descriptionTooLong: "At most 160 characters",
     bodyTooLong: "The text is too long (at most 50,000 characters)",
     windowInvalid: "Enter whole hours from 1 to 720, or leave it empty",
+    alertEmailInvalid: "“{{email}}” is not an e-mail address",
+    alertEmailsTooMany: "At most {{max}} addresses",
+    alertLanguageInvalid: "Choose English or Chinese",
   },
 };

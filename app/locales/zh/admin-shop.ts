@@ -113,6 +113,22 @@ export default {
     window: "付款時限（小時）",
     windowHint: "留空即使用伺服器設定（PAYMENT_WINDOW_HOURS，現為 {{hours}} 小時）。1 至 720。",
   },
+  alerts: {
+    heading: "商店通知",
+    intro: "有事需要你處理時，立即以電郵通知你，附上訂單編號、顧客、金額，以及管理後台內該訂單的連結。",
+    emails: "通知電郵地址",
+    emailsHint: "每行一個地址（最多 10 個）。留空即使用客戶服務電郵，現為 {{email}}。",
+    events: "以下情況發出通知",
+    on: {
+      order_placed: "有新訂單",
+      receipt_uploaded: "顧客上載或更換收據",
+      order_expired: "訂單逾期未付款",
+      deadline_extended: "付款期限獲延長",
+      message_failed: "訊息 24 小時內仍未能寄出",
+    },
+    placedWithReceipt: "連同收據下單的訂單兩者皆算：只要勾選其中一項，便會收到一封電郵。",
+    language: "通知的語言",
+  },
   errors: {
     tooLong: "內容太長",
     nameRequired: "請輸入商店名稱",
@@ -131,5 +147,8 @@ export default {
     descriptionTooLong: "最多 160 字",
     bodyTooLong: "內容太長（最多 50,000 字）",
     windowInvalid: "請輸入 1 至 720 的整數小時，或留空",
+    alertEmailInvalid: "「{{email}}」不是電郵地址",
+    alertEmailsTooMany: "最多 {{max}} 個地址",
+    alertLanguageInvalid: "請選擇英文或中文",
   },
 } satisfies typeof en;
