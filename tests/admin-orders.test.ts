@@ -151,19 +151,35 @@ describe("order status changes", () => {
   it("applies a change only while the order is in the status the admin saw", async () => {
     const product = await makeProduct([["Tan", 5]]);
     const placed = await order([[product, "Tan", 1]]);
-    await transitionOrder(db, svc.config, ADMIN, { orderId: placed.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: placed.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     const again = await transitionError(() =>
-      transitionOrder(db, svc.config, OTHER_ADMIN, { orderId: placed.id, transition: "markPaid", expected: "pending_payment" }),
+      transitionOrder(db, svc.config, OTHER_ADMIN, {
+        orderId: placed.id,
+        transition: "markPaid",
+        expected: "pending_payment",
+      }),
     );
     expect(again.key).toBe("adminOrders.errors.changedMeanwhile");
     expect(again.params.status).toBe("paid");
     // Shipping straight from pending is not a transition at all.
     const skip = await transitionError(() =>
-      transitionOrder(db, svc.config, ADMIN, { orderId: placed.id, transition: "markShipped", expected: "pending_payment" }),
+      transitionOrder(db, svc.config, ADMIN, {
+        orderId: placed.id,
+        transition: "markShipped",
+        expected: "pending_payment",
+      }),
     );
     expect(skip.key).toBe("adminOrders.errors.notAllowed");
     const missing = await transitionError(() =>
-      transitionOrder(db, svc.config, ADMIN, { orderId: crypto.randomUUID(), transition: "markPaid", expected: "pending_payment" }),
+      transitionOrder(db, svc.config, ADMIN, {
+        orderId: crypto.randomUUID(),
+        transition: "markPaid",
+        expected: "pending_payment",
+      }),
     );
     expect(missing.key).toBe("adminOrders.errors.notFound");
   });
@@ -180,8 +196,16 @@ describe("order status changes", () => {
     expect([await stockOf(product, "Black"), await stockOf(product, "Tan")]).toEqual([7, 0]);
     const results = await Promise.allSettled([
       transitionOrder(db, svc.config, ADMIN, { orderId: placed.id, transition: "cancel", expected: "pending_payment" }),
-      transitionOrder(db, svc.config, OTHER_ADMIN, { orderId: placed.id, transition: "cancel", expected: "pending_payment" }),
-      transitionOrder(db, svc.config, OTHER_ADMIN, { orderId: placed.id, transition: "markPaid", expected: "pending_payment" }),
+      transitionOrder(db, svc.config, OTHER_ADMIN, {
+        orderId: placed.id,
+        transition: "cancel",
+        expected: "pending_payment",
+      }),
+      transitionOrder(db, svc.config, OTHER_ADMIN, {
+        orderId: placed.id,
+        transition: "markPaid",
+        expected: "pending_payment",
+      }),
     ]);
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     const won = (results.find((result) => result.status === "fulfilled") as PromiseFulfilledResult<OrderRow>).value;
@@ -278,7 +302,11 @@ describe("order e-mails", () => {
     expect(mail?.text).toContain(`/account/orders/${zh.id}`);
 
     const en = await order([[product, "Black", 1]]);
-    await transitionOrder(db, svc.config, ADMIN, { orderId: en.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: en.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     await transitionOrder(db, svc.config, ADMIN, {
       orderId: en.id,
       transition: "markShipped",
@@ -311,9 +339,17 @@ describe("order e-mails", () => {
   it("a change refused by its compare-and-set queues no e-mail", async () => {
     const product = await makeProduct([["Black", 5]]);
     const placed = await order([[product, "Black", 1]]);
-    await transitionOrder(db, svc.config, ADMIN, { orderId: placed.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: placed.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     await expect(
-      transitionOrder(db, svc.config, OTHER_ADMIN, { orderId: placed.id, transition: "cancel", expected: "pending_payment" }),
+      transitionOrder(db, svc.config, OTHER_ADMIN, {
+        orderId: placed.id,
+        transition: "cancel",
+        expected: "pending_payment",
+      }),
     ).rejects.toThrow(UserError);
     const events = await db.selectFrom("outbox_messages").select("event").where("order_id", "=", placed.id).execute();
     expect(events.map((row) => row.event)).not.toContain("order.cancelled");
@@ -331,7 +367,11 @@ describe("the orders list", () => {
       { email: "list-alpha@example.com" },
     );
     const b = await order([[product, "Black", 1]], { email: "list-beta@example.com" });
-    await transitionOrder(db, svc.config, ADMIN, { orderId: b.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: b.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
 
     const byEmail = await listAdminOrders(db, { status: null, q: "LIST-ALPHA", page: 1 });
     expect(byEmail.orders.map((row) => row.id)).toEqual([a.id]);
@@ -499,7 +539,11 @@ describe("the receipt review queue and unpaid orders by age", () => {
       reason: "Unreadable",
     });
     const paid = await orderAt(50);
-    await transitionOrder(db, svc.config, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: paid.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     await orderAt(2, { receipt_path: null, receipt_uploaded_at: null });
 
     const now = await receiptQueueSummary(db, T);
@@ -515,7 +559,11 @@ describe("the receipt review queue and unpaid orders by age", () => {
       oldestUploadedAt: hoursBefore(30),
     });
     // Marking the oldest paid leaves the newer one.
-    await transitionOrder(db, svc.config, ADMIN, { orderId: oldest.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: oldest.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     expect(await receiptQueueSummary(db, T)).toEqual({ waiting: 1, oldestUploadedAt: hoursBefore(5) });
   });
 
@@ -531,7 +579,11 @@ describe("the receipt review queue and unpaid orders by age", () => {
       reason: "Wrong amount",
     });
     const paid = await orderAt(40);
-    await transitionOrder(db, svc.config, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: paid.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     await orderAt(50, { receipt_path: null, receipt_uploaded_at: null });
 
     const review = await listAdminOrders(db, { status: "review", q: "", page: 1 }, T);
@@ -550,7 +602,11 @@ describe("the receipt review queue and unpaid orders by age", () => {
     const inReview = await orderAt(55, { payment_due_at: hoursBefore(5) });
     await orderAt(10, { payment_due_at: hoursBefore(-38), receipt_path: null, receipt_uploaded_at: null });
     const paidLate = await orderAt(70, { payment_due_at: hoursBefore(22) });
-    await transitionOrder(db, svc.config, ADMIN, { orderId: paidLate.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: paidLate.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     await orderAt(100, { payment_due_at: null, receipt_path: null, receipt_uploaded_at: null });
 
     const overdue = await listAdminOrders(db, { status: "overdue", q: "", page: 1 }, T);
@@ -574,7 +630,11 @@ describe("the receipt review queue and unpaid orders by age", () => {
     const rejected = await orderAt(4, { receipt_rejected_reason: "Blurred" });
     const inReview = await orderAt(3);
     const paid = await orderAt(2);
-    await transitionOrder(db, svc.config, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: paid.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     const list = async (status: AdminOrderListStatus, q = "") =>
       (await listAdminOrders(db, { status, q, page: 1 }, T)).orders.map((row) => [row.id, row.shown_status]);
     expect(await list("pending_payment")).toEqual([
@@ -604,7 +664,11 @@ describe("the receipt review queue and unpaid orders by age", () => {
     await orderAt(2, { payment_due_at: hoursBefore(-46) });
     await orderAt(50, { payment_due_at: hoursBefore(2) });
     const paid = await orderAt(1);
-    await transitionOrder(db, svc.config, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: paid.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
 
     expect(await unpaidByAge(db, T)).toEqual({ under24h: 1, from24hTo48h: 2, overdue: 2 });
     expect((await receiptQueueSummary(db, T)).waiting).toBe(2);

@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { OrderRow } from "#db/schema";
 import { colorName } from "~/lib/localize";
 import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";

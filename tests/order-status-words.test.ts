@@ -97,7 +97,11 @@ describe("the order status", () => {
     expect(tile(rejected.dashboard, "under24h")).toBe("1");
 
     // Paid: "Paid" everywhere.
-    await transitionOrder(svc.db, svc.config, ADMIN, { orderId: order.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(svc.db, svc.config, ADMIN, {
+      orderId: order.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     for (const [page, text] of Object.entries(await pages(order.id, customer, "zh"))) {
       expect(statuses(text), page).toEqual([zh.orders.statuses.paid]);
     }

@@ -116,7 +116,11 @@ describe("placeOrder", () => {
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Tan", quantity: "4" });
     await addToCart(db, shopper.cartId, { productId: other.id, color: undefined, quantity: "2" });
 
-    const { order, duplicate } = await placeOrder(db, TEST_CONFIG, input(shopper, { receiptPath: "receipts/x/r.webp" }));
+    const { order, duplicate } = await placeOrder(
+      db,
+      TEST_CONFIG,
+      input(shopper, { receiptPath: "receipts/x/r.webp" }),
+    );
     expect(duplicate).toBe(false);
     expect(order.order_number).toMatch(/^ORD-\d{13}-[0-9A-F]{6}$/);
     expect(order).toMatchObject({
@@ -323,7 +327,9 @@ describe("placeOrder", () => {
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity: "2" });
     const submissionKey = crypto.randomUUID();
     // On PostgreSQL each send runs on its own connection; the cart's row lock puts them in turn.
-    const sends = await Promise.all([1, 2, 3].map(() => placeOrder(db, TEST_CONFIG, input(shopper, { submissionKey }))));
+    const sends = await Promise.all(
+      [1, 2, 3].map(() => placeOrder(db, TEST_CONFIG, input(shopper, { submissionKey }))),
+    );
     expect(sends.filter((send) => !send.duplicate)).toHaveLength(1);
     expect(new Set(sends.map((send) => send.order.id)).size).toBe(1);
     expect(await ordersOf(shopper.userId)).toHaveLength(1);

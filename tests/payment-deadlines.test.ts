@@ -1,4 +1,5 @@
-import { describe, expect, test } from "vitest";
+import { sql } from "kysely";
+import { describe, expect, test, vi } from "vitest";
 import { type DB, openDatabase } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
 import type { MailMessage } from "~/lib/mail.server";
@@ -153,6 +154,25 @@ describe("reminder, then expiry", () => {
     expect(await sentAfterReceived(svc, order.email, later(order.created_at, 200))).toHaveLength(2);
   });
 
+  test("a reminder is claimed only with its e-mail, an expiry only with its cancellation e-mail", async () => {
+    const svc = await freshTestServices();
+    const { order, product } = await unpaidOrder(svc);
+    // The outbox cannot be written (as if its table were gone): the e-mails cannot be queued.
+    await sql`DROP TABLE outbox_attempts`.execute(svc.db);
+    await sql`DROP TABLE outbox_messages`.execute(svc.db);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await runPaymentDeadlines(svc.db, config, later(order.created_at, 25))).toEqual({ reminded: 0, expired: 0 });
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
+    // Not claimed: the next run (with the outbox back) sends it.
+    expect((await orderRow(svc.db, order.id)).payment_reminded_at).toBeNull();
+    await expect(runPaymentDeadlines(svc.db, config, later(order.created_at, 49))).rejects.toThrow();
+    const after = await orderRow(svc.db, order.id);
+    expect(after.status).toBe("pending_payment");
+    expect(after.payment_expired_at).toBeNull();
+    expect(await variantStock(svc.db, product.id)).toBe(3);
+  });
+
   test("a shop that was down catches up: one run sends no stale reminder and expires what fell due", async () => {
     const svc = await freshTestServices();
     const { order: old, product } = await unpaidOrder(svc);
@@ -220,7 +240,11 @@ describe("reminder, then expiry", () => {
     const svc = await freshTestServices();
     const { order, product } = await unpaidOrder(svc);
     const admin = await createSignedIn(svc.db, { admin: true });
-    await transitionOrder(svc.db, config, admin, { orderId: order.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(svc.db, config, admin, {
+      orderId: order.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     expect(await expireOverdueOrders(svc.db, config, later(order.created_at, 100))).toBe(0);
     expect((await orderRow(svc.db, order.id)).status).toBe("paid");
     expect(await variantStock(svc.db, product.id)).toBe(3);
@@ -272,7 +296,11 @@ describe("an admin extends the deadline", () => {
     expect(extended.payment_due_at).toBe(later(at.toISOString(), 24).toISOString());
     // The same form sent again: the deadline it names has moved.
     await expect(
-      extendPaymentDeadline(svc.db, config, admin, { orderId: order.id, hours: 24, expectedDueAt: order.payment_due_at ?? "" }),
+      extendPaymentDeadline(svc.db, config, admin, {
+        orderId: order.id,
+        hours: 24,
+        expectedDueAt: order.payment_due_at ?? "",
+      }),
     ).rejects.toMatchObject({ key: "adminOrders.deadline.changedMeanwhile", status: 409 });
     await expect(
       extendPaymentDeadline(svc.db, config, admin, {

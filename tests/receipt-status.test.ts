@@ -116,11 +116,19 @@ describe("a receipt from upload to rejection to a new one", () => {
 
     // Not waiting for a receipt any more: a second upload is refused and changes nothing.
     expect(
-      await replaceReceipt(db, svc.config, { orderId: order.id, userId: customer.id, receiptPath: "receipts/third.jpg" }),
+      await replaceReceipt(db, svc.config, {
+        orderId: order.id,
+        userId: customer.id,
+        receiptPath: "receipts/third.jpg",
+      }),
     ).toBeNull();
 
     // Paid: the status says so, and the history goes on.
-    await transitionOrder(db, svc.config, ADMIN, { orderId: order.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: order.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     expect(await list()).toEqual(["paid"]);
     expect((await page()).history.map((entry) => entry.kind)).toEqual([
       "placed",
@@ -164,7 +172,9 @@ describe("a receipt from upload to rejection to a new one", () => {
   it("a new receipt is only for the order's customer, after a rejection", async () => {
     const { order, customer } = await placedOrder();
     // Not rejected: nothing to replace.
-    expect(await replaceReceipt(db, svc.config, { orderId: order.id, userId: customer.id, receiptPath: "x.jpg" })).toBeNull();
+    expect(
+      await replaceReceipt(db, svc.config, { orderId: order.id, userId: customer.id, receiptPath: "x.jpg" }),
+    ).toBeNull();
     await transitionOrder(db, svc.config, ADMIN, {
       orderId: order.id,
       transition: "rejectReceipt",
@@ -173,7 +183,9 @@ describe("a receipt from upload to rejection to a new one", () => {
     });
     // Someone else's order: refused.
     const { customer: other } = await placedOrder();
-    expect(await replaceReceipt(db, svc.config, { orderId: order.id, userId: other.id, receiptPath: "x.jpg" })).toBeNull();
+    expect(
+      await replaceReceipt(db, svc.config, { orderId: order.id, userId: other.id, receiptPath: "x.jpg" }),
+    ).toBeNull();
     const row = await db
       .selectFrom("orders")
       .select(["receipt_path", "receipt_rejected_reason"])

@@ -116,7 +116,10 @@ export const MAX_ALERT_EMAILS = 10;
  * The notification addresses as typed: one a line, or separated by commas, semicolons or
  * spaces; lower-cased, each once. Every address that is not one is an issue naming it.
  */
-export function parseAlertEmails(text: string): { emails: string[]; issues: { key: string; params: Record<string, string | number> }[] } {
+export function parseAlertEmails(text: string): {
+  emails: string[];
+  issues: { key: string; params: Record<string, string | number> }[];
+} {
   const emails: string[] = [];
   const issues: { key: string; params: Record<string, string | number> }[] = [];
   for (const piece of text.split(/[\s,;]+/)) {
@@ -142,7 +145,8 @@ const alertEmails = z
   .transform((value, ctx) => {
     const { emails, issues } = parseAlertEmails(value ?? "");
     // At most a few messages: a pasted paragraph is not fifty lines of errors.
-    for (const issue of issues.slice(0, 5)) ctx.addIssue({ code: "custom", message: fieldMessage(issue.key, issue.params) });
+    for (const issue of issues.slice(0, 5))
+      ctx.addIssue({ code: "custom", message: fieldMessage(issue.key, issue.params) });
     return emails.length > 0 ? emails : null;
   });
 

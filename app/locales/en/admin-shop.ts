@@ -121,8 +121,7 @@ export default {
     intro:
       "An e-mail to you as soon as something needs your attention, with the order's number, customer, amount and a link to it in the admin.",
     emails: "Notification addresses",
-    emailsHint:
-      "One address a line (at most 10). Leave empty to use the support e-mail, now {{email}}.",
+    emailsHint: "One address a line (at most 10). Leave empty to use the support e-mail, now {{email}}.",
     events: "Send an alert when",
     on: {
       order_placed: "A new order is placed",

@@ -48,7 +48,12 @@ function orderUrl(config: Pick<Config, "publicUrl">, order: Pick<OrderRow, "id">
  */
 export async function queueOrderReceivedEmail(trx: DB, config: OrderMailConfig, order: OrderRow): Promise<void> {
   const language = orderLanguage(order);
-  const lines = await trx.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("id").execute();
+  const lines = await trx
+    .selectFrom("order_lines")
+    .selectAll()
+    .where("order_id", "=", order.id)
+    .orderBy("id")
+    .execute();
   const shop = await loadShop(trx);
   // Without `demoMode` the demo account is never shown (a live shop).
   const instructions = await loadPaymentInstructions(trx, order.currency, {
@@ -221,7 +226,12 @@ export async function queueDeadlineEmail(
   await queueEmail(
     trx,
     message,
-    { event: kind === "reminder" ? "order.reminder" : "order.expired", audience: "customer", language, orderId: order.id },
+    {
+      event: kind === "reminder" ? "order.reminder" : "order.expired",
+      audience: "customer",
+      language,
+      orderId: order.id,
+    },
     at,
   );
 }

@@ -217,23 +217,26 @@ export async function sendDueReminders(db: DB, config: DeadlineMailConfig, at: D
     const todo = due.filter((row) => !failed.has(row.id));
     if (todo.length === 0) return sent;
     for (const { id } of todo) {
-      const reminded = await db.transaction().execute(async (trx) => {
-        const claimed = await trx
-          .updateTable("orders")
-          .set({ payment_reminded_at: timestamp })
-          .where("id", "=", id)
-          .where("payment_reminded_at", "is", null)
-          .where(awaitingReceipt)
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) return false;
-        const order = await trx.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-        await queueDeadlineEmail(trx, config, order, "reminder", at);
-        return true;
-      }).catch((error: unknown) => {
-        console.error(`payment reminder for order ${id} failed; tried again next run`, error);
-        failed.add(id);
-        return false;
-      });
+      const reminded = await db
+        .transaction()
+        .execute(async (trx) => {
+          const claimed = await trx
+            .updateTable("orders")
+            .set({ payment_reminded_at: timestamp })
+            .where("id", "=", id)
+            .where("payment_reminded_at", "is", null)
+            .where(awaitingReceipt)
+            .executeTakeFirst();
+          if (Number(claimed.numUpdatedRows) !== 1) return false;
+          const order = await trx.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+          await queueDeadlineEmail(trx, config, order, "reminder", at);
+          return true;
+        })
+        .catch((error: unknown) => {
+          console.error(`payment reminder for order ${id} failed; tried again next run`, error);
+          failed.add(id);
+          return false;
+        });
       if (reminded) sent++;
     }
   }

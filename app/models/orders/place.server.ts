@@ -3,7 +3,7 @@ import { type DB, now } from "#db/connect.server";
 import { lockRows } from "#db/dialect";
 import type { Currency, OrderRow } from "#db/schema";
 import type { CheckoutState } from "~/lib/checkout-session.server";
-import { type Config, DEFAULT_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
+import { DEFAULT_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
 import { colorName, localized } from "~/lib/localize";
 import { priceIn } from "~/lib/money";
 import { UserError } from "~/lib/problem";
@@ -124,17 +124,21 @@ export async function payForCheckout(
   const removeReceipt = () => (receiptPath ? removeFilesQuietly(storage, "private", [receiptPath]) : undefined);
   try {
     if (!input.cartId) throw new UserError("checkout.errors.emptyCart", { status: 409 });
-    const placed = await placeOrder(db, { publicUrl: input.publicUrl, demoMode: input.demoMode }, {
-      userId: input.userId,
-      cartId: input.cartId,
-      currency: input.currency,
-      locale: input.locale,
-      customer: checkout.customer,
-      receiptPath,
-      submissionKey: input.submissionKey,
-      orderNumber: checkout.orderNumber ?? undefined,
-      defaultPaymentWindowHours: input.defaultPaymentWindowHours,
-    });
+    const placed = await placeOrder(
+      db,
+      { publicUrl: input.publicUrl, demoMode: input.demoMode },
+      {
+        userId: input.userId,
+        cartId: input.cartId,
+        currency: input.currency,
+        locale: input.locale,
+        customer: checkout.customer,
+        receiptPath,
+        submissionKey: input.submissionKey,
+        orderNumber: checkout.orderNumber ?? undefined,
+        defaultPaymentWindowHours: input.defaultPaymentWindowHours,
+      },
+    );
     if (placed.duplicate) await removeReceipt();
     return placed;
   } catch (error) {

@@ -39,7 +39,11 @@ export async function queueShopAlerts(trx: DB, event: ShopEvent): Promise<void> 
   const shop = await loadShop(trx);
   const settings = shop.alerts;
   const alert =
-    event.type === "message.failed" ? await failedMessageAlert(trx, event) : await orderAlert(trx, event, settings);
+    event.type === "message.failed"
+      ? settings.events["message.failed"]
+        ? await failedMessageAlert(trx, event)
+        : null
+      : await orderAlert(trx, event, settings);
   if (!alert) return;
   const language: Language = settings.language;
   for (const address of alertAddresses(shop)) {
