@@ -78,6 +78,7 @@ export default {
     name: "Name",
     supportEmail: "Support e-mail",
     senderEmail: "Sender e-mail",
+    alerts: "Alerts to",
     delivery: "Delivery",
     deliveryRule: "{{fee}}, free above {{free}}",
     deliveryNeverFree: "{{fee}}, never free",
@@ -130,7 +131,8 @@ export default {
       deadline_extended: "A payment deadline is extended",
       message_failed: "A message could not be sent for 24 hours",
     },
-    placedWithReceipt: "An order placed with its receipt counts as both: one e-mail when either is ticked.",
+    placedWithReceipt:
+      "A new order that comes with its receipt is also a receipt to check: one e-mail for it when either box is ticked.",
     language: "Language of the alerts",
   },
   errors: {

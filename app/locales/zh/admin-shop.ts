@@ -77,6 +77,7 @@ export default {
     name: "名稱",
     supportEmail: "客戶服務電郵",
     senderEmail: "寄件人電郵",
+    alerts: "通知寄往",
     delivery: "運費",
     deliveryRule: "{{fee}}，滿 {{free}} 以上免運費",
     deliveryNeverFree: "{{fee}}，不設免運費",
@@ -126,7 +127,7 @@ export default {
       deadline_extended: "付款期限獲延長",
       message_failed: "訊息 24 小時內仍未能寄出",
     },
-    placedWithReceipt: "連同收據下單的訂單兩者皆算：只要勾選其中一項，便會收到一封電郵。",
+    placedWithReceipt: "附有收據的新訂單亦是待審核的收據：勾選其中一項，便會就該訂單收到一封電郵。",
     language: "通知的語言",
   },
   errors: {
