@@ -6,9 +6,11 @@ import type { Currency } from "#db/schema";
 import type { CurrentUser } from "~/lib/auth.server";
 import { saveCheckout } from "~/lib/checkout-session.server";
 import { loadConfig } from "~/lib/config.server";
+import { type Mailer, MemoryMailer } from "~/lib/mail.server";
 import { currencyContext } from "~/middleware/currency";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { newOrderNumber, placeOrder } from "~/models/orders/place.server";
+import { deliverDueMessages } from "~/models/outbox/deliver.server";
 import { type PaymentAccountRow, paymentInstructions } from "~/models/payment-accounts.server";
 import { DEFAULT_SHOP } from "~/models/settings/shop.server";
 import { action as paymentAction, loader as paymentLoader } from "~/routes/store/payment";
@@ -249,8 +251,9 @@ describe("the payment page", () => {
     return new File([new Uint8Array(data)], "receipt.jpg", { type: "image/jpeg" });
   }
 
-  async function pay(demoMode: boolean, currency: Currency = "HKD") {
-    const svc = await createTestServices({ demoMode });
+  async function pay(demoMode: boolean, currency: Currency = "HKD", mailer?: Mailer) {
+    const base = await createTestServices({ demoMode });
+    const svc = { ...base, mailer: mailer ?? base.mailer };
     const productId = await makeProduct(svc.db);
     await addAccount(svc.db, { is_demo: 1 });
     const { user } = await customerWithCart(svc.db, productId);
@@ -278,6 +281,21 @@ describe("the payment page", () => {
     expect(orders).toHaveLength(0);
     expect(svc.storage.files.size).toBe(0);
     expect(await queuedEmails(svc.db)).toHaveLength(0);
+  });
+
+  it("takes the order while the mail server is down: its e-mails wait in the outbox and go out later", async () => {
+    const down: Mailer = { send: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:587")) };
+    const { svc, answer, orders } = await pay(true, "HKD", down);
+    expect((answer.result as Response).status).toBe(302);
+    expect((answer.result as Response).headers.get("Location")).toMatch(/^\/payment-success\?order=ORD-/);
+    expect(orders).toHaveLength(1);
+    const waiting = await svc.db.selectFrom("outbox_messages").select(["event", "status", "attempts"]).execute();
+    expect(waiting.map((row) => row.event).sort()).toEqual(["alert.order.placed", "order.placed"]);
+    expect(waiting.every((row) => row.status === "pending" && row.attempts === 0)).toBe(true);
+    // The mail server is back.
+    const back = new MemoryMailer();
+    expect(await deliverDueMessages({ ...svc, mailer: back })).toMatchObject({ sent: 2 });
+    expect(back.sent.map((mail) => mail.to).sort()).toEqual([CUSTOMER.email, DEFAULT_SHOP.supportEmail].sort());
   });
 
   it("shows the demo account in demo mode, marked, and takes the order", async () => {
