@@ -48,6 +48,7 @@ const POSTGRES_SUITES = [
   "search-synonyms",
   "seed",
   "session",
+  "shop-alerts",
   "shop-details",
   "sitemap",
   "staff",

@@ -56,7 +56,7 @@ export interface ScheduledJob {
 export const JOBS: ScheduledJob[] = [
   {
     name: "payment-deadlines",
-    run: ({ db, mailer, config }, at) => runPaymentDeadlines(db, mailer, config, at),
+    run: ({ db, config }, at) => runPaymentDeadlines(db, config, at),
   },
   {
     // Every outgoing message: what is due (retries included), then sent ones past the owner's

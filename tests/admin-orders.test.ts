@@ -12,11 +12,11 @@ import {
   findAdminOrder,
   listAdminOrders,
   receiptQueueSummary,
-  sendOrderStatusEmail,
   transitionOrder,
   transitionsFor,
   unpaidByAge,
 } from "~/models/orders/desk.server";
+import { deliverDueMessages } from "~/models/outbox/deliver.server";
 import { loader as dashboardLoader } from "~/routes/admin/dashboard";
 import { action, loader } from "~/routes/admin/order";
 import { action as listAction, loader as listLoader } from "~/routes/admin/orders";
@@ -78,6 +78,18 @@ async function order(
   return order;
 }
 
+/** What `to` was sent once the outbox has delivered what is due, oldest first. */
+async function mailsTo(to: string) {
+  await deliverDueMessages(svc);
+  return mailer.sent.filter((mail) => mail.to === to);
+}
+
+/** Delivers what is waiting (the order's own e-mails), then forgets it: what comes after is the test's. */
+async function deliverAndForget(): Promise<void> {
+  await deliverDueMessages(svc);
+  mailer.sent.length = 0;
+}
+
 async function transitionError(run: () => Promise<unknown>): Promise<UserError> {
   try {
     await run();
@@ -92,7 +104,7 @@ describe("order status changes", () => {
   it("marks paid, then shipped with a tracking number, then delivered, each stamped and audited", async () => {
     const product = await makeProduct([["Black", 5]]);
     const placed = await order([[product, "Black", 2]]);
-    const paid = await transitionOrder(db, ADMIN, {
+    const paid = await transitionOrder(db, svc.config, ADMIN, {
       orderId: placed.id,
       transition: "markPaid",
       expected: "pending_payment",
@@ -100,14 +112,14 @@ describe("order status changes", () => {
     expect(paid.status).toBe("paid");
     expect(paid.paid_at).not.toBeNull();
     expect(paid.updated_at >= placed.updated_at).toBe(true);
-    const shipped = await transitionOrder(db, ADMIN, {
+    const shipped = await transitionOrder(db, svc.config, ADMIN, {
       orderId: placed.id,
       transition: "markShipped",
       expected: "paid",
       trackingNumber: "SF1234567890",
     });
     expect(shipped).toMatchObject({ status: "shipped", tracking_number: "SF1234567890" });
-    const delivered = await transitionOrder(db, ADMIN, {
+    const delivered = await transitionOrder(db, svc.config, ADMIN, {
       orderId: placed.id,
       transition: "markDelivered",
       expected: "shipped",
@@ -139,19 +151,35 @@ describe("order status changes", () => {
   it("applies a change only while the order is in the status the admin saw", async () => {
     const product = await makeProduct([["Tan", 5]]);
     const placed = await order([[product, "Tan", 1]]);
-    await transitionOrder(db, ADMIN, { orderId: placed.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: placed.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     const again = await transitionError(() =>
-      transitionOrder(db, OTHER_ADMIN, { orderId: placed.id, transition: "markPaid", expected: "pending_payment" }),
+      transitionOrder(db, svc.config, OTHER_ADMIN, {
+        orderId: placed.id,
+        transition: "markPaid",
+        expected: "pending_payment",
+      }),
     );
     expect(again.key).toBe("adminOrders.errors.changedMeanwhile");
     expect(again.params.status).toBe("paid");
     // Shipping straight from pending is not a transition at all.
     const skip = await transitionError(() =>
-      transitionOrder(db, ADMIN, { orderId: placed.id, transition: "markShipped", expected: "pending_payment" }),
+      transitionOrder(db, svc.config, ADMIN, {
+        orderId: placed.id,
+        transition: "markShipped",
+        expected: "pending_payment",
+      }),
     );
     expect(skip.key).toBe("adminOrders.errors.notAllowed");
     const missing = await transitionError(() =>
-      transitionOrder(db, ADMIN, { orderId: crypto.randomUUID(), transition: "markPaid", expected: "pending_payment" }),
+      transitionOrder(db, svc.config, ADMIN, {
+        orderId: crypto.randomUUID(),
+        transition: "markPaid",
+        expected: "pending_payment",
+      }),
     );
     expect(missing.key).toBe("adminOrders.errors.notFound");
   });
@@ -167,9 +195,17 @@ describe("order status changes", () => {
     ]);
     expect([await stockOf(product, "Black"), await stockOf(product, "Tan")]).toEqual([7, 0]);
     const results = await Promise.allSettled([
-      transitionOrder(db, ADMIN, { orderId: placed.id, transition: "cancel", expected: "pending_payment" }),
-      transitionOrder(db, OTHER_ADMIN, { orderId: placed.id, transition: "cancel", expected: "pending_payment" }),
-      transitionOrder(db, OTHER_ADMIN, { orderId: placed.id, transition: "markPaid", expected: "pending_payment" }),
+      transitionOrder(db, svc.config, ADMIN, { orderId: placed.id, transition: "cancel", expected: "pending_payment" }),
+      transitionOrder(db, svc.config, OTHER_ADMIN, {
+        orderId: placed.id,
+        transition: "cancel",
+        expected: "pending_payment",
+      }),
+      transitionOrder(db, svc.config, OTHER_ADMIN, {
+        orderId: placed.id,
+        transition: "markPaid",
+        expected: "pending_payment",
+      }),
     ]);
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     const won = (results.find((result) => result.status === "fulfilled") as PromiseFulfilledResult<OrderRow>).value;
@@ -186,12 +222,12 @@ describe("order status changes", () => {
       .where("id", "=", placed.id)
       .executeTakeFirstOrThrow();
     if (current.status === "paid") {
-      await transitionOrder(db, ADMIN, { orderId: placed.id, transition: "cancel", expected: "paid" });
+      await transitionOrder(db, svc.config, ADMIN, { orderId: placed.id, transition: "cancel", expected: "paid" });
     }
     const before = [await stockOf(product, "Black"), await stockOf(product, "Tan")];
     expect(before).toEqual([10, 4]);
     await transitionError(() =>
-      transitionOrder(db, ADMIN, { orderId: placed.id, transition: "cancel", expected: "paid" }),
+      transitionOrder(db, svc.config, ADMIN, { orderId: placed.id, transition: "cancel", expected: "paid" }),
     );
     expect([await stockOf(product, "Black"), await stockOf(product, "Tan")]).toEqual([10, 4]);
   });
@@ -200,7 +236,7 @@ describe("order status changes", () => {
     const product = await makeProduct([["Black", 2]]);
     const placed = await order([[product, "Black", 1]]);
     await db.deleteFrom("products").where("id", "=", product).execute();
-    const cancelled = await transitionOrder(db, ADMIN, {
+    const cancelled = await transitionOrder(db, svc.config, ADMIN, {
       orderId: placed.id,
       transition: "cancel",
       expected: "pending_payment",
@@ -212,7 +248,7 @@ describe("order status changes", () => {
   it("rejecting a receipt keeps the order pending with the reason, once per uploaded receipt", async () => {
     const product = await makeProduct([["Black", 2]]);
     const placed = await order([[product, "Black", 1]]);
-    const rejected = await transitionOrder(db, ADMIN, {
+    const rejected = await transitionOrder(db, svc.config, ADMIN, {
       orderId: placed.id,
       transition: "rejectReceipt",
       expected: "pending_payment",
@@ -221,7 +257,7 @@ describe("order status changes", () => {
     expect(rejected).toMatchObject({ status: "pending_payment", receipt_rejected_reason: "The amount does not match" });
     expect(transitionsFor(rejected)).not.toContain("rejectReceipt");
     const twice = await transitionError(() =>
-      transitionOrder(db, ADMIN, {
+      transitionOrder(db, svc.config, ADMIN, {
         orderId: placed.id,
         transition: "rejectReceipt",
         expected: "pending_payment",
@@ -230,7 +266,7 @@ describe("order status changes", () => {
     );
     expect(twice.key).toBe("adminOrders.errors.receiptChanged");
     // Marking paid after all clears the rejection.
-    const paid = await transitionOrder(db, ADMIN, {
+    const paid = await transitionOrder(db, svc.config, ADMIN, {
       orderId: placed.id,
       transition: "markPaid",
       expected: "pending_payment",
@@ -250,35 +286,73 @@ describe("order status changes", () => {
 });
 
 describe("order e-mails", () => {
-  it("writes to the customer in the language they ordered in", async () => {
+  it("writes to the customer in the language they ordered in, queued with the change", async () => {
     const product = await makeProduct([["Black", 5]]);
     const zh = await order([[product, "Black", 1]], { locale: "zh" });
-    const rejected = await transitionOrder(db, ADMIN, {
+    await transitionOrder(db, svc.config, ADMIN, {
       orderId: zh.id,
       transition: "rejectReceipt",
       expected: "pending_payment",
       reason: "金額不符",
     });
-    mailer.sent.length = 0;
-    expect(await sendOrderStatusEmail(db, mailer, svc.config, rejected, "rejectReceipt")).toBe(true);
-    const [mail] = mailer.sent;
-    expect(mail?.to).toBe(zh.email);
+    const [received, mail] = await mailsTo(zh.email);
+    expect(received?.subject).toBe(`我們已收到你的訂單 ${zh.order_number}`);
     expect(mail?.subject).toBe(`請為訂單 ${zh.order_number} 重新上傳收據`);
     expect(mail?.text).toContain("原因：金額不符");
     expect(mail?.text).toContain(`/account/orders/${zh.id}`);
 
     const en = await order([[product, "Black", 1]]);
-    await transitionOrder(db, ADMIN, { orderId: en.id, transition: "markPaid", expected: "pending_payment" });
-    const shipped = await transitionOrder(db, ADMIN, {
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: en.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
+    await transitionOrder(db, svc.config, ADMIN, {
       orderId: en.id,
       transition: "markShipped",
       expected: "paid",
       trackingNumber: "HK-TRACK-1",
     });
-    await sendOrderStatusEmail(db, mailer, svc.config, shipped, "markShipped");
-    expect(mailer.sent[1]?.subject).toBe(`Your order ${en.order_number} is on its way`);
-    expect(mailer.sent[1]?.text).toContain("Tracking number: HK-TRACK-1");
-    expect(await sendOrderStatusEmail(db, mailer, svc.config, shipped, "markDelivered")).toBe(false);
+    await transitionOrder(db, svc.config, ADMIN, { orderId: en.id, transition: "markDelivered", expected: "shipped" });
+    const mails = await mailsTo(en.email);
+    // Received, paid, shipped: delivered is not mailed.
+    expect(mails.map((sent) => sent.subject)).toEqual([
+      `We received your order ${en.order_number}`,
+      `Payment confirmed for order ${en.order_number}`,
+      `Your order ${en.order_number} is on its way`,
+    ]);
+    expect(mails[2]?.text).toContain("Tracking number: HK-TRACK-1");
+    const queued = await db
+      .selectFrom("outbox_messages")
+      .select(["event", "audience", "language"])
+      .where("order_id", "=", en.id)
+      .where("audience", "=", "customer")
+      .orderBy("created_at")
+      .execute();
+    expect(queued).toEqual([
+      { event: "order.placed", audience: "customer", language: "en" },
+      { event: "order.paid", audience: "customer", language: "en" },
+      { event: "order.shipped", audience: "customer", language: "en" },
+    ]);
+  });
+
+  it("a change refused by its compare-and-set queues no e-mail", async () => {
+    const product = await makeProduct([["Black", 5]]);
+    const placed = await order([[product, "Black", 1]]);
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: placed.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
+    await expect(
+      transitionOrder(db, svc.config, OTHER_ADMIN, {
+        orderId: placed.id,
+        transition: "cancel",
+        expected: "pending_payment",
+      }),
+    ).rejects.toThrow(UserError);
+    const events = await db.selectFrom("outbox_messages").select("event").where("order_id", "=", placed.id).execute();
+    expect(events.map((row) => row.event)).not.toContain("order.cancelled");
   });
 });
 
@@ -293,7 +367,11 @@ describe("the orders list", () => {
       { email: "list-alpha@example.com" },
     );
     const b = await order([[product, "Black", 1]], { email: "list-beta@example.com" });
-    await transitionOrder(db, ADMIN, { orderId: b.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: b.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
 
     const byEmail = await listAdminOrders(db, { status: null, q: "LIST-ALPHA", page: 1 });
     expect(byEmail.orders.map((row) => row.id)).toEqual([a.id]);
@@ -350,7 +428,7 @@ describe("the order routes", () => {
   it("marks paid from the list, returns to the list with its filters and e-mails the customer", async () => {
     const product = await makeProduct([["Black", 3]]);
     const placed = await order([[product, "Black", 1]]);
-    mailer.sent.length = 0;
+    await deliverAndForget();
     const { result, flash } = await post(
       placed.id,
       { intent: "markPaid", expected: "pending_payment", returnTo: "/admin/orders?status=pending_payment&page=2" },
@@ -363,7 +441,9 @@ describe("the order routes", () => {
       key: "adminOrders.updated",
       detailKey: "adminOrders.updatedDetail",
     });
-    expect(mailer.sent.map((mail) => mail.subject)).toEqual([`Payment confirmed for order ${placed.order_number}`]);
+    expect((await mailsTo(placed.email)).map((mail) => mail.subject)).toEqual([
+      `Payment confirmed for order ${placed.order_number}`,
+    ]);
     // A return path elsewhere is ignored.
     const shipped = await post(
       placed.id,
@@ -452,14 +532,18 @@ describe("the receipt review queue and unpaid orders by age", () => {
     const oldest = await orderAt(30);
     await orderAt(5);
     const rejected = await orderAt(40);
-    await transitionOrder(db, ADMIN, {
+    await transitionOrder(db, svc.config, ADMIN, {
       orderId: rejected.id,
       transition: "rejectReceipt",
       expected: "pending_payment",
       reason: "Unreadable",
     });
     const paid = await orderAt(50);
-    await transitionOrder(db, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: paid.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     await orderAt(2, { receipt_path: null, receipt_uploaded_at: null });
 
     const now = await receiptQueueSummary(db, T);
@@ -475,7 +559,11 @@ describe("the receipt review queue and unpaid orders by age", () => {
       oldestUploadedAt: hoursBefore(30),
     });
     // Marking the oldest paid leaves the newer one.
-    await transitionOrder(db, ADMIN, { orderId: oldest.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: oldest.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     expect(await receiptQueueSummary(db, T)).toEqual({ waiting: 1, oldestUploadedAt: hoursBefore(5) });
   });
 
@@ -484,14 +572,18 @@ describe("the receipt review queue and unpaid orders by age", () => {
     const newest = await orderAt(1);
     const oldest = await orderAt(20);
     const rejected = await orderAt(30);
-    await transitionOrder(db, ADMIN, {
+    await transitionOrder(db, svc.config, ADMIN, {
       orderId: rejected.id,
       transition: "rejectReceipt",
       expected: "pending_payment",
       reason: "Wrong amount",
     });
     const paid = await orderAt(40);
-    await transitionOrder(db, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: paid.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     await orderAt(50, { receipt_path: null, receipt_uploaded_at: null });
 
     const review = await listAdminOrders(db, { status: "review", q: "", page: 1 }, T);
@@ -510,7 +602,11 @@ describe("the receipt review queue and unpaid orders by age", () => {
     const inReview = await orderAt(55, { payment_due_at: hoursBefore(5) });
     await orderAt(10, { payment_due_at: hoursBefore(-38), receipt_path: null, receipt_uploaded_at: null });
     const paidLate = await orderAt(70, { payment_due_at: hoursBefore(22) });
-    await transitionOrder(db, ADMIN, { orderId: paidLate.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: paidLate.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     await orderAt(100, { payment_due_at: null, receipt_path: null, receipt_uploaded_at: null });
 
     const overdue = await listAdminOrders(db, { status: "overdue", q: "", page: 1 }, T);
@@ -534,7 +630,11 @@ describe("the receipt review queue and unpaid orders by age", () => {
     const rejected = await orderAt(4, { receipt_rejected_reason: "Blurred" });
     const inReview = await orderAt(3);
     const paid = await orderAt(2);
-    await transitionOrder(db, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: paid.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     const list = async (status: AdminOrderListStatus, q = "") =>
       (await listAdminOrders(db, { status, q, page: 1 }, T)).orders.map((row) => [row.id, row.shown_status]);
     expect(await list("pending_payment")).toEqual([
@@ -564,7 +664,11 @@ describe("the receipt review queue and unpaid orders by age", () => {
     await orderAt(2, { payment_due_at: hoursBefore(-46) });
     await orderAt(50, { payment_due_at: hoursBefore(2) });
     const paid = await orderAt(1);
-    await transitionOrder(db, ADMIN, { orderId: paid.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: paid.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
 
     expect(await unpaidByAge(db, T)).toEqual({ under24h: 1, from24hTo48h: 2, overdue: 2 });
     expect((await receiptQueueSummary(db, T)).waiting).toBe(2);
@@ -590,7 +694,7 @@ describe("the receipt review queue and unpaid orders by age", () => {
     it("marks paid, back to the same filtered list with a flash, stock untouched, customer e-mailed", async () => {
       const product = await makeProduct([["Black", 5]]);
       const placed = await order([[product, "Black", 2]]);
-      mailer.sent.length = 0;
+      await deliverAndForget();
       const { result, flash } = await post(
         { intent: "markPaid", orderId: placed.id, expected: "pending_payment" },
         ADMIN,
@@ -602,7 +706,9 @@ describe("the receipt review queue and unpaid orders by age", () => {
       expect(after.status).toBe("paid");
       expect(after.paid_at).not.toBeNull();
       expect(await stockOf(product, "Black")).toBe(3);
-      expect(mailer.sent.map((mail) => mail.subject)).toEqual([`Payment confirmed for order ${placed.order_number}`]);
+      expect((await mailsTo(placed.email)).map((mail) => mail.subject)).toEqual([
+        `Payment confirmed for order ${placed.order_number}`,
+      ]);
       expect((await receiptQueueSummary(db)).waiting).toBe(0);
     });
 
@@ -635,7 +741,7 @@ describe("the receipt review queue and unpaid orders by age", () => {
     it("refuses a rejection without a reason with 400 on that row's field, changing nothing", async () => {
       const placed = await orderAt(3);
       const before = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
-      mailer.sent.length = 0;
+      await deliverAndForget();
       const { result } = await post(
         { intent: "rejectReceipt", orderId: placed.id, expected: "pending_payment", reason: "   " },
         ADMIN,
@@ -652,6 +758,7 @@ describe("the receipt review queue and unpaid orders by age", () => {
       expect((stale.result as unknown as { init: { status: number } }).init.status).toBe(400);
       const after = await db.selectFrom("orders").selectAll().where("id", "=", placed.id).executeTakeFirstOrThrow();
       expect(after).toEqual(before);
+      await deliverDueMessages(svc);
       expect(mailer.sent).toEqual([]);
     });
 

@@ -1,16 +1,15 @@
 import crypto from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { OrderRow } from "#db/schema";
 import { colorName } from "~/lib/localize";
-import { MemoryMailer } from "~/lib/mail.server";
 import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
 import { addToCart, loadCart } from "~/models/cart.server";
-import { placeOrder, sendOrderReceivedEmail } from "~/models/orders/place.server";
+import { placeOrder } from "~/models/orders/place.server";
 import { findProduct, listProducts } from "~/models/products/catalog.server";
-import { createProduct, createShopper, uniqueTag } from "./factories";
+import { createProduct, createShopper, TEST_CONFIG, uniqueTag } from "./factories";
 import { freshTestDb } from "./setup/db";
+import { queuedEmails } from "./setup/outbox";
 
 /**
  * Colours have a Chinese name (product_variants.color_zh; none: the English name is shown).
@@ -108,7 +107,7 @@ describe("orders", () => {
     const shopper = await makeShopper();
     await addToCart(db, shopper.cartId, { productId: id, color: "Black", quantity: 1 });
     await addToCart(db, shopper.cartId, { productId: id, color: "Sand Storm", quantity: 1 });
-    const { order } = await placeOrder(db, {
+    const { order } = await placeOrder(db, TEST_CONFIG, {
       ...shopper,
       currency: "HKD",
       locale: "zh",
@@ -142,7 +141,7 @@ describe("orders", () => {
     const shopper = await makeShopper();
     await addToCart(db, shopper.cartId, { productId: id, color: "Tan", quantity: 2 });
     await db.updateTable("product_variants").set({ stock: 1 }).where("product_id", "=", id).execute();
-    const refused = await placeOrder(db, {
+    const refused = await placeOrder(db, TEST_CONFIG, {
       ...shopper,
       currency: "HKD",
       locale: "zh",
@@ -156,11 +155,11 @@ describe("orders", () => {
 
   it("e-mail the Chinese colour name to a Chinese order, the English one to an English order", async () => {
     const id = await makeProduct([["Coyote Brown", "狼棕色", 9]]);
-    const mailer = new MemoryMailer();
+    const orderIds: string[] = [];
     for (const locale of ["zh", "en"] as const) {
       const shopper = await makeShopper();
       await addToCart(db, shopper.cartId, { productId: id, color: "Coyote Brown", quantity: 1 });
-      const { order } = await placeOrder(db, {
+      const { order } = await placeOrder(db, TEST_CONFIG, {
         ...shopper,
         currency: "HKD",
         locale,
@@ -168,9 +167,11 @@ describe("orders", () => {
         receiptPath: "receipts/x.jpg",
         submissionKey: crypto.randomUUID(),
       });
-      await sendOrderReceivedEmail(db, mailer, { publicUrl: "https://shop.example.hk" }, order as OrderRow);
+      orderIds.push(order.id);
     }
-    const [zh, en] = mailer.sent;
+    const [zh, en] = await Promise.all(
+      orderIds.map(async (orderId) => (await queuedEmails(db, { orderId, event: "order.placed" }))[0]),
+    );
     expect(zh?.text).toContain("顏色測試 (狼棕色) × 1");
     expect(zh?.html).toContain("狼棕色");
     expect(en?.text).toContain("(Coyote Brown) × 1");

@@ -149,6 +149,12 @@ export async function createShopper(db: DB): Promise<{ user: UserRow; userId: st
   return { user, userId: user.id, cartId: await cartIdForUser(db, user.id) };
 }
 
+/**
+ * The configuration order models take in tests (their e-mails' and alerts' links): the public
+ * URL of the test services' config (tests/setup/db.ts), no demo account.
+ */
+export const TEST_CONFIG = { publicUrl: "http://localhost:3000", demoMode: false } as const;
+
 export interface TestOrderOptions {
   /** The buyer; a new customer when missing. */
   user?: UserRow;
@@ -175,7 +181,7 @@ export async function placeTestOrder(
   ];
   const cartId = await cartIdForUser(db, user.id);
   for (const line of lines) await addToCart(db, cartId, line);
-  const { order } = await placeOrder(db, {
+  const { order } = await placeOrder(db, TEST_CONFIG, {
     userId: user.id,
     cartId,
     currency: options.currency ?? "HKD",

@@ -9,7 +9,7 @@ import { listAdminProducts } from "~/models/products/admin-list.server";
 import { listFeaturedProducts } from "~/models/products/cards.server";
 import { countProducts, findProduct, listProducts, listRelatedProducts } from "~/models/products/catalog.server";
 import { searchProducts } from "~/models/products/search.server";
-import { createCategory, createProduct, createShopper } from "./factories";
+import { createCategory, createProduct, createShopper, TEST_CONFIG } from "./factories";
 import { createTestDb } from "./setup/db";
 
 /**
@@ -167,7 +167,7 @@ describe("a product of an inactive category is hidden from shoppers", () => {
 
     let refused: unknown = null;
     try {
-      await placeOrder(db, {
+      await placeOrder(db, TEST_CONFIG, {
         ...shopper,
         currency: "HKD",
         locale: "en",

@@ -6,9 +6,10 @@ import {
   createMailer,
   escapeHtml,
   fromHeader,
+  type Mailer,
   type MailSender,
   MemoryMailer,
-  sendLocalizedEmail,
+  renderLocalizedEmail,
   translatorFor,
 } from "~/lib/mail.server";
 import en from "~/locales/en/translation";
@@ -27,6 +28,11 @@ const SHOP: MailSender = {
 };
 const zhFooter = "獅子山氣槍 · 九龍彌敦道1號 · help@lionrock.example";
 const enFooter = "Lion Rock Airsoft · 1 Nathan Road, Kowloon · help@lionrock.example";
+
+/** A rendered message handed to a transport, as the outbox does (app/models/outbox/deliver.server.ts). */
+async function sendLocalizedEmail(mailer: Mailer, ...args: Parameters<typeof renderLocalizedEmail>): Promise<void> {
+  await mailer.send(await renderLocalizedEmail(...args));
+}
 
 function emlFiles(): string[] {
   const folder = path.join(dataDir, "mail");
@@ -85,7 +91,7 @@ describe("createMailer without SMTP", () => {
   });
 });
 
-describe("sendLocalizedEmail", () => {
+describe("renderLocalizedEmail", () => {
   it("uses the Chinese footer and translator in zh and escapes HTML in the HTML part", async () => {
     const mailer = new MemoryMailer();
     await sendLocalizedEmail(mailer, SHOP, "buyer@example.com", "zh", (t, shop) => ({

@@ -84,7 +84,7 @@ describe("the order status", () => {
     }
 
     // Rejected: "Receipt rejected" on every page, and then it is awaiting payment on the dashboard.
-    await transitionOrder(svc.db, ADMIN, {
+    await transitionOrder(svc.db, svc.config, ADMIN, {
       orderId: order.id,
       transition: "rejectReceipt",
       expected: "pending_payment",
@@ -97,7 +97,11 @@ describe("the order status", () => {
     expect(tile(rejected.dashboard, "under24h")).toBe("1");
 
     // Paid: "Paid" everywhere.
-    await transitionOrder(svc.db, ADMIN, { orderId: order.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(svc.db, svc.config, ADMIN, {
+      orderId: order.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     for (const [page, text] of Object.entries(await pages(order.id, customer, "zh"))) {
       expect(statuses(text), page).toEqual([zh.orders.statuses.paid]);
     }

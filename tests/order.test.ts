@@ -8,7 +8,7 @@ import { addToCart, loadCart } from "~/models/cart.server";
 import { type PlaceOrderInput, placeOrder } from "~/models/orders/place.server";
 import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/settings/shop.server";
 import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
-import { createProduct, createShopper, uniqueTag, variantStock } from "./factories";
+import { createProduct, createShopper, TEST_CONFIG, uniqueTag, variantStock } from "./factories";
 import { freshTestDb } from "./setup/db";
 
 /**
@@ -116,7 +116,11 @@ describe("placeOrder", () => {
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Tan", quantity: "4" });
     await addToCart(db, shopper.cartId, { productId: other.id, color: undefined, quantity: "2" });
 
-    const { order, duplicate } = await placeOrder(db, input(shopper, { receiptPath: "receipts/x/r.webp" }));
+    const { order, duplicate } = await placeOrder(
+      db,
+      TEST_CONFIG,
+      input(shopper, { receiptPath: "receipts/x/r.webp" }),
+    );
     expect(duplicate).toBe(false);
     expect(order.order_number).toMatch(/^ORD-\d{13}-[0-9A-F]{6}$/);
     expect(order).toMatchObject({
@@ -192,7 +196,7 @@ describe("placeOrder", () => {
     // A new shop's rule in each currency: the HKD one at the exchange rate (decision 041).
     const rule = DEFAULT_SHOP.shipping[currency];
     const cart = await loadCart(db, shopper.cartId, currency, rule);
-    const { order } = await placeOrder(db, input(shopper, { currency }));
+    const { order } = await placeOrder(db, TEST_CONFIG, input(shopper, { currency }));
     expect(order.currency).toBe(currency);
     expect(order.subtotal_cents).toBe(unit * 2);
     expect(order.shipping_cents).toBe(shippingFor(unit * 2, rule));
@@ -219,7 +223,7 @@ describe("placeOrder", () => {
         const shopper = await makeShopper();
         await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity });
         const cart = await loadCart(db, shopper.cartId, currency, rules[currency]);
-        const { order } = await placeOrder(db, input(shopper, { currency }));
+        const { order } = await placeOrder(db, TEST_CONFIG, input(shopper, { currency }));
         expect(order.total_cents, currency).toBe(cart.totalCents);
         return order;
       };
@@ -240,7 +244,7 @@ describe("placeOrder", () => {
     expect((await loadCart(db, shopper.cartId, "HKD", DEFAULT_SHIPPING_RULE)).totalCents).toBe(70_00);
 
     await db.updateTable("products").set({ price_hkd_cents: 55_55 }).where("id", "=", product.id).execute();
-    const { order } = await placeOrder(db, input(shopper));
+    const { order } = await placeOrder(db, TEST_CONFIG, input(shopper));
     expect(order.subtotal_cents).toBe(111_10);
     expect(order.shipping_cents).toBe(0);
     expect(order.total_cents).toBe(111_10);
@@ -254,13 +258,13 @@ describe("placeOrder", () => {
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity: "2" });
     const submissionKey = crypto.randomUUID();
 
-    const first = await placeOrder(db, input(shopper, { submissionKey }));
+    const first = await placeOrder(db, TEST_CONFIG, input(shopper, { submissionKey }));
     expect(first.duplicate).toBe(false);
     expect(await stockOf(product.id, "Black")).toBe(8);
 
     // The shopper fills the cart again; resending the same form must not buy it.
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity: "1" });
-    const second = await placeOrder(db, input(shopper, { submissionKey }));
+    const second = await placeOrder(db, TEST_CONFIG, input(shopper, { submissionKey }));
     expect(second.duplicate).toBe(true);
     expect(second.order.id).toBe(first.order.id);
     expect(second.order.order_number).toBe(first.order.order_number);
@@ -289,7 +293,7 @@ describe("placeOrder", () => {
     const before = await cartLines(shopper.cartId);
     const ordersBefore = await db.selectFrom("orders").select("id").execute();
 
-    const error = await orderError(() => placeOrder(db, input(shopper)));
+    const error = await orderError(() => placeOrder(db, TEST_CONFIG, input(shopper)));
     expect(error.key).toBe("checkout.errors.outOfStock");
     expect(error.params).toEqual({ name: product.name_en, color: "Tan", count: 1 });
 
@@ -306,13 +310,13 @@ describe("placeOrder", () => {
     const shopper = await makeShopper();
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity: "1" });
     await db.updateTable("product_variants").set({ stock: 0 }).where("product_id", "=", product.id).execute();
-    const error = await orderError(() => placeOrder(db, input(shopper, { locale: "zh" })));
+    const error = await orderError(() => placeOrder(db, TEST_CONFIG, input(shopper, { locale: "zh" })));
     expect(error.params).toEqual({ name: `${product.name_en}（中）`, color: "Black", count: 0 });
   });
 
   it("refuses an empty cart", async () => {
     const shopper = await makeShopper();
-    const error = await orderError(() => placeOrder(db, input(shopper)));
+    const error = await orderError(() => placeOrder(db, TEST_CONFIG, input(shopper)));
     expect(error.key).toBe("checkout.errors.emptyCart");
     expect(await ordersOf(shopper.userId)).toEqual([]);
   });
@@ -323,7 +327,9 @@ describe("placeOrder", () => {
     await addToCart(db, shopper.cartId, { productId: product.id, color: "Black", quantity: "2" });
     const submissionKey = crypto.randomUUID();
     // On PostgreSQL each send runs on its own connection; the cart's row lock puts them in turn.
-    const sends = await Promise.all([1, 2, 3].map(() => placeOrder(db, input(shopper, { submissionKey }))));
+    const sends = await Promise.all(
+      [1, 2, 3].map(() => placeOrder(db, TEST_CONFIG, input(shopper, { submissionKey }))),
+    );
     expect(sends.filter((send) => !send.duplicate)).toHaveLength(1);
     expect(new Set(sends.map((send) => send.order.id)).size).toBe(1);
     expect(await ordersOf(shopper.userId)).toHaveLength(1);
@@ -339,7 +345,7 @@ describe("placeOrder", () => {
       shoppers.push(shopper);
     }
 
-    const results = await Promise.allSettled(shoppers.map((shopper) => placeOrder(db, input(shopper))));
+    const results = await Promise.allSettled(shoppers.map((shopper) => placeOrder(db, TEST_CONFIG, input(shopper))));
     const placed = results.filter((r) => r.status === "fulfilled");
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(placed).toHaveLength(1);

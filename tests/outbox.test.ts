@@ -163,17 +163,21 @@ describe("a failing transport", () => {
     expect(tries).toBeLessThan(25);
     expect(backoffMs(1)).toBe(MINUTE);
     expect(backoffMs(30)).toBe(120 * MINUTE);
-    // A failed message is not sent by later runs, until an admin sends it again.
+    // A failed message is not sent by later runs, until an admin sends it again; the shop's alert
+    // about it (queued when it failed, while the transport was still down) is.
     const good = new MemoryMailer();
     expect(await deliverDueMessages(withMailer(svc, good), new Date(at.getTime() + 60 * MINUTE))).toMatchObject({
-      sent: 0,
+      sent: 1,
     });
+    expect(good.sent.map((mail) => [mail.to, mail.subject])).toEqual([
+      [DEFAULT_SHOP.supportEmail, "Not sent: Order ORD-1 received"],
+    ]);
     const admin = await createCustomer(svc.db);
     await resendMessage(svc.db, admin, id, new Date(at.getTime() + 60 * MINUTE));
     expect(await deliverDueMessages(withMailer(svc, good), new Date(at.getTime() + 60 * MINUTE))).toMatchObject({
       sent: 1,
     });
-    expect(good.sent[0]?.messageId).toBe(stored.message_key);
+    expect(good.sent[1]?.messageId).toBe(stored.message_key);
     const audit = await svc.db.selectFrom("audit_log").select("action").where("entity_id", "=", id).execute();
     expect(audit.map((a) => a.action)).toEqual(["outbox_message.resent"]);
     // Seen as failed by an admin whose page is out of date: it has been sent meanwhile.

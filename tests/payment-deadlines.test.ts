@@ -1,7 +1,8 @@
-import { describe, expect, test } from "vitest";
+import { sql } from "kysely";
+import { describe, expect, test, vi } from "vitest";
 import { type DB, openDatabase } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
-import { type MailMessage, MemoryMailer } from "~/lib/mail.server";
+import type { MailMessage } from "~/lib/mail.server";
 import { MemoryStorage } from "~/lib/storage.server";
 import { transitionOrder } from "~/models/orders/desk.server";
 import {
@@ -11,6 +12,7 @@ import {
   runPaymentDeadlines,
 } from "~/models/orders/payment-deadlines.server";
 import { uploadReplacementReceipt } from "~/models/orders/receipts.server";
+import { deliverDueMessages } from "~/models/outbox/deliver.server";
 import { loadShop, saveShopDetails } from "~/models/settings/shop.server";
 import { claimJob, runJobsOnce } from "../server/scheduled-jobs";
 import { createCustomer, createProduct, createSignedIn, placeTestOrder, variantStock } from "./factories";
@@ -30,6 +32,15 @@ function later(from: string, hours: number): Date {
 
 async function orderRow(db: DB, id: string) {
   return db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+/**
+ * What the customer at `email` was sent once the outbox has delivered what is due at `at`, after
+ * their 'Order received' e-mail (the first, queued when the order was placed).
+ */
+async function sentAfterReceived(svc: TestServices, email: string, at: Date): Promise<MailMessage[]> {
+  await deliverDueMessages(svc, at);
+  return svc.mailer.sent.filter((mail) => mail.to === email).slice(1);
 }
 
 async function auditActions(db: DB, id: string) {
@@ -83,19 +94,20 @@ describe("reminder, then expiry", () => {
     expect(await variantStock(svc.db, product.id)).toBe(3);
 
     // Before halfway: nothing.
-    expect(await runPaymentDeadlines(svc.db, svc.mailer, config, later(order.created_at, 23))).toEqual({
+    expect(await runPaymentDeadlines(svc.db, config, later(order.created_at, 23))).toEqual({
       reminded: 0,
       expired: 0,
     });
-    expect(svc.mailer.sent).toHaveLength(0);
+    expect(await sentAfterReceived(svc, order.email, later(order.created_at, 23))).toHaveLength(0);
 
     // Halfway: one reminder, in the order's language, with the deadline and the upload link.
-    expect(await runPaymentDeadlines(svc.db, svc.mailer, config, later(order.created_at, 25))).toEqual({
+    expect(await runPaymentDeadlines(svc.db, config, later(order.created_at, 25))).toEqual({
       reminded: 1,
       expired: 0,
     });
-    expect(svc.mailer.sent).toHaveLength(1);
-    const [reminder] = svc.mailer.sent as [MailMessage];
+    const sent = await sentAfterReceived(svc, order.email, later(order.created_at, 25));
+    expect(sent).toHaveLength(1);
+    const [reminder] = sent as [MailMessage];
     expect(reminder.to).toBe(order.email);
     expect(reminder.subject).toContain("提醒");
     expect(reminder.text).toContain(order.order_number);
@@ -105,21 +117,22 @@ describe("reminder, then expiry", () => {
     expect((await orderRow(svc.db, order.id)).payment_reminded_at).toBe(later(order.created_at, 25).toISOString());
 
     // A second run at the same time, and later before the deadline: no second reminder.
-    await runPaymentDeadlines(svc.db, svc.mailer, config, later(order.created_at, 25));
-    await runPaymentDeadlines(svc.db, svc.mailer, config, later(order.created_at, 47));
-    expect(svc.mailer.sent).toHaveLength(1);
+    await runPaymentDeadlines(svc.db, config, later(order.created_at, 25));
+    await runPaymentDeadlines(svc.db, config, later(order.created_at, 47));
+    expect(await sentAfterReceived(svc, order.email, later(order.created_at, 47))).toHaveLength(1);
     expect((await orderRow(svc.db, order.id)).status).toBe("pending_payment");
 
     // At the deadline: cancelled by the system, stock back, a cancellation e-mail.
     const at = later(order.created_at, 48);
-    expect(await runPaymentDeadlines(svc.db, svc.mailer, config, at)).toEqual({ reminded: 0, expired: 1 });
+    expect(await runPaymentDeadlines(svc.db, config, at)).toEqual({ reminded: 0, expired: 1 });
     const cancelled = await orderRow(svc.db, order.id);
     expect(cancelled.status).toBe("cancelled");
     expect(cancelled.cancelled_at).toBe(at.toISOString());
     expect(cancelled.payment_expired_at).toBe(at.toISOString());
     expect(await variantStock(svc.db, product.id)).toBe(5);
-    expect(svc.mailer.sent).toHaveLength(2);
-    const cancellation = svc.mailer.sent[1] as MailMessage;
+    const withCancellation = await sentAfterReceived(svc, order.email, at);
+    expect(withCancellation).toHaveLength(2);
+    const cancellation = withCancellation[1] as MailMessage;
     expect(cancellation.subject).toContain(order.order_number);
     expect(cancellation.subject).toContain("取消");
 
@@ -133,12 +146,31 @@ describe("reminder, then expiry", () => {
     });
 
     // Running again, even much later, changes nothing.
-    expect(await runPaymentDeadlines(svc.db, svc.mailer, config, later(order.created_at, 200))).toEqual({
+    expect(await runPaymentDeadlines(svc.db, config, later(order.created_at, 200))).toEqual({
       reminded: 0,
       expired: 0,
     });
     expect(await variantStock(svc.db, product.id)).toBe(5);
-    expect(svc.mailer.sent).toHaveLength(2);
+    expect(await sentAfterReceived(svc, order.email, later(order.created_at, 200))).toHaveLength(2);
+  });
+
+  test("a reminder is claimed only with its e-mail, an expiry only with its cancellation e-mail", async () => {
+    const svc = await freshTestServices();
+    const { order, product } = await unpaidOrder(svc);
+    // The outbox cannot be written (as if its table were gone): the e-mails cannot be queued.
+    await sql`DROP TABLE outbox_attempts`.execute(svc.db);
+    await sql`DROP TABLE outbox_messages`.execute(svc.db);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await runPaymentDeadlines(svc.db, config, later(order.created_at, 25))).toEqual({ reminded: 0, expired: 0 });
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
+    // Not claimed: the next run (with the outbox back) sends it.
+    expect((await orderRow(svc.db, order.id)).payment_reminded_at).toBeNull();
+    await expect(runPaymentDeadlines(svc.db, config, later(order.created_at, 49))).rejects.toThrow();
+    const after = await orderRow(svc.db, order.id);
+    expect(after.status).toBe("pending_payment");
+    expect(after.payment_expired_at).toBeNull();
+    expect(await variantStock(svc.db, product.id)).toBe(3);
   });
 
   test("a shop that was down catches up: one run sends no stale reminder and expires what fell due", async () => {
@@ -146,7 +178,7 @@ describe("reminder, then expiry", () => {
     const { order: old, product } = await unpaidOrder(svc);
     const { order: recent } = await unpaidOrder(svc, { hours: 100 });
     // The first run after three days down.
-    const result = await runPaymentDeadlines(svc.db, svc.mailer, config, later(old.created_at, 72));
+    const result = await runPaymentDeadlines(svc.db, config, later(old.created_at, 72));
     expect(result).toEqual({ reminded: 1, expired: 1 });
     expect((await orderRow(svc.db, old.id)).status).toBe("cancelled");
     expect((await orderRow(svc.db, old.id)).payment_reminded_at).toBeNull();
@@ -161,7 +193,7 @@ describe("reminder, then expiry", () => {
       lines: [{ productId: product.id, color: "Black", quantity: 1 }],
     });
     expect(order.receipt_path).not.toBeNull();
-    expect(await runPaymentDeadlines(svc.db, svc.mailer, config, later(order.created_at, 500))).toEqual({
+    expect(await runPaymentDeadlines(svc.db, config, later(order.created_at, 500))).toEqual({
       reminded: 0,
       expired: 0,
     });
@@ -178,17 +210,17 @@ describe("reminder, then expiry", () => {
         .png()
         .toBuffer(),
     );
-    await uploadReplacementReceipt(svc.db, storage, {
+    await uploadReplacementReceipt(svc.db, storage, config, {
       order,
       userId: user.id,
       file: new File([new Uint8Array(png)], "receipt.png", { type: "image/png" }),
     });
-    expect(await expireOverdueOrders(svc.db, svc.mailer, config, later(order.created_at, 60))).toBe(0);
+    expect(await expireOverdueOrders(svc.db, config, later(order.created_at, 60))).toBe(0);
 
     // Rejected 47 hours in: the deadline moves to 24 hours after the rejection.
     const admin = await createSignedIn(svc.db, { admin: true });
     const rejectedAt = Date.now();
-    await transitionOrder(svc.db, admin, {
+    await transitionOrder(svc.db, config, admin, {
       orderId: order.id,
       transition: "rejectReceipt",
       expected: "pending_payment",
@@ -199,8 +231,8 @@ describe("reminder, then expiry", () => {
     expect(due).toBeGreaterThanOrEqual(rejectedAt + REJECTION_GRACE_HOURS * HOUR - 1000);
     expect(due).toBeGreaterThanOrEqual(new Date(order.payment_due_at ?? "").getTime());
     // Now the clock runs again against that deadline.
-    expect(await expireOverdueOrders(svc.db, svc.mailer, config, new Date(due - 60_000))).toBe(0);
-    expect(await expireOverdueOrders(svc.db, svc.mailer, config, new Date(due))).toBe(1);
+    expect(await expireOverdueOrders(svc.db, config, new Date(due - 60_000))).toBe(0);
+    expect(await expireOverdueOrders(svc.db, config, new Date(due))).toBe(1);
     expect(await variantStock(svc.db, product.id)).toBe(5);
   });
 
@@ -208,8 +240,12 @@ describe("reminder, then expiry", () => {
     const svc = await freshTestServices();
     const { order, product } = await unpaidOrder(svc);
     const admin = await createSignedIn(svc.db, { admin: true });
-    await transitionOrder(svc.db, admin, { orderId: order.id, transition: "markPaid", expected: "pending_payment" });
-    expect(await expireOverdueOrders(svc.db, svc.mailer, config, later(order.created_at, 100))).toBe(0);
+    await transitionOrder(svc.db, config, admin, {
+      orderId: order.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
+    expect(await expireOverdueOrders(svc.db, config, later(order.created_at, 100))).toBe(0);
     expect((await orderRow(svc.db, order.id)).status).toBe("paid");
     expect(await variantStock(svc.db, product.id)).toBe(3);
   });
@@ -223,17 +259,18 @@ describe("an admin extends the deadline", () => {
     const at = later(order.created_at, 40);
     const extended = await extendPaymentDeadline(
       svc.db,
+      config,
       admin,
       { orderId: order.id, hours: 72, expectedDueAt: order.payment_due_at ?? "" },
       at,
     );
     // 72 hours after the old deadline (it had not passed yet).
     expect(extended.payment_due_at).toBe(later(order.created_at, 120).toISOString());
-    expect(await runPaymentDeadlines(svc.db, svc.mailer, config, later(order.created_at, 60))).toMatchObject({
+    expect(await runPaymentDeadlines(svc.db, config, later(order.created_at, 60))).toMatchObject({
       expired: 0,
     });
     expect((await orderRow(svc.db, order.id)).status).toBe("pending_payment");
-    expect(await expireOverdueOrders(svc.db, svc.mailer, config, later(order.created_at, 120))).toBe(1);
+    expect(await expireOverdueOrders(svc.db, config, later(order.created_at, 120))).toBe(1);
     expect(await variantStock(svc.db, product.id)).toBe(5);
 
     const audit = (await auditActions(svc.db, order.id)).find((entry) => entry.action === "order.deadlineExtended");
@@ -251,6 +288,7 @@ describe("an admin extends the deadline", () => {
     const at = later(order.created_at, 50);
     const extended = await extendPaymentDeadline(
       svc.db,
+      config,
       admin,
       { orderId: order.id, hours: 24, expectedDueAt: order.payment_due_at ?? "" },
       at,
@@ -258,10 +296,14 @@ describe("an admin extends the deadline", () => {
     expect(extended.payment_due_at).toBe(later(at.toISOString(), 24).toISOString());
     // The same form sent again: the deadline it names has moved.
     await expect(
-      extendPaymentDeadline(svc.db, admin, { orderId: order.id, hours: 24, expectedDueAt: order.payment_due_at ?? "" }),
+      extendPaymentDeadline(svc.db, config, admin, {
+        orderId: order.id,
+        hours: 24,
+        expectedDueAt: order.payment_due_at ?? "",
+      }),
     ).rejects.toMatchObject({ key: "adminOrders.deadline.changedMeanwhile", status: 409 });
     await expect(
-      extendPaymentDeadline(svc.db, admin, {
+      extendPaymentDeadline(svc.db, config, admin, {
         orderId: order.id,
         hours: 0,
         expectedDueAt: extended.payment_due_at ?? "",
@@ -270,9 +312,9 @@ describe("an admin extends the deadline", () => {
     expect((await orderRow(svc.db, order.id)).payment_due_at).toBe(extended.payment_due_at);
 
     // A cancelled order cannot be extended.
-    await expireOverdueOrders(svc.db, svc.mailer, config, later(at.toISOString(), 24));
+    await expireOverdueOrders(svc.db, config, later(at.toISOString(), 24));
     await expect(
-      extendPaymentDeadline(svc.db, admin, {
+      extendPaymentDeadline(svc.db, config, admin, {
         orderId: order.id,
         hours: 24,
         expectedDueAt: extended.payment_due_at ?? "",
@@ -299,18 +341,23 @@ describe("several processes", () => {
     // A second process: its own connection (SQLite) or pool (PostgreSQL) to the same database.
     const second = openDatabase(svc.config.databaseUrl);
     try {
-      const mailers = [new MemoryMailer(), new MemoryMailer()] as const;
       const at = later((orders.at(-1) as OrderRow).created_at, 49);
       // Each process runs the work itself (no job claim): only the per-order claims stand between them.
       const [a, b] = await Promise.all([
-        runPaymentDeadlines(svc.db, mailers[0], config, at),
-        runPaymentDeadlines(second, mailers[1], config, at),
+        runPaymentDeadlines(svc.db, config, at),
+        runPaymentDeadlines(second, config, at),
       ]);
       expect(a.expired + b.expired).toBe(12);
       expect(await variantStock(svc.db, product.id)).toBe(40);
-      const sent = [...mailers[0].sent, ...mailers[1].sent];
-      expect(sent).toHaveLength(12);
-      expect(new Set(sent.map((mail) => mail.to)).size).toBe(12);
+      // One cancellation e-mail queued per order, each with its order's expiry (never a second one).
+      const queued = await svc.db
+        .selectFrom("outbox_messages")
+        .select(["recipient", "order_id"])
+        .where("event", "=", "order.expired")
+        .execute();
+      expect(queued).toHaveLength(12);
+      expect(new Set(queued.map((row) => row.order_id))).toEqual(new Set(orders.map((order) => order.id)));
+      expect(new Set(queued.map((row) => row.recipient)).size).toBe(12);
       const expiries = await svc.db
         .selectFrom("audit_log")
         .select((eb) => eb.fn.countAll<number>().as("n"))

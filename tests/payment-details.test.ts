@@ -6,16 +6,18 @@ import type { Currency } from "#db/schema";
 import type { CurrentUser } from "~/lib/auth.server";
 import { saveCheckout } from "~/lib/checkout-session.server";
 import { loadConfig } from "~/lib/config.server";
-import { MemoryMailer } from "~/lib/mail.server";
+import { type Mailer, MemoryMailer } from "~/lib/mail.server";
 import { currencyContext } from "~/middleware/currency";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
-import { newOrderNumber, placeOrder, sendOrderReceivedEmail } from "~/models/orders/place.server";
+import { newOrderNumber, placeOrder } from "~/models/orders/place.server";
+import { deliverDueMessages } from "~/models/outbox/deliver.server";
 import { type PaymentAccountRow, paymentInstructions } from "~/models/payment-accounts.server";
 import { DEFAULT_SHOP } from "~/models/settings/shop.server";
 import { action as paymentAction, loader as paymentLoader } from "~/routes/store/payment";
 import type { CheckoutInput } from "~/schemas/checkout";
-import { createCustomer, createProduct, uniqueTag } from "./factories";
+import { createCustomer, createProduct, TEST_CONFIG, uniqueTag } from "./factories";
 import { createTestServices } from "./setup/db";
+import { queuedEmails } from "./setup/outbox";
 import { formOf, routeContext, runRoute } from "./setup/route";
 
 /**
@@ -164,7 +166,6 @@ describe("the order-placed e-mail", () => {
     const { db } = await createTestServices();
     const productId = await makeProduct(db);
     await addAccount(db, { is_demo: 0 });
-    const mailer = new MemoryMailer();
     const texts: Record<string, string> = {};
     const numbers: Record<string, string> = {};
     for (const [currency, locale] of [
@@ -173,7 +174,7 @@ describe("the order-placed e-mail", () => {
       ["GBP", "zh"],
     ] as const) {
       const { user, cartId } = await customerWithCart(db, productId);
-      const { order } = await placeOrder(db, {
+      const { order } = await placeOrder(db, TEST_CONFIG, {
         userId: user.id,
         cartId,
         currency,
@@ -182,8 +183,8 @@ describe("the order-placed e-mail", () => {
         receiptPath: "receipts/x.jpg",
         submissionKey: crypto.randomUUID(),
       });
-      await sendOrderReceivedEmail(db, mailer, { publicUrl: "https://shop.example", demoMode: false }, order);
-      texts[`${currency}-${locale}`] = mailer.sent.at(-1)?.text ?? "";
+      const [received] = await queuedEmails(db, { orderId: order.id, event: "order.placed" });
+      texts[`${currency}-${locale}`] = received?.text ?? "";
       numbers[`${currency}-${locale}`] = order.order_number;
     }
     const hkd = texts["HKD-en"] ?? "";
@@ -216,23 +217,29 @@ describe("the order-placed e-mail", () => {
     const { db } = await createTestServices();
     const productId = await makeProduct(db);
     await addAccount(db, { is_demo: 1 });
-    const mailer = new MemoryMailer();
-    const { user, cartId } = await customerWithCart(db, productId);
-    const { order } = await placeOrder(db, {
-      userId: user.id,
-      cartId,
-      currency: "HKD",
-      locale: "en",
-      customer: CUSTOMER,
-      receiptPath: "receipts/x.jpg",
-      submissionKey: crypto.randomUUID(),
-    });
-    await sendOrderReceivedEmail(db, mailer, { publicUrl: "https://shop.example", demoMode: true }, order);
-    expect(mailer.sent.at(-1)?.text).toContain("FPS ID: 1648203");
-    expect(mailer.sent.at(-1)?.text).toContain("demo account");
-    await sendOrderReceivedEmail(db, mailer, { publicUrl: "https://shop.example", demoMode: false }, order);
-    expect(mailer.sent.at(-1)?.text).not.toContain("1648203");
-    expect(mailer.sent.at(-1)?.text).not.toContain("848-302915-838");
+    const received = async (demoMode: boolean) => {
+      const { user, cartId } = await customerWithCart(db, productId);
+      const { order } = await placeOrder(
+        db,
+        { publicUrl: "https://shop.example", demoMode },
+        {
+          userId: user.id,
+          cartId,
+          currency: "HKD",
+          locale: "en",
+          customer: CUSTOMER,
+          receiptPath: "receipts/x.jpg",
+          submissionKey: crypto.randomUUID(),
+        },
+      );
+      return (await queuedEmails(db, { orderId: order.id, event: "order.placed" }))[0]?.text ?? "";
+    };
+    const demo = await received(true);
+    expect(demo).toContain("FPS ID: 1648203");
+    expect(demo).toContain("demo account");
+    const live = await received(false);
+    expect(live).not.toContain("1648203");
+    expect(live).not.toContain("848-302915-838");
   });
 });
 
@@ -244,8 +251,9 @@ describe("the payment page", () => {
     return new File([new Uint8Array(data)], "receipt.jpg", { type: "image/jpeg" });
   }
 
-  async function pay(demoMode: boolean, currency: Currency = "HKD") {
-    const svc = await createTestServices({ demoMode });
+  async function pay(demoMode: boolean, currency: Currency = "HKD", mailer?: Mailer) {
+    const base = await createTestServices({ demoMode });
+    const svc = { ...base, mailer: mailer ?? base.mailer };
     const productId = await makeProduct(svc.db);
     await addAccount(svc.db, { is_demo: 1 });
     const { user } = await customerWithCart(svc.db, productId);
@@ -272,13 +280,37 @@ describe("the payment page", () => {
     });
     expect(orders).toHaveLength(0);
     expect(svc.storage.files.size).toBe(0);
-    expect(svc.mailer.sent).toHaveLength(0);
+    expect(await queuedEmails(svc.db)).toHaveLength(0);
+  });
+
+  it("takes the order while the mail server is down: its e-mails wait in the outbox and go out later", async () => {
+    const down: Mailer = { send: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:587")) };
+    const { svc, answer, orders } = await pay(true, "HKD", down);
+    expect((answer.result as Response).status).toBe(302);
+    expect((answer.result as Response).headers.get("Location")).toMatch(/^\/payment-success\?order=ORD-/);
+    expect(orders).toHaveLength(1);
+    const waiting = await svc.db.selectFrom("outbox_messages").select(["event", "status", "attempts"]).execute();
+    expect(waiting.map((row) => row.event).sort()).toEqual(["alert.order.placed", "order.placed"]);
+    expect(waiting.every((row) => row.status === "pending" && row.attempts === 0)).toBe(true);
+    // The mail server is back.
+    const back = new MemoryMailer();
+    expect(await deliverDueMessages({ ...svc, mailer: back })).toMatchObject({ sent: 2 });
+    expect(back.sent.map((mail) => mail.to).sort()).toEqual([CUSTOMER.email, DEFAULT_SHOP.supportEmail].sort());
   });
 
   it("shows the demo account in demo mode, marked, and takes the order", async () => {
-    const { page, answer, orders } = await pay(true, "GBP");
+    const { svc, page, answer, orders } = await pay(true, "GBP");
     expect(page.instructions).toMatchObject({ kind: "international", demo: true, swift: "HSBCHKHHHKH" });
     expect(answer.thrown).toBeUndefined();
     expect(orders).toHaveLength(1);
+    // The customer's e-mail (with the marked demo account) and the shop's alert, queued with the order.
+    const queued = await queuedEmails(svc.db, { orderId: orders[0]?.id });
+    expect(queued.map((mail) => [mail.event, mail.to]).sort()).toEqual([
+      ["alert.order.placed", DEFAULT_SHOP.supportEmail],
+      ["order.placed", CUSTOMER.email],
+    ]);
+    const received = queued.find((mail) => mail.event === "order.placed");
+    expect(received?.text).toContain("SWIFT/BIC code: HSBCHKHHHKH");
+    expect(received?.text).toContain("demo account");
   });
 });

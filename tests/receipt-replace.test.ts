@@ -33,7 +33,7 @@ async function jpeg(): Promise<File> {
 
 async function rejectedOrder() {
   const { order, customer } = await placeOrderWithReceipt(db);
-  await transitionOrder(db, ADMIN, {
+  await transitionOrder(db, svc.config, ADMIN, {
     orderId: order.id,
     transition: "rejectReceipt",
     expected: "pending_payment",

@@ -77,7 +77,7 @@ describe("a receipt from upload to rejection to a new one", () => {
     );
 
     // The shop rejects it with a reason.
-    await transitionOrder(db, ADMIN, {
+    await transitionOrder(db, svc.config, ADMIN, {
       orderId: order.id,
       transition: "rejectReceipt",
       expected: "pending_payment",
@@ -93,7 +93,7 @@ describe("a receipt from upload to rejection to a new one", () => {
     ]);
 
     // A new receipt: being checked again; both steps stay in the history.
-    const replaced = await replaceReceipt(db, {
+    const replaced = await replaceReceipt(db, svc.config, {
       orderId: order.id,
       userId: customer.id,
       receiptPath: `receipts/${customer.id}/second.jpg`,
@@ -116,11 +116,19 @@ describe("a receipt from upload to rejection to a new one", () => {
 
     // Not waiting for a receipt any more: a second upload is refused and changes nothing.
     expect(
-      await replaceReceipt(db, { orderId: order.id, userId: customer.id, receiptPath: "receipts/third.jpg" }),
+      await replaceReceipt(db, svc.config, {
+        orderId: order.id,
+        userId: customer.id,
+        receiptPath: "receipts/third.jpg",
+      }),
     ).toBeNull();
 
     // Paid: the status says so, and the history goes on.
-    await transitionOrder(db, ADMIN, { orderId: order.id, transition: "markPaid", expected: "pending_payment" });
+    await transitionOrder(db, svc.config, ADMIN, {
+      orderId: order.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
     expect(await list()).toEqual(["paid"]);
     expect((await page()).history.map((entry) => entry.kind)).toEqual([
       "placed",
@@ -144,15 +152,15 @@ describe("a receipt from upload to rejection to a new one", () => {
         await db.selectFrom("orders").selectAll().where("id", "=", order.id).executeTakeFirstOrThrow(),
       );
     expect((await history()).map((entry) => entry.kind)).toEqual(["placed"]);
-    await replaceReceipt(db, { orderId: order.id, userId: customer.id, receiptPath: "receipts/later.jpg" });
+    await replaceReceipt(db, svc.config, { orderId: order.id, userId: customer.id, receiptPath: "receipts/later.jpg" });
     expect((await history()).map((entry) => entry.kind)).toEqual(["placed", "receiptSent"]);
-    await transitionOrder(db, ADMIN, {
+    await transitionOrder(db, svc.config, ADMIN, {
       orderId: order.id,
       transition: "rejectReceipt",
       expected: "pending_payment",
       reason: "Blurred",
     });
-    await replaceReceipt(db, { orderId: order.id, userId: customer.id, receiptPath: "receipts/again.jpg" });
+    await replaceReceipt(db, svc.config, { orderId: order.id, userId: customer.id, receiptPath: "receipts/again.jpg" });
     expect((await history()).map((entry) => entry.kind)).toEqual([
       "placed",
       "receiptSent",
@@ -164,8 +172,10 @@ describe("a receipt from upload to rejection to a new one", () => {
   it("a new receipt is only for the order's customer, after a rejection", async () => {
     const { order, customer } = await placedOrder();
     // Not rejected: nothing to replace.
-    expect(await replaceReceipt(db, { orderId: order.id, userId: customer.id, receiptPath: "x.jpg" })).toBeNull();
-    await transitionOrder(db, ADMIN, {
+    expect(
+      await replaceReceipt(db, svc.config, { orderId: order.id, userId: customer.id, receiptPath: "x.jpg" }),
+    ).toBeNull();
+    await transitionOrder(db, svc.config, ADMIN, {
       orderId: order.id,
       transition: "rejectReceipt",
       expected: "pending_payment",
@@ -173,7 +183,9 @@ describe("a receipt from upload to rejection to a new one", () => {
     });
     // Someone else's order: refused.
     const { customer: other } = await placedOrder();
-    expect(await replaceReceipt(db, { orderId: order.id, userId: other.id, receiptPath: "x.jpg" })).toBeNull();
+    expect(
+      await replaceReceipt(db, svc.config, { orderId: order.id, userId: other.id, receiptPath: "x.jpg" }),
+    ).toBeNull();
     const row = await db
       .selectFrom("orders")
       .select(["receipt_path", "receipt_rejected_reason"])

@@ -177,14 +177,3 @@ ${content.action ? `<p><a href="${escapeHtml(content.action.url)}" style="displa
     html,
   };
 }
-
-/** Renders and sends one message at once, outside the outbox (kept for the transition; see queueEmail). */
-export async function sendLocalizedEmail(
-  mailer: Mailer,
-  sender: MailSender,
-  to: string,
-  language: Language,
-  build: (t: TFunction, shopName: string) => EmailContent,
-): Promise<void> {
-  await mailer.send(await renderLocalizedEmail(sender, to, language, build));
-}

@@ -20,6 +20,7 @@ export const ADMIN_ONLY_KEYS = [
   "adminShop",
   "dashboard",
   "orderEmail",
+  "shopAlert",
 ] as const;
 
 export type TranslationPart = "store" | "all";

@@ -2,17 +2,18 @@ import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database } from "#db/schema";
 import type { Config } from "~/lib/config.server";
-import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
+import { renderLocalizedEmail } from "~/lib/mail.server";
 import { UserError } from "~/lib/problem";
 import type { Language } from "~/locales";
 import {
   consumeAccountToken,
-  createAccountToken,
   INVITE_TOKEN_TTL_DAYS,
   INVITE_TOKEN_TTL_MS,
+  insertAccountToken,
   peekAccountToken,
 } from "./account-token.server";
 import { recordAudit } from "./audit.server";
+import { queueEmail } from "./outbox/queue.server";
 import { loadShop } from "./settings/shop.server";
 import { adminRole, adminUserRows, normalizeEmail, setPassword } from "./user.server";
 
@@ -39,22 +40,22 @@ export interface StaffInvitation {
 }
 
 /**
- * E-mails the invitation in `language`. For a new account it first makes the single-use invite
- * token (an earlier unused one stops working), so sending again gives a fresh week.
+ * Queues the invitation in `language`, in the caller's transaction `trx` (the one that adds the
+ * member of staff, or sends again). For a new account it first makes the single-use invite token
+ * (an earlier unused one stops working), so sending again gives a fresh week.
  */
-export async function sendStaffInvitation(
-  db: DB,
-  mailer: Mailer,
+export async function queueStaffInvitation(
+  trx: DB,
   config: Pick<Config, "publicUrl">,
   invitation: StaffInvitation,
 ): Promise<void> {
-  const { invitee, inviterEmail, newAccount } = invitation;
+  const { invitee, inviterEmail, newAccount, language } = invitation;
   const url = newAccount
     ? `${config.publicUrl}${JOIN_PATH}?token=${encodeURIComponent(
-        await createAccountToken(db, invitee.id, "invite", INVITE_TOKEN_TTL_MS),
+        await insertAccountToken(trx, invitee.id, "invite", INVITE_TOKEN_TTL_MS),
       )}`
     : `${config.publicUrl}/admin/login`;
-  await sendLocalizedEmail(mailer, await loadShop(db), invitee.email, invitation.language, (t, shop) => ({
+  const message = await renderLocalizedEmail(await loadShop(trx), invitee.email, language, (t, shop) => ({
     subject: t("email.inviteSubject", { inviter: inviterEmail, shop }),
     heading: t("email.inviteHeading", { shop }),
     paragraphs: [
@@ -66,6 +67,7 @@ export async function sendStaffInvitation(
     ],
     action: { label: t(newAccount ? "email.inviteAction" : "email.inviteSignIn"), url },
   }));
+  await queueEmail(trx, message, { event: "staff.invitation", audience: "staff", language });
 }
 
 /**
@@ -97,12 +99,11 @@ export async function invitationStates(db: DB, userIds: string[]): Promise<Map<s
 /**
  * The owner sends the invitation of the admin row `id` again (a new link, valid a week from
  * now, in the account's language: the one its first invitation was written in), audited
- * `staff.invitation_resent`. Only for a row whose invitation is pending or expired: a member
- * of staff who has set a password signs in with it.
+ * `staff.invitation_resent`, the link and its e-mail in one transaction. Only for a row whose
+ * invitation is pending or expired: a member of staff who has set a password signs in with it.
  */
 export async function resendStaffInvitation(
   db: DB,
-  mailer: Mailer,
   config: Pick<Config, "publicUrl">,
   actor: { id: string; email: string },
   id: number,
@@ -116,13 +117,15 @@ export async function resendStaffInvitation(
   if (!account || !state) throw new UserError("adminStaff.errors.nothingToResend", { status: 409 });
   const invitee = { id: account.id, email: account.email };
   const language: Language = account.locale;
-  await sendStaffInvitation(db, mailer, config, { invitee, inviterEmail: actor.email, language, newAccount: true });
-  await recordAudit(db, {
-    actorUserId: actor.id,
-    action: "staff.invitation_resent",
-    entityType: "user",
-    entityId: invitee.id,
-    after: { email: invitee.email, language },
+  await db.transaction().execute(async (trx) => {
+    await queueStaffInvitation(trx, config, { invitee, inviterEmail: actor.email, language, newAccount: true });
+    await recordAudit(trx, {
+      actorUserId: actor.id,
+      action: "staff.invitation_resent",
+      entityType: "user",
+      entityId: invitee.id,
+      after: { email: invitee.email, language },
+    });
   });
   return { email: invitee.email };
 }

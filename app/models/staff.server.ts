@@ -3,11 +3,17 @@ import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import { lockTable } from "#db/dialect";
 import type { AdminRole, Database, UserRow } from "#db/schema";
+import type { Config } from "~/lib/config.server";
 import { hashPassword } from "~/lib/password.server";
 import { UserError } from "~/lib/problem";
 import type { Language } from "~/locales";
 import { recordAudit } from "./audit.server";
-import { type InvitationState, invitationStates, withdrawInvitations } from "./staff-invitations.server";
+import {
+  type InvitationState,
+  invitationStates,
+  queueStaffInvitation,
+  withdrawInvitations,
+} from "./staff-invitations.server";
 import { adminUserRows, normalizeEmail } from "./user.server";
 
 type Trx = Transaction<Database>;
@@ -81,16 +87,18 @@ async function findAdminRow(trx: Trx, user: { id: string | null; email: string }
  * with a random password nobody knows (marked verified: only the holder of the address can set
  * a password, through the invitation's link), in `language`; `created` says so. `language` is
  * the one the invitation is written in: the one asked for, else the account's own, else the
- * shop's default (English). The caller sends the invitation (sendStaffInvitation).
+ * shop's default (English). The invitation is queued in the same transaction
+ * (queueStaffInvitation): a mail server that is down delays it, and fails nothing.
  * An e-mail that is an admin already is a refusal on the e-mail field.
  */
 export async function addStaff(
   db: DB,
-  actor: { id: string },
-  ownerEmail: string | null,
+  config: Pick<Config, "publicUrl" | "shopOwnerEmail">,
+  actor: { id: string; email: string },
   rawEmail: string,
   asked?: Language,
 ): Promise<{ user: Pick<UserRow, "id" | "email">; created: boolean; language: Language }> {
+  const ownerEmail = config.shopOwnerEmail;
   const email = normalizeEmail(rawEmail);
   const alreadyAdmin = () =>
     new UserError("adminStaff.errors.alreadyAdmin", { field: "email", params: { email }, status: 409 });
@@ -134,7 +142,9 @@ export async function addStaff(
       entityId: user.id,
       after: { email, role: "staff", accountCreated: created },
     });
-    return { user: { id: user.id, email: user.email }, created, language };
+    const invitee = { id: user.id, email: user.email };
+    await queueStaffInvitation(trx, config, { invitee, inviterEmail: actor.email, language, newAccount: created });
+    return { user: invitee, created, language };
   });
 }
 

@@ -3,8 +3,11 @@ import type { Kysely } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import { lockTable } from "#db/dialect";
 import type { AdminRole, Database, UserRow } from "#db/schema";
+import type { Config } from "~/lib/config.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { UserError } from "~/lib/problem";
+import type { Language } from "~/locales";
+import { queueVerificationEmail } from "./account-token.server";
 import { recordAudit } from "./audit.server";
 
 export function normalizeEmail(email: string): string {
@@ -15,13 +18,13 @@ export async function findUserByEmail(db: DB, email: string): Promise<UserRow | 
   return db.selectFrom("users").selectAll().where("email", "=", normalizeEmail(email)).executeTakeFirst();
 }
 
-/** Creates a customer account; the e-mail is stored lower-cased and must not exist yet. */
-export async function createUser(db: DB, input: { email: string; password: string }): Promise<UserRow> {
+/** Inserts a customer account with its password already hashed; the e-mail must not exist yet. */
+async function insertUser(db: DB, email: string, passwordHash: string): Promise<UserRow> {
   const timestamp = now();
   const row = {
     id: crypto.randomUUID(),
-    email: normalizeEmail(input.email),
-    password_hash: await hashPassword(input.password),
+    email: normalizeEmail(email),
+    password_hash: passwordHash,
     created_at: timestamp,
     updated_at: timestamp,
   };
@@ -29,17 +32,33 @@ export async function createUser(db: DB, input: { email: string; password: strin
   return db.selectFrom("users").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
 }
 
+/** Creates a customer account; the e-mail is stored lower-cased and must not exist yet. */
+export async function createUser(db: DB, input: { email: string; password: string }): Promise<UserRow> {
+  return insertUser(db, input.email, await hashPassword(input.password));
+}
+
 /**
  * A customer signs up: an e-mail that has an account already (in any case, or taken by a sign-up
  * at the same moment) is refused with 409; any other failure to create the account is a 500
- * refusal ("sign-up failed"), logged.
+ * refusal ("sign-up failed"), logged. `verify`: the shop checks e-mail addresses, and the
+ * account's verification e-mail is queued in the transaction that creates it.
  */
-export async function signUp(db: DB, input: { email: string; password: string }): Promise<UserRow> {
+export async function signUp(
+  db: DB,
+  input: { email: string; password: string },
+  verify?: { config: Pick<Config, "publicUrl">; language: Language },
+): Promise<UserRow> {
   const accountExists = () =>
     new UserError("flash.accountExists", { detailKey: "flash.accountExistsDetail", status: 409 });
   if (await findUserByEmail(db, input.email)) throw accountExists();
+  // Hashed before the transaction (argon2 is slow).
+  const passwordHash = await hashPassword(input.password);
   try {
-    return await createUser(db, input);
+    return await db.transaction().execute(async (trx) => {
+      const user = await insertUser(trx, input.email, passwordHash);
+      if (verify) await queueVerificationEmail(trx, verify.config, user, verify.language);
+      return user;
+    });
   } catch (error) {
     if (await findUserByEmail(db, input.email)) throw accountExists();
     console.error("sign up failed", error);

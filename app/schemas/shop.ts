@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CURRENCIES, type Currency } from "#db/schema";
 import { DERIVED_CURRENCIES, type DerivedCurrency, PPM, parseRate } from "~/lib/money";
+import { fieldMessage } from "~/lib/problem";
 import { requiredText } from "~/lib/text-field";
 import { parseCents } from "./product";
 
@@ -25,15 +26,15 @@ const optional = (max: number) =>
     .optional()
     .transform((value) => value ?? "");
 
+const EMAIL = /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+\.[^\s@<>"(),;:]+$/;
+
 const email = (key: string) =>
   z
     .string({ error: key })
     .trim()
     .min(1, { error: key })
     .max(254, { error: TOO_LONG })
-    .refine((value) => /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+\.[^\s@<>"(),;:]+$/.test(value), {
-      error: "adminShop.errors.emailInvalid",
-    })
+    .refine((value) => EMAIL.test(value), { error: "adminShop.errors.emailInvalid" })
     .transform((value) => value.toLowerCase());
 
 /** An amount typed as "10" or "10.50" → integer cents. */
@@ -92,6 +93,63 @@ const checkbox = z
   .optional()
   .transform((value) => value !== undefined && value !== "" && value !== "off");
 
+/*
+ * The shop's own alerts (issue 26): where they go, which events they are sent for, and their
+ * language. app/models/outbox/alerts.server.ts sends them.
+ */
+
+/** The events a notification address can be told of, each with its checkbox on the form. */
+export const ALERT_FIELDS = {
+  "order.placed": "alert_order_placed",
+  "order.receipt_uploaded": "alert_receipt_uploaded",
+  "order.expired": "alert_order_expired",
+  "order.deadline_extended": "alert_deadline_extended",
+  "message.failed": "alert_message_failed",
+} as const;
+export type AlertEvent = keyof typeof ALERT_FIELDS;
+export const ALERT_EVENTS = Object.keys(ALERT_FIELDS) as AlertEvent[];
+export const ALERT_LANGUAGES = ["en", "zh"] as const;
+/** Notification addresses at most: more is a mailing list's job. */
+export const MAX_ALERT_EMAILS = 10;
+
+/**
+ * The notification addresses as typed: one a line, or separated by commas, semicolons or
+ * spaces; lower-cased, each once. Every address that is not one is an issue naming it.
+ */
+export function parseAlertEmails(text: string): {
+  emails: string[];
+  issues: { key: string; params: Record<string, string | number> }[];
+} {
+  const emails: string[] = [];
+  const issues: { key: string; params: Record<string, string | number> }[] = [];
+  for (const piece of text.split(/[\s,;]+/)) {
+    if (!piece) continue;
+    const address = piece.toLowerCase();
+    if (address.length > 254 || !EMAIL.test(address)) {
+      issues.push({ key: "adminShop.errors.alertEmailInvalid", params: { email: piece.slice(0, 80) } });
+    } else if (!emails.includes(address)) {
+      emails.push(address);
+    }
+  }
+  if (emails.length > MAX_ALERT_EMAILS) {
+    issues.push({ key: "adminShop.errors.alertEmailsTooMany", params: { max: MAX_ALERT_EMAILS } });
+  }
+  return { emails, issues };
+}
+
+/** Empty: the support e-mail (null); else every address valid, at most MAX_ALERT_EMAILS. */
+const alertEmails = z
+  .string()
+  .max(3000, { error: TOO_LONG })
+  .optional()
+  .transform((value, ctx) => {
+    const { emails, issues } = parseAlertEmails(value ?? "");
+    // At most a few messages: a pasted paragraph is not fifty lines of errors.
+    for (const issue of issues.slice(0, 5))
+      ctx.addIssue({ code: "custom", message: fieldMessage(issue.key, issue.params) });
+    return emails.length > 0 ? emails : null;
+  });
+
 const shippingFields = Object.fromEntries(
   CURRENCIES.flatMap((currency) => [
     [feeField(currency), money("adminShop.errors.feeRequired")],
@@ -144,6 +202,12 @@ export const shopDetailsSchema = z.object({
   hero_text_zh: optional(300),
   footer_text_en: optional(400),
   footer_text_zh: optional(400),
+  alert_emails: alertEmails,
+  ...(Object.fromEntries(ALERT_EVENTS.map((event) => [ALERT_FIELDS[event], checkbox])) as Record<
+    (typeof ALERT_FIELDS)[AlertEvent],
+    typeof checkbox
+  >),
+  alert_language: z.enum(ALERT_LANGUAGES, { error: "adminShop.errors.alertLanguageInvalid" }),
 });
 
 export type ShopDetailsForm = z.output<typeof shopDetailsSchema>;

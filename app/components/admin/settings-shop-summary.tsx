@@ -7,6 +7,8 @@ export interface ShopSummary {
   name: string;
   supportEmail: string;
   senderEmail: string;
+  /** Where the shop's alerts go (the support e-mail while none is set). */
+  alertEmails: string[];
   /** Each currency's charge; `fromHkd`: it follows the HKD one at the exchange rate. */
   delivery: { currency: string; fee: string; free: string | null; fromHkd: boolean }[];
 }
@@ -32,6 +34,10 @@ export function ShopSection({ shop, pages }: { shop: ShopSummary; pages: PageSum
             <dd className="break-words">{shop.supportEmail}</dd>
             <dt className="text-stone-600">{t("adminShop.summary.senderEmail")}</dt>
             <dd className="break-words">{shop.senderEmail}</dd>
+            <dt className="text-stone-600">{t("adminShop.summary.alerts")}</dt>
+            <dd className="break-words" data-testid="alert-emails">
+              {shop.alertEmails.join(", ")}
+            </dd>
             <dt className="text-stone-600">{t("adminShop.summary.delivery")}</dt>
             <dd>
               <ul>

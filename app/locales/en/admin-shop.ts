@@ -78,6 +78,7 @@ export default {
     name: "Name",
     supportEmail: "Support e-mail",
     senderEmail: "Sender e-mail",
+    alerts: "Alerts to",
     delivery: "Delivery",
     deliveryRule: "{{fee}}, free above {{free}}",
     deliveryNeverFree: "{{fee}}, never free",
@@ -116,6 +117,24 @@ export default {
     window: "Hours to pay",
     windowHint: "Leave empty for the server's setting (PAYMENT_WINDOW_HOURS, now {{hours}} hours). 1 to 720.",
   },
+  alerts: {
+    heading: "Alerts to the shop",
+    intro:
+      "An e-mail to you as soon as something needs your attention, with the order's number, customer, amount and a link to it in the admin.",
+    emails: "Notification addresses",
+    emailsHint: "One address a line (at most 10). Leave empty to use the support e-mail, now {{email}}.",
+    events: "Send an alert when",
+    on: {
+      order_placed: "A new order is placed",
+      receipt_uploaded: "A receipt is uploaded or replaced",
+      order_expired: "An order expires unpaid",
+      deadline_extended: "A payment deadline is extended",
+      message_failed: "A message could not be sent for 24 hours",
+    },
+    placedWithReceipt:
+      "A new order that comes with its receipt is also a receipt to check: one e-mail for it when either box is ticked.",
+    language: "Language of the alerts",
+  },
   errors: {
     tooLong: "This is too long",
     nameRequired: "Enter the shop's name",
@@ -134,5 +153,8 @@ export default {
     descriptionTooLong: "At most 160 characters",
     bodyTooLong: "The text is too long (at most 50,000 characters)",
     windowInvalid: "Enter whole hours from 1 to 720, or leave it empty",
+    alertEmailInvalid: "“{{email}}” is not an e-mail address",
+    alertEmailsTooMany: "At most {{max}} addresses",
+    alertLanguageInvalid: "Choose English or Chinese",
   },
 };

@@ -24,8 +24,6 @@ export default {
   added: "{{email}} is now staff; we e-mailed them an invitation.",
   addedCreated:
     "We created an account for {{email}} and e-mailed an invitation with a link to set a password (valid for {{days}} days).",
-  addedMailFailed:
-    "{{email}} is now staff, but the invitation could not be e-mailed: use “Send again” later, or ask them to use “Forgot password”.",
   invitationPending: "invitation sent, not accepted yet",
   invitationExpired: "invitation expired",
   resend: "Send again",

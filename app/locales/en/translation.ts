@@ -12,6 +12,7 @@ import adminSettings from "./admin-settings";
 import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
 import dashboard from "./dashboard";
+import shopAlert from "./shop-alerts";
 /**
  * English interface text: the source of truth for keys. zh/translation.ts must satisfy this
  * type, so a key missing in either language fails the type check (and tests/i18n.test.ts).
@@ -632,6 +633,7 @@ export default {
     expiredNext:
       "If you did pay, reply to this e-mail with your transfer receipt and we will sort it out with you. You are welcome to order again at any time.",
   },
+  shopAlert,
   adminCategories,
   adminOrders,
   adminMessages,

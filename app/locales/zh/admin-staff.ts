@@ -23,7 +23,6 @@ export default {
   addSubmit: "新增員工",
   added: "{{email}} 現已成為員工，我們已電郵邀請對方。",
   addedCreated: "已為 {{email}} 建立帳戶，並寄出附有設定密碼連結的邀請（{{days}} 日內有效）。",
-  addedMailFailed: "{{email}} 現已成為員工，但邀請電郵未能寄出：請稍後按「再次寄出」，或請對方使用「忘記密碼」。",
   invitationPending: "已寄出邀請，尚未接受",
   invitationExpired: "邀請已過期",
   resend: "再次寄出",

@@ -13,6 +13,7 @@ import adminSettings from "./admin-settings";
 import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
 import dashboard from "./dashboard";
+import shopAlert from "./shop-alerts";
 
 /** 繁體中文（香港）介面文字：結構必須與英文版完全一致。 */
 export default {
@@ -610,6 +611,7 @@ export default {
       "由於我們在付款期限 {{deadline}}（香港時間）前未收到付款，你的訂單 {{number}} 已被取消，貨品已重新發售。",
     expiredNext: "如你已付款，請回覆此電郵並附上轉帳收據，我們會與你跟進。歡迎隨時再次訂購。",
   },
+  shopAlert,
   adminCategories,
   adminOrders,
   adminMessages,

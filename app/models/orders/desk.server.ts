@@ -9,12 +9,10 @@ import {
   type OrdersTable,
 } from "#db/schema";
 import type { Config } from "~/lib/config.server";
-import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
-import { formatMoney } from "~/lib/money";
 import { UserError } from "~/lib/problem";
-import type { Language } from "~/locales";
 import { auditAction } from "../audit.server";
-import { loadShop } from "../settings/shop.server";
+import { recordShopEvent, type ShopEventType } from "../outbox/events.server";
+import { mailsCustomer, queueOrderStatusEmail } from "./emails.server";
 import { allowTimeAfterRejection } from "./payment-deadlines.server";
 import { awaitingReceipt } from "./receipts.server";
 import { type ShownOrderStatus, shownStatus } from "./status";
@@ -294,13 +292,16 @@ export async function findAdminOrder(db: DB, id: string): Promise<AdminOrderDeta
 
 export type OrderTransition = "markPaid" | "rejectReceipt" | "markShipped" | "markDelivered" | "cancel";
 
-export const ORDER_TRANSITIONS: Record<OrderTransition, { from: readonly OrderStatus[]; to: OrderStatus }> = {
-  markPaid: { from: ["pending_payment"], to: "paid" },
+export const ORDER_TRANSITIONS: Record<
+  OrderTransition,
+  { from: readonly OrderStatus[]; to: OrderStatus; event: ShopEventType }
+> = {
+  markPaid: { from: ["pending_payment"], to: "paid", event: "order.paid" },
   // The order stays pending: the shopper uploads a new receipt from their account.
-  rejectReceipt: { from: ["pending_payment"], to: "pending_payment" },
-  markShipped: { from: ["paid", "processing"], to: "shipped" },
-  markDelivered: { from: ["shipped"], to: "delivered" },
-  cancel: { from: ["pending_payment", "paid", "processing"], to: "cancelled" },
+  rejectReceipt: { from: ["pending_payment"], to: "pending_payment", event: "order.receipt_rejected" },
+  markShipped: { from: ["paid", "processing"], to: "shipped", event: "order.shipped" },
+  markDelivered: { from: ["shipped"], to: "delivered", event: "order.delivered" },
+  cancel: { from: ["pending_payment", "paid", "processing"], to: "cancelled", event: "order.cancelled" },
 };
 
 /** The actions an admin is offered for an order in `status`. */
@@ -325,14 +326,22 @@ export interface TransitionInput {
  * Changes an order's status as a compare-and-set: the update applies only while the order is
  * still in the status the admin saw, so two admins acting at once cannot both win. Cancelling
  * puts each line's quantity back on its colour in the same transaction, so stock comes back
- * exactly once. Sets updated_at and the step's timestamp, and records the change in the audit
- * log with the status before and after. A refusal is a `UserError`: 404 when the order is gone,
- * 409 when the change is not allowed or the order changed meanwhile (its `status` param).
+ * exactly once. Sets updated_at and the step's timestamp, records the change in the audit log
+ * with the status before and after, and queues the customer's e-mail (every change but
+ * delivered: `mailsCustomer`) and the shop's event, all in the one transaction. A refusal is a
+ * `UserError`: 404 when the order is gone, 409 when the change is not allowed or the order
+ * changed meanwhile (its `status` param).
  */
-export async function transitionOrder(db: DB, actor: { id: string }, input: TransitionInput): Promise<OrderRow> {
+export async function transitionOrder(
+  db: DB,
+  config: Pick<Config, "publicUrl">,
+  actor: { id: string },
+  input: TransitionInput,
+): Promise<OrderRow> {
   const rule = ORDER_TRANSITIONS[input.transition];
   if (!rule.from.includes(input.expected)) throw new UserError("adminOrders.errors.notAllowed", { status: 409 });
-  const timestamp = now();
+  const at = new Date();
+  const timestamp = now(at);
   return db.transaction().execute(async (trx) => {
     const set: Updateable<OrdersTable> = { status: rule.to, updated_at: timestamp };
     if (input.transition === "markPaid") Object.assign(set, { paid_at: timestamp, receipt_rejected_reason: null });
@@ -366,7 +375,7 @@ export async function transitionOrder(db: DB, actor: { id: string }, input: Tran
     }
 
     const restocked = input.transition === "cancel" ? await restockOrderLines(trx, input.orderId) : [];
-    if (input.transition === "rejectReceipt") await allowTimeAfterRejection(trx, input.orderId, new Date(timestamp));
+    if (input.transition === "rejectReceipt") await allowTimeAfterRejection(trx, input.orderId, at);
 
     await auditAction(trx, actor.id, `order.${input.transition}`, input.orderId, {
       before: { status: input.expected },
@@ -377,67 +386,9 @@ export async function transitionOrder(db: DB, actor: { id: string }, input: Tran
         ...(input.transition === "cancel" ? { restocked } : {}),
       },
     });
-    return trx.selectFrom("orders").selectAll().where("id", "=", input.orderId).executeTakeFirstOrThrow();
+    const order = await trx.selectFrom("orders").selectAll().where("id", "=", input.orderId).executeTakeFirstOrThrow();
+    if (mailsCustomer(input.transition)) await queueOrderStatusEmail(trx, config, order, input.transition, at);
+    await recordShopEvent(trx, { type: rule.event, at, publicUrl: config.publicUrl, orderId: order.id });
+    return order;
   });
-}
-
-/**
- * An admin's status change as the order desk makes it, from the order page or the receipt
- * queue: the compare-and-set (transitionOrder), then the customer's e-mail. A mail server that
- * is down does not undo the change (it is made and recorded); `mailed` says whether it went.
- */
-export async function changeOrderStatus(
-  db: DB,
-  mailer: Mailer,
-  config: Pick<Config, "publicUrl">,
-  actor: { id: string },
-  input: TransitionInput,
-): Promise<{ order: OrderRow; mailed: boolean }> {
-  const order = await transitionOrder(db, actor, input);
-  try {
-    return { order, mailed: await sendOrderStatusEmail(db, mailer, config, order, input.transition) };
-  } catch (error) {
-    console.error(`order ${order.order_number}: status e-mail failed`, error);
-    return { order, mailed: false };
-  }
-}
-
-/**
- * Tells the customer, in the language they ordered in, what changed: paid, shipped (with the
- * tracking number), delivered is not mailed, cancelled, or a rejected receipt with the reason and
- * a link to upload a new one.
- */
-export async function sendOrderStatusEmail(
-  db: DB,
-  mailer: Mailer,
-  config: Pick<Config, "publicUrl">,
-  order: OrderRow,
-  transition: OrderTransition,
-): Promise<boolean> {
-  if (transition === "markDelivered") return false;
-  const language: Language = order.locale === "zh" ? "zh" : "en";
-  const key = (
-    { markPaid: "paid", markShipped: "shipped", cancel: "cancelled", rejectReceipt: "receiptRejected" } as const
-  )[transition];
-  const params = {
-    number: order.order_number,
-    name: order.first_name,
-    total: formatMoney(order.total_cents, order.currency),
-    tracking: order.tracking_number ?? "",
-    reason: order.receipt_rejected_reason ?? "",
-  };
-  await sendLocalizedEmail(mailer, await loadShop(db), order.email, language, (t) => ({
-    subject: t(`orderEmail.${key}Subject`, params),
-    heading: t("orderEmail.statusHeading", params),
-    paragraphs: [
-      t(`orderEmail.${key}Text`, params),
-      ...(transition === "markShipped" && order.tracking_number ? [t("orderEmail.trackingText", params)] : []),
-      ...(transition === "rejectReceipt" ? [t("orderEmail.reasonText", params)] : []),
-    ],
-    action: {
-      label: t(transition === "rejectReceipt" ? "orderEmail.uploadReceipt" : "orderEmail.viewOrder"),
-      url: `${config.publicUrl}/account/orders/${order.id}`,
-    },
-  }));
-  return true;
 }

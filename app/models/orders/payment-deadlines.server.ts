@@ -2,13 +2,10 @@ import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database, OrderRow } from "#db/schema";
 import { type Config, MAX_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
-import { formatDate } from "~/lib/dates";
-import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
-import { formatMoney } from "~/lib/money";
 import { UserError } from "~/lib/problem";
-import type { Language } from "~/locales";
 import { auditAction } from "../audit.server";
-import { loadShop } from "../settings/shop.server";
+import { recordShopEvent } from "../outbox/events.server";
+import { queueDeadlineEmail } from "./emails.server";
 import { awaitingReceipt, awaitsReceipt } from "./receipts.server";
 import { restockOrderLines } from "./stock.server";
 
@@ -20,7 +17,9 @@ import { restockOrderLines } from "./stock.server";
  *   the last one rejected): a receipt waiting for review is the admin's to decide, never expired;
  * - a rejected receipt leaves at least REJECTION_GRACE_HOURS to send a new one;
  * - an admin may extend the deadline of an unpaid order;
- * - at the deadline the order is cancelled by the system with its stock put back, once.
+ * - at the deadline the order is cancelled by the system with its stock put back, once;
+ * - each e-mail (reminder, cancellation) is queued in the transaction that decides it
+ *   (docs/decisions/044), so it is sent exactly when its decision stands.
  * Time is always passed in (`at`), so tests move the clock instead of sleeping.
  */
 
@@ -93,11 +92,13 @@ export interface ExtendDeadlineInput {
 /**
  * An admin gives an unpaid order more time: the new deadline is `hours` after the current one,
  * or after now when that has passed (or the order has none). Compare-and-set on the deadline
- * the admin saw, audited with both deadlines. A reminder not yet sent moves halfway to the new
- * deadline. Refusals: 404 gone, 409 no longer unpaid or changed meanwhile, 400 bad hours.
+ * the admin saw, audited with both deadlines, the shop's event recorded. A reminder not yet sent
+ * moves halfway to the new deadline. Refusals: 404 gone, 409 no longer unpaid or changed
+ * meanwhile, 400 bad hours.
  */
 export async function extendPaymentDeadline(
   db: DB,
+  config: DeadlineMailConfig,
   actor: { id: string },
   input: ExtendDeadlineInput,
   at: Date = new Date(),
@@ -141,17 +142,31 @@ export async function extendPaymentDeadline(
       before: { payment_due_at: order.payment_due_at },
       after: { payment_due_at: due, hours: input.hours },
     });
+    await recordShopEvent(trx, {
+      type: "order.deadline_extended",
+      at,
+      publicUrl: config.publicUrl,
+      orderId: input.orderId,
+    });
     return trx.selectFrom("orders").selectAll().where("id", "=", input.orderId).executeTakeFirstOrThrow();
   });
 }
+
+type DeadlineMailConfig = Pick<Config, "publicUrl">;
 
 /**
  * The system cancels one overdue order: a compare-and-set that holds only while the order is
  * still unpaid, its clock running and its deadline passed at `at` (a receipt, a payment, an
  * extension or another process's expiry that got there first makes it a no-op), then its stock
- * back and the audit entry with no actor, all in one transaction. Null when nothing was done.
+ * back, the audit entry with no actor, the customer's e-mail and the shop's event, all in one
+ * transaction. Null when nothing was done.
  */
-export async function expireOrder(db: DB, orderId: string, at: Date): Promise<OrderRow | null> {
+export async function expireOrder(
+  db: DB,
+  config: DeadlineMailConfig,
+  orderId: string,
+  at: Date,
+): Promise<OrderRow | null> {
   const timestamp = now(at);
   return db.transaction().execute(async (trx) => {
     // On PostgreSQL (read committed) a second process's update waits on the row's lock, then
@@ -171,44 +186,19 @@ export async function expireOrder(db: DB, orderId: string, at: Date): Promise<Or
       before: { status: "pending_payment", payment_due_at: order.payment_due_at },
       after: { status: "cancelled", by: "system", restocked },
     });
+    await queueDeadlineEmail(trx, config, order, "expired", at);
+    await recordShopEvent(trx, { type: "order.expired", at, publicUrl: config.publicUrl, orderId });
     return order;
   });
 }
 
-type DeadlineMailConfig = Pick<Config, "publicUrl">;
-
-/** The reminder or the cancellation e-mail, in the order's language, with its deadline in Hong Kong time. */
-async function sendDeadlineEmail(
-  db: DB,
-  mailer: Mailer,
-  config: DeadlineMailConfig,
-  order: OrderRow,
-  kind: "reminder" | "expired",
-): Promise<void> {
-  const language: Language = order.locale === "zh" ? "zh" : "en";
-  const params = {
-    number: order.order_number,
-    name: order.first_name,
-    total: formatMoney(order.total_cents, order.currency),
-    deadline: order.payment_due_at ? formatDate(order.payment_due_at, language, "dateTime") : "",
-  };
-  await sendLocalizedEmail(mailer, await loadShop(db), order.email, language, (t) => ({
-    subject: t(`orderEmail.${kind}Subject`, params),
-    heading: t("orderEmail.statusHeading", params),
-    paragraphs: [t(`orderEmail.${kind}Text`, params), t(`orderEmail.${kind}Next`, params)],
-    action: {
-      label: t(kind === "reminder" ? "orderEmail.payAndUpload" : "orderEmail.viewOrder"),
-      url: `${config.publicUrl}/account/orders/${order.id}`,
-    },
-  }));
-}
-
 /**
- * Sends each reminder that fell due: claimed first (payment_reminded_at set by a
- * compare-and-set, so two processes never both send it), then mailed; a failed e-mail gives the
- * claim back for the next run to try again. No reminder once the deadline has passed.
+ * Sends each reminder that fell due: one transaction per order claims it (payment_reminded_at
+ * set by a compare-and-set, so two processes never both send it) and queues its e-mail, so the
+ * claim stands exactly when the e-mail exists. No reminder once the deadline has passed. An order
+ * whose reminder cannot be written (a bug) is left unclaimed for the next run, the others go on.
  */
-export async function sendDueReminders(db: DB, mailer: Mailer, config: DeadlineMailConfig, at: Date): Promise<number> {
+export async function sendDueReminders(db: DB, config: DeadlineMailConfig, at: Date): Promise<number> {
   const timestamp = now(at);
   let sent = 0;
   const failed = new Set<string>();
@@ -227,39 +217,33 @@ export async function sendDueReminders(db: DB, mailer: Mailer, config: DeadlineM
     const todo = due.filter((row) => !failed.has(row.id));
     if (todo.length === 0) return sent;
     for (const { id } of todo) {
-      const claimed = await db
-        .updateTable("orders")
-        .set({ payment_reminded_at: timestamp })
-        .where("id", "=", id)
-        .where("payment_reminded_at", "is", null)
-        .where(awaitingReceipt)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) continue;
-      const order = await db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-      try {
-        await sendDeadlineEmail(db, mailer, config, order, "reminder");
-        sent++;
-      } catch (error) {
-        console.error(`payment reminder for ${order.order_number} failed; tried again next run`, error);
-        failed.add(id);
-        await db
-          .updateTable("orders")
-          .set({ payment_reminded_at: null })
-          .where("id", "=", id)
-          .where("payment_reminded_at", "=", timestamp)
-          .execute();
-      }
+      const reminded = await db
+        .transaction()
+        .execute(async (trx) => {
+          const claimed = await trx
+            .updateTable("orders")
+            .set({ payment_reminded_at: timestamp })
+            .where("id", "=", id)
+            .where("payment_reminded_at", "is", null)
+            .where(awaitingReceipt)
+            .executeTakeFirst();
+          if (Number(claimed.numUpdatedRows) !== 1) return false;
+          const order = await trx.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+          await queueDeadlineEmail(trx, config, order, "reminder", at);
+          return true;
+        })
+        .catch((error: unknown) => {
+          console.error(`payment reminder for order ${id} failed; tried again next run`, error);
+          failed.add(id);
+          return false;
+        });
+      if (reminded) sent++;
     }
   }
 }
 
 /** Cancels every order whose deadline passed unpaid (expireOrder), mailing each shopper once. */
-export async function expireOverdueOrders(
-  db: DB,
-  mailer: Mailer,
-  config: DeadlineMailConfig,
-  at: Date,
-): Promise<number> {
+export async function expireOverdueOrders(db: DB, config: DeadlineMailConfig, at: Date): Promise<number> {
   const timestamp = now(at);
   let expired = 0;
   for (;;) {
@@ -274,14 +258,10 @@ export async function expireOverdueOrders(
       .execute();
     let progressed = false;
     for (const { id } of due) {
-      const order = await expireOrder(db, id, at);
+      const order = await expireOrder(db, config, id, at);
       if (!order) continue;
       progressed = true;
       expired++;
-      // After the commit: the cancellation stands whether or not the e-mail goes out.
-      await sendDeadlineEmail(db, mailer, config, order, "expired").catch((error) =>
-        console.error(`cancellation e-mail for ${order.order_number} failed`, error),
-      );
     }
     if (due.length < BATCH || !progressed) return expired;
   }
@@ -290,11 +270,10 @@ export async function expireOverdueOrders(
 /** One run of the payment-deadline job: reminders that fell due, then orders past their deadline. */
 export async function runPaymentDeadlines(
   db: DB,
-  mailer: Mailer,
   config: DeadlineMailConfig,
   at: Date,
 ): Promise<{ reminded: number; expired: number }> {
-  const reminded = await sendDueReminders(db, mailer, config, at);
-  const expired = await expireOverdueOrders(db, mailer, config, at);
+  const reminded = await sendDueReminders(db, config, at);
+  const expired = await expireOverdueOrders(db, config, at);
   return { reminded, expired };
 }

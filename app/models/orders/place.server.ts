@@ -1,22 +1,21 @@
 import crypto from "node:crypto";
-import type { TFunction } from "i18next";
 import { type DB, now } from "#db/connect.server";
 import { lockRows } from "#db/dialect";
 import type { Currency, OrderRow } from "#db/schema";
 import type { CheckoutState } from "~/lib/checkout-session.server";
-import { type Config, DEFAULT_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
-import { formatDate } from "~/lib/dates";
+import { DEFAULT_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
 import { colorName, localized } from "~/lib/localize";
-import { type Mailer, sendLocalizedEmail } from "~/lib/mail.server";
-import { formatMoney, priceIn } from "~/lib/money";
+import { priceIn } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import { shippingFor } from "~/lib/shipping";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { CheckoutInput } from "~/schemas/checkout";
 import { cartLineRows } from "../cart.server";
-import { loadPaymentInstructions, type PaymentInstructions, takesOrders } from "../payment-accounts.server";
+import { recordShopEvent } from "../outbox/events.server";
+import { loadPaymentInstructions, takesOrders } from "../payment-accounts.server";
 import { loadShop, paymentWindowHours } from "../settings/shop.server";
+import { type OrderMailConfig, queueOrderReceivedEmail } from "./emails.server";
 import { paymentDeadlines } from "./payment-deadlines.server";
 import { storeReceipt } from "./receipts.server";
 import { findOwnOrder } from "./shopper.server";
@@ -91,6 +90,8 @@ export interface PayForCheckoutInput {
   demoMode: boolean;
   supportEmail: string;
   defaultPaymentWindowHours: number;
+  /** PUBLIC_URL: the links of the order's e-mail and of the shop's alert. */
+  publicUrl: string;
 }
 
 /**
@@ -123,17 +124,21 @@ export async function payForCheckout(
   const removeReceipt = () => (receiptPath ? removeFilesQuietly(storage, "private", [receiptPath]) : undefined);
   try {
     if (!input.cartId) throw new UserError("checkout.errors.emptyCart", { status: 409 });
-    const placed = await placeOrder(db, {
-      userId: input.userId,
-      cartId: input.cartId,
-      currency: input.currency,
-      locale: input.locale,
-      customer: checkout.customer,
-      receiptPath,
-      submissionKey: input.submissionKey,
-      orderNumber: checkout.orderNumber ?? undefined,
-      defaultPaymentWindowHours: input.defaultPaymentWindowHours,
-    });
+    const placed = await placeOrder(
+      db,
+      { publicUrl: input.publicUrl, demoMode: input.demoMode },
+      {
+        userId: input.userId,
+        cartId: input.cartId,
+        currency: input.currency,
+        locale: input.locale,
+        customer: checkout.customer,
+        receiptPath,
+        submissionKey: input.submissionKey,
+        orderNumber: checkout.orderNumber ?? undefined,
+        defaultPaymentWindowHours: input.defaultPaymentWindowHours,
+      },
+    );
     if (placed.duplicate) await removeReceipt();
     return placed;
   } catch (error) {
@@ -147,10 +152,16 @@ export async function payForCheckout(
  * Places an order in one transaction: prices, shipping and total recomputed from the database
  * in the order's currency; each colour's stock taken with a conditional update (never below
  * zero, whatever arrives at once); the order and its lines with snapshotted names, colour (in
- * English and Chinese) and unit price; the cart emptied. A product hidden from shoppers (its
- * category inactive) is refused. Anything that fails leaves nothing behind.
+ * English and Chinese) and unit price; the cart emptied; the customer's 'Order received' e-mail
+ * and the shop's alert queued (docs/decisions/044). A product hidden from shoppers (its category
+ * inactive) is refused. Anything that fails leaves nothing behind, e-mails included; a mail
+ * server that is down fails nothing.
  */
-export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ order: OrderRow; duplicate: boolean }> {
+export async function placeOrder(
+  db: DB,
+  config: OrderMailConfig,
+  input: PlaceOrderInput,
+): Promise<{ order: OrderRow; duplicate: boolean }> {
   return db.transaction().execute(async (trx) => {
     // The cart's row lock (a no-op on SQLite, whose transactions already write one at a time)
     // makes two sends of one checkout run in turn on PostgreSQL: the second then finds the order
@@ -279,6 +290,8 @@ export async function placeOrder(db: DB, input: PlaceOrderInput): Promise<{ orde
       })
       .execute();
     const row = await trx.selectFrom("orders").selectAll().where("id", "=", order.id).executeTakeFirstOrThrow();
+    await queueOrderReceivedEmail(trx, config, row);
+    await recordShopEvent(trx, { type: "order.placed", at: placedAt, publicUrl: config.publicUrl, orderId: order.id });
     return { order: row, duplicate: false };
   });
 }
@@ -296,105 +309,4 @@ export async function findLastOrderContact(db: DB, userId: string) {
     .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
-}
-
-/**
- * 'Order received' e-mail in the customer's language: what they ordered, the transfer details
- * for the order's currency (FPS for HKD, international for GBP/EUR/USD; the demo account only in
- * demo mode, marked), and what happens next. Nothing is confirmed yet: the shop checks the
- * transfer and writes again when the payment is confirmed.
- */
-export async function sendOrderReceivedEmail(
-  db: DB,
-  mailer: Mailer,
-  /** Without `demoMode` the demo account is never shown (a live shop). */
-  config: Pick<Config, "publicUrl"> & { demoMode?: boolean },
-  order: OrderRow,
-): Promise<void> {
-  const language: Language = order.locale === "zh" ? "zh" : "en";
-  const lines = await db.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("id").execute();
-  const shop = await loadShop(db);
-  const instructions = await loadPaymentInstructions(db, order.currency, {
-    demoMode: config.demoMode ?? false,
-    supportEmail: shop.supportEmail,
-  });
-  await sendLocalizedEmail(mailer, shop, order.email, language, (t) => ({
-    subject: t("orderEmail.receivedSubject", { number: order.order_number }),
-    heading: t("orderEmail.receivedHeading", { name: order.first_name }),
-    paragraphs: [
-      t(order.receipt_path ? "orderEmail.receivedText" : "orderEmail.receivedTextUnpaid", {
-        number: order.order_number,
-      }),
-      ...lines.map(
-        (line) =>
-          `${localized(line, "name", language)}${line.color !== "Default" ? ` (${colorName(line, language)})` : ""} × ${line.quantity}: ${formatMoney(line.line_total_cents, order.currency)}`,
-      ),
-      `${t("cart.subtotal")}: ${formatMoney(order.subtotal_cents, order.currency)} · ${t("cart.shipping")}: ${
-        order.shipping_cents === 0 ? t("cart.free") : formatMoney(order.shipping_cents, order.currency)
-      } · ${t("cart.orderTotal")}: ${formatMoney(order.total_cents, order.currency)}`,
-      ...transferParagraphs(t, instructions, order.currency, order.order_number),
-      ...(order.payment_due_at
-        ? [
-            t(order.receipt_path ? "orderEmail.deadlineChecking" : "orderEmail.deadlineUnpaid", {
-              deadline: formatDate(order.payment_due_at, language, "dateTime"),
-            }),
-          ]
-        : []),
-      t("orderEmail.receivedNext"),
-    ],
-    action: {
-      label: t(order.receipt_path ? "orderEmail.viewOrder" : "orderEmail.payAndUpload"),
-      url: `${config.publicUrl}/account/orders/${order.id}`,
-    },
-  }));
-}
-
-/**
- * The e-mail's transfer details, one "label: value" a paragraph under a sentence saying what kind
- * of transfer, ending with the reference (the order number) the transfer should carry.
- */
-function transferParagraphs(
-  t: TFunction,
-  instructions: PaymentInstructions,
-  currency: Currency,
-  reference: string,
-): string[] {
-  const rows = (pairs: [string, string | null][]) =>
-    pairs.flatMap(([label, value]) => (value ? [`${label}: ${value}`] : []));
-  const demo = (on: boolean) => (on ? [t("orderEmail.demoAccount")] : []);
-  // Whom and where to pay, the same for both kinds of transfer.
-  const account = (to: { holder: string; bank: string; accountNumber: string }): [string, string][] => [
-    [t("payment.payee"), to.holder],
-    [t("payment.bank"), to.bank],
-    [t("payment.accountNumber"), to.accountNumber],
-  ];
-  switch (instructions.kind) {
-    case "fps":
-      return [
-        t(instructions.fpsId ? "orderEmail.transferFps" : "orderEmail.transferLocal"),
-        ...rows([
-          [t("payment.fpsId"), instructions.fpsId],
-          ...account(instructions),
-          [t("payment.reference"), reference],
-        ]),
-        ...demo(instructions.demo),
-      ];
-    case "international":
-      return [
-        t("orderEmail.transferInternational", { currency }),
-        ...rows([
-          ...account(instructions),
-          [t("payment.swift"), instructions.swift],
-          [t("payment.bankAddress"), instructions.bankAddress],
-          [t("payment.routingNumber"), instructions.routingNumber],
-          [t("payment.reference"), reference],
-        ]),
-        ...demo(instructions.demo),
-      ];
-    case "contact":
-      return [t("orderEmail.transferContact", { currency, email: instructions.supportEmail })];
-    case "closed":
-      // A live shop never sends shoppers to the demo account, not even in an e-mail.
-      return [];
-  }
 }

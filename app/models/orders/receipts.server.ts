@@ -2,11 +2,13 @@ import type { ExpressionBuilder } from "kysely";
 import { data } from "react-router";
 import { type DB, now } from "#db/connect.server";
 import type { Database, OrderRow } from "#db/schema";
+import type { Config } from "~/lib/config.server";
 import { IMAGE_PRESETS, ImageError } from "~/lib/images.server";
 import { type Problem, type UnreadBodyProblems, UserError } from "~/lib/problem";
 import { storeReceiptImage } from "~/lib/receipt-images.server";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import { auditAction } from "../audit.server";
+import { recordShopEvent } from "../outbox/events.server";
 
 /** Room for the multipart envelope and the small fields around the 5 MB receipt. */
 export const RECEIPT_FORM_LIMIT = IMAGE_PRESETS.receipt.maxBytes + 256 * 1024;
@@ -94,12 +96,14 @@ export function awaitingReceipt(eb: ExpressionBuilder<Database, "orders">) {
  * A new receipt for an order whose receipt the shop did not accept, or the first one of an order
  * placed to pay later. Only the order's customer,
  * only while the order is still pending payment with its receipt rejected (compare-and-set, so
- * two uploads at once cannot both win); the rejection is cleared, and the new receipt goes into
- * the order's history (audit log). Returns the storage key of the receipt it replaced (for the
- * caller to delete), or null when the order is not waiting for a new receipt.
+ * two uploads at once cannot both win); the rejection is cleared, the new receipt goes into the
+ * order's history (audit log) and the shop's event is recorded (its alert: a receipt to review).
+ * Returns the storage key of the receipt it replaced (for the caller to delete), or null when the
+ * order is not waiting for a new receipt.
  */
 export async function replaceReceipt(
   db: DB,
+  config: Pick<Config, "publicUrl">,
   input: { orderId: string; userId: string; receiptPath: string },
 ): Promise<{ previous: string | null } | null> {
   return db.transaction().execute(async (trx) => {
@@ -112,7 +116,8 @@ export async function replaceReceipt(
       .where(awaitingReceipt)
       .executeTakeFirst();
     if (!order) return null;
-    const timestamp = now();
+    const at = new Date();
+    const timestamp = now(at);
     const updated = await trx
       .updateTable("orders")
       .set({
@@ -130,6 +135,13 @@ export async function replaceReceipt(
       before: { receipt_rejected_reason: order.receipt_rejected_reason },
       after: { receipt_uploaded_at: timestamp },
     });
+    await recordShopEvent(trx, {
+      type: "order.receipt_uploaded",
+      at,
+      publicUrl: config.publicUrl,
+      orderId: input.orderId,
+      replaced: order.receipt_path !== null,
+    });
     return { previous: order.receipt_path };
   });
 }
@@ -143,6 +155,7 @@ export async function replaceReceipt(
 export async function uploadReplacementReceipt(
   db: DB,
   storage: Storage,
+  config: Pick<Config, "publicUrl">,
   input: { order: ReceiptState & Pick<OrderRow, "id">; userId: string; file: File | undefined },
 ): Promise<void> {
   const { order, userId } = input;
@@ -150,7 +163,7 @@ export async function uploadReplacementReceipt(
     throw new UserError("error.badRequest", { status: 409 });
   }
   const path = await storeReceipt(storage, input.file, userId);
-  const replaced = await replaceReceipt(db, { orderId: order.id, userId, receiptPath: path });
+  const replaced = await replaceReceipt(db, config, { orderId: order.id, userId, receiptPath: path });
   if (!replaced) {
     await removeFilesQuietly(storage, "private", [path]);
     throw new UserError("error.badRequest", { status: 409 });

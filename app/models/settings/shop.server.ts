@@ -11,7 +11,16 @@ import { publicUrl, type Storage } from "~/lib/storage.server";
 import { LANGUAGES, type Language } from "~/locales";
 import { getLanguage } from "~/middleware/i18next";
 import { centsToText } from "~/schemas/product";
-import { feeField, freeAboveField, fromHkdField, rateField, type ShopDetailsForm } from "~/schemas/shop";
+import {
+  ALERT_EVENTS,
+  ALERT_FIELDS,
+  type AlertEvent,
+  feeField,
+  freeAboveField,
+  fromHkdField,
+  rateField,
+  type ShopDetailsForm,
+} from "~/schemas/shop";
 import { auditAction } from "../audit.server";
 import { getSetting, putSetting } from "./site-settings.server";
 
@@ -50,6 +59,17 @@ export interface ShopDetails {
   heroTitle: Bilingual;
   heroText: Bilingual;
   footerText: Bilingual;
+  /** The shop's own alerts (app/models/outbox/alerts.server.ts). */
+  alerts: ShopAlertSettings;
+}
+
+export interface ShopAlertSettings {
+  /** Where alerts go; null: never set (or emptied), the support e-mail (`alertAddresses`). */
+  emails: string[] | null;
+  /** The events an alert is sent for. */
+  events: Record<AlertEvent, boolean>;
+  /** The language the alerts are written in. */
+  language: Language;
 }
 
 export const SHOP_DETAILS_KEY = "shop_details";
@@ -103,6 +123,12 @@ export const DEFAULT_SHOP: ShopDetails = {
   footerText: {
     en: "Airsoft guns and tactical gear for players in Hong Kong: tested, legal under 2 joules, and shipped within 48 hours of payment verification.",
     zh: "為香港玩家而設的氣槍及戰術裝備：每支槍均經測試、符合 2 焦耳法例上限，核實付款後 48 小時內發貨。",
+  },
+  // Every alert on, to the support e-mail, in English: a new shop hears of its first order.
+  alerts: {
+    emails: null,
+    events: Object.fromEntries(ALERT_EVENTS.map((event) => [event, true])) as Record<AlertEvent, boolean>,
+    language: "en",
   },
 };
 
@@ -165,7 +191,32 @@ export function parseShopDetails(json: string | null | undefined): ShopDetails {
     heroTitle: bilingual(stored.heroTitle, DEFAULT_SHOP.heroTitle),
     heroText: bilingual(stored.heroText, DEFAULT_SHOP.heroText),
     footerText: bilingual(stored.footerText, DEFAULT_SHOP.footerText),
+    alerts: parseAlerts(stored.alerts),
   };
+}
+
+/** The stored alert settings over the defaults: an event never set is on. */
+function parseAlerts(value: unknown): ShopAlertSettings {
+  const stored = isRecord(value) ? value : {};
+  const events = isRecord(stored.events) ? stored.events : {};
+  const emails = Array.isArray(stored.emails)
+    ? stored.emails.filter((email): email is string => typeof email === "string" && email !== "")
+    : [];
+  return {
+    emails: emails.length > 0 ? emails : null,
+    events: Object.fromEntries(
+      ALERT_EVENTS.map((event) => {
+        const on = events[event];
+        return [event, typeof on === "boolean" ? on : DEFAULT_SHOP.alerts.events[event]];
+      }),
+    ) as Record<AlertEvent, boolean>,
+    language: stored.language === "zh" ? "zh" : DEFAULT_SHOP.alerts.language,
+  };
+}
+
+/** Where the shop's alerts go: the notification addresses, else the support e-mail. */
+export function alertAddresses(shop: ShopDetails): string[] {
+  return shop.alerts.emails ?? [shop.supportEmail];
 }
 
 /**
@@ -354,6 +405,9 @@ export function shopDetailsFormValues(shop: ShopDetails): Record<string, string>
     values[fromHkdField(currency)] = shop.shippingFromHkd[currency] ? "on" : "";
   for (const currency of DERIVED_CURRENCIES) values[rateField(currency)] = rateToText(shop.exchangeRates[currency]);
   values.payment_window_hours = shop.paymentWindowHours === null ? "" : String(shop.paymentWindowHours);
+  values.alert_emails = (shop.alerts.emails ?? []).join("\n");
+  for (const event of ALERT_EVENTS) values[ALERT_FIELDS[event]] = shop.alerts.events[event] ? "on" : "";
+  values.alert_language = shop.alerts.language;
   return values;
 }
 
@@ -417,6 +471,14 @@ export async function updateShopDetails(
     heroTitle: { en: form.hero_title_en, zh: form.hero_title_zh },
     heroText: { en: form.hero_text_en, zh: form.hero_text_zh },
     footerText: { en: form.footer_text_en, zh: form.footer_text_zh },
+    alerts: {
+      emails: form.alert_emails,
+      events: Object.fromEntries(ALERT_EVENTS.map((event) => [event, form[ALERT_FIELDS[event]]])) as Record<
+        AlertEvent,
+        boolean
+      >,
+      language: form.alert_language,
+    },
   };
   const { replacedLogoKey: replaced } = await savingImage(storage, newLogo ?? null, () =>
     saveShopDetails(db, details, options),

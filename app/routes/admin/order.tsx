@@ -20,7 +20,8 @@ import { formatPersonName } from "~/lib/person-name";
 import { safeRedirect } from "~/lib/redirect";
 import { publicUrl } from "~/lib/storage.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { changeOrderStatus, findAdminOrder, transitionsFor } from "~/models/orders/desk.server";
+import { findAdminOrder, transitionOrder, transitionsFor } from "~/models/orders/desk.server";
+import { mailsCustomer } from "~/models/orders/emails.server";
 import { deadlineState, extendPaymentDeadline } from "~/models/orders/payment-deadlines.server";
 import { shownStatus } from "~/models/orders/status";
 import { listOrderMessages } from "~/models/outbox/admin-list.server";
@@ -70,9 +71,9 @@ export const action = formAction(
     authorize: ({ request, context }: Route.ActionArgs) => requireAdmin(context, request),
   },
   async ({ context, params, form, value, auth: admin }) => {
-    const { db, mailer, config } = services(context);
+    const { db, config } = services(context);
     if (value.intent === "extendDeadline") {
-      const extended = await extendPaymentDeadline(db, admin, {
+      const extended = await extendPaymentDeadline(db, config, admin, {
         orderId: params.id ?? "",
         hours: value.hours,
         expectedDueAt: value.expectedDueAt,
@@ -86,7 +87,7 @@ export const action = formAction(
         },
       });
     }
-    const { order, mailed } = await changeOrderStatus(db, mailer, config, admin, {
+    const order = await transitionOrder(db, config, admin, {
       orderId: params.id ?? "",
       transition: value.intent,
       expected: value.expected,
@@ -98,7 +99,7 @@ export const action = formAction(
       flash: {
         type: "success",
         key: "adminOrders.updated",
-        detailKey: mailed ? "adminOrders.updatedDetail" : undefined,
+        detailKey: mailsCustomer(value.intent) ? "adminOrders.updatedDetail" : undefined,
       },
     });
   },

@@ -18,12 +18,13 @@ import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import {
-  changeOrderStatus,
   listAdminOrders,
   parseOrderListStatus,
   receiptQueueSummary,
+  transitionOrder,
   unpaidByAge,
 } from "~/models/orders/desk.server";
+import { mailsCustomer } from "~/models/orders/emails.server";
 import { shownStatus } from "~/models/orders/status";
 import { receiptReviewSchema } from "~/schemas/receipt-review";
 import type { Route } from "./+types/orders";
@@ -72,8 +73,8 @@ export const action = formAction(
     authorize: ({ request, context }: Route.ActionArgs) => requireAdmin(context, request),
   },
   async ({ request, context, form, value, auth: admin }) => {
-    const { db, mailer, config } = services(context);
-    const { order, mailed } = await changeOrderStatus(db, mailer, config, admin, {
+    const { db, config } = services(context);
+    const order = await transitionOrder(db, config, admin, {
       orderId: value.orderId,
       transition: value.intent,
       expected: value.expected,
@@ -85,7 +86,7 @@ export const action = formAction(
       flash: {
         type: "success",
         key: "adminOrders.updated",
-        detailKey: mailed ? "adminOrders.updatedDetail" : undefined,
+        detailKey: mailsCustomer(value.intent) ? "adminOrders.updatedDetail" : undefined,
       },
       payload: {
         decided: { id: order.id, number: order.order_number, transition: value.intent, status: shownStatus(order) },

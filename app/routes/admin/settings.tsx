@@ -27,7 +27,7 @@ import {
 } from "~/models/payment-accounts.server";
 import { listContentPages } from "~/models/settings/content-pages.server";
 import { loadSearchSynonyms } from "~/models/settings/search-synonyms.server";
-import { loadShop, shopName } from "~/models/settings/shop.server";
+import { alertAddresses, loadShop, shopName } from "~/models/settings/shop.server";
 import { findHeroImage, resetHeroImage, updateHeroImage } from "~/models/settings/site-settings.server";
 import { HERO_MAX_BYTES, settingsActionSchema } from "~/schemas/bank-account";
 import type { Route } from "./+types/settings";
@@ -65,6 +65,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       name: shopName(shop, language),
       supportEmail: shop.supportEmail,
       senderEmail: shop.senderEmail,
+      alertEmails: alertAddresses(shop),
       delivery: CURRENCIES.map((currency) => {
         const rule = shop.shipping[currency];
         return {

@@ -4,6 +4,7 @@ import { Form, useNavigation } from "react-router";
 import { CURRENCIES } from "#db/schema";
 import { HeadingRow } from "~/components/admin/admin-table";
 import { ImagePicker, StoredImage } from "~/components/admin/image-picker";
+import { ShopAlertsSection } from "~/components/admin/shop-alerts-section";
 import { MoneyInput, Section } from "~/components/admin/shop-form-parts";
 import { ShopTextsSection } from "~/components/admin/shop-texts-section";
 import { BackLink } from "~/components/ui/back-link";
@@ -32,7 +33,7 @@ import type { Route } from "./+types/shop-details";
 
 /*
  * Settings → Shop details (/admin/settings/shop): the shop's name, address, e-mails, "Supported
- * By" mark, delivery charges per currency and exchange rates. One multipart form: a refusal
+ * By" mark, delivery charges per currency, exchange rates and the shop's own alerts. One multipart form: a refusal
  * re-renders it with the input kept and the messages next to the fields (400); a save redirects
  * here with a flash message.
  */
@@ -49,6 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     values: shopDetailsFormValues(shop),
     defaultWindowHours: services(context).config.paymentWindowHours,
     logoUrl: publicUrl(shop.supportedBy.logoKey),
+    supportEmail: shop.supportEmail,
     title: `${t("adminShop.title")} | ${t("admin.title")}`,
   };
 }
@@ -258,6 +260,8 @@ function ShopDetailsEditor({ loaderData, actionData }: Route.ComponentProps) {
             )}
           </div>
         </Section>
+
+        <ShopAlertsSection fields={fields} supportEmail={loaderData.supportEmail} />
 
         <div>
           <StatusButton pendingText={saving ? t("adminShop.saving") : undefined}>{t("adminShop.save")}</StatusButton>

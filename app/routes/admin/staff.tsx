@@ -13,7 +13,7 @@ import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { INVITE_TOKEN_TTL_DAYS } from "~/models/account-token.server";
 import { addStaff, listStaff, recentActivity, removeStaff, setStaffRole } from "~/models/staff.server";
-import { resendStaffInvitation, sendStaffInvitation } from "~/models/staff-invitations.server";
+import { resendStaffInvitation } from "~/models/staff-invitations.server";
 import { addStaffSchema, staffActionSchema } from "~/schemas/staff";
 import type { Route } from "./+types/staff";
 
@@ -45,34 +45,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /**
  * intent=add (email, language), intent=resend (id), intent=remove (id, confirmed), intent=role
- * (id, role). The owner only. Adding e-mails the invitation (docs/decisions/042); an e-mail that
- * cannot be sent leaves the member of staff added, and the flash says so.
+ * (id, role). The owner only. Adding queues the invitation with the new member of staff
+ * (docs/decisions/042, 044).
  */
 export const action = formAction({ schema: staffActionSchema, authorize: ownerOnly }, async (args) => {
   const { context, form, value, auth } = args;
-  const { db, mailer, config } = services(context);
+  const { db, config } = services(context);
   const days = INVITE_TOKEN_TTL_DAYS;
   if (value.intent === "add") {
-    const { user, created, language } = await addStaff(db, auth, config.shopOwnerEmail, value.email, value.language);
-    let key = created ? "adminStaff.addedCreated" : "adminStaff.added";
-    try {
-      const invitation = { invitee: user, inviterEmail: auth.email, language, newAccount: created };
-      await sendStaffInvitation(db, mailer, config, invitation);
-    } catch (error) {
-      console.error("staff invitation e-mail failed", error);
-      key = "adminStaff.addedMailFailed";
-    }
+    const { user, created } = await addStaff(db, config, auth, value.email, value.language);
     return succeed(context, form, {
       redirectTo: PATH,
       flash: {
-        type: key === "adminStaff.addedMailFailed" ? "info" : "success",
-        key,
+        type: "success",
+        key: created ? "adminStaff.addedCreated" : "adminStaff.added",
         params: { email: user.email, days },
       },
     });
   }
   if (value.intent === "resend") {
-    const { email } = await resendStaffInvitation(db, mailer, config, auth, value.id);
+    const { email } = await resendStaffInvitation(db, config, auth, value.id);
     return succeed(context, form, {
       redirectTo: PATH,
       flash: { type: "success", key: "adminStaff.resent", params: { email, days } },

@@ -82,8 +82,8 @@ export const action = formAction(
     authorize: (args: Route.ActionArgs) => requireOwnOrder(args),
   },
   async ({ context, form, value, auth: { user, order } }) => {
-    const { db, storage } = services(context);
-    await uploadReplacementReceipt(db, storage, { order, userId: user.id, file: value.receipt });
+    const { db, storage, config } = services(context);
+    await uploadReplacementReceipt(db, storage, config, { order, userId: user.id, file: value.receipt });
     return succeed(context, form, {
       redirectTo: `/account/orders/${order.id}`,
       flash: { type: "success", key: "orders.receiptReplaced", detailKey: "orders.receiptReplacedDetail" },

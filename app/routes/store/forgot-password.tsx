@@ -30,7 +30,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const action = formAction<Route.ActionArgs, typeof forgotPasswordSchema, void, Response>(
   { schema: forgotPasswordSchema },
   async ({ context, value }) => {
-    const { db, mailer, config } = services(context);
+    const { db, config } = services(context);
     const ip = context.get(requestInfoContext).ip ?? "unknown";
     const wait = await passwordResetsPerAddress.hit(db, ip);
     if (wait > 0) {
@@ -43,7 +43,7 @@ export const action = formAction<Route.ActionArgs, typeof forgotPasswordSchema, 
     const user = await findUserByEmail(db, value.email);
     if (user && user.status !== "blocked") {
       try {
-        await sendPasswordResetEmail(db, mailer, config, user, user.locale === "zh" ? "zh" : getLanguage(context));
+        await sendPasswordResetEmail(db, config, user, user.locale === "zh" ? "zh" : getLanguage(context));
       } catch (error) {
         console.error("password reset e-mail failed", error);
       }

@@ -13,7 +13,6 @@ import { useTranslation } from "~/lib/i18n";
 import { signInFailuresPerAccount, signInWait, signUpsPerAddress } from "~/lib/rate-limit.server";
 import { safeRedirect } from "~/lib/redirect";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { sendVerificationEmail } from "~/models/account-token.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import { normalizeEmail, signUp } from "~/models/user.server";
 import { authSchema, loginSchema, signupSchema } from "~/schemas/auth";
@@ -43,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const action = formAction<Route.ActionArgs, typeof authSchema, void, Response>(
   { schema: authSchema, hideFields: ["password"] },
   async ({ request, context, value }) => {
-    const { db, config, mailer } = services(context);
+    const { db, config } = services(context);
     const { intent, email, password } = value;
     const redirectTo = safeRedirect(value.redirectTo, "/");
     const ip = context.get(requestInfoContext).ip ?? "unknown";
@@ -89,9 +88,9 @@ export const action = formAction<Route.ActionArgs, typeof authSchema, void, Resp
 
     const wait = await signUpsPerAddress.hit(db, ip);
     if (wait > 0) throw tooMany(wait);
-    const user = await signUp(db, { email, password });
-    if (config.emailVerification) {
-      await sendVerificationEmail(db, mailer, config, user, getLanguage(context));
+    const verify = config.emailVerification ? { config, language: getLanguage(context) } : undefined;
+    const user = await signUp(db, { email, password }, verify);
+    if (verify) {
       setFlash(context, { type: "info", key: "flash.checkEmail", detailKey: "flash.checkEmailDetail" });
       return redirect(`/login?redirectTo=${encodeURIComponent(redirectTo)}`);
     }

@@ -25,7 +25,7 @@ import { useHydrated } from "~/lib/use-hydrated";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
-import { checkoutOrderNumber, payForCheckout, sendOrderReceivedEmail } from "~/models/orders/place.server";
+import { checkoutOrderNumber, payForCheckout } from "~/models/orders/place.server";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD } from "~/models/orders/receipts.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
 import { getShop, paymentWindowHours, shopName, titleWithShop } from "~/models/settings/shop.server";
@@ -69,8 +69,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /**
  * The payment form: the model decides (payForCheckout: the same form sent twice, the checkout,
- * the shop taking orders, the receipt, the order); a new order clears the checkout and mails the
- * customer. Plain post: on to the success page; with JavaScript: the order number as data.
+ * the shop taking orders, the receipt, the order, its e-mail and the shop's alert, queued with it);
+ * a new order clears the checkout. Plain post: on to the success page; with JavaScript: the order number as data.
  */
 export const action = formAction(
   {
@@ -80,7 +80,7 @@ export const action = formAction(
     authorize: signedInOnly,
   },
   async ({ context, form, value, auth: user }) => {
-    const { db, storage, mailer, config } = services(context);
+    const { db, storage, config } = services(context);
     const { order, duplicate } = await payForCheckout(db, storage, {
       userId: user.id,
       cartId: await currentCartId(context),
@@ -93,11 +93,9 @@ export const action = formAction(
       demoMode: config.demoMode,
       supportEmail: (await getShop(context)).supportEmail,
       defaultPaymentWindowHours: config.paymentWindowHours,
+      publicUrl: config.publicUrl,
     });
-    if (!duplicate) {
-      clearCheckout(context);
-      sendOrderReceivedEmail(db, mailer, config, order).catch((error) => console.error("order e-mail failed", error));
-    }
+    if (!duplicate) clearCheckout(context);
     const orderNumber = order.order_number;
     const unpaid = order.receipt_path === null;
     // Shown on the success page, which JavaScript reaches a moment later too.

@@ -413,3 +413,60 @@ test("the header fits any shop name at every width, in both languages, signed in
 
   await saveShopNames(page, baseURL ?? "", NAME);
 });
+
+/**
+ * Issue 26: the shop's own alerts. The owner gives the notification addresses (empty: the support
+ * e-mail, shown as the placeholder), the events they hear of (all at first) and the language; a
+ * bad address is refused at the field, everything typed kept; the saved choice shows as stored,
+ * in both languages, and the section fits a phone.
+ */
+test("the owner chooses where the shop's alerts go, for which events, in which language", async ({
+  page,
+  javaScriptEnabled,
+  baseURL,
+}) => {
+  await signInAsAdmin(page, "alerts", ownerServer(javaScriptEnabled !== false));
+  await page.goto("/admin/settings/shop");
+  const form = detailsForm(page);
+  const section = form.locator("section[aria-labelledby=alerts-heading]");
+  await expect(section.getByRole("heading", { name: "Alerts to the shop" })).toBeVisible();
+  const addresses = section.getByLabel("Notification addresses");
+  const support = await form.getByLabel("Support e-mail").inputValue();
+  await expect(addresses).toHaveValue("");
+  await expect(addresses).toHaveAttribute("placeholder", support);
+  await expect(section).toContainText(`Leave empty to use the support e-mail, now ${support}.`);
+  const events = Object.values(en.adminShop.alerts.on);
+  for (const label of events) await expect(section.getByLabel(label)).toBeChecked();
+  await expect(section.getByLabel("Language of the alerts")).toHaveValue("en");
+
+  await addresses.fill("alerts@lionrock.example\nnot-an-address");
+  await form.getByRole("button", { name: "Save shop details" }).click();
+  await expect(section.getByText("“not-an-address” is not an e-mail address")).toBeVisible();
+  await expect(addresses).toHaveAttribute("aria-invalid", "true");
+  await expect(addresses).toHaveValue("alerts@lionrock.example\nnot-an-address");
+
+  await addresses.fill("Alerts@LionRock.example, desk@lionrock.example");
+  await section.getByLabel("A payment deadline is extended").uncheck();
+  await section.getByLabel("Language of the alerts").selectOption("zh");
+  await form.getByRole("button", { name: "Save shop details" }).click();
+  await expect(page.getByRole("status")).toContainText("Shop details saved.");
+  await expect(addresses).toHaveValue("alerts@lionrock.example\ndesk@lionrock.example");
+  await expect(section.getByLabel("A payment deadline is extended")).not.toBeChecked();
+  await expect(section.getByLabel("A new order is placed")).toBeChecked();
+  await expect(section.getByLabel("Language of the alerts")).toHaveValue("zh");
+  await page.goto("/admin/settings");
+  await expect(page.getByTestId("alert-emails")).toHaveText("alerts@lionrock.example, desk@lionrock.example");
+
+  // In Chinese, at phone width: the same choice, in Chinese words, nothing sideways.
+  await setLanguage(page.context(), baseURL ?? "", "zh");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/admin/settings/shop");
+  const zhSection = detailsForm(page).locator("section[aria-labelledby=alerts-heading]");
+  await expect(zhSection.getByRole("heading", { name: zh.adminShop.alerts.heading })).toBeVisible();
+  await expect(zhSection.getByLabel(zh.adminShop.alerts.emails)).toHaveValue(
+    "alerts@lionrock.example\ndesk@lionrock.example",
+  );
+  await expect(zhSection.getByLabel(zh.adminShop.alerts.on.deadline_extended)).not.toBeChecked();
+  expect((await pageOverflow(page)).overflow).toBeLessThanOrEqual(0);
+  await setLanguage(page.context(), baseURL ?? "", "en");
+});

@@ -30,6 +30,8 @@ import {
 const DEMO_FPS = "1648203";
 const DEMO_SWIFT = "HSBCHKHHHKH";
 const DEMO_ACCOUNT = "848-302915-838";
+/** Where the shop's alerts go while the owner has set no notification address. */
+const SUPPORT = "support@harbourtactical.hk";
 const PRODUCT = { GBP: "G-Series Gas Blowback Pistol", HKD: "GBB Pistol Spare Magazine 25 rds" } as const;
 
 /** A new customer (signed up, in `currency`) with one item in the cart, at the payment step. */
@@ -163,6 +165,25 @@ test.describe("payment details follow the order's currency", () => {
       expect(mail).not.toContain("Paid to");
       expect(mail).not.toContain("in a few minutes");
       expect(mail).toContain("e-mail you when your payment is confirmed");
+      // The shop is told too (issue 26): by default at its support e-mail, in English, with a link
+      // to the order in the admin.
+      const number = new URL(page.url()).searchParams.get("order") ?? "";
+      let alert = "";
+      await expect
+        .poll(
+          () => {
+            alert =
+              mailsTo(SUPPORT)
+                .map(({ raw }) => readableMail(raw))
+                .find((text) => text.includes(number)) ?? "";
+            return alert;
+          },
+          { message: `the shop's alert of ${number}`, timeout: 15_000 },
+        )
+        .not.toBe("");
+      expect(alert).toContain(`New order ${number}: HK$`);
+      expect(alert).toContain(`Customer: Chan Tai Man <${email}>`);
+      expect(alert).toMatch(/https?:\/\/[^/\s]+\/admin\/orders\/[0-9a-f-]{36}/);
     });
   });
 
