@@ -17,7 +17,7 @@ import { action as messageAction, loader as messageLoader } from "~/routes/admin
 import { action as listAction, loader as listLoader } from "~/routes/admin/messages";
 import { loader as orderLoader } from "~/routes/admin/order";
 import { runJobsOnce } from "../server/scheduled-jobs";
-import { createSignedIn, placeTestOrder } from "./factories";
+import { createSignedIn, placeTestOrder as placeOrderWithMail } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
@@ -46,6 +46,16 @@ beforeEach(async () => {
   vi.spyOn(console, "error").mockImplementation(() => {});
   return () => vi.restoreAllMocks();
 });
+
+/**
+ * An order, without the order-received e-mail and the shop's alert its placing queues: these
+ * tests list the messages they queue themselves, at the times they choose.
+ */
+async function placeTestOrder(on: DB) {
+  const placed = await placeOrderWithMail(on);
+  await on.deleteFrom("outbox_messages").where("order_id", "=", placed.order.id).execute();
+  return placed;
+}
 
 /** A mail transport that is down. */
 class DownMailer implements Mailer {
@@ -94,6 +104,9 @@ async function failed(options: Queued = {}): Promise<string> {
   const at = options.at ?? new Date(Date.now() - RETRY_WINDOW_MS);
   const id = await queued({ ...options, at });
   await deliverDueMessages({ ...svc, mailer: new DownMailer() }, new Date(at.getTime() + RETRY_WINDOW_MS));
+  // Failing for good queues the shop's alert about it (tests/shop-alerts.test.ts); these tests
+  // list only the messages they queue themselves.
+  await db.deleteFrom("outbox_messages").where("event", "=", "alert.message.failed").execute();
   return id;
 }
 
