@@ -64,16 +64,16 @@ function Checkout({
   return createElement(
     "form",
     checkout.props,
-    createElement(
-      FieldFor,
-      { field: fields.country, label: "Country" },
-      createElement("input", inputProps(fields.country, "text")),
-    ),
-    createElement(
-      FieldFor,
-      { field: fields.address, label: "Address" },
-      createElement("textarea", textareaProps(fields.address)),
-    ),
+    createElement(FieldFor, {
+      field: fields.country,
+      label: "Country",
+      children: createElement("input", inputProps(fields.country, "text")),
+    }),
+    createElement(FieldFor, {
+      field: fields.address,
+      label: "Address",
+      children: createElement("textarea", textareaProps(fields.address)),
+    }),
   );
 }
 
