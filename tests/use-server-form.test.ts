@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { createElement } from "react";
+import { type ComponentProps, createElement, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { FieldFor, FormErrors, inputProps, textareaProps } from "~/components/ui/field";
@@ -50,6 +50,11 @@ function SignUp({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
   );
 }
 
+/** A `FieldFor` around one control (passed as React's children argument). */
+function fieldFor(props: Omit<ComponentProps<typeof FieldFor>, "children">, control: ReactElement) {
+  return createElement(FieldFor, props as ComponentProps<typeof FieldFor>, control);
+}
+
 function Checkout({
   lastResult,
   defaults,
@@ -64,16 +69,8 @@ function Checkout({
   return createElement(
     "form",
     checkout.props,
-    createElement(FieldFor, {
-      field: fields.country,
-      label: "Country",
-      children: createElement("input", inputProps(fields.country, "text")),
-    }),
-    createElement(FieldFor, {
-      field: fields.address,
-      label: "Address",
-      children: createElement("textarea", textareaProps(fields.address)),
-    }),
+    fieldFor({ field: fields.country, label: "Country" }, createElement("input", inputProps(fields.country, "text"))),
+    fieldFor({ field: fields.address, label: "Address" }, createElement("textarea", textareaProps(fields.address))),
   );
 }
 
