@@ -31,8 +31,13 @@ export const middleware: Route.MiddlewareFunction[] = [
   pageViewMiddleware,
 ];
 
-/** Canonical URL and hreflang alternates: both languages live at the same path, told apart by ?lng=. */
-function seoLinks(request: Request, publicUrl: string) {
+/**
+ * Canonical URL and hreflang alternates: both languages live at the same path, told apart by
+ * ?lng=. A page's canonical URL is the address that shows what it shows: a Chinese page (by
+ * ?lng=zh, the cookie or Accept-Language) is its `?lng=zh` address, as its structured data says
+ * (app/lib/structured-data.server.ts); an English one the plain address (x-default).
+ */
+function seoLinks(request: Request, publicUrl: string, language: string) {
   const url = new URL(request.url);
   const path = url.pathname.replace(/\.data$/, "") || "/";
   const keep = new URLSearchParams();
@@ -48,7 +53,7 @@ function seoLinks(request: Request, publicUrl: string) {
   };
   const lng = url.searchParams.get("lng");
   return {
-    canonical: at(lng === "en" || lng === "zh" ? lng : undefined),
+    canonical: at(lng === "en" ? "en" : language === "zh" ? "zh" : undefined),
     alternates: [
       { hrefLang: "en", href: at("en") },
       { hrefLang: "zh-Hant-HK", href: at("zh") },
@@ -76,7 +81,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     year: new Date().getFullYear(),
     user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
     cartCount,
-    seo: seoLinks(request, config.publicUrl),
+    seo: seoLinks(request, config.publicUrl, language),
     // The browser's interface text: fetched as JSON before hydration, not bundled in the scripts.
     translations: translationsUrl(
       getLanguage(context),

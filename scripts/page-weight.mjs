@@ -2,8 +2,9 @@
 // Page weight check (part of `npm test`, after the build): the gzip size of the JavaScript and
 // CSS each page type loads on its first visit, read from React Router's build manifest.
 // Deterministic, not timed: it fails when a page goes over its budget, or when a storefront
-// page would load any admin code, Zod or i18next (docs/decisions/015: storefront forms validate
-// on the server, and pages translate with our own small runtime).
+// page would load any admin code, Zod, i18next or Conform (docs/decisions/015 and 045: storefront
+// forms validate on the server, with our own small `useServerForm`, and pages translate with our
+// own small runtime).
 import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
@@ -23,9 +24,11 @@ const PAGES = [
   ["blog post", ["root", "routes/store/layout", "routes/store/blog-post"], STOREFRONT_JS],
   ["login", ["root", "routes/store/layout", "routes/store/login"], STOREFRONT_JS],
   ["account orders", ["root", "routes/store/layout", "routes/store/account-orders"], STOREFRONT_JS],
+  ["account order", ["root", "routes/store/layout", "routes/store/account-order"], STOREFRONT_JS],
   ["account", ["root", "routes/store/layout", "routes/store/account"], STOREFRONT_JS],
   ["forgot password", ["root", "routes/store/layout", "routes/store/forgot-password"], STOREFRONT_JS],
   ["reset password", ["root", "routes/store/layout", "routes/store/reset-password"], STOREFRONT_JS],
+  ["join", ["root", "routes/store/layout", "routes/store/join"], STOREFRONT_JS],
   ["cart", ["root", "routes/store/layout", "routes/store/cart"], CART_JS],
   ["checkout", ["root", "routes/store/layout", "routes/store/checkout"], CART_JS],
   ["payment", ["root", "routes/store/layout", "routes/store/payment"], CART_JS],
@@ -33,11 +36,12 @@ const PAGES = [
 /**
  * Libraries the storefront must not ship, each known by a string its own code keeps through
  * minification (the minified chunks are named after whatever module Rollup picks, so names
- * cannot be relied on).
+ * cannot be relied on). Conform stays in the admin's browser code (its forms validate there too).
  */
-const SERVER_ONLY_LIBRARIES = [
+const NOT_ON_THE_STOREFRONT = [
   ["zod", "$ZodType"],
   ["i18next", "i18next:"],
+  ["Conform", "__intent__"],
 ];
 
 const ADMIN_PAGES = [
@@ -111,7 +115,7 @@ for (const [name, chain, budget] of PAGES) {
   if (cssBytes > CSS) failures.push(`${name}: ${(cssBytes / KB).toFixed(1)} KB of CSS (budget ${CSS / KB} KB)`);
   const leaked = [...js].filter((url) => adminOnly.has(url));
   if (leaked.length > 0) failures.push(`${name} loads admin code: ${leaked.join(", ")}`);
-  for (const [library, marker] of SERVER_ONLY_LIBRARIES) {
+  for (const [library, marker] of NOT_ON_THE_STOREFRONT) {
     const carriers = [...js].filter((url) => url.endsWith(".js") && source(url).includes(marker));
     if (carriers.length > 0) failures.push(`${name} loads ${library}: ${carriers.join(", ")}`);
   }
@@ -130,4 +134,6 @@ if (failures.length > 0) {
   console.error(`Page weight over budget:\n  ${failures.join("\n  ")}`);
   process.exit(1);
 }
-console.info("Page weight: every storefront page is within its budget and loads no admin code, Zod or i18next.");
+console.info(
+  "Page weight: every storefront page is within its budget and loads no admin code, Zod, i18next or Conform.",
+);

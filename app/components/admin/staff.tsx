@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { getZodConstraint } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import type { AdminRole } from "#db/schema";
 import { AdminSection } from "~/components/admin/admin-section";
 import { AdminTable } from "~/components/admin/admin-table";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
-import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { FieldFor, FormErrors, inputClass, inputProps, StatusButton, selectProps } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { useTranslation } from "~/lib/i18n";
 import type { Language } from "~/locales/languages";
@@ -138,7 +138,7 @@ export function StaffAddForm({
   });
   return (
     <AdminSection id="add-staff" heading={t("adminStaff.addHeading")} className="mt-8">
-      <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
+      <Form method="post" {...form.props} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
         <FormErrors errors={form.errors} />
         <input type="hidden" name="intent" value="add" />
         <div className="flex-1">
@@ -147,11 +147,11 @@ export function StaffAddForm({
             label={t("adminStaff.emailLabel")}
             hint={t("adminStaff.emailHint", { days: inviteDays })}
           >
-            <input {...getInputProps(fields.email, { type: "email" })} autoComplete="off" className={inputClass} />
+            <input {...inputProps(fields.email, "email")} autoComplete="off" className={inputClass} />
           </FieldFor>
         </div>
         <FieldFor field={fields.language} label={t("adminStaff.languageLabel")}>
-          <select {...getSelectProps(fields.language)} className={inputClass}>
+          <select {...selectProps(fields.language)} className={inputClass}>
             <option value="en">English</option>
             <option value="zh">中文</option>
           </select>

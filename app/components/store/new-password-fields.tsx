@@ -1,15 +1,8 @@
-import type { FieldMetadata } from "@conform-to/react";
-import { PasswordField } from "~/components/ui/field";
+import { type FormField, PasswordField } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 
 /** A new password, with the rules as its hint, and the same again to confirm it (account, reset). */
-export function NewPasswordFields({
-  password,
-  confirm,
-}: {
-  password: FieldMetadata<string | undefined>;
-  confirm: FieldMetadata<string | undefined>;
-}) {
+export function NewPasswordFields({ password, confirm }: { password: FormField; confirm: FormField }) {
   const { t } = useTranslation();
   return (
     <>

@@ -1,4 +1,3 @@
-import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { cloneElement, Fragment, isValidElement, type ReactNode } from "react";
 import { useNavigation } from "react-router";
 import { useTranslation } from "~/lib/i18n";
@@ -149,6 +148,64 @@ export function FormErrors({ errors, params }: { errors?: string[] | null; param
   );
 }
 
+/**
+ * What a `Field` and its control need to know of a form field. Both Conform's `FieldMetadata`
+ * (admin forms, validated in the browser too) and `useServerForm`'s fields (storefront forms,
+ * validated on the server only: docs/decisions/015 and 045) satisfy it, so the shared parts
+ * (`FieldFor`, `PasswordField`, `SignInFields`) take either.
+ */
+export interface FormField {
+  id: string;
+  name: string;
+  /** The id of the field's error list. */
+  errorId: string;
+  errors?: string[] | null;
+  /** The value the control starts with: the user's input kept after a refusal, or the default. */
+  initialValue?: unknown;
+  /** The schema's HTML constraints. */
+  required?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  min?: string | number;
+  max?: string | number;
+  step?: string | number;
+  pattern?: string;
+}
+
+/**
+ * The attributes of a field's text control: id, name, the schema's HTML constraints and its
+ * starting value (what Conform's `getInputProps`/`getTextareaProps` give a text control). `Field`
+ * adds `aria-invalid` and `aria-describedby`.
+ */
+function textControlProps(field: FormField) {
+  const { id, name, initialValue, required, minLength, maxLength } = field;
+  return {
+    id,
+    name,
+    required: required || undefined,
+    minLength,
+    maxLength,
+    defaultValue: typeof initialValue === "string" ? initialValue : undefined,
+  };
+}
+
+/** An `<input>`'s attributes for a field (see `textControlProps`), with its type. */
+export function inputProps(field: FormField, type: "text" | "email" | "password" | "tel" | "url" | "search") {
+  const { min, max, step, pattern } = field;
+  return { ...textControlProps(field), type, min, max, step, pattern };
+}
+
+/** A `<textarea>`'s attributes for a field (see `textControlProps`). */
+export function textareaProps(field: FormField) {
+  return textControlProps(field);
+}
+
+/** A `<select>`'s attributes for a field: id, name, `required` and the option chosen at first. */
+export function selectProps(field: FormField) {
+  const { id, name, required, defaultValue } = textControlProps(field);
+  return { id, name, required, defaultValue };
+}
+
 /** A password input with its label, hint and errors (sign-in, account, reset). */
 export function PasswordField({
   field,
@@ -156,24 +213,24 @@ export function PasswordField({
   hint,
   autoComplete,
 }: {
-  field: FieldMetadata<string | undefined>;
+  field: FormField;
   label: string;
   hint?: string;
   autoComplete: "current-password" | "new-password";
 }) {
   return (
     <Field label={label} htmlFor={field.id} hint={hint} errors={field.errors} errorId={field.errorId}>
-      <input {...getInputProps(field, { type: "password" })} autoComplete={autoComplete} className={inputClass} />
+      <input {...inputProps(field, "password")} autoComplete={autoComplete} className={inputClass} />
     </Field>
   );
 }
 
-/** A `Field` for a Conform field: the control's id, the errors and their list's id come from it. */
+/** A `Field` for a form field: the control's id, the errors and their list's id come from it. */
 export function FieldFor({
   field,
   ...props
 }: Omit<FieldProps, "htmlFor" | "errors" | "errorId"> & {
-  field: { id: string; errors?: string[]; errorId: string };
+  field: Pick<FormField, "id" | "errors" | "errorId">;
 }) {
   return <Field {...props} htmlFor={field.id} errors={field.errors} errorId={field.errorId} />;
 }

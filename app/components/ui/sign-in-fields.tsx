@@ -1,6 +1,5 @@
-import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { useTranslation } from "~/lib/i18n";
-import { FieldFor, inputClass, PasswordField } from "./field";
+import { FieldFor, type FormField, inputClass, inputProps, PasswordField } from "./field";
 
 /** The e-mail and password inputs of a sign-in (or sign-up) form, with their labels and errors. */
 export function SignInFields({
@@ -9,8 +8,8 @@ export function SignInFields({
   passwordHint,
   passwordAutoComplete = "current-password",
 }: {
-  email: FieldMetadata<string | undefined>;
-  password: FieldMetadata<string | undefined>;
+  email: FormField;
+  password: FormField;
   passwordHint?: string;
   passwordAutoComplete?: "current-password" | "new-password";
 }) {
@@ -18,7 +17,7 @@ export function SignInFields({
   return (
     <>
       <FieldFor field={email} label={t("auth.email")}>
-        <input {...getInputProps(email, { type: "email" })} autoComplete="email" className={inputClass} />
+        <input {...inputProps(email, "email")} autoComplete="email" className={inputClass} />
       </FieldFor>
       <PasswordField
         field={password}

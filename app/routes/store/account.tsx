@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import { NewPasswordFields } from "~/components/store/new-password-fields";
@@ -81,7 +80,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <section className="rounded-lg border border-stone-200 bg-white p-6 shadow-sm">
         <h2 className="text-xl font-semibold">{t("account.changePassword")}</h2>
         <p className="mb-4 text-sm text-stone-600">{t("account.otherSessionsNote")}</p>
-        <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <Form method="post" {...form.props} className="flex flex-col gap-4">
           <PasswordField field={fields.current} label={t("account.currentPassword")} autoComplete="current-password" />
           <NewPasswordFields password={fields.password} confirm={fields.confirm} />
           <StatusButton pendingText={t("auth.pending")}>{t("account.savePassword")}</StatusButton>

@@ -1,4 +1,3 @@
-import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import { AccountNeeded } from "~/components/account-needed";
@@ -6,7 +5,7 @@ import { CartSummary } from "~/components/order-summary";
 import { addressOfOrder } from "~/components/store/ship-to";
 import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
-import { Field, FieldFor, inputClass, StatusButton } from "~/components/ui/field";
+import { FieldFor, inputClass, inputProps, StatusButton, textareaProps } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
@@ -109,19 +108,16 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const text = (
     name: (typeof FIELDS)[number],
     label: string,
-    options: { type?: string; autoComplete?: string; hint?: string } = {},
-  ) => {
-    const field = fields[name];
-    return (
-      <Field label={label} htmlFor={field.id} hint={options.hint} errors={field.errors} errorId={field.errorId}>
-        <input
-          {...getInputProps(field, { type: (options.type ?? "text") as "text" })}
-          autoComplete={options.autoComplete}
-          className={inputClass}
-        />
-      </Field>
-    );
-  };
+    options: { type?: "email" | "tel"; autoComplete?: string; hint?: string } = {},
+  ) => (
+    <FieldFor field={fields[name]} label={label} hint={options.hint}>
+      <input
+        {...inputProps(fields[name], options.type ?? "text")}
+        autoComplete={options.autoComplete}
+        className={inputClass}
+      />
+    </FieldFor>
+  );
   return (
     <SummaryPage
       step="shipping"
@@ -131,7 +127,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
     >
       <Form
         method="post"
-        {...getFormProps(form)}
+        {...form.props}
         className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6"
       >
         <h2 className="text-lg font-semibold">{t("checkout.customerInfo")}</h2>
@@ -143,12 +139,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         </div>
         {/* A street address may take several lines: a textarea (the server joins the lines). */}
         <FieldFor field={fields.address} label={t("checkout.address")}>
-          <textarea
-            {...getTextareaProps(fields.address)}
-            rows={2}
-            autoComplete="street-address"
-            className={inputClass}
-          />
+          <textarea {...textareaProps(fields.address)} rows={2} autoComplete="street-address" className={inputClass} />
         </FieldFor>
         <div className="grid gap-4 sm:grid-cols-3">
           {text("city", t("checkout.city"), { autoComplete: "address-level2" })}
@@ -159,7 +150,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           {text("country", t("checkout.country"), { autoComplete: "country-name" })}
         </div>
         <FieldFor field={fields.notes} label={t("checkout.notes")} hint={t("checkout.notesHint")}>
-          <textarea {...getTextareaProps(fields.notes)} rows={3} className={inputClass} />
+          <textarea {...textareaProps(fields.notes)} rows={3} className={inputClass} />
         </FieldFor>
         <div className="flex flex-wrap items-center justify-between gap-3 pt-2">
           <Link to="/cart" className="text-brand-700 hover:underline">

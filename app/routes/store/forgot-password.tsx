@@ -1,7 +1,6 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
-import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { FieldFor, FormErrors, inputClass, inputProps, StatusButton } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { requestInfoContext, services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
@@ -62,12 +61,12 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
       <p className="mt-2 text-stone-600">{t("forgot.intro")}</p>
       <Form
         method="post"
-        {...getFormProps(form)}
+        {...form.props}
         className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
       >
         <FormErrors errors={form.errors} params={actionData?.problem?.params} />
         <FieldFor field={fields.email} label={t("auth.email")}>
-          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className={inputClass} />
+          <input {...inputProps(fields.email, "email")} autoComplete="email" className={inputClass} />
         </FieldFor>
         <StatusButton pendingText={t("auth.pending")}>{t("forgot.submit")}</StatusButton>
       </Form>

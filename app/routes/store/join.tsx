@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import { NewPasswordFields } from "~/components/store/new-password-fields";
@@ -81,7 +80,7 @@ export default function Join({ loaderData, actionData }: Route.ComponentProps) {
       <p className="mt-2 text-stone-600">{t("join.intro", { shop: loaderData.shop, email: loaderData.email })}</p>
       <Form
         method="post"
-        {...getFormProps(form)}
+        {...form.props}
         className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
       >
         <input type="hidden" name="token" value={loaderData.token} />

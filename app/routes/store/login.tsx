@@ -1,9 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
-import type { z } from "zod";
 import { FormErrors, StatusButton } from "~/components/ui/field";
 import { SignInFields } from "~/components/ui/sign-in-fields";
+import { useServerForm } from "~/components/ui/use-server-form";
 import { requestInfoContext, services } from "~/context";
 import { authenticate, getUser, LoginError, recordFailedSignIn, signIn } from "~/lib/auth.server";
 import { mergeCartAtSignIn } from "~/lib/cart-session.server";
@@ -104,12 +103,7 @@ export const action = formAction<Route.ActionArgs, typeof authSchema, void, Resp
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { mode, redirectTo, constraint } = loaderData;
-  const [form, fields] = useForm<z.input<typeof authSchema>>({
-    id: `auth-${mode}`,
-    lastResult: actionData?.result,
-    constraint,
-    shouldValidate: "onSubmit",
-  });
+  const [form, fields] = useServerForm<typeof authSchema>(actionData?.result, constraint, { id: `auth-${mode}` });
   const otherMode = `/login?${new URLSearchParams({ ...(mode === "login" ? { mode: "signup" } : {}), ...(redirectTo !== "/" ? { redirectTo } : {}) })}`;
 
   return (
@@ -120,7 +114,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       {/* Keyed by mode: switching between login and sign-up clears e-mail and password. */}
       <Form
         method="post"
-        {...getFormProps(form)}
+        {...form.props}
         key={mode}
         className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
       >

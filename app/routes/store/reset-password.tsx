@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import { NewPasswordFields } from "~/components/store/new-password-fields";
@@ -57,7 +56,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <h1 className="text-3xl font-bold">{t("reset.title")}</h1>
       <Form
         method="post"
-        {...getFormProps(form)}
+        {...form.props}
         className="mt-8 flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6 shadow-sm"
       >
         <input type="hidden" name="token" value={loaderData.token} />

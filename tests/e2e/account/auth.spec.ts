@@ -172,6 +172,8 @@ test.describe("validation", () => {
     await expect(emailInput(page)).toHaveAccessibleDescription(/E-mail is required/);
     await expect(passwordInput(page)).toHaveAccessibleDescription(/Password is required/);
     await expect(emailInput(page)).toHaveAttribute("aria-invalid", "true");
+    // With JavaScript the answer comes without a reload and takes the focus to the first field in error.
+    if (jsEnabled) await expect(emailInput(page)).toBeFocused();
 
     await page.goto("/login");
     await skipBrowserValidation(page);
@@ -184,6 +186,7 @@ test.describe("validation", () => {
     await skipBrowserValidation(page);
     await submitAuthForm(page, email, "abc12", "Sign Up");
     await expect(passwordInput(page)).toHaveAccessibleDescription(/Password must be at least 6 characters/);
+    if (jsEnabled) await expect(passwordInput(page)).toBeFocused();
     await expect(emailInput(page)).toHaveValue(email);
     // Without JavaScript this page is the server's answer: it keeps the e-mail, never the password.
     if (!jsEnabled) await expect(passwordInput(page)).toHaveValue("");

@@ -308,7 +308,8 @@ test.describe("the back office in Chinese", () => {
       await page.getByRole("button", { name: "篩選", exact: true }).click();
       const row = page.getByTestId("order-row");
       await expect(row).toHaveCount(1);
-      await expect(row.getByTestId("order-status")).toHaveText("等待付款");
+      // Placed with its receipt: waiting for review, not "awaiting payment" (one set of status words, decision 041).
+      await expect(row.getByTestId("order-status")).toHaveText("收據審核中");
       await row.getByRole("link", { name: `詳情 ${order.number}` }).click();
       await expect(page.getByRole("heading", { level: 1, name: `訂單 ${order.number}` })).toBeVisible();
       await expect(page.getByRole("img", { name: `訂單 ${order.number} 的轉帳收據` })).toBeVisible();

@@ -1,4 +1,4 @@
-import { CJK, expect, test } from "../fixtures";
+import { CJK, expect, setLanguage, test } from "../fixtures";
 
 /**
  * The blog (published posts only) and what search engines read: sitemap, robots.txt, canonical
@@ -146,5 +146,16 @@ test.describe("SEO", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hant-HK");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("整裝出發，迎戰沙場");
     await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", /\/\?lng=zh$/);
+  });
+
+  test("a page shown in Chinese by the language cookie names its ?lng=zh address as canonical", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await setLanguage(context, baseURL ?? "", "zh");
+    await page.goto("/blog");
+    await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hant-HK");
+    await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/blog?lng=zh`);
   });
 });
