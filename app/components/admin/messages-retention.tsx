@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { getZodConstraint } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
-import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
+import { FieldFor, FormErrors, inputClass, inputProps, StatusButton } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { useTranslation } from "~/lib/i18n";
 import type { retentionSchema } from "~/schemas/outbox";
@@ -35,7 +35,7 @@ export function RetentionSection({
       className="mt-10"
     >
       {owner ? (
-        <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
+        <Form method="post" {...form.props} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
           <FormErrors errors={form.errors} />
           <input type="hidden" name="intent" value="retention" />
           <div className="sm:w-72">
@@ -44,7 +44,7 @@ export function RetentionSection({
               label={t("adminMessages.retention.label")}
               hint={t("adminMessages.retention.hint")}
             >
-              <input {...getInputProps(fields.days, { type: "number" })} inputMode="numeric" className={inputClass} />
+              <input {...inputProps(fields.days, "number")} inputMode="numeric" className={inputClass} />
             </FieldFor>
           </div>
           <StatusButton className="sm:mb-6">{t("adminMessages.retention.save")}</StatusButton>

@@ -190,7 +190,10 @@ function textControlProps(field: FormField) {
 }
 
 /** An `<input>`'s attributes for a field (see `textControlProps`), with its type. */
-export function inputProps(field: FormField, type: "text" | "email" | "password" | "tel" | "url" | "search") {
+export function inputProps(
+  field: FormField,
+  type: "text" | "email" | "password" | "tel" | "url" | "search" | "number",
+) {
   const { min, max, step, pattern } = field;
   return { ...textControlProps(field), type, min, max, step, pattern };
 }
