@@ -15,6 +15,7 @@ export const ADMIN_ONLY_KEYS = [
   "adminBlog",
   "adminSettings",
   "adminSearch",
+  "adminWebhooks",
   "adminDemoData",
   "adminShop",
   "dashboard",

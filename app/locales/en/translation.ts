@@ -10,6 +10,7 @@ import adminSearch from "./admin-search";
 import adminSettings from "./admin-settings";
 import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
+import adminWebhooks from "./admin-webhooks";
 import dashboard from "./dashboard";
 /**
  * English interface text: the source of truth for keys. zh/translation.ts must satisfy this
@@ -637,6 +638,7 @@ export default {
   adminBlog,
   adminSettings,
   adminSearch,
+  adminWebhooks,
   adminDemoData,
   adminShop,
   adminProducts,

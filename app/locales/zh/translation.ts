@@ -11,6 +11,7 @@ import adminSearch from "./admin-search";
 import adminSettings from "./admin-settings";
 import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
+import adminWebhooks from "./admin-webhooks";
 import dashboard from "./dashboard";
 
 /** 繁體中文（香港）介面文字：結構必須與英文版完全一致。 */
@@ -615,6 +616,7 @@ export default {
   adminBlog,
   adminSettings,
   adminSearch,
+  adminWebhooks,
   adminDemoData,
   adminShop,
   adminProducts,

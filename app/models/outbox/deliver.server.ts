@@ -109,7 +109,7 @@ export async function claimMessage(db: DB, id: string, at: Date): Promise<Outbox
 
 /** The outcome of one attempt, written with its log line in one transaction. */
 async function recordAttempt(
-  db: DB,
+  { db, config }: Pick<Services, "db" | "config">,
   message: OutboxMessageRow,
   at: Date,
   durationMs: number,
@@ -165,7 +165,13 @@ async function recordAttempt(
     // The shop is told of a message that failed for good — except of the alerts about failures
     // themselves, which would otherwise feed each other while the mail server is down.
     if (giveUp && !message.event.startsWith("alert.message.")) {
-      await recordShopEvent(trx, { type: "message.failed", at, orderId: message.order_id, messageId: message.id });
+      await recordShopEvent(trx, {
+        type: "message.failed",
+        at,
+        publicUrl: config.publicUrl,
+        orderId: message.order_id,
+        messageId: message.id,
+      });
     }
     return giveUp ? "failed" : "retry";
   });
@@ -189,10 +195,10 @@ export async function deliverMessage(
     const send = CHANNELS[message.channel];
     if (!send) throw new DeliveryError(`unknown channel ${message.channel}`);
     const { responseStatus } = await send(services, message);
-    return await recordAttempt(services.db, message, at, performance.now() - started, { ok: true, responseStatus });
+    return await recordAttempt(services, message, at, performance.now() - started, { ok: true, responseStatus });
   } catch (error) {
     const responseStatus = error instanceof DeliveryError ? error.responseStatus : null;
-    const result = await recordAttempt(services.db, message, at, performance.now() - started, {
+    const result = await recordAttempt(services, message, at, performance.now() - started, {
       ok: false,
       error: errorText(error),
       responseStatus,

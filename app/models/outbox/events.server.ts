@@ -23,6 +23,8 @@ export type ShopEventType =
 export interface ShopEvent {
   type: ShopEventType;
   at: Date;
+  /** PUBLIC_URL (config): the links in alerts and webhooks are absolute. */
+  publicUrl: string;
   /** The order it is about (every order.* event; the failed message's order, if any). */
   orderId?: string | null;
   /** message.failed: the message that failed for good. */
