@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import type { OutboxMessageRow } from "#db/schema";
@@ -65,7 +66,7 @@ export function postWebhook(
   target: string,
   body: string,
   headers: Record<string, string>,
-  options: { allowPrivate: boolean; timeoutMs?: number },
+  options: { allowPrivate: boolean; timeoutMs?: number; lookup?: typeof dns.lookup },
 ): Promise<Answer> {
   const { allowPrivate, timeoutMs = WEBHOOK_TIMEOUT_MS } = options;
   let url: URL;
@@ -98,7 +99,7 @@ export function postWebhook(
       headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
       // A connection of its own, closed after the answer: nothing pooled, nothing reused.
       agent: false,
-      lookup: guardedLookup(allowPrivate),
+      lookup: guardedLookup(allowPrivate, options.lookup),
     });
     const done = (error: unknown) => {
       if (settled) return;
@@ -118,10 +119,7 @@ export function postWebhook(
       }
     };
     // The status is what counts: a receiver that answered but keeps its body open is not waited for.
-    const timer = setTimeout(
-      () => done(new DeliveryError(`no answer within ${Math.round(timeoutMs / 1000)} s`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => done(new DeliveryError(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
     request.on("socket", (socket) => {
       // Before anything is written to it: the address the connection was actually made to.
       socket.prependOnceListener("connect", () => {

@@ -255,9 +255,10 @@ export class BlockedAddressError extends Error {
  * The `lookup` of a webhook's connection: the system resolver, but an answer with any address that
  * is not public fails the lookup (when private addresses are not allowed), so the connection is
  * never opened — it is made to the address judged here, with no window for the name to change.
- * `names` judges names that need no resolver (localhost…) the same way as the save does.
+ * Names that need no resolver (localhost…) are judged as the save judges them. `lookup` is the
+ * system resolver's (a test gives its own, to stand for a name whose answer changed).
  */
-export function guardedLookup(allowPrivate: boolean): net.LookupFunction {
+export function guardedLookup(allowPrivate: boolean, lookup: typeof dns.lookup = dns.lookup): net.LookupFunction {
   return (hostname, options, callback) => {
     const named = allowPrivate ? null : nameKind(hostname);
     if (named !== null) {
@@ -265,7 +266,7 @@ export function guardedLookup(allowPrivate: boolean): net.LookupFunction {
       callback(error, options.all ? [] : "", undefined);
       return;
     }
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, options.all ? [] : "", undefined);
       const list = addresses as dns.LookupAddress[];
       const blocked = allowPrivate ? undefined : list.find((entry) => !isPublicAddress(entry.address));
