@@ -73,8 +73,9 @@ export function WebhookForm({
         </p>
         <div className="mt-2 grid gap-x-6 gap-y-2 sm:grid-cols-2">
           {getCollectionProps(events, { type: "checkbox", options: [...WEBHOOK_EVENTS] }).map(({ key, ...props }) => (
-            <label key={key} htmlFor={props.id} className="flex items-start gap-2 text-sm text-stone-800">
-              <input {...props} className="mt-0.5 size-4 shrink-0" />
+            <label key={key} className="flex items-start gap-2 text-sm text-stone-800">
+              {/* events[]: one name for the group's boxes (Conform reads it as the list `events`). */}
+              <input {...props} name={`${events.name}[]`} className="mt-0.5 size-4 shrink-0" />
               <span>
                 {t(`adminWebhooks.events.${eventKey(props.value)}` as "adminWebhooks.events.order_placed")}{" "}
                 <code className="text-xs text-stone-500">{props.value}</code>

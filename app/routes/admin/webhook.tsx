@@ -57,6 +57,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       log: log.map(({ at, ...attempt }) => ({ ...attempt, atText: when(at) })),
     })),
     logSize: DELIVERY_LOG_SIZE,
+    renderedAt: Date.now(),
     confirm: search.has("remove") ? ("remove" as const) : search.has("renew") ? ("renew" as const) : null,
     title: `${webhook.name || t("adminWebhooks.unnamed")} | ${t("adminWebhooks.title")} | ${t("admin.title")}`,
   };
@@ -176,6 +177,7 @@ export default function AdminWebhook({ loaderData, actionData }: Route.Component
           </label>
           <input
             id="webhook-secret"
+            type="text"
             readOnly
             value={webhook.secret}
             aria-describedby="webhook-secret-hint"
@@ -213,10 +215,12 @@ export default function AdminWebhook({ loaderData, actionData }: Route.Component
           <h2 id="deliveries-heading" className="text-lg font-semibold">
             {t("adminWebhooks.log.heading")}
           </h2>
-          {/* A whole new page: the log is read again even when the address does not change. */}
+          {/*
+            A link to this page's log with a token of this rendering: an address other than the
+            current one, so the browser loads the page again instead of only scrolling to the log.
+          */}
           <ButtonLink
-            to={`${path}#deliveries-heading`}
-            reloadDocument
+            to={`${path}?log=${loaderData.renderedAt}#deliveries-heading`}
             variant="secondary"
             size="sm"
             className="font-normal"
