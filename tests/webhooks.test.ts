@@ -10,7 +10,7 @@ import { backoffMs, deliverDueMessages } from "~/models/outbox/deliver.server";
 import { recordShopEvent, type ShopEvent } from "~/models/outbox/events.server";
 import { queueEmail } from "~/models/outbox/queue.server";
 import { DEFAULT_SHOP } from "~/models/settings/shop.server";
-import { type listWebhookDeliveries, WEBHOOKS_ALLOW_PRIVATE_KEY } from "~/models/webhooks/webhooks.server";
+import { WEBHOOKS_ALLOW_PRIVATE_KEY } from "~/models/webhooks/webhooks.server";
 import { action as webhookAction, loader as webhookLoader } from "~/routes/admin/webhook";
 import { action as listAction, loader as listLoader } from "~/routes/admin/webhooks";
 import type { WebhookEvent } from "~/schemas/webhook";
@@ -360,7 +360,7 @@ async function startReceiver(statuses: number[]) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/shop`,
     received,
-    useSecret(value: string) {
+    setSecret(value: string) {
       secret = value;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -379,7 +379,7 @@ describe("delivering to a real receiver", () => {
     receiver = await startReceiver([500, 500, 200]);
     await allowPrivate();
     const id = await addWebhook({ url: receiver.url, events: ["order.paid"] });
-    receiver.useSecret((await webhookRow(id)).secret);
+    receiver.setSecret((await webhookRow(id)).secret);
     const start = new Date();
     await record({ ...event("order.paid", order.id), at: start });
 
@@ -415,7 +415,7 @@ describe("delivering to a real receiver", () => {
 
     // The delivery log, as the webhook's page shows it.
     const page = await runRoute(svc, webhookLoader, new Request(`${LIST}/${id}`), OWNER, { id });
-    const [logged] = (page.result as { deliveries: Awaited<ReturnType<typeof listWebhookDeliveries>> }).deliveries;
+    const [logged] = (page.result as Awaited<ReturnType<typeof webhookLoader>>).deliveries;
     expect(logged).toMatchObject({ deliveryId: message?.message_key, status: "sent", attempts: 3 });
     expect(logged?.log.map((attempt) => [attempt.ok, attempt.responseStatus])).toEqual([
       [false, 500],
@@ -429,7 +429,7 @@ describe("delivering to a real receiver", () => {
     receiver = await startReceiver([503, 503]);
     await allowPrivate();
     const id = await addWebhook({ url: receiver.url, events: ["order.paid"], active: false });
-    receiver.useSecret((await webhookRow(id)).secret);
+    receiver.setSecret((await webhookRow(id)).secret);
     const test = await runRoute(svc, webhookAction, post(`${LIST}/${id}`, { intent: "test" }), OWNER, { id });
     expect(test.flash).toMatchObject({ key: "adminWebhooks.test.queued" });
     const [ping] = await deliveries(id);
@@ -548,7 +548,7 @@ describe("the private-address setting", () => {
     expect(list.result).toMatchObject({ allowPrivate: true, webhooks: [{ id, url: "http://127.0.0.1:8080/bridge" }] });
     await allowPrivate(false);
     const audit = await auditOf(WEBHOOKS_ALLOW_PRIVATE_KEY);
-    expect(audit.map((entry) => [entry.action, JSON.parse(entry.details)])).toEqual([
+    expect(audit.map((entry) => [entry.action, JSON.parse(entry.details ?? "null")])).toEqual([
       ["setting.webhooks_allow_private", { before: { allow: false }, after: { allow: true } }],
       ["setting.webhooks_allow_private", { before: { allow: true }, after: { allow: false } }],
     ]);

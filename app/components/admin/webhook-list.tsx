@@ -65,9 +65,8 @@ export function WebhookList({ webhooks }: { webhooks: WebhookCard[] }) {
                   ) : null}
                 </div>
                 <p className="mt-1 break-all font-mono text-sm text-stone-700">{webhook.url}</p>
-                <p className="mt-1 text-sm text-stone-600">
-                  {t("adminWebhooks.eventCount", { count: webhook.events.length })}:{" "}
-                  <span className="break-words">{webhook.events.join(", ")}</span>
+                <p className="mt-1 break-words text-sm text-stone-600">
+                  {t("adminWebhooks.eventCount", { count: webhook.events.length, events: webhook.events.join(", ") })}
                 </p>
                 <p className="mt-1 text-sm text-stone-600">
                   {last

@@ -7,7 +7,7 @@ import { WEBHOOKS_PATH, WebhookStateBadge, webhookPath } from "~/components/admi
 import { notFound } from "~/components/layout/route-error-boundary";
 import { BackLink } from "~/components/ui/back-link";
 import { ButtonLink } from "~/components/ui/button";
-import { inputClass, ProblemAlert, StatusButton } from "~/components/ui/field";
+import { ProblemAlert, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
 import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
@@ -171,25 +171,21 @@ export default function AdminWebhook({ loaderData, actionData }: Route.Component
 
       <AdminSection id="secret" className="mt-6" heading={t("adminWebhooks.secret.heading")}>
         <p className="mt-1 text-sm text-stone-600">{t("adminWebhooks.secret.intro")}</p>
-        <div className="mt-3 flex flex-col gap-1">
-          <label htmlFor="webhook-secret" className="text-sm font-medium text-stone-800">
-            {t("adminWebhooks.secret.label")}
-          </label>
-          <input
-            id="webhook-secret"
-            type="text"
-            readOnly
-            value={webhook.secret}
-            aria-describedby="webhook-secret-hint"
-            autoComplete="off"
-            spellCheck={false}
-            className={`${inputClass} font-mono text-sm`}
-            data-testid="webhook-secret"
-          />
-          <p id="webhook-secret-hint" className="text-xs text-stone-500">
-            {t("adminWebhooks.secret.created", { date: webhook.secretCreatedText })}
-          </p>
-        </div>
+        {/* The whole secret in view at any width; one click selects it for copying. */}
+        <dl className="mt-3 flex flex-col gap-1">
+          <dt className="text-sm font-medium text-stone-800">{t("adminWebhooks.secret.label")}</dt>
+          <dd>
+            <code
+              className="block select-all break-all rounded-md border border-stone-300 bg-stone-50 px-3 py-2 font-mono text-sm"
+              data-testid="webhook-secret"
+            >
+              {webhook.secret}
+            </code>
+            <p className="mt-1 text-xs text-stone-500">
+              {t("adminWebhooks.secret.created", { date: webhook.secretCreatedText })}
+            </p>
+          </dd>
+        </dl>
         <div className="mt-4">
           <DeleteButton
             action={path}
