@@ -54,6 +54,7 @@ const POSTGRES_SUITES = [
   "staff",
   "structured-data",
   "user",
+  "webhooks",
 ].map((name) => `tests/${name}.test.ts`);
 
 export default defineConfig({

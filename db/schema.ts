@@ -223,6 +223,25 @@ export interface OutboxMessagesTable {
   failed_at: string | null;
 }
 
+/**
+ * A receiver of the shop's events (Settings → Webhooks, migration 0015, docs/decisions/046). Its
+ * deliveries are outbox messages with its id as `webhook_id`.
+ */
+export interface WebhooksTable {
+  id: string;
+  /** The owner's name for it ("Bookkeeping"); may be empty. */
+  name: ColumnType<string, string | undefined, string>;
+  url: string;
+  /** The HMAC-SHA256 key of its signatures: shown to the owner, never logged. */
+  secret: string;
+  /** JSON array of the event names it is sent (`ShopEventType`). */
+  events: string;
+  active: ColumnType<Bool, Bool | undefined, Bool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  secret_created_at: Timestamp;
+}
+
 /** One delivery attempt of an outbox message (the delivery log). */
 export interface OutboxAttemptsTable {
   id: Generated<number>;
@@ -413,6 +432,7 @@ export interface Database {
   scheduled_jobs: ScheduledJobsTable;
   outbox_messages: OutboxMessagesTable;
   outbox_attempts: OutboxAttemptsTable;
+  webhooks: WebhooksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -426,5 +446,6 @@ export type OrderRow = Selectable<OrdersTable>;
 export type OrderLineRow = Selectable<OrderLinesTable>;
 export type OutboxMessageRow = Selectable<OutboxMessagesTable>;
 export type OutboxAttemptRow = Selectable<OutboxAttemptsTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
 export type BlogPostRow = Selectable<BlogPostsTable>;
 export type BankAccountRow = Selectable<BankAccountsTable>;

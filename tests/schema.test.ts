@@ -183,6 +183,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "failed_at",
   ],
   outbox_attempts: ["id", "message_id", "attempted_at", "ok", "response_status", "error", "duration_ms"],
+  webhooks: ["id", "name", "url", "secret", "events", "active", "created_at", "updated_at", "secret_created_at"],
 };
 
 const stamp = now();

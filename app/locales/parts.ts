@@ -16,6 +16,7 @@ export const ADMIN_ONLY_KEYS = [
   "adminBlog",
   "adminSettings",
   "adminSearch",
+  "adminWebhooks",
   "adminDemoData",
   "adminShop",
   "dashboard",

@@ -13,6 +13,7 @@ import * as m0011 from "./0011-page-cache-version";
 import * as m0012 from "./0012-payment-deadlines";
 import * as m0013 from "./0013-staff-and-colour-images";
 import * as m0014 from "./0014-outbox";
+import * as m0015 from "./0015-webhooks";
 import * as m0017 from "./0017-outbox-admin-indexes";
 
 /**
@@ -34,5 +35,6 @@ export const migrations: Record<string, Migration> = {
   "0012-payment-deadlines": m0012,
   "0013-staff-and-colour-images": m0013,
   "0014-outbox": m0014,
+  "0015-webhooks": m0015,
   "0017-outbox-admin-indexes": m0017,
 };

@@ -24,6 +24,9 @@ export interface FuzzContext {
   categoryId: number;
   blogPostId: number;
   bankAccountId: number;
+  /** The owner's webhook (to 127.0.0.1:9, where nothing listens) and one of its deliveries. */
+  webhookId: string;
+  webhookDeliveryId: string;
   /** The customer's current cart line, when there is one. */
   lineId: number | null;
   /** An order of the customer whose receipt the admin rejected (the customer may replace it). */
@@ -137,6 +140,25 @@ const bankFields: Record<string, Examples> = {
   routing_number: ["", "004"],
   bank_address: ["", "1 Queen's Road Central"],
   is_primary: ["", "on"],
+};
+
+const webhookFields: Record<string, Examples> = {
+  name: ["Books", "記帳", "<b>x</b>", ""],
+  url: [
+    "http://127.0.0.1:9/fuzz",
+    "https://127.0.0.1:9/fuzz",
+    "http://2130706433:9/",
+    "https://[::ffff:127.0.0.1]:9/",
+    "http://localhost:9/x",
+    "https://10.0.0.5/hook",
+    "https://hooks.invalid/x",
+    "https://user:pw@127.0.0.1:9/",
+    "ftp://127.0.0.1/",
+    "javascript:alert(1)",
+    "not a url",
+  ],
+  "events[]": ["order.placed", "order.paid", "message.failed", "ping", "order.unknown"],
+  active: ["on", ""],
 };
 
 /** Every POST action of the shop. */
@@ -543,6 +565,29 @@ export const FORMS: readonly FormAction[] = [
         "rifle, 長槍\nRIFLE, 步槍",
         '"50%", a_b\n<script>, </textarea>',
       ],
+    },
+  },
+  // Webhooks: only addresses where nothing answers (loopback port 9) or that are refused, so the
+  // fuzzing shop never sends anything anywhere, whatever the switch is set to.
+  {
+    name: "admin: webhooks (add, private addresses)",
+    module: "app/routes/admin/webhooks.tsx",
+    path: () => "/admin/settings/webhooks",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: { intent: ["create", "network"], ...webhookFields, allow_private: ["on", "", "off"] },
+  },
+  {
+    name: "admin: a webhook (edit, secret, test, send again, remove)",
+    module: "app/routes/admin/webhook.tsx",
+    path: (ctx) => `/admin/settings/webhooks/${ctx.webhookId}`,
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["update", "secret", "test", "resend", "delete"],
+      ...webhookFields,
+      confirmed: ["", "1"],
+      message: (ctx) => [ctx.webhookDeliveryId, "00000000-0000-0000-0000-000000000000", "../x"],
     },
   },
 ];

@@ -494,6 +494,18 @@ test.beforeAll(async () => {
   });
   expect(bank.status, `bank account: ${excerpt(bank.text)}`).toBe(302);
   ctx.bankAccountId = one<{ id: number }>("SELECT id FROM bank_accounts ORDER BY id LIMIT 1").id;
+  // A webhook to where nothing listens (loopback port 9), with a delivery of the test button's.
+  await form(admin, "/admin/settings/webhooks", { intent: "network", allow_private: "on" });
+  const webhook = await form(admin, "/admin/settings/webhooks", {
+    intent: "create",
+    url: "http://127.0.0.1:9/fuzz",
+    events: "order.paid",
+  });
+  expect(webhook.status, `webhook: ${excerpt(webhook.text)}`).toBe(302);
+  ctx.webhookId = one<{ id: string }>("SELECT id FROM webhooks ORDER BY created_at LIMIT 1").id;
+  await form(admin, `/admin/settings/webhooks/${ctx.webhookId}`, { intent: "test" });
+  ctx.webhookDeliveryId = one<{ id: string }>("SELECT id FROM outbox_messages WHERE webhook_id = ?", ctx.webhookId).id;
+  await form(admin, "/admin/settings/webhooks", { intent: "network" });
   ctx.productId = await adminProduct("Fuzz Stock Rifle", [
     ["Black", "999999"],
     ["Tan", "999999"],

@@ -39,6 +39,8 @@ export interface MatrixIds {
   /** Customer B's user id (the admin customer page). */
   userB: string;
   productId: number;
+  /** A paused webhook of the owner (Settings → Webhooks). */
+  webhookId: string;
   categoryId: number;
   categorySlug: string;
   blogPostId: number;
@@ -503,6 +505,31 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     200,
     "all",
   ),
+  // Webhooks: the owner's. Opening the shop's network to them, or removing one, must not happen for anyone else.
+  adminRow(
+    "/admin/settings/webhooks",
+    "routes/admin/webhooks.tsx",
+    () => "/admin/settings/webhooks",
+    {
+      body: () => ({ intent: "network", allow_private: "on" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
+  adminRow(
+    "/admin/settings/webhooks/:id",
+    "routes/admin/webhook.tsx",
+    (ids) => `/admin/settings/webhooks/${ids.webhookId}`,
+    {
+      body: () => ({ intent: "delete", confirmed: "1" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
   // Without the page's own button (intent=remove, confirmed=1) nothing is removed: a 400.
   adminRow(
     "/admin/demo-data",
@@ -697,6 +724,13 @@ export async function prepareParties(playwright: PlaywrightWorkerArgs["playwrigh
     await apiSignUp(clients.customerB, accounts.customerB.email, accounts.customerB.password);
     createAdmin(shop.files, accounts.admin.email, accounts.admin.password);
     await adminSignIn(clients.admin, accounts.admin.email, accounts.admin.password);
+    // A paused webhook: nothing is ever sent to it.
+    const webhook = await clients.admin.post("/admin/settings/webhooks", {
+      form: { intent: "create", name: "Matrix", url: "https://93.184.215.14/matrix", events: "order.paid" },
+      maxRedirects: 0,
+    });
+    const webhookId = /\/admin\/settings\/webhooks\/([0-9a-f-]{36})$/.exec(webhook.headers().location ?? "")?.[1];
+    if (!webhookId) throw new Error(`the owner's webhook was not added (${webhook.status()})`);
     createAdmin(shop.files, accounts.staff.email, accounts.staff.password, "staff");
     await adminSignIn(clients.staff, accounts.staff.email, accounts.staff.password);
     // Each sign-in left a flash message in its session: show it now, so no later page takes it.
@@ -709,6 +743,7 @@ export async function prepareParties(playwright: PlaywrightWorkerArgs["playwrigh
         emailA: accounts.customerA.email,
         userB: userId(shop.files, accounts.customerB.email),
         productId: catalogue.productId,
+        webhookId,
         categoryId: catalogue.categoryId,
         categorySlug: catalogue.categorySlug,
         blogPostId: blogPost.id,

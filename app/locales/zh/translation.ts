@@ -12,6 +12,7 @@ import adminSearch from "./admin-search";
 import adminSettings from "./admin-settings";
 import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
+import adminWebhooks from "./admin-webhooks";
 import dashboard from "./dashboard";
 import shopAlert from "./shop-alerts";
 
@@ -619,6 +620,7 @@ export default {
   adminBlog,
   adminSettings,
   adminSearch,
+  adminWebhooks,
   adminDemoData,
   adminShop,
   adminProducts,

@@ -5,6 +5,7 @@ import { BankAccountForm, BankAccountRow, BankDeleteConfirmation } from "~/compo
 import { HERO_UNREAD, HeroSection, SETTINGS_PATH as PATH } from "~/components/admin/settings-hero";
 import { SearchSynonymsSection } from "~/components/admin/settings-search-summary";
 import { ShopSection } from "~/components/admin/settings-shop-summary";
+import { WebhooksSection } from "~/components/admin/settings-webhooks-summary";
 import { FormErrors } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { services } from "~/context";
@@ -29,6 +30,7 @@ import { listContentPages } from "~/models/settings/content-pages.server";
 import { loadSearchSynonyms } from "~/models/settings/search-synonyms.server";
 import { alertAddresses, loadShop, shopName } from "~/models/settings/shop.server";
 import { findHeroImage, resetHeroImage, updateHeroImage } from "~/models/settings/site-settings.server";
+import { webhooksSummary } from "~/models/webhooks/webhooks.server";
 import { HERO_MAX_BYTES, settingsActionSchema } from "~/schemas/bank-account";
 import type { Route } from "./+types/settings";
 
@@ -50,6 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     deleteId ? findBankAccount(db, deleteId) : null,
   ]);
   const synonyms = await loadSearchSynonyms(db);
+  const webhooks = await webhooksSummary(db);
   const language = getLanguage(context);
   const t = getInstance(context).t;
   return {
@@ -84,6 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       groups: synonyms.groups.length,
       editedText: synonyms.editedAt ? formatDate(synonyms.editedAt, language, "date") : null,
     },
+    webhooks,
   };
 }
 
@@ -161,6 +165,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <ShopSection shop={loaderData.shop} pages={loaderData.pages} />
 
         <SearchSynonymsSection {...loaderData.synonyms} />
+
+        <WebhooksSection {...loaderData.webhooks} />
 
         <HeroSection
           key={`hero-${hero.key ?? "default"}`}
