@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { now } from "#db/connect.server";
+import { type DB, now } from "#db/connect.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { renderLocalizedEmail } from "~/lib/mail.server";
 import { fieldMessage } from "~/lib/problem";
@@ -14,7 +14,7 @@ import { WEBHOOKS_ALLOW_PRIVATE_KEY } from "~/models/webhooks/webhooks.server";
 import { action as webhookAction, loader as webhookLoader } from "~/routes/admin/webhook";
 import { action as listAction, loader as listLoader } from "~/routes/admin/webhooks";
 import type { WebhookEvent } from "~/schemas/webhook";
-import { createSignedIn, placeTestOrder } from "./factories";
+import { createSignedIn, placeTestOrder as placeOrderWithMail } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
 import { formOf, runRoute } from "./setup/route";
 
@@ -109,6 +109,16 @@ function event(type: ShopEvent["type"], orderId: string | null, extra: Partial<S
 
 async function record(shopEvent: ShopEvent) {
   await svc.db.transaction().execute((trx) => recordShopEvent(trx, shopEvent));
+}
+
+/**
+ * An order, without the e-mails its placing queues (the order received, the shop's alert): these
+ * tests count the webhook deliveries they cause themselves.
+ */
+async function placeTestOrder(db: DB) {
+  const placed = await placeOrderWithMail(db);
+  await db.deleteFrom("outbox_messages").where("order_id", "=", placed.order.id).execute();
+  return placed;
 }
 
 describe("adding, editing and removing a webhook", () => {
