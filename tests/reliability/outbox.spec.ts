@@ -337,6 +337,7 @@ test.describe("one process", () => {
   test("a transport that refuses three times (451) then accepts: one e-mail, three failed attempts and one success, with backoff", async () => {
     test.setTimeout(60_000);
     const buyer = shopper as Shopper;
+    await smtp.start();
     smtp.refuseEach(3, 451);
     const orderNumber = await placeOrder(buyer, variant, receipt);
     const orderId = await books.orderId(orderNumber);
@@ -383,6 +384,7 @@ test.describe("one process", () => {
   }) => {
     test.setTimeout(60_000);
     const buyer = shopper as Shopper;
+    await smtp.start();
     // The mail server reads each message but never answers its DATA: the send hangs.
     smtp.hold(true);
     const heldBefore = smtp.seen.length;
