@@ -33,6 +33,7 @@ const POSTGRES_SUITES = [
   "hidden-category",
   "order",
   "outbox",
+  "outbox-settings",
   "order-status-words",
   "page-cache",
   "page-view-buffer",

@@ -14,10 +14,18 @@ import { outboxRetentionDays } from "~/models/outbox/retention.server";
  * while the shop was down.
  */
 
+/** The scheduler's interval unless SCHEDULER_INTERVAL_SECONDS says otherwise (`config.schedulerIntervalMs`). */
 export const JOB_INTERVAL_MS = 60_000;
 
-/** A claim lasts a little less than the interval, so the next minute's timer in any process may claim again. */
-const CLAIM_MS = JOB_INTERVAL_MS - 5_000;
+/**
+ * A claim lasts a little less than the interval (5 s less, or half of a short one), so the next
+ * tick's timer in any process may claim again.
+ */
+export function jobClaimMs(intervalMs: number): number {
+  return intervalMs - Math.min(5_000, intervalMs / 2);
+}
+
+const CLAIM_MS = jobClaimMs(JOB_INTERVAL_MS);
 
 /**
  * Claims the job `name` at `at` for `claimMs`: true in exactly one of the processes that try at
@@ -74,7 +82,8 @@ export async function runJobsOnce(
 ): Promise<Record<string, unknown>> {
   const results: Record<string, unknown> = {};
   for (const job of jobs) {
-    if (!(await claimJob(services.db, job.name, at))) continue;
+    const claimMs = jobClaimMs(services.config.schedulerIntervalMs);
+    if (!(await claimJob(services.db, job.name, at, claimMs))) continue;
     try {
       results[job.name] = await job.run(services, at);
       await finishJob(services.db, job.name, new Date(), results[job.name]);
@@ -87,8 +96,9 @@ export async function runJobsOnce(
 }
 
 /**
- * Runs the jobs now (the catch-up after a start) and then every minute, until `stop()`, which
- * waits for a run in progress. The timer never keeps the process alive on its own.
+ * Runs the jobs now (the catch-up after a start) and then every minute (SCHEDULER_INTERVAL_SECONDS),
+ * until `stop()`, which waits for a run in progress. The timer never keeps the process alive on
+ * its own.
  */
 export function startScheduledJobs(
   services: Services,
@@ -105,7 +115,7 @@ export function startScheduledJobs(
         running = null;
       });
   };
-  const timer = setInterval(tick, options.intervalMs ?? JOB_INTERVAL_MS);
+  const timer = setInterval(tick, options.intervalMs ?? services.config.schedulerIntervalMs);
   timer.unref();
   tick();
   return {

@@ -44,6 +44,23 @@ export interface Config {
    * default 48) unless the owner set another window under Settings → Shop details.
    */
   paymentWindowHours: number;
+  /**
+   * How often each process's scheduler wakes to run the shop's jobs (payment deadlines, the
+   * outbox): SCHEDULER_INTERVAL_SECONDS, default 60. A job still runs once per interval across
+   * all processes (server/scheduled-jobs.ts).
+   */
+  schedulerIntervalMs: number;
+  /**
+   * The outbox's first wait after a failed attempt (OUTBOX_RETRY_SECONDS, default 60); each
+   * next wait doubles, up to 2 hours, for 24 hours (docs/decisions/044).
+   */
+  outboxRetryMs: number;
+  /**
+   * How long a message being sent stays claimed (OUTBOX_CLAIM_SECONDS, default 300): a claim
+   * older than this is presumed to belong to a dead process and the message is sent again,
+   * with the same Message-ID.
+   */
+  outboxClaimMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -72,7 +89,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.DEMO_MODE === undefined || env.DEMO_MODE.trim() === "" ? isLocalAddress(env.PUBLIC_URL) : isOn(env.DEMO_MODE),
     pageCacheBytes: parsePageCacheMb(env.PAGE_CACHE_MB) * 1024 * 1024,
     paymentWindowHours: parsePaymentWindowHours(env.PAYMENT_WINDOW_HOURS),
+    schedulerIntervalMs: parseSeconds("SCHEDULER_INTERVAL_SECONDS", env.SCHEDULER_INTERVAL_SECONDS, 60, 3600) * 1000,
+    outboxRetryMs: parseSeconds("OUTBOX_RETRY_SECONDS", env.OUTBOX_RETRY_SECONDS, 60, 7200) * 1000,
+    outboxClaimMs:
+      parseSeconds("OUTBOX_CLAIM_SECONDS", env.OUTBOX_CLAIM_SECONDS, DEFAULT_OUTBOX_CLAIM_SECONDS, 86_400) * 1000,
   };
+}
+
+/** How long a message being sent stays claimed unless OUTBOX_CLAIM_SECONDS says otherwise. */
+export const DEFAULT_OUTBOX_CLAIM_SECONDS = 300;
+
+/**
+ * A duration setting in whole seconds, from 1 to `max`; unset or empty is `fallback`. Anything
+ * else stops the start with one sentence naming the setting.
+ */
+export function parseSeconds(name: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const seconds = Number(value.trim());
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > max) {
+    throw new Error(`${name} must be a whole number of seconds from 1 to ${max}, not "${value}"`);
+  }
+  return seconds;
 }
 
 /** PAGE_CACHE_MB: whole megabytes, 0 (off) to 4096; unset or empty is 32. */

@@ -1,6 +1,7 @@
 import { type DB, now } from "#db/connect.server";
 import type { OutboxMessageRow } from "#db/schema";
 import type { Services } from "~/context";
+import { DEFAULT_OUTBOX_CLAIM_SECONDS } from "~/lib/config.server";
 import { UserError } from "~/lib/problem";
 import { auditAction } from "../audit.server";
 import { DeliveryError } from "./delivery-error";
@@ -21,19 +22,26 @@ export { DeliveryError };
  * again from Admin → Messages.
  */
 
-/** How long a claim holds: a send still running after this is presumed dead and taken again. */
-export const CLAIM_MS = 5 * 60 * 1000;
+/**
+ * How long a claim holds by default (OUTBOX_CLAIM_SECONDS, `config.outboxClaimMs`): a send still
+ * running after this is presumed dead and taken again. Longer than the slowest send can take
+ * (the SMTP timeouts in mail.server.ts), so a live send is not duplicated.
+ */
+export const CLAIM_MS = DEFAULT_OUTBOX_CLAIM_SECONDS * 1000;
 /** Messages one pass takes at most (a pass runs again as soon as it has finished). */
 const BATCH = 25;
-/** The first wait after a failure; each following one doubles, up to MAX_BACKOFF_MS. */
+/**
+ * The first wait after a failure by default (OUTBOX_RETRY_SECONDS, `config.outboxRetryMs`); each
+ * following one doubles, up to MAX_BACKOFF_MS.
+ */
 const FIRST_BACKOFF_MS = 60 * 1000;
 const MAX_BACKOFF_MS = 2 * 60 * 60 * 1000;
 /** What is kept of a transport's error message. */
 const ERROR_MAX_LENGTH = 1000;
 
-/** The wait after the `attempts`-th failed attempt: 1, 2, 4… minutes, at most 2 hours. */
-export function backoffMs(attempts: number): number {
-  return Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
+/** The wait after the `attempts`-th failed attempt: 1, 2, 4… minutes (from `firstMs`), at most 2 hours. */
+export function backoffMs(attempts: number, firstMs = FIRST_BACKOFF_MS): number {
+  return Math.min(MAX_BACKOFF_MS, firstMs * 2 ** Math.max(0, attempts - 1));
 }
 
 type Send = (services: Services, message: OutboxMessageRow) => Promise<{ responseStatus: number | null }>;
@@ -82,16 +90,17 @@ async function dueMessageIds(db: DB, at: Date, limit: number): Promise<string[]>
 }
 
 /**
- * Claims one message for sending at `at`: a compare-and-set that holds only while it is still
- * due, so of several processes that try at once exactly one gets it. The claimed row, or null.
+ * Claims one message for sending at `at` for `claimMs`: a compare-and-set that holds only while
+ * it is still due, so of several processes that try at once exactly one gets it. The claimed
+ * row, or null.
  */
-export async function claimMessage(db: DB, id: string, at: Date): Promise<OutboxMessageRow | null> {
+export async function claimMessage(db: DB, id: string, at: Date, claimMs = CLAIM_MS): Promise<OutboxMessageRow | null> {
   const timestamp = now(at);
   const claimed = await db
     .updateTable("outbox_messages")
     .set((eb) => ({
       status: "sending",
-      claimed_until: now(new Date(at.getTime() + CLAIM_MS)),
+      claimed_until: now(new Date(at.getTime() + claimMs)),
       attempts: eb("attempts", "+", 1),
       updated_at: timestamp,
     }))
@@ -149,7 +158,9 @@ async function recordAttempt(
       return Number(done.numUpdatedRows) === 1 ? "sent" : "lost";
     }
     const giveUp = timestamp >= message.give_up_at;
-    const next = new Date(Math.min(at.getTime() + backoffMs(message.attempts), Date.parse(message.give_up_at)));
+    const next = new Date(
+      Math.min(at.getTime() + backoffMs(message.attempts, config.outboxRetryMs), Date.parse(message.give_up_at)),
+    );
     const done = await mine
       .set({
         status: giveUp ? "failed" : "pending",
@@ -188,7 +199,7 @@ export async function deliverMessage(
   id: string,
   at: Date,
 ): Promise<"sent" | "retry" | "failed" | "lost" | null> {
-  const message = await claimMessage(services.db, id, at);
+  const message = await claimMessage(services.db, id, at, services.config.outboxClaimMs);
   if (!message) return null;
   const started = performance.now();
   try {
