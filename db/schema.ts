@@ -122,6 +122,8 @@ export interface CartsTable {
   user_id: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** The discount code the shopper applied (normalised), checked again whenever the cart is priced. */
+  discount_code: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface CartLinesTable {
@@ -171,6 +173,13 @@ export interface OrdersTable {
   payment_reminded_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** The shop cancelled the order because its deadline passed unpaid. */
   payment_expired_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * The discount code the order used (a snapshot), and what it took off (migration 0019). With a
+   * code, subtotal_cents is the lines' sum less discount_cents (total = subtotal + shipping stays
+   * true, as 0001's check wants): the lines' own sum is subtotal_cents + discount_cents.
+   */
+  discount_code: ColumnType<string | null, string | null | undefined, string | null>;
+  discount_cents: ColumnType<number, number | undefined, number>;
 }
 
 export interface ScheduledJobsTable {
@@ -403,6 +412,64 @@ export interface PageCacheVersionTable {
   version: number;
 }
 
+export type DiscountKind = "percent" | "fixed" | "free_shipping";
+export type DiscountScope = "all" | "chosen";
+
+/** A discount code (Admin → Discounts, migration 0019, docs/decisions/048). */
+export interface DiscountCodesTable {
+  id: Generated<number>;
+  /** Normalised: trimmed, upper case; unique. */
+  code: string;
+  kind: DiscountKind;
+  /** Percent codes: basis points (1250 = 12.5 %). */
+  percent_bp: number | null;
+  free_shipping: ColumnType<Bool, Bool | undefined, Bool>;
+  /** Fixed codes: the amount per currency; null follows HKD at the shop's rate. */
+  amount_hkd_cents: number | null;
+  amount_gbp_cents: number | null;
+  amount_eur_cents: number | null;
+  amount_usd_cents: number | null;
+  /** The minimum spend per currency; null follows HKD (all null: no minimum). */
+  min_hkd_cents: number | null;
+  min_gbp_cents: number | null;
+  min_eur_cents: number | null;
+  min_usd_cents: number | null;
+  starts_at: Timestamp | null;
+  ends_at: Timestamp | null;
+  /** Null: unlimited. */
+  max_uses: number | null;
+  max_uses_per_customer: number | null;
+  /** Uses not given back; raised in the order's transaction, never above max_uses. */
+  uses_count: ColumnType<number, number | undefined, number>;
+  applies_to: ColumnType<DiscountScope, DiscountScope | undefined, DiscountScope>;
+  active: ColumnType<Bool, Bool | undefined, Bool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DiscountCodeCategoriesTable {
+  discount_id: number;
+  category_id: number;
+}
+
+export interface DiscountCodeProductsTable {
+  discount_id: number;
+  product_id: number;
+}
+
+/** One order's use of a code; released_at once the order was cancelled or expired (the use given back). */
+export interface DiscountUsesTable {
+  id: Generated<number>;
+  discount_id: number;
+  order_id: string;
+  user_id: string | null;
+  email: string;
+  currency: Currency;
+  amount_cents: number;
+  created_at: Timestamp;
+  released_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -433,6 +500,10 @@ export interface Database {
   outbox_messages: OutboxMessagesTable;
   outbox_attempts: OutboxAttemptsTable;
   webhooks: WebhooksTable;
+  discount_codes: DiscountCodesTable;
+  discount_code_categories: DiscountCodeCategoriesTable;
+  discount_code_products: DiscountCodeProductsTable;
+  discount_uses: DiscountUsesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -447,5 +518,6 @@ export type OrderLineRow = Selectable<OrderLinesTable>;
 export type OutboxMessageRow = Selectable<OutboxMessagesTable>;
 export type OutboxAttemptRow = Selectable<OutboxAttemptsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
+export type DiscountCodeRow = Selectable<DiscountCodesTable>;
 export type BlogPostRow = Selectable<BlogPostsTable>;
 export type BankAccountRow = Selectable<BankAccountsTable>;

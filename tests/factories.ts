@@ -7,11 +7,13 @@ import { MemoryStorage, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { createCategory as createCategoryModel } from "~/models/categories.server";
+import { createDiscount } from "~/models/discounts/admin.server";
 import { placeOrder } from "~/models/orders/place.server";
 import { createProduct as createProductModel, type ProductInput } from "~/models/products/editor.server";
 import { createUser } from "~/models/user.server";
 import type { CategoryInput } from "~/schemas/category";
 import type { CheckoutInput } from "~/schemas/checkout";
+import type { DiscountInput } from "~/schemas/discount";
 
 /**
  * Test data through the real model functions (createProduct, createCategory, createUser,
@@ -259,4 +261,45 @@ export async function addPrimaryBankAccount(
       updated_at: at,
     })
     .execute();
+}
+
+/**
+ * A discount code through the real `createDiscount` (Admin → Discounts): 10 % off everything,
+ * active, unlimited, with a unique code, unless overridden.
+ */
+export async function createDiscountCode(
+  db: DB,
+  overrides: Partial<DiscountInput> = {},
+): Promise<{ id: number; code: string }> {
+  const code =
+    overrides.code ??
+    `TEST${uniqueTag()
+      .replace(/[^A-Za-z0-9]/g, "")
+      .toUpperCase()}`.slice(0, 32);
+  const input: DiscountInput = {
+    code,
+    kind: "percent",
+    percent: "",
+    percent_bp: 1000,
+    amount_hkd: null,
+    amount_gbp: null,
+    amount_eur: null,
+    amount_usd: null,
+    free_shipping: false,
+    min_hkd: null,
+    min_gbp: null,
+    min_eur: null,
+    min_usd: null,
+    starts_at: null,
+    ends_at: null,
+    max_uses: null,
+    max_uses_per_customer: null,
+    applies_to: "all",
+    categories: [],
+    products: [],
+    active: true,
+    ...overrides,
+  };
+  const id = await createDiscount(db, { id: (await createCustomer(db)).id }, input);
+  return { id, code: input.code };
 }

@@ -386,6 +386,20 @@ export async function mergeCarts(
           .values({ cart_id: target, product_id: line.product_id, color: line.color, quantity, created_at: now() })
           .execute();
     }
+    // A discount code applied before signing in comes along, unless their cart has one.
+    const anonymous = await trx
+      .selectFrom("carts")
+      .select("discount_code")
+      .where("id", "=", anonymousCartId)
+      .executeTakeFirst();
+    if (anonymous?.discount_code) {
+      await trx
+        .updateTable("carts")
+        .set({ discount_code: anonymous.discount_code })
+        .where("id", "=", target)
+        .where("discount_code", "is", null)
+        .execute();
+    }
     await trx.deleteFrom("carts").where("id", "=", anonymousCartId).execute();
     return { merged: lines.length, capped };
   });

@@ -5,6 +5,8 @@ export interface MoneyTotalsValue {
   subtotalCents: number;
   shippingCents: number;
   totalCents: number;
+  /** The discount code's line (docs/decisions/048): shown between the subtotal and shipping. */
+  discount?: { code: string; cents: number } | null;
 }
 
 /** An order row's amounts as totals. */
@@ -12,8 +14,16 @@ export function orderTotals(order: {
   subtotal_cents: number;
   shipping_cents: number;
   total_cents: number;
+  discount_code?: string | null;
+  discount_cents?: number;
 }): MoneyTotalsValue {
-  return { subtotalCents: order.subtotal_cents, shippingCents: order.shipping_cents, totalCents: order.total_cents };
+  // An order's subtotal_cents is after its discount (db/schema.ts): the page shows the lines' sum.
+  return {
+    subtotalCents: order.subtotal_cents + (order.discount_code ? (order.discount_cents ?? 0) : 0),
+    shippingCents: order.shipping_cents,
+    totalCents: order.total_cents,
+    discount: order.discount_code ? { code: order.discount_code, cents: order.discount_cents ?? 0 } : null,
+  };
 }
 
 /**
@@ -42,6 +52,12 @@ export function MoneyTotals({
         <dt>{t("cart.subtotal")}</dt>
         <dd data-testid={testIds.subtotal}>{money(totals.subtotalCents)}</dd>
       </div>
+      {totals.discount ? (
+        <div className="flex justify-between text-green-700 dark:text-green-400">
+          <dt>{t("discounts.line", { code: totals.discount.code })}</dt>
+          <dd data-testid="discount-amount">{money(-totals.discount.cents)}</dd>
+        </div>
+      ) : null}
       <div className="flex justify-between">
         <dt>{t("cart.shipping")}</dt>
         <dd data-testid={testIds.shipping}>

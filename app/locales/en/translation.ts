@@ -2,6 +2,7 @@ import adminBlog from "./admin-blog";
 import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
 import adminDemoData from "./admin-demo-data";
+import adminDiscounts from "./admin-discounts";
 import adminMessages from "./admin-messages";
 import adminOrders from "./admin-orders";
 import adminProductCsv from "./admin-product-csv";
@@ -13,6 +14,7 @@ import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
 import adminWebhooks from "./admin-webhooks";
 import dashboard from "./dashboard";
+import discounts from "./discounts";
 import shopAlert from "./shop-alerts";
 /**
  * English interface text: the source of truth for keys. zh/translation.ts must satisfy this
@@ -643,6 +645,8 @@ export default {
   adminSettings,
   adminSearch,
   adminWebhooks,
+  adminDiscounts,
+  discounts,
   adminDemoData,
   adminShop,
   adminProducts,

@@ -3,6 +3,7 @@ import adminBlog from "./admin-blog";
 import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
 import adminDemoData from "./admin-demo-data";
+import adminDiscounts from "./admin-discounts";
 import adminMessages from "./admin-messages";
 import adminOrders from "./admin-orders";
 import adminProductCsv from "./admin-product-csv";
@@ -14,6 +15,7 @@ import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
 import adminWebhooks from "./admin-webhooks";
 import dashboard from "./dashboard";
+import discounts from "./discounts";
 import shopAlert from "./shop-alerts";
 
 /** 繁體中文（香港）介面文字：結構必須與英文版完全一致。 */
@@ -621,6 +623,8 @@ export default {
   adminSettings,
   adminSearch,
   adminWebhooks,
+  adminDiscounts,
+  discounts,
   adminDemoData,
   adminShop,
   adminProducts,

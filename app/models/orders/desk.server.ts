@@ -11,6 +11,7 @@ import {
 import type { Config } from "~/lib/config.server";
 import { UserError } from "~/lib/problem";
 import { auditAction } from "../audit.server";
+import { releaseDiscountUse } from "../discounts/uses.server";
 import { recordShopEvent, type ShopEventType } from "../outbox/events.server";
 import { mailsCustomer, queueOrderStatusEmail } from "./emails.server";
 import { allowTimeAfterRejection } from "./payment-deadlines.server";
@@ -375,6 +376,8 @@ export async function transitionOrder(
     }
 
     const restocked = input.transition === "cancel" ? await restockOrderLines(trx, input.orderId) : [];
+    // The order's use of a discount code comes back with its stock, once (docs/decisions/048).
+    const discountReleased = input.transition === "cancel" && (await releaseDiscountUse(trx, input.orderId, at));
     if (input.transition === "rejectReceipt") await allowTimeAfterRejection(trx, input.orderId, at);
 
     await auditAction(trx, actor.id, `order.${input.transition}`, input.orderId, {
@@ -384,6 +387,7 @@ export async function transitionOrder(
         ...(input.transition === "markShipped" ? { tracking_number: set.tracking_number } : {}),
         ...(input.transition === "rejectReceipt" ? { reason: set.receipt_rejected_reason } : {}),
         ...(input.transition === "cancel" ? { restocked } : {}),
+        ...(discountReleased ? { discountReleased } : {}),
       },
     });
     const order = await trx.selectFrom("orders").selectAll().where("id", "=", input.orderId).executeTakeFirstOrThrow();

@@ -36,6 +36,12 @@ export function orderLineText(
   return `${localized(line, "name", language)}${colour} × ${line.quantity}: ${formatMoney(line.line_total_cents, currency)}`;
 }
 
+/** " · Discount (CODE): -HK$25.00" for an order with a code (docs/decisions/048), else "". */
+function discountText(t: TFunction, order: Pick<OrderRow, "discount_code" | "discount_cents" | "currency">): string {
+  if (!order.discount_code) return "";
+  return ` · ${t("discounts.line", { code: order.discount_code })}: ${formatMoney(-order.discount_cents, order.currency)}`;
+}
+
 function orderUrl(config: Pick<Config, "publicUrl">, order: Pick<OrderRow, "id">): string {
   return `${config.publicUrl}/account/orders/${order.id}`;
 }
@@ -68,7 +74,7 @@ export async function queueOrderReceivedEmail(trx: DB, config: OrderMailConfig, 
         number: order.order_number,
       }),
       ...lines.map((line) => orderLineText(line, order.currency, language)),
-      `${t("cart.subtotal")}: ${formatMoney(order.subtotal_cents, order.currency)} · ${t("cart.shipping")}: ${
+      `${t("cart.subtotal")}: ${formatMoney(order.subtotal_cents + order.discount_cents, order.currency)}${discountText(t, order)} · ${t("cart.shipping")}: ${
         order.shipping_cents === 0 ? t("cart.free") : formatMoney(order.shipping_cents, order.currency)
       } · ${t("cart.orderTotal")}: ${formatMoney(order.total_cents, order.currency)}`,
       ...transferParagraphs(t, instructions, order.currency, order.order_number),

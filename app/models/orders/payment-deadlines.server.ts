@@ -4,6 +4,7 @@ import type { Database, OrderRow } from "#db/schema";
 import { type Config, MAX_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
 import { UserError } from "~/lib/problem";
 import { auditAction } from "../audit.server";
+import { releaseDiscountUse } from "../discounts/uses.server";
 import { recordShopEvent } from "../outbox/events.server";
 import { queueDeadlineEmail } from "./emails.server";
 import { awaitingReceipt, awaitsReceipt } from "./receipts.server";
@@ -181,10 +182,11 @@ export async function expireOrder(
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
     const restocked = await restockOrderLines(trx, orderId);
+    const discountReleased = await releaseDiscountUse(trx, orderId, at);
     const order = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
     await auditAction(trx, null, "order.expired", orderId, {
       before: { status: "pending_payment", payment_due_at: order.payment_due_at },
-      after: { status: "cancelled", by: "system", restocked },
+      after: { status: "cancelled", by: "system", restocked, ...(discountReleased ? { discountReleased } : {}) },
     });
     await queueDeadlineEmail(trx, config, order, "expired", at);
     await recordShopEvent(trx, { type: "order.expired", at, publicUrl: config.publicUrl, orderId });

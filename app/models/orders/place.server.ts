@@ -7,11 +7,11 @@ import { DEFAULT_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
 import { colorName, localized } from "~/lib/localize";
 import { priceIn } from "~/lib/money";
 import { UserError } from "~/lib/problem";
-import { shippingFor } from "~/lib/shipping";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { CheckoutInput } from "~/schemas/checkout";
 import { cartLineRows } from "../cart.server";
+import { recordDiscountUse, shippingAfterDiscount, takeDiscountUse } from "../discounts/uses.server";
 import { recordShopEvent } from "../outbox/events.server";
 import { loadPaymentInstructions, takesOrders } from "../payment-accounts.server";
 import { loadShop, paymentWindowHours } from "../settings/shop.server";
@@ -218,10 +218,28 @@ export async function placeOrder(
     const subtotal = priced.reduce((sum, line) => sum + line.total, 0);
     // The shop's shipping rule as it stands in this transaction, in the order's currency.
     const shop = await loadShop(trx);
-    const shipping = shippingFor(subtotal, shop.shipping[input.currency]);
     const placedAt = new Date();
     const timestamp = now(placedAt);
     const { customer } = input;
+    // The cart's code, checked again and its use taken in this transaction (docs/decisions/048):
+    // a code that no longer applies refuses the order with its reason.
+    const cartCode = await trx
+      .selectFrom("carts")
+      .select("discount_code")
+      .where("id", "=", input.cartId)
+      .executeTakeFirst();
+    const discount = cartCode?.discount_code
+      ? await takeDiscountUse(trx, {
+          code: cartCode.discount_code,
+          lines: priced.map((line) => ({ productId: line.product_id, lineTotalCents: line.total })),
+          currency: input.currency,
+          rates: shop.exchangeRates,
+          shopper: { userId: input.userId, email: customer.email },
+          at: placedAt,
+        })
+      : null;
+    const discountCents = discount?.discountCents ?? 0;
+    const shipping = shippingAfterDiscount(subtotal - discountCents, true, shop.shipping[input.currency], discount);
     const order = {
       id: crypto.randomUUID(),
       // The number the payment page showed (and its FPS code carried), when still free.
@@ -230,9 +248,13 @@ export async function placeOrder(
       status: "pending_payment" as const,
       currency: input.currency,
       locale: input.locale,
-      subtotal_cents: subtotal,
+      // After the discount, so that total = subtotal + shipping (migration 0001's check) still
+      // holds; the lines' own sum is subtotal_cents + discount_cents (docs/decisions/048).
+      subtotal_cents: subtotal - discountCents,
       shipping_cents: shipping,
-      total_cents: subtotal + shipping,
+      total_cents: subtotal - discountCents + shipping,
+      discount_code: discount?.code ?? null,
+      discount_cents: discountCents,
       first_name: customer.firstName,
       last_name: customer.lastName,
       email: customer.email.toLowerCase(),
@@ -273,7 +295,9 @@ export async function placeOrder(
         })),
       )
       .execute();
+    if (discount) await recordDiscountUse(trx, discount, order, placedAt);
     await trx.deleteFrom("cart_lines").where("cart_id", "=", input.cartId).execute();
+    if (discount) await trx.updateTable("carts").set({ discount_code: null }).where("id", "=", input.cartId).execute();
     await trx
       .insertInto("audit_log")
       .values({
@@ -285,6 +309,7 @@ export async function placeOrder(
           order_number: order.order_number,
           total_cents: order.total_cents,
           currency: order.currency,
+          ...(discount ? { discount_code: discount.code, discount_cents: discountCents } : {}),
         }),
         created_at: timestamp,
       })

@@ -1,0 +1,28 @@
+/** English text of discount codes for shoppers (cart, checkout, payment, orders, e-mails); zh/discounts.ts has the same keys. */
+export default {
+  fieldLabel: "Discount code",
+  fieldHint: "Have a code? Enter it here.",
+  apply: "Apply",
+  remove: "Remove code",
+  removeNamed: "Remove the code {{code}}",
+  line: "Discount ({{code}})",
+  freeShippingNote: "Free shipping with {{code}}",
+  applied: "Code {{code}} applied.",
+  removed: "Code {{code}} removed.",
+  appliedCode: "Code {{code}} is applied.",
+  notApplying: "The code {{code}} does not apply now:",
+  errors: {
+    codeRequired: "Enter a discount code.",
+    unknownShort: "There is no such discount code.",
+    unknown: "There is no discount code {{code}}. Check the spelling.",
+    notActive: "The code {{code}} is not active.",
+    notYetValid: "The code {{code}} is not valid yet.",
+    expired: "The code {{code}} has expired.",
+    minimum: "The code {{code}} needs a spend of at least {{amount}}.",
+    minimumEligible: "The code {{code}} needs a spend of at least {{amount}} on the items it is for.",
+    usedUp: "The code {{code}} has been used up.",
+    alreadyUsed: "You have already used the code {{code}}.",
+    notForItems: "The code {{code}} is not for the items in your cart.",
+    emptyCart: "Add something to your cart before entering a code.",
+  },
+};
