@@ -26,6 +26,7 @@ export default [
     route("*", "routes/store/not-found.tsx"),
   ]),
   route("logout", "routes/store/logout.ts"),
+  route("cart/code", "routes/store/cart-code.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
   route("resources/search", "routes/resources/search.ts"),

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { Currency } from "#db/schema";
 import { HeadedPanel } from "~/components/ui/headed-panel";
 import { MoneyTotals, type MoneyTotalsValue } from "~/components/ui/money-totals";
@@ -28,11 +29,14 @@ export function OrderSummary({
   language,
   currency,
   totals,
+  children,
 }: {
   lines: SummaryLine[];
   language: Language;
   currency: Currency;
   totals: MoneyTotalsValue;
+  /** Shown under the totals: the discount code field. */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const money = (cents: number) => formatMoney(cents, currency);
@@ -62,12 +66,17 @@ export function OrderSummary({
         className="mt-3 space-y-1 border-t border-stone-200 pt-3 text-sm"
         totalClassName="pt-1"
       />
+      {children}
     </HeadedPanel>
   );
 }
 
 /** The summary of a cart, in the reader's language (checkout and payment). */
-export function CartSummary({ cart, language }: { cart: Cart; language: Language }) {
+export function CartSummary({ cart, language, children }: { cart: Cart; language: Language; children?: ReactNode }) {
   const lines = cart.lines.map((line) => ({ ...line, key: line.id }));
-  return <OrderSummary lines={lines} language={language} currency={cart.currency} totals={cart} />;
+  return (
+    <OrderSummary lines={lines} language={language} currency={cart.currency} totals={cart}>
+      {children}
+    </OrderSummary>
+  );
 }

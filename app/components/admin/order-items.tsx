@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { OrderLineRow } from "#db/schema";
 import { AdminSection } from "~/components/admin/admin-section";
 import { HeadingRow } from "~/components/admin/admin-table";
+import { MoneyTotals, orderTotals } from "~/components/ui/money-totals";
 import { Thumbnail } from "~/components/ui/thumbnail";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
@@ -17,7 +18,7 @@ export function OrderItems({
   lines: (OrderLineRow & { image_url: string | null })[];
   money: (cents: number) => string;
   language: Language;
-  order: { subtotal_cents: number; shipping_cents: number; total_cents: number };
+  order: Parameters<typeof orderTotals>[0];
 }) {
   const { t } = useTranslation();
   return (
@@ -79,20 +80,12 @@ export function OrderItems({
         </table>
       </div>
       <h3 className="sr-only">{t("adminOrders.summary")}</h3>
-      <dl className="mt-4 ml-auto max-w-xs space-y-1 border-t border-stone-200 pt-3 text-sm">
-        <div className="flex justify-between">
-          <dt>{t("cart.subtotal")}</dt>
-          <dd>{money(order.subtotal_cents)}</dd>
-        </div>
-        <div className="flex justify-between">
-          <dt>{t("cart.shipping")}</dt>
-          <dd>{order.shipping_cents === 0 ? t("cart.free") : money(order.shipping_cents)}</dd>
-        </div>
-        <div className="flex justify-between text-base font-bold">
-          <dt>{t("cart.orderTotal")}</dt>
-          <dd data-testid="order-total">{money(order.total_cents)}</dd>
-        </div>
-      </dl>
+      {/* The discount code's line too (docs/decisions/048). */}
+      <MoneyTotals
+        money={money}
+        totals={orderTotals(order)}
+        className="mt-4 ml-auto max-w-xs space-y-1 border-t border-stone-200 pt-3 text-sm"
+      />
     </AdminSection>
   );
 }

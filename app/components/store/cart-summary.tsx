@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { AccountNeeded } from "~/components/account-needed";
 import { ButtonLink } from "~/components/ui/button";
 import { HeadedPanel } from "~/components/ui/headed-panel";
@@ -7,7 +8,16 @@ import { formatMoney } from "~/lib/money";
 import type { Cart } from "~/models/cart.server";
 
 /** The cart page's summary: subtotal, shipping, total, and the way on to checkout when the cart allows it. */
-export function CartSummaryPanel({ cart, signedIn }: { cart: Cart; signedIn: boolean }) {
+export function CartSummaryPanel({
+  cart,
+  signedIn,
+  children,
+}: {
+  cart: Cart;
+  signedIn: boolean;
+  /** Shown under the totals: the discount code field. */
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
   const money = (cents: number) => formatMoney(cents, cart.currency);
   return (
@@ -24,6 +34,7 @@ export function CartSummaryPanel({ cart, signedIn }: { cart: Cart; signedIn: boo
           {t("cart.freeShippingNote", { amount: money(cart.shippingRule.freeAboveCents) })}
         </p>
       ) : null}
+      {children}
       {cart.unavailable ? (
         <p className="mt-4 text-sm text-red-700">{t("cart.removeUnavailable")}</p>
       ) : cart.overStock ? (

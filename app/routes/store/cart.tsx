@@ -1,6 +1,7 @@
 import { Form, redirect } from "react-router";
 import { CartLineItem } from "~/components/store/cart-line";
 import { CartSummaryPanel } from "~/components/store/cart-summary";
+import { DiscountCodeForm } from "~/components/store/discount-code-form";
 import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
 import { Button, ButtonLink } from "~/components/ui/button";
@@ -8,6 +9,7 @@ import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { DEFAULT_COLOR } from "~/lib/colors";
+import { loadDiscountedCart, takeDiscountAttempt } from "~/lib/discount-code.server";
 import { type Flash, setFlash } from "~/lib/flash.server";
 import { formAction, type Problem, refuse, succeed, UserError, wantsData } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -17,19 +19,18 @@ import { safeRedirect } from "~/lib/redirect";
 import type { Language } from "~/locales";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { addToCart, clearCart, loadCart, removeLine, setLineQuantity } from "~/models/cart.server";
-import { getShop, titleWithShop } from "~/models/settings/shop.server";
+import { addToCart, clearCart, removeLine, setLineQuantity } from "~/models/cart.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import { cartActionSchema } from "~/schemas/cart";
 import type { Route } from "./+types/cart";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = services(context);
   const t = getInstance(context).t;
-  const currency = getCurrency(context);
-  const shop = await getShop(context);
-  const cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency]);
+  // With its discount code applied, or the reason it does not apply (docs/decisions/048).
+  const cart = await loadDiscountedCart(context, getCurrency(context));
   return {
     cart,
+    codeAttempt: takeDiscountAttempt(context),
     language: getLanguage(context),
     signedIn: getUser(context) !== null,
     title: await titleWithShop(context, t("cart.title")),
@@ -114,10 +115,17 @@ function refusalFlash(problem: Problem, language: Language, standard: string): F
 
 export default function CartPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cart, language, signedIn } = loaderData;
+  const { cart, language, signedIn, codeAttempt } = loaderData;
   if (cart.lines.length === 0) return <StoreNotice notice="emptyCart" />;
   return (
-    <SummaryPage title={t("cart.title")} summary={<CartSummaryPanel cart={cart} signedIn={signedIn} />}>
+    <SummaryPage
+      title={t("cart.title")}
+      summary={
+        <CartSummaryPanel cart={cart} signedIn={signedIn}>
+          <DiscountCodeForm state={{ ...cart, attempt: codeAttempt }} redirectTo="/cart" />
+        </CartSummaryPanel>
+      }
+    >
       <section>
         <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
           {cart.lines.map((line) => (

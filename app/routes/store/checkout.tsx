@@ -2,6 +2,7 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import { AccountNeeded } from "~/components/account-needed";
 import { CartSummary } from "~/components/order-summary";
+import { DiscountCodeForm } from "~/components/store/discount-code-form";
 import { addressOfOrder } from "~/components/store/ship-to";
 import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
@@ -9,8 +10,8 @@ import { FieldFor, inputClass, inputProps, StatusButton, textareaProps } from "~
 import { useServerForm } from "~/components/ui/use-server-form";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
-import { currentCartId } from "~/lib/cart-session.server";
 import { getCheckout, getCheckoutDraft, saveCheckout, saveCheckoutDraft } from "~/lib/checkout-session.server";
+import { loadDiscountedCart, takeDiscountAttempt } from "~/lib/discount-code.server";
 import { setFlash } from "~/lib/flash.server";
 import { formAction } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -18,9 +19,8 @@ import { localized } from "~/lib/localize";
 import { privatePageMeta } from "~/lib/meta";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { loadCart } from "~/models/cart.server";
 import { checkoutOrderNumber, findLastOrderContact } from "~/models/orders/place.server";
-import { getShop, titleWithShop } from "~/models/settings/shop.server";
+import { titleWithShop } from "~/models/settings/shop.server";
 import { checkoutSchema, HOME_COUNTRY } from "~/schemas/checkout";
 import type { Route } from "./+types/checkout";
 
@@ -39,9 +39,7 @@ const FIELDS = [
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = services(context);
   const language = getLanguage(context);
-  const currency = getCurrency(context);
-  const shop = await getShop(context);
-  const cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency]);
+  const cart = await loadDiscountedCart(context, getCurrency(context));
   // A product hidden since it went into the cart (inactive category) cannot be ordered: the
   // cart page shows which, and the way to go on (remove it).
   if (cart.unavailable) {
@@ -66,6 +64,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const t = getInstance(context).t;
   return {
     cart,
+    codeAttempt: takeDiscountAttempt(context),
     language,
     defaults,
     // Validation runs on the server only (the action); the browser gets the schema's HTML
@@ -99,7 +98,7 @@ export const action = formAction<Route.ActionArgs, typeof checkoutSchema, void, 
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cart, language, defaults, constraint, signedIn } = loaderData;
+  const { cart, language, defaults, constraint, signedIn, codeAttempt } = loaderData;
   const [form, fields] = useServerForm<typeof checkoutSchema>(actionData?.result, constraint, {
     id: "checkout",
     defaultValue: defaults,
@@ -123,7 +122,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       step="shipping"
       title={t("checkout.title")}
       notice={signedIn ? null : <AccountNeeded className="mt-4" />}
-      summary={<CartSummary cart={cart} language={language} />}
+      summary={
+        <CartSummary cart={cart} language={language}>
+          <DiscountCodeForm state={{ ...cart, attempt: codeAttempt }} redirectTo="/checkout" />
+        </CartSummary>
+      }
     >
       <Form
         method="post"

@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { CartSummary } from "~/components/order-summary";
+import { DiscountCodeForm } from "~/components/store/discount-code-form";
 import { PaymentDetails, withEmailLink } from "~/components/store/payment-details";
 import { Submitted } from "~/components/store/payment-states";
 import { ReceiptInput } from "~/components/store/receipt-input";
@@ -15,6 +16,7 @@ import { requireUser, signedInOnly } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { clearCheckout, getCheckout, saveCheckout } from "~/lib/checkout-session.server";
 import { formatDate } from "~/lib/dates";
+import { loadDiscountedCart, takeDiscountAttempt } from "~/lib/discount-code.server";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { fpsQrFor } from "~/lib/fps-qr.server";
@@ -24,7 +26,6 @@ import { formatMoney } from "~/lib/money";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { loadCart } from "~/models/cart.server";
 import { checkoutOrderNumber, payForCheckout } from "~/models/orders/place.server";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD } from "~/models/orders/receipts.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
@@ -42,7 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (checkout && !checkout.orderNumber) checkout = saveCheckout(context, checkout.customer, checkoutOrderNumber(null));
   const currency = getCurrency(context);
   const shop = await getShop(context);
-  const cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency]);
+  // With its discount code (docs/decisions/048): the total the FPS code and the transfer carry.
+  const cart = await loadDiscountedCart(context, currency);
   if (!checkout?.orderNumber || cart.lines.length === 0) return { ready: false as const, title };
   const instructions = await loadPaymentInstructions(db, currency, {
     demoMode: config.demoMode,
@@ -53,6 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ready: true as const,
     title,
     cart,
+    codeAttempt: takeDiscountAttempt(context),
     customer: checkout.customer,
     submissionKey: checkout.submissionKey,
     orderNumber: checkout.orderNumber,
@@ -127,12 +130,21 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
     return <Submitted orderNumber={actionData.orderNumber} unpaid={actionData.unpaid} />;
   }
   if (!loaderData.ready) return <StoreNotice notice="noOrder" />;
-  const { cart, customer, submissionKey, orderNumber, instructions, language, paymentWindow, fpsQr } = loaderData;
+  const { cart, customer, submissionKey, orderNumber, instructions, language, paymentWindow, fpsQr, codeAttempt } =
+    loaderData;
   const closed = instructions.kind === "closed";
   const problem = actionData && actionData !== staleAnswer ? actionData.problem : null;
   const submitting = navigation.state === "submitting";
   return (
-    <SummaryPage step="payment" title={t("payment.title")} summary={<CartSummary cart={cart} language={language} />}>
+    <SummaryPage
+      step="payment"
+      title={t("payment.title")}
+      summary={
+        <CartSummary cart={cart} language={language}>
+          <DiscountCodeForm state={{ ...cart, attempt: codeAttempt }} redirectTo="/payment" />
+        </CartSummary>
+      }
+    >
       <div className="flex flex-col gap-6">
         {closed ? (
           <section
