@@ -13,6 +13,7 @@ const SECTIONS = [
   { to: "/admin/products", key: "admin.products", end: false, ownerOnly: false },
   { to: "/admin/categories", key: "admin.categories", end: false, ownerOnly: false },
   { to: "/admin/orders", key: "admin.orders", end: false, ownerOnly: false },
+  { to: "/admin/discounts", key: "adminDiscounts.nav", end: false, ownerOnly: false },
   { to: "/admin/messages", key: "adminMessages.nav", end: false, ownerOnly: false },
   { to: "/admin/customers", key: "admin.customers", end: false, ownerOnly: false },
   { to: "/admin/blog", key: "admin.blog", end: false, ownerOnly: false },

@@ -1,5 +1,6 @@
 /** English text of Admin → Discounts (the list and the code form); zh/admin-discounts.ts has the same keys. */
 export default {
+  nav: "Discounts",
   title: "Discounts",
   intro:
     "Codes shoppers enter in the cart or at checkout. A code is counted when an order is placed with it, and given back when that order is cancelled or expires.",

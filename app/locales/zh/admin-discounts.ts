@@ -1,6 +1,7 @@
 import type en from "../en/admin-discounts";
 
 export default {
+  nav: "優惠碼",
   title: "優惠碼",
   intro: "顧客在購物車或結帳時輸入的優惠碼。訂單成立時計算一次使用；訂單取消或逾期時歸還。",
   add: "新增優惠碼",
