@@ -29,6 +29,7 @@ const POSTGRES_SUITES = [
   "customer-emails",
   "db-copy",
   "demo-data",
+  "discount-routes",
   "discounts",
   "form-action",
   "hidden-category",

@@ -266,6 +266,15 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     body: () => ({}),
     signsOut: true,
   },
+  {
+    // The shopper's discount code field (cart, checkout, payment): their own cart, anyone.
+    path: "/cart/code",
+    file: "routes/store/cart-code.ts",
+    url: () => "/cart/code",
+    get: all(to("/cart")),
+    post: all(to("/cart")),
+    body: () => ({ intent: "removeCode" }),
+  },
   page("/sitemap.xml", "routes/resources/sitemap.ts", all(200)),
   page("/robots.txt", "routes/resources/robots.ts", all(200)),
   page("/resources/search", "routes/resources/search.ts", all(200), () => "/resources/search?q=cap"),
@@ -390,6 +399,33 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     adminBody: () => ({ intent: "nothing" }),
     admin: 400,
   }),
+  // Discount codes: owner and staff; a forged write would give the shop away.
+  adminRow("/admin/discounts", "routes/admin/discounts.tsx", () => "/admin/discounts", {
+    body: () => ({ intent: "delete", id: "1" }),
+    adminBody: () => ({ intent: "nothing" }),
+    admin: 400,
+  }),
+  adminRow(
+    "/admin/discounts/new",
+    { file: "routes/admin/discount-form.tsx", id: "admin-discount-new" },
+    () => "/admin/discounts/new",
+    {
+      body: () => ({ code: "FORGED90", kind: "percent", percent: "90", applies_to: "all", active: "on" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+  ),
+  adminRow(
+    "/admin/discounts/:id",
+    { file: "routes/admin/discount-form.tsx", id: "admin-discount-edit" },
+    () => "/admin/discounts/999999",
+    {
+      body: () => ({ code: "FORGED90", kind: "percent", percent: "90", applies_to: "all", active: "on" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+    404,
+  ),
   adminRow(
     "/admin/messages",
     "routes/admin/messages.tsx",
