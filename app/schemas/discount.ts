@@ -95,7 +95,8 @@ const categoryIds = z
   .default([])
   .transform((values) => [...new Set(values.map((value) => parseId(value)).filter((id): id is number => id !== null))]);
 
-export const discountSchema = z
+/** The form's fields and their rules (what the browser's constraints are read from). */
+export const discountFieldsSchema = z
   .object({
     code: z
       .string({ error: `${E}.codeRequired` })
@@ -136,11 +137,13 @@ export const discountSchema = z
     if (value.applies_to === "chosen" && value.categories.length === 0 && value.products.length === 0) {
       ctx.addIssue({ code: "custom", path: ["categories"], message: `${E}.chooseSomething` });
     }
-  })
-  .transform((value) => ({
-    ...value,
-    percent_bp: value.kind === "percent" ? parsePercent(value.percent) : null,
-  }));
+  });
+
+/** The form as the model takes it: the percentage in basis points. */
+export const discountSchema = discountFieldsSchema.transform((value) => ({
+  ...value,
+  percent_bp: value.kind === "percent" ? parsePercent(value.percent) : null,
+}));
 
 export type DiscountInput = z.output<typeof discountSchema>;
 

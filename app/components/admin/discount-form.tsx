@@ -12,7 +12,7 @@ import { AdminSection } from "~/components/admin/admin-section";
 import { CheckboxField } from "~/components/admin/checkbox-field";
 import { ErrorList, FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
-import { DISCOUNT_KINDS, DISCOUNT_SCOPES, discountSchema } from "~/schemas/discount";
+import { DISCOUNT_KINDS, DISCOUNT_SCOPES, discountFieldsSchema, discountSchema } from "~/schemas/discount";
 
 const CURRENCIES = ["hkd", "gbp", "eur", "usd"] as const;
 
@@ -87,7 +87,7 @@ export function DiscountForm({
   const [form, fields] = useForm({
     id,
     lastResult,
-    constraint: getZodConstraint(discountSchema),
+    constraint: getZodConstraint(discountFieldsSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     defaultValue: defaults,
