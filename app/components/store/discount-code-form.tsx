@@ -34,7 +34,7 @@ export function DiscountCodeForm({ state, redirectTo }: { state: DiscountCodeSta
             {discount ? (
               <p className="font-medium text-green-800">
                 {t("discounts.appliedCode", { code: discount.code })}
-                {discount.freeShipping ? ` ${t("discounts.freeShippingNote", { code: discount.code })}` : null}
+                {discount.freeShipping ? ` ${t("discounts.freeShippingNote")}` : null}
               </p>
             ) : discountProblem ? (
               <p className="text-red-700" role="alert">
@@ -52,7 +52,14 @@ export function DiscountCodeForm({ state, redirectTo }: { state: DiscountCodeSta
           </Form>
         </div>
       ) : null}
-      <Form method="post" action="/cart/code" className="flex flex-col gap-2" noValidate>
+      {/* A new key after each answer: the field shows what the server kept (empty once applied). */}
+      <Form
+        key={`${applied ?? ""}:${attempt?.code ?? ""}:${attempt?.problem.key ?? ""}`}
+        method="post"
+        action="/cart/code"
+        className="flex flex-col gap-2"
+        noValidate
+      >
         <input type="hidden" name="intent" value="applyCode" />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Field

@@ -6,7 +6,7 @@ export default {
   remove: "Remove code",
   removeNamed: "Remove the code {{code}}",
   line: "Discount ({{code}})",
-  freeShippingNote: "Free shipping with {{code}}",
+  freeShippingNote: "Free shipping included.",
   applied: "Code {{code}} applied.",
   removed: "Code {{code}} removed.",
   appliedCode: "Code {{code}} is applied.",

@@ -7,7 +7,7 @@ export default {
   remove: "移除優惠碼",
   removeNamed: "移除優惠碼 {{code}}",
   line: "折扣（{{code}}）",
-  freeShippingNote: "使用 {{code}} 免運費",
+  freeShippingNote: "包括免運費。",
   applied: "已使用優惠碼 {{code}}。",
   removed: "已移除優惠碼 {{code}}。",
   appliedCode: "已使用優惠碼 {{code}}。",
