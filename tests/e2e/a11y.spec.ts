@@ -225,6 +225,8 @@ test.describe("accessibility and markup of every page type", () => {
       await visit(await firstLink(page, /^\/admin\/categories\?edit=\d+$/));
       await visit(`/admin/orders?q=${encodeURIComponent(shopper.email)}`);
       await visit(await firstLink(page, /^\/admin\/orders\/[\w-]+$/));
+      await visit("/admin/discounts");
+      await visit("/admin/discounts/new");
       await visit("/admin/messages");
       await visit(`/admin/messages?status=failed&q=${encodeURIComponent(shopper.email)}`);
       await visit(await firstLink(page, /^\/admin\/messages\/[\w-]+$/));

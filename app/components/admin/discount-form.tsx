@@ -136,6 +136,11 @@ export function DiscountForm({
             <p className="mt-1 text-xs text-stone-500">{t("adminDiscounts.fields.amountHint")}</p>
           </div>
           <CheckboxField field={fields.free_shipping} label={t("adminDiscounts.fields.freeShipping")} hint="" />
+          <CheckboxField
+            field={fields.active}
+            label={t("adminDiscounts.fields.active")}
+            hint={t("adminDiscounts.fields.activeHint")}
+          />
         </div>
       </AdminSection>
       <AdminSection id="limits" look="panel" heading={t("adminDiscounts.sections.limits")}>
@@ -193,11 +198,6 @@ export function DiscountForm({
           {text("products", t("adminDiscounts.fields.products"), { hint: t("adminDiscounts.fields.productsHint") })}
         </div>
       </AdminSection>
-      <CheckboxField
-        field={fields.active}
-        label={t("adminDiscounts.fields.active")}
-        hint={t("adminDiscounts.fields.activeHint")}
-      />
       <div>
         <StatusButton pendingText={t("auth.pending")}>{t("adminDiscounts.save")}</StatusButton>
       </div>
