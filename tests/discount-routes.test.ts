@@ -110,6 +110,31 @@ describe("Admin → Discounts: who may", () => {
   });
 });
 
+describe("deleting a code", () => {
+  it("asks first (a plain post leads to the confirmation), then deletes an unused code", async () => {
+    const owner = await adminAccount("owner");
+    const { id } = await createDiscountCode(svc.db, { code: "GONE1" });
+    const first = await runRoute(
+      svc,
+      listAction,
+      post("/admin/discounts", { intent: "delete", id: String(id) }),
+      owner,
+    );
+    expect((first.result as Response).headers.get("Location")).toBe(`/admin/discounts?delete=${id}`);
+    const page = await runRoute(svc, listLoader, new Request(`${BASE}/admin/discounts?delete=${id}`), owner);
+    expect((page.result as { deleting: string | null }).deleting).toBe("GONE1");
+    expect(await svc.db.selectFrom("discount_codes").select("id").execute()).toHaveLength(1);
+    const confirmed = await runRoute(
+      svc,
+      listAction,
+      post("/admin/discounts", { intent: "delete", id: String(id), confirmed: "1" }),
+      owner,
+    );
+    expect(confirmed.flash).toMatchObject({ key: "adminDiscounts.deleted" });
+    expect(await svc.db.selectFrom("discount_codes").select("id").execute()).toEqual([]);
+  });
+});
+
 describe("the code form", () => {
   it("answers bad input with 400, each message at its field and the input kept", async () => {
     const owner = await adminAccount("owner");

@@ -147,8 +147,9 @@ export const discountSchema = discountFieldsSchema.transform((value) => ({
 
 export type DiscountInput = z.output<typeof discountSchema>;
 
-/** The list's row buttons: activate, deactivate, delete (by intent). */
+/** The list's row buttons: activate, deactivate, delete (by intent; delete once `confirmed` is "1"). */
 export const discountRowSchema = z.object({
+  confirmed: z.string().optional(),
   intent: z.enum(["activate", "deactivate", "delete"], { error: `${E}.badRequest` }),
   id: z.string().transform((value, ctx) => {
     const id = parseId(value);

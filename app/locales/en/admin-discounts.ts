@@ -42,6 +42,8 @@ export default {
   deactivate: "Deactivate",
   delete: "Delete",
   deleteNamed: "Delete the code {{code}}",
+  confirmDelete: "Delete the code {{code}}? It has never been used.",
+  cancel: "Cancel",
   usedKeep: "Used by orders: deactivate it instead of deleting.",
   save: "Save code",
   sections: {

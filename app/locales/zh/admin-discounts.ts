@@ -42,6 +42,8 @@ export default {
   deactivate: "停用",
   delete: "刪除",
   deleteNamed: "刪除優惠碼 {{code}}",
+  confirmDelete: "刪除優惠碼 {{code}}？它從未被使用。",
+  cancel: "取消",
   usedKeep: "已有訂單使用：請停用而非刪除。",
   save: "儲存優惠碼",
   sections: {

@@ -1,6 +1,7 @@
-import { Form } from "react-router";
+import { Form, redirect } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
 import { Badge, FAILURE_TONE, SUCCESS_TONE } from "~/components/admin/badges";
+import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { ProblemAlert } from "~/components/ui/field";
@@ -9,6 +10,7 @@ import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { parseId } from "~/lib/ids";
 import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -34,7 +36,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const language = getLanguage(context);
   const t = getInstance(context).t;
   const codes = await listDiscounts(db);
+  const deleteId = parseId(new URL(request.url).searchParams.get("delete"));
   return {
+    deleting: codes.find((code) => code.id === deleteId && !code.everUsed)?.code ?? null,
+    deletingId: deleteId,
     codes: codes.map((code) => ({
       ...code,
       revenueText: code.revenue.map((r) => formatMoney(r.cents, r.currency)).join(" · "),
@@ -52,6 +57,8 @@ export const action = formAction(
   async ({ context, form, value, auth }) => {
     const { db } = services(context);
     if (value.intent === "delete") {
+      // Without JavaScript the first post leads to the confirmation step.
+      if (value.confirmed !== "1") return redirect(`/admin/discounts?delete=${value.id}`);
       const code = await deleteDiscount(db, auth, value.id);
       return succeed(context, form, {
         redirectTo: "/admin/discounts",
@@ -95,7 +102,7 @@ function discountText(t: ReturnType<typeof useTranslation>["t"], code: Row): str
 
 export default function AdminDiscounts({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { codes } = loaderData;
+  const { codes, deleting, deletingId } = loaderData;
   return (
     <div className="max-w-5xl">
       <AdminPageHeader title={t("adminDiscounts.title")} intro={t("adminDiscounts.intro")}>
@@ -105,6 +112,16 @@ export default function AdminDiscounts({ loaderData, actionData }: Route.Compone
         <div className="mt-4">
           <ProblemAlert problem={actionData.problem} />
         </div>
+      ) : null}
+      {deleting && deletingId ? (
+        <DeleteConfirmation
+          heading={t("adminDiscounts.confirmDelete", { code: deleting })}
+          action="/admin/discounts"
+          fields={{ intent: "delete", id: deletingId }}
+          confirmLabel={t("adminDiscounts.delete")}
+          cancelLabel={t("adminDiscounts.cancel")}
+          cancelTo="/admin/discounts"
+        />
       ) : null}
       <AdminSection
         id="codes"
@@ -180,18 +197,13 @@ export default function AdminDiscounts({ loaderData, actionData }: Route.Compone
                 {code.everUsed ? (
                   <p className="text-xs text-stone-500 md:max-w-40">{t("adminDiscounts.usedKeep")}</p>
                 ) : (
-                  <Form method="post">
-                    <input type="hidden" name="id" value={code.id} />
-                    <Button
-                      name="intent"
-                      value="delete"
-                      variant="quietDanger"
-                      size="sm"
-                      aria-label={t("adminDiscounts.deleteNamed", { code: code.code })}
-                    >
-                      {t("adminDiscounts.delete")}
-                    </Button>
-                  </Form>
+                  <DeleteButton
+                    action="/admin/discounts"
+                    fields={{ intent: "delete", id: code.id }}
+                    question={t("adminDiscounts.confirmDelete", { code: code.code })}
+                    label={t("adminDiscounts.delete")}
+                    ariaLabel={t("adminDiscounts.deleteNamed", { code: code.code })}
+                  />
                 )}
               </div>
             </li>
