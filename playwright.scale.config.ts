@@ -19,8 +19,9 @@ import { startPostgres } from "./tests/setup/postgres";
  * together on an empty database are tested in tests/reliability/scale.spec.ts.
  *
  * Left out: admin/first-admin (the setup works once per fresh shop: playwright.config.ts gives
- * each of its runs a shop of its own), admin/products-list (it writes rows straight into the
- * main shop's SQLite file), and the admin specs about how a page is drawn rather than about
+ * each of its runs a shop of its own), admin/products-list and admin/messages (they write rows
+ * straight into the main shop's SQLite file; the outbox across two processes on PostgreSQL is
+ * tests/reliability/outbox.spec.ts), and the admin specs about how a page is drawn rather than about
  * state the processes share — access (the route authorization matrix, also run by the
  * reliability suite), accessibility, phone-layout and admin-zh — which playwright.config.ts runs
  * on every build; here they would only add minutes to CI (docs/decisions/029).
@@ -84,6 +85,7 @@ export default defineConfig({
   testIgnore: [
     /first-admin/,
     /products-list/,
+    /admin\/messages\./,
     /admin\/access\./,
     /admin\/accessibility\./,
     /phone-layout/,

@@ -6,12 +6,18 @@ import { Button } from "~/components/ui/button";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import type { Language } from "~/locales";
+import { HTML_LANG, isLanguage } from "~/locales/languages";
 import type { MessageListRow } from "~/models/outbox/admin-list.server";
 
 /*
  * The outbox as the admin sees it (Admin → Messages, a message's page, the admin order page):
  * what a message is about in words, its status, and its "send again" button.
  */
+
+/** The `lang` of a message's own words (its subject): the recipient's language, not the page's. */
+export function messageLang(language: string): string | undefined {
+  return isLanguage(language) ? HTML_LANG[language] : undefined;
+}
 
 /** A message as the pages show it (the list row, serialised). */
 export type ShownMessage = Pick<
@@ -20,6 +26,7 @@ export type ShownMessage = Pick<
   | "channel"
   | "event"
   | "recipient"
+  | "language"
   | "subject"
   | "status"
   | "attempts"

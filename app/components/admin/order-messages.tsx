@@ -1,6 +1,13 @@
 import { Link } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
-import { eventLabel, LastError, MessageStatusBadge, ResendForm, type ShownMessage } from "~/components/admin/messages";
+import {
+  eventLabel,
+  LastError,
+  MessageStatusBadge,
+  messageLang,
+  ResendForm,
+  type ShownMessage,
+} from "~/components/admin/messages";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import type { Language } from "~/locales";
@@ -37,7 +44,11 @@ export function OrderMessages({
                 data-testid="order-message-row"
               >
                 <div className="min-w-0 flex-1">
-                  <Link to={`/admin/messages/${message.id}`} className="font-medium text-brand-700 hover:underline">
+                  <Link
+                    to={`/admin/messages/${message.id}`}
+                    lang={messageLang(message.language)}
+                    className="font-medium text-brand-700 hover:underline"
+                  >
                     {message.subject}
                   </Link>
                   <p className="text-xs text-stone-600">

@@ -1,7 +1,7 @@
 import type { ShouldRevalidateFunction } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
 import { MessageAttempts, MessageFacts } from "~/components/admin/message-detail";
-import { MessageStatusBadge, ResendForm, resendKind } from "~/components/admin/messages";
+import { MessageStatusBadge, messageLang, ResendForm, resendKind } from "~/components/admin/messages";
 import { notFound } from "~/components/layout/route-error-boundary";
 import { BackLink } from "~/components/ui/back-link";
 import { ProblemAlert } from "~/components/ui/field";
@@ -111,7 +111,9 @@ export default function AdminMessage({ loaderData, actionData }: Route.Component
         </h1>
         <MessageStatusBadge status={message.status} attempts={message.attempts} />
       </div>
-      <p className="mt-1 break-words text-stone-700">{message.subject}</p>
+      <p className="mt-1 break-words text-stone-700" lang={messageLang(message.language)}>
+        {message.subject}
+      </p>
 
       {shownProblem ? (
         <div className="mt-4" data-testid="resend-problem">

@@ -6,6 +6,7 @@ import {
   LastError,
   MessageOrderLink,
   MessageStatusBadge,
+  messageLang,
   nextAttemptText,
   ResendForm,
 } from "~/components/admin/messages";
@@ -214,7 +215,11 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
                   {message.recipient}
                 </td>
                 <td className="max-w-64 px-3 py-2 break-words" data-label={label("subject")}>
-                  <Link to={`${PATH}/${message.id}`} className="text-brand-700 hover:underline">
+                  <Link
+                    to={`${PATH}/${message.id}`}
+                    lang={messageLang(message.language)}
+                    className="text-brand-700 hover:underline"
+                  >
                     {message.subject}
                   </Link>
                   <div className="text-xs text-stone-600">{eventLabel(t, message.channel, message.event)}</div>

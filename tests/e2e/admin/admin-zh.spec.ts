@@ -103,10 +103,16 @@ const ENGLISH: EnglishString[] = (() => {
 
 /**
  * What a reader of the screen meets: the visible text of the sidebar and main area, the text
- * of <option>s, and the labels, placeholders, titles and alt texts of visible elements.
+ * of <option>s, and the labels, placeholders, titles and alt texts of visible elements. Words
+ * marked as another language (an e-mail's subject in its recipient's language, `lang="en"`) are
+ * content, not the interface: they are left out.
  */
 async function screenText(page: Page): Promise<string> {
   return page.evaluate(() => {
+    const foreign = [...document.querySelectorAll<HTMLElement>("aside [lang], main [lang]")].filter(
+      (el) => !el.hidden && !el.lang.startsWith("zh"),
+    );
+    for (const el of foreign) el.hidden = true;
     const roots = [...document.querySelectorAll<HTMLElement>("aside, main")].filter((el) => el.offsetParent !== null);
     const chunks: string[] = [document.title];
     for (const root of roots) {
@@ -120,6 +126,7 @@ async function screenText(page: Page): Promise<string> {
         }
       }
     }
+    for (const el of foreign) el.hidden = false;
     return chunks.join("\n");
   });
 }

@@ -148,6 +148,9 @@ test.describe("product prices that follow HKD", () => {
     await form.getByLabel("Chinese Name", { exact: true }).fill("價格測試步槍");
     await form.getByLabel("Price (HKD)", { exact: true }).fill("100");
     await form.getByLabel("Price (GBP)", { exact: true }).fill("1.999");
+    // Leaving the field first: with JavaScript its message appears on blur and moves the button
+    // below it, so a click that blurs the field would land where the button was.
+    await form.getByLabel("Price (GBP)", { exact: true }).press("Tab");
     await form.getByRole("button", { name: "Add colour", exact: true }).click();
     await form.getByLabel("Colour", { exact: true }).fill("Black");
     await form.getByLabel("Chinese colour name", { exact: true }).fill("黑".repeat(61));
