@@ -1,7 +1,9 @@
 import type { Kysely, Transaction } from "kysely";
-import type { DB } from "#db/connect.server";
+import { type DB, now } from "#db/connect.server";
 import { CURRENCIES, type Currency, type Database } from "#db/schema";
+import { UserError } from "~/lib/problem";
 import type { ShippingRule } from "~/lib/shipping";
+import { auditAction } from "../audit.server";
 
 /**
  * Shipping zones (migration 0018, docs/decisions/047): where the shop ships and what it charges
@@ -177,4 +179,134 @@ export async function setRestOfWorldRules(
         .execute();
     }
   }
+}
+
+/** What the owner saves for a zone (Settings → Shipping zones). */
+export interface ZoneInput {
+  nameEn: string;
+  nameZh: string;
+  sortOrder: number;
+  /** ISO codes (validated by the form's schema); ignored for the rest-of-world zone. */
+  countries: string[];
+  rates: Record<Currency, ZoneRate>;
+}
+
+/** A country named by another zone: refused at the countries field, naming the first one. */
+async function refuseTakenCountries(trx: Transaction<Database>, countries: string[], zoneId: number | null) {
+  if (countries.length === 0) return;
+  let query = trx
+    .selectFrom("shipping_zone_countries as c")
+    .innerJoin("shipping_zones as z", "z.id", "c.zone_id")
+    .select(["c.country_code", "z.name_en", "z.name_zh"])
+    .where("c.country_code", "in", countries)
+    .orderBy("c.country_code");
+  if (zoneId !== null) query = query.where("c.zone_id", "<>", zoneId);
+  const taken = await query.executeTakeFirst();
+  if (taken) {
+    throw new UserError("adminZones.errors.countryTaken", {
+      field: "countries",
+      params: { code: taken.country_code, zoneEn: taken.name_en, zoneZh: taken.name_zh },
+      status: 409,
+    });
+  }
+}
+
+async function writeZoneParts(trx: Transaction<Database>, zoneId: number, input: ZoneInput, restOfWorld: boolean) {
+  await trx.deleteFrom("shipping_zone_countries").where("zone_id", "=", zoneId).execute();
+  const countries = restOfWorld ? [] : [...new Set(input.countries.map((code) => code.toUpperCase()))];
+  if (countries.length > 0) {
+    await trx
+      .insertInto("shipping_zone_countries")
+      .values(countries.map((country_code) => ({ country_code, zone_id: zoneId })))
+      .execute();
+  }
+  await trx.deleteFrom("shipping_zone_rates").where("zone_id", "=", zoneId).execute();
+  await trx.deleteFrom("shipping_zone_bands").where("zone_id", "=", zoneId).execute();
+  for (const currency of CURRENCIES) {
+    const rate = input.rates[currency];
+    await trx
+      .insertInto("shipping_zone_rates")
+      .values({ zone_id: zoneId, currency, fee_cents: rate.feeCents, free_above_cents: rate.freeAboveCents })
+      .execute();
+    const bands = new Map(rate.bands.map((band) => [band.maxGrams, band.feeCents]));
+    if (bands.size > 0) {
+      await trx
+        .insertInto("shipping_zone_bands")
+        .values([...bands].map(([max_grams, fee_cents]) => ({ zone_id: zoneId, currency, max_grams, fee_cents })))
+        .execute();
+    }
+  }
+}
+
+/** A zone as the audit log keeps it: names, countries, rates and bands. */
+async function zoneSnapshot(db: Db, zoneId: number) {
+  const zone = (await listZones(db)).find((candidate) => candidate.id === zoneId);
+  if (!zone) return null;
+  const rates: Partial<Record<Currency, ZoneRate | null>> = {};
+  for (const currency of CURRENCIES) rates[currency] = await zoneRate(db, zoneId, currency);
+  return { ...zone, rates };
+}
+
+export type ZoneDetails = NonNullable<Awaited<ReturnType<typeof zoneSnapshot>>>;
+
+/** One zone with its rates (null: no such zone). */
+export function loadZone(db: Db, zoneId: number): Promise<ZoneDetails | null> {
+  return zoneSnapshot(db, zoneId);
+}
+
+/** A new zone (never rest of world: the shop has that one from migration 0018), audited. */
+export async function createZone(db: DB, actorUserId: string, input: ZoneInput): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await refuseTakenCountries(trx, input.countries, null);
+    const at = now();
+    const { id } = await trx
+      .insertInto("shipping_zones")
+      .values({
+        name_en: input.nameEn,
+        name_zh: input.nameZh,
+        sort_order: input.sortOrder,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await writeZoneParts(trx, id, input, false);
+    await auditAction(trx, actorUserId, "shipping_zone.created", id, { after: await zoneSnapshot(trx, id) });
+    return id;
+  });
+}
+
+/** A zone's names, countries and rates replaced, audited; a missing zone is a 404. */
+export async function updateZone(db: DB, actorUserId: string, zoneId: number, input: ZoneInput): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const before = await zoneSnapshot(trx, zoneId);
+    if (!before) throw new UserError("adminZones.errors.notFound", { status: 404 });
+    await refuseTakenCountries(trx, before.restOfWorld ? [] : input.countries, zoneId);
+    await trx
+      .updateTable("shipping_zones")
+      .set({ name_en: input.nameEn, name_zh: input.nameZh, sort_order: input.sortOrder, updated_at: now() })
+      .where("id", "=", zoneId)
+      .execute();
+    await writeZoneParts(trx, zoneId, input, before.restOfWorld);
+    await auditAction(trx, actorUserId, "shipping_zone.updated", zoneId, {
+      before,
+      after: await zoneSnapshot(trx, zoneId),
+    });
+  });
+}
+
+/**
+ * A zone deleted, audited. Orders keep the zone's id and name they were charged for. The
+ * rest-of-world zone may be deleted too: then only the countries other zones name are shipped to.
+ */
+export async function deleteZone(db: DB, actorUserId: string, zoneId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const before = await zoneSnapshot(trx, zoneId);
+    if (!before) throw new UserError("adminZones.errors.notFound", { status: 404 });
+    for (const table of ["shipping_zone_bands", "shipping_zone_rates", "shipping_zone_countries"] as const) {
+      await trx.deleteFrom(table).where("zone_id", "=", zoneId).execute();
+    }
+    await trx.deleteFrom("shipping_zones").where("id", "=", zoneId).execute();
+    await auditAction(trx, actorUserId, "shipping_zone.deleted", zoneId, { before });
+  });
 }
