@@ -6,7 +6,7 @@ import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE, shippingFor } from "~/lib/shipping";
 import { addToCart, loadCart } from "~/models/cart.server";
 import { type PlaceOrderInput, placeOrder } from "~/models/orders/place.server";
-import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/settings/shop.server";
+import { DEFAULT_SHOP, SHOP_DETAILS_KEY, saveShopDetails } from "~/models/settings/shop.server";
 import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
 import { createProduct, createShopper, TEST_CONFIG, uniqueTag, variantStock } from "./factories";
 import { freshTestDb } from "./setup/db";
@@ -213,10 +213,14 @@ describe("placeOrder", () => {
       GBP: { feeCents: 4_50, freeAboveCents: 50_00 },
       USD: { feeCents: 12_00, freeAboveCents: null },
     };
-    await db
-      .insertInto("site_settings")
-      .values({ key: SHOP_DETAILS_KEY, value: JSON.stringify({ shipping: rules }), updated_at: now() })
-      .execute();
+    // Saved as the owner saves it: the rule is the default zone's (decision 047).
+    await saveShopDetails(
+      db,
+      { ...DEFAULT_SHOP, shipping: rules, shippingFromHkd: { GBP: false, EUR: true, USD: false } },
+      {
+        actorUserId: null,
+      },
+    );
     try {
       const product = await makeProduct({ hkd: 300_00, gbp: 30_00, usd: 400_00, variants: [["Black", 9]] });
       const place = async (currency: Currency, quantity: string) => {
@@ -232,6 +236,7 @@ describe("placeOrder", () => {
       expect((await place("USD", "2")).shipping_cents).toBe(12_00); // never free in USD
       expect((await place("HKD", "1")).shipping_cents).toBe(0); // HK$300: the default rule
     } finally {
+      await saveShopDetails(db, DEFAULT_SHOP, { actorUserId: null });
       await db.deleteFrom("site_settings").where("key", "=", SHOP_DETAILS_KEY).execute();
     }
   });

@@ -12,7 +12,7 @@ import {
   type ZoneRate,
   zoneForCountry,
 } from "~/models/shipping/zones.server";
-import { createSignedIn } from "./factories";
+import { createProduct, createSignedIn, placeTestOrder } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
 
 /*
@@ -158,5 +158,62 @@ describe("the owner's writes", () => {
     const before = (await version()).version;
     await createZone(svc.db, OWNER.id, macau());
     expect((await version()).version).toBeGreaterThan(before);
+  });
+});
+
+describe("placing an order", () => {
+  it("charges the destination zone's fee on the order's weight and keeps the code and zone", async () => {
+    const id = await createZone(svc.db, OWNER.id, macau());
+    const product = await createProduct(svc.db, { price_hkd_cents: 150_00, variants: [["Black", 9]] });
+    await svc.db.updateTable("products").set({ weight_grams: 800 }).where("id", "=", product.id).execute();
+    const line = (quantity: number) => [{ productId: product.id, color: "Black", quantity }];
+
+    // 800 g: the first band (HK$20); 2 × 800 g: the second (HK$45); above HK$500: free.
+    const { order } = await placeTestOrder(svc.db, { lines: line(1), customer: { country: "MO" } });
+    expect(order).toMatchObject({
+      shipping_cents: 20_00,
+      total_cents: 170_00,
+      country_code: "MO",
+      country: "Macau",
+      shipping_zone_id: id,
+      shipping_zone_name: "Macau",
+    });
+    const two = await placeTestOrder(svc.db, { lines: line(2), customer: { country: "MO" }, locale: "zh" });
+    expect(two.order).toMatchObject({ shipping_cents: 45_00, country: "澳門" });
+    const four = await placeTestOrder(svc.db, { lines: line(4), customer: { country: "MO" } });
+    expect(four.order.shipping_cents).toBe(0);
+
+    // Hong Kong (typed as a name by an older form): the Everywhere zone's rule.
+    const home = await placeTestOrder(svc.db, { lines: line(1), customer: { country: "Hong Kong" } });
+    expect(home.order).toMatchObject({ shipping_cents: 0, country_code: "HK", shipping_zone_name: "Everywhere" });
+  });
+
+  it("refuses a country no zone covers and a forged country, at the country field, selling nothing", async () => {
+    await createZone(svc.db, OWNER.id, macau());
+    const everywhere = (await listZones(svc.db)).find((zone) => zone.restOfWorld);
+    await deleteZone(svc.db, OWNER.id, everywhere?.id ?? 0);
+    const product = await createProduct(svc.db, { variants: [["Black", 9]] });
+    const lines = [{ productId: product.id, color: "Black", quantity: 1 }];
+
+    const refused = await placeTestOrder(svc.db, { lines, customer: { country: "TW" } }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(refused).toBeInstanceOf(UserError);
+    expect((refused as UserError).problem).toEqual({
+      key: "checkout.errors.notShipped",
+      field: "country",
+      params: { country: "Taiwan" },
+    });
+    const forged = await placeTestOrder(svc.db, { lines, customer: { country: "Atlantis" } }).catch(
+      (caught: unknown) => caught,
+    );
+    expect((forged as UserError).problem).toMatchObject({ key: "checkout.errors.countryUnknown", field: "country" });
+    const stock = await svc.db
+      .selectFrom("product_variants")
+      .select("stock")
+      .where("product_id", "=", product.id)
+      .executeTakeFirstOrThrow();
+    expect(stock.stock).toBe(9);
+    expect(await svc.db.selectFrom("orders").select("id").execute()).toEqual([]);
   });
 });

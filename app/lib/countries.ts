@@ -267,8 +267,16 @@ export function countryCode(value: unknown): CountryCode | null {
 
 const LOCALES = { en: "en", zh: "zh-Hant-HK" } as const;
 
+/** The names the shop's shoppers use where `Intl`'s are official ("Hong Kong SAR China"). */
+const SHORT_NAMES: Record<"en" | "zh", Partial<Record<string, string>>> = {
+  en: { HK: "Hong Kong", MO: "Macau" },
+  zh: { HK: "香港", MO: "澳門", TW: "台灣" },
+};
+
 /** A country's name in the page's language ("Macao SAR China" / "中國澳門特別行政區"); the code when unknown. */
 export function countryName(code: string, language: "en" | "zh"): string {
+  const short = SHORT_NAMES[language][code];
+  if (short) return short;
   try {
     return new Intl.DisplayNames([LOCALES[language]], { type: "region", fallback: "code" }).of(code) ?? code;
   } catch {
@@ -281,7 +289,47 @@ export function countryOptions(language: "en" | "zh"): { code: CountryCode; name
   const names = new Intl.DisplayNames([LOCALES[language]], { type: "region", fallback: "code" });
   const collator = new Intl.Collator(LOCALES[language]);
   const rest = COUNTRY_CODES.filter((code) => code !== "HK")
-    .map((code) => ({ code, name: names.of(code) ?? code }))
+    .map((code) => ({ code, name: SHORT_NAMES[language][code] ?? names.of(code) ?? code }))
     .sort((a, b) => collator.compare(a.name, b.name));
-  return [{ code: "HK", name: names.of("HK") ?? "HK" }, ...rest];
+  return [{ code: "HK", name: countryName("HK", language) }, ...rest];
+}
+
+/** Names shoppers typed before the country was a select, beyond the `Intl` names in both languages. */
+const ALIASES: Record<string, CountryCode> = {
+  "hong kong": "HK",
+  hongkong: "HK",
+  "hong kong sar": "HK",
+  香港: "HK",
+  macau: "MO",
+  macao: "MO",
+  澳門: "MO",
+  澳门: "MO",
+  taiwan: "TW",
+  台灣: "TW",
+  臺灣: "TW",
+  china: "CN",
+  中國: "CN",
+  "united kingdom": "GB",
+  uk: "GB",
+  usa: "US",
+  "united states": "US",
+};
+
+let byName: Map<string, CountryCode> | null = null;
+
+/**
+ * The country a checkout field names: its ISO code (the select sends it), or — from a form or a
+ * saved address of before the select — its name in English or Chinese; null when it names none.
+ */
+export function resolveCountry(value: unknown): CountryCode | null {
+  const code = countryCode(value);
+  if (code) return code;
+  if (typeof value !== "string") return null;
+  if (!byName) {
+    byName = new Map(Object.entries(ALIASES));
+    for (const language of ["en", "zh"] as const) {
+      for (const option of countryOptions(language)) byName.set(option.name.toLowerCase(), option.code);
+    }
+  }
+  return byName.get(value.trim().toLowerCase()) ?? null;
 }

@@ -143,6 +143,7 @@ export function cartLineRows(db: DB, cartId: string) {
       "cart_lines.quantity",
       "products.name_en",
       "products.name_zh",
+      "products.weight_grams",
       "products.price_hkd_cents",
       "products.price_gbp_cents",
       "products.price_eur_cents",

@@ -459,6 +459,8 @@ export default {
       emptyCart: "Your cart is empty",
       outOfStock: "{{name}} ({{color}}) has only {{count}} left in stock. Update your cart and try again.",
       unavailable: "{{name}} is no longer available. Remove it from your cart and try again.",
+      countryUnknown: "Choose the country or region to deliver to",
+      notShipped: "We don't ship to {{country}}. Choose another destination.",
     },
   },
   payment: {

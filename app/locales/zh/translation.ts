@@ -447,6 +447,8 @@ export default {
       emptyCart: "你的購物車是空的",
       outOfStock: "{{name}}（{{color}}）只剩 {{count}} 件庫存，請更新購物車後再試。",
       unavailable: "{{name}}已停止供應，請從購物車移除後再試。",
+      countryUnknown: "請選擇送貨的國家或地區",
+      notShipped: "我們不送貨到{{country}}，請選擇其他目的地。",
     },
   },
   payment: {
