@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type DB, now } from "#db/connect.server";
+import type { DB } from "#db/connect.server";
 import type { Currency } from "#db/schema";
 import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE, shippingFor } from "~/lib/shipping";

@@ -434,6 +434,7 @@ export default {
     postalCode: "Postal code (optional)",
     postalCodeHint: "Leave empty in Hong Kong.",
     country: "Country / Region",
+    updateShipping: "Update shipping",
     notes: "Order notes (optional)",
     notesHint: 'Delivery instructions, or "Self-pickup".',
     continue: "Continue to Payment",

@@ -423,6 +423,7 @@ export default {
     postalCode: "郵政編號（選填）",
     postalCodeHint: "香港地址可留空。",
     country: "國家／地區",
+    updateShipping: "更新運費",
     notes: "訂單備註（選填）",
     notesHint: "送貨指示，或填寫「門市自取」。",
     continue: "繼續付款",
