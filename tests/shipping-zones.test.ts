@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { CurrentUser } from "~/lib/auth.server";
 import { UserError } from "~/lib/problem";
+import { addToCart, cartIdForUser } from "~/models/cart.server";
 import {
   createZone,
   deleteZone,
@@ -12,8 +13,10 @@ import {
   type ZoneRate,
   zoneForCountry,
 } from "~/models/shipping/zones.server";
+import { action as checkoutAction, loader as checkoutLoader } from "~/routes/store/checkout";
 import { createProduct, createSignedIn, placeTestOrder } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
+import { formOf, routeContext, runRoute } from "./setup/route";
 
 /*
  * Shipping zones (issue 27, docs/decisions/047) on a real database — SQLite, and PostgreSQL in
@@ -215,5 +218,59 @@ describe("placing an order", () => {
       .executeTakeFirstOrThrow();
     expect(stock.stock).toBe(9);
     expect(await svc.db.selectFrom("orders").select("id").execute()).toEqual([]);
+  });
+});
+
+describe("checkout's destination", () => {
+  const CHECKOUT = "http://shop.test/checkout";
+  const post = (fields: Record<string, string>) => new Request(CHECKOUT, { method: "POST", body: formOf(fields) });
+
+  it("Update shipping (no JavaScript needed) shows the chosen zone's fee, keeps the input, and says where it does not ship", async () => {
+    await createZone(svc.db, OWNER.id, macau({ rates: { ...macau().rates, HKD: flat(30_00, null) } }));
+    const shopper = await createSignedIn(svc.db);
+    const product = await createProduct(svc.db, { price_hkd_cents: 150_00, variants: [["Black", 9]] });
+    await addToCart(svc.db, await cartIdForUser(svc.db, shopper.id), {
+      productId: product.id,
+      color: "Black",
+      quantity: 1,
+    });
+    const ctx = routeContext(svc, shopper);
+
+    const home = await runRoute(svc, checkoutLoader, new Request(CHECKOUT), shopper, {}, ctx);
+    // Everywhere: HK$150 is above HK$100, free.
+    expect(home.result).toMatchObject({ defaults: { country: "HK" }, cart: { shippingCents: 0 }, notShippedTo: null });
+    expect(home.result?.countries[0]).toEqual({ code: "HK", name: "Hong Kong" });
+
+    const update = await runRoute(
+      svc,
+      checkoutAction,
+      post({ intent: "shipping", country: "MO", firstName: "Typed" }),
+      shopper,
+      {},
+      ctx,
+    );
+    expect((update.result as Response).headers.get("Location")).toBe("/checkout");
+    const macauPage = await runRoute(svc, checkoutLoader, new Request(CHECKOUT), shopper, {}, ctx);
+    expect(macauPage.result).toMatchObject({
+      defaults: { country: "MO", firstName: "Typed" },
+      cart: { shippingCents: 30_00, totalCents: 180_00 },
+    });
+
+    const everywhere = (await listZones(svc.db)).find((zone) => zone.restOfWorld);
+    await deleteZone(svc.db, OWNER.id, everywhere?.id ?? 0);
+    await runRoute(svc, checkoutAction, post({ intent: "shipping", country: "TW" }), shopper, {}, ctx);
+    const taiwan = await runRoute(svc, checkoutLoader, new Request(CHECKOUT), shopper, {}, ctx);
+    expect(taiwan.result?.notShippedTo).toBe("Taiwan");
+  });
+
+  it("a country that is no ISO code is refused at its field with a 400", async () => {
+    const shopper = await createSignedIn(svc.db);
+    const { result } = await runRoute(svc, checkoutAction, post({ intent: "shipping", country: "XX" }), shopper);
+    const { data, init } = result as unknown as {
+      data: { result: { error: Record<string, string[]> } };
+      init: { status: number };
+    };
+    expect(init.status).toBe(400);
+    expect(data.result.error.country).toEqual(["checkout.errors.countryUnknown"]);
   });
 });
