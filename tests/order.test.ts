@@ -385,7 +385,7 @@ describe("checkoutSchema", () => {
     email: "buyer@example.com",
     address: "1 Nathan Road",
     city: "Kowloon",
-    country: "Hong Kong",
+    country: "HK",
   };
 
   /** The error messages (translation keys) per field of a failed parse. */
@@ -444,6 +444,17 @@ describe("checkoutSchema", () => {
     expect(errors({ ...valid, [field]: "   " })[field]).toEqual(["checkout.errors.required"]);
   });
 
+  it("reads the country as an ISO code (or a country's name), refusing anything else (decision 047)", () => {
+    expect(checkoutSchema.parse({ ...valid, country: "mo" }).country).toBe("MO");
+    expect(checkoutSchema.parse({ ...valid, country: "Hong Kong" }).country).toBe("HK");
+    expect(checkoutSchema.parse({ ...valid, country: "澳門" }).country).toBe("MO");
+    for (const country of ["XX", "Atlantis", "a".repeat(101)]) {
+      expect(errors({ ...valid, country }).country, country).toContain(
+        country.length > 100 ? "checkout.errors.tooLong" : "checkout.errors.countryUnknown",
+      );
+    }
+  });
+
   it("requires an e-mail address in a valid format", () => {
     const { email: _omitted, ...missing } = valid;
     expect(errors(missing).email).toEqual(["errors.emailRequired"]);
@@ -466,7 +477,6 @@ describe("checkoutSchema", () => {
     ["lastName", 100],
     ["address", 300],
     ["city", 100],
-    ["country", 100],
     ["postalCode", 20],
     ["notes", 1000],
   ] as const)("limits %s to %i characters", (field, max) => {

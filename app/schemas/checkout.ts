@@ -22,7 +22,7 @@ export const HOME_COUNTRY = { country_en: "Hong Kong", country_zh: "香港" };
  */
 function countryField() {
   return required(100)
-    .refine((value) => resolveCountry(value) !== null, { error: "checkout.errors.countryUnknown" })
+    .refine((value) => value === "" || resolveCountry(value) !== null, { error: "checkout.errors.countryUnknown" })
     .transform((value) => resolveCountry(value) ?? value);
 }
 

@@ -684,4 +684,10 @@ export default {
     copied: "Copied",
   },
   adminProductCsv,
+  adminZones: {
+    errors: {
+      countryTaken: "{{code}} is already in the zone {{zoneEn}}: a country can be in one zone only",
+      notFound: "That shipping zone no longer exists",
+    },
+  },
 };

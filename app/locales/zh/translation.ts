@@ -661,4 +661,10 @@ export default {
     copied: "已複製",
   },
   adminProductCsv,
+  adminZones: {
+    errors: {
+      countryTaken: "{{code}} 已屬於運送區域「{{zoneZh}}」：每個國家只可屬於一個區域",
+      notFound: "該運送區域已不存在",
+    },
+  },
 } satisfies typeof en;
