@@ -151,6 +151,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         {...form.props}
         className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6"
       >
+        {/* Enter in a field continues to payment (the form's first submit button), not "Update shipping". */}
+        <button type="submit" tabIndex={-1} aria-hidden="true" className="sr-only">
+          {t("checkout.continue")}
+        </button>
         <h2 className="text-lg font-semibold">{t("checkout.customerInfo")}</h2>
         <div className="grid gap-4 sm:grid-cols-2">
           {text("firstName", t("checkout.firstName"), { autoComplete: "given-name" })}
