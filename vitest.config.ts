@@ -53,6 +53,8 @@ const POSTGRES_SUITES = [
   "session",
   "shop-alerts",
   "shop-details",
+  "shipping-zones",
+  "migration-0018",
   "sitemap",
   "staff",
   "structured-data",

@@ -94,6 +94,8 @@ export interface ProductsTable {
   price_usd_derived: DerivedFlag;
   is_featured: ColumnType<Bool, Bool | undefined, Bool>;
   is_demo: ColumnType<Bool, Bool | undefined, Bool>;
+  /** Weight in grams for shipping bands (0: not weighed; migration 0018). */
+  weight_grams: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -180,6 +182,45 @@ export interface OrdersTable {
    */
   discount_code: ColumnType<string | null, string | null | undefined, string | null>;
   discount_cents: ColumnType<number, number | undefined, number>;
+  /** ISO 3166-1 alpha-2 code of the destination (null on orders placed before zones: `country` is what was typed). */
+  country_code: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The shipping zone the order was charged for, and its English name then (the zone may change or go). */
+  shipping_zone_id: ColumnType<number | null, number | null | undefined, number | null>;
+  shipping_zone_name: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A shipping zone (migration 0018, decision 047). */
+export interface ShippingZonesTable {
+  id: Generated<number>;
+  name_en: string;
+  name_zh: string;
+  sort_order: ColumnType<number, number | undefined, number>;
+  /** 1: covers every country no other zone names (at most one such zone). */
+  rest_of_world: ColumnType<Bool, Bool | undefined, Bool>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** A country (ISO 3166-1 alpha-2) a zone covers; a country is in one zone at most. */
+export interface ShippingZoneCountriesTable {
+  country_code: string;
+  zone_id: number;
+}
+
+/** A zone's flat fee and free-above threshold in one currency. */
+export interface ShippingZoneRatesTable {
+  zone_id: number;
+  currency: Currency;
+  fee_cents: number;
+  free_above_cents: number | null;
+}
+
+/** A zone's weight band in one currency: up to max_grams the fee is fee_cents. */
+export interface ShippingZoneBandsTable {
+  zone_id: number;
+  currency: Currency;
+  max_grams: number;
+  fee_cents: number;
 }
 
 export interface ScheduledJobsTable {
@@ -504,6 +545,10 @@ export interface Database {
   discount_code_categories: DiscountCodeCategoriesTable;
   discount_code_products: DiscountCodeProductsTable;
   discount_uses: DiscountUsesTable;
+  shipping_zones: ShippingZonesTable;
+  shipping_zone_countries: ShippingZoneCountriesTable;
+  shipping_zone_rates: ShippingZoneRatesTable;
+  shipping_zone_bands: ShippingZoneBandsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -61,6 +61,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "price_usd_derived",
     "is_featured",
     "is_demo",
+    "weight_grams",
     "created_at",
     "updated_at",
   ],
@@ -104,6 +105,9 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "payment_expired_at",
     "discount_code",
     "discount_cents",
+    "country_code",
+    "shipping_zone_id",
+    "shipping_zone_name",
   ],
   order_lines: [
     "id",
@@ -223,6 +227,10 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "created_at",
     "released_at",
   ],
+  shipping_zones: ["id", "name_en", "name_zh", "sort_order", "rest_of_world", "created_at", "updated_at"],
+  shipping_zone_countries: ["country_code", "zone_id"],
+  shipping_zone_rates: ["zone_id", "currency", "fee_cents", "free_above_cents"],
+  shipping_zone_bands: ["zone_id", "currency", "max_grams", "fee_cents"],
 };
 
 const stamp = now();

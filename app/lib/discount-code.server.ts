@@ -6,6 +6,7 @@ import { type DiscountedCart, priceCartDiscount } from "~/models/discounts/cart.
 import { getShop } from "~/models/settings/shop.server";
 import { getUser } from "./auth.server";
 import { currentCartId } from "./cart-session.server";
+import { getDestination } from "./destination.server";
 import type { Problem } from "./problem";
 import { getSession, setSessionValue } from "./session.server";
 
@@ -43,13 +44,25 @@ export function discountShopper(context: Readonly<RouterContextProvider>) {
   return { userId: user?.id ?? null, email: user?.email ?? null };
 }
 
-/** The shopper's cart priced in `currency` with its applied code (cart, checkout and payment pages). */
+/**
+ * The shopper's cart priced in `currency` for their destination, with its applied code (cart,
+ * checkout and payment pages).
+ */
 export async function loadDiscountedCart(
   context: Readonly<RouterContextProvider>,
   currency: Currency,
+  /** The destination to price shipping for (checkout's own choice); the shopper's, else. */
+  destination?: string,
 ): Promise<DiscountedCart> {
   const { db } = services(context);
   const shop = await getShop(context);
-  const cart: Cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency]);
+  // Shipping for the shopper's destination (docs/decisions/047), then the code (decision 048).
+  const cart: Cart = await loadCart(
+    db,
+    await currentCartId(context),
+    currency,
+    shop.shipping[currency],
+    destination ?? getDestination(context),
+  );
   return priceCartDiscount(db, cart, { rates: shop.exchangeRates, shopper: discountShopper(context) });
 }

@@ -408,7 +408,8 @@ export const CHECKOUT_DETAILS = {
   phone: "+852 9123 4567",
   address: "Flat A, 12/F, 1 Nathan Road",
   city: "Tsim Sha Tsui",
-  country: "Hong Kong",
+  // The select's value: an ISO code (decision 047).
+  country: "HK",
 } as const;
 
 /** A small, real JPEG made with sharp: what a phone screenshot of a transfer would be. */

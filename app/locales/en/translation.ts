@@ -436,6 +436,7 @@ export default {
     postalCode: "Postal code (optional)",
     postalCodeHint: "Leave empty in Hong Kong.",
     country: "Country / Region",
+    updateShipping: "Update shipping",
     notes: "Order notes (optional)",
     notesHint: 'Delivery instructions, or "Self-pickup".',
     continue: "Continue to Payment",
@@ -461,6 +462,8 @@ export default {
       emptyCart: "Your cart is empty",
       outOfStock: "{{name}} ({{color}}) has only {{count}} left in stock. Update your cart and try again.",
       unavailable: "{{name}} is no longer available. Remove it from your cart and try again.",
+      countryUnknown: "Choose the country or region to deliver to",
+      notShipped: "We don't ship to {{country}}. Choose another destination.",
     },
   },
   payment: {
@@ -685,4 +688,10 @@ export default {
     copied: "Copied",
   },
   adminProductCsv,
+  adminZones: {
+    errors: {
+      countryTaken: "{{code}} is already in the zone {{zoneEn}}: a country can be in one zone only",
+      notFound: "That shipping zone no longer exists",
+    },
+  },
 };

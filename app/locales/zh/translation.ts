@@ -425,6 +425,7 @@ export default {
     postalCode: "郵政編號（選填）",
     postalCodeHint: "香港地址可留空。",
     country: "國家／地區",
+    updateShipping: "更新運費",
     notes: "訂單備註（選填）",
     notesHint: "送貨指示，或填寫「門市自取」。",
     continue: "繼續付款",
@@ -449,6 +450,8 @@ export default {
       emptyCart: "你的購物車是空的",
       outOfStock: "{{name}}（{{color}}）只剩 {{count}} 件庫存，請更新購物車後再試。",
       unavailable: "{{name}}已停止供應，請從購物車移除後再試。",
+      countryUnknown: "請選擇送貨的國家或地區",
+      notShipped: "我們不送貨到{{country}}，請選擇其他目的地。",
     },
   },
   payment: {
@@ -662,4 +665,10 @@ export default {
     copied: "已複製",
   },
   adminProductCsv,
+  adminZones: {
+    errors: {
+      countryTaken: "{{code}} 已屬於運送區域「{{zoneZh}}」：每個國家只可屬於一個區域",
+      notFound: "該運送區域已不存在",
+    },
+  },
 } satisfies typeof en;

@@ -2,6 +2,7 @@ import { type DB, now } from "#db/connect.server";
 import type { ExchangeRates } from "~/lib/money";
 import { type Problem, UserError } from "~/lib/problem";
 import type { Cart } from "../cart.server";
+import { shippingQuote } from "../shipping/zones.server";
 import { checkDiscount, type DiscountQuote, type DiscountShopper, normaliseCode } from "./rules.server";
 import { shippingAfterDiscount } from "./uses.server";
 
@@ -63,7 +64,7 @@ export async function priceCartDiscount(db: DB, cart: Cart, context: DiscountCon
   try {
     const quote = await quoteFor(db, cart, code, context);
     const discounted = cart.subtotalCents - quote.discountCents;
-    const shipping = shippingAfterDiscount(discounted, true, cart.shippingRule, quote);
+    const shipping = quote.freeShipping ? 0 : await shippingAfterCode(db, cart, discounted);
     return {
       ...cart,
       shippingCents: shipping,
@@ -75,6 +76,21 @@ export async function priceCartDiscount(db: DB, cart: Cart, context: DiscountCon
     if (!(error instanceof UserError)) throw error;
     return { ...plain, discountProblem: { ...error.problem, code } };
   }
+}
+
+/**
+ * Shipping on the subtotal left after the code: the destination's zone quoted again (its bands and
+ * threshold, docs/decisions/047), or the shop's rule for a cart priced without a destination.
+ */
+async function shippingAfterCode(db: DB, cart: Cart, discountedCents: number): Promise<number> {
+  if (!cart.destination) return shippingAfterDiscount(discountedCents, true, cart.shippingRule, null);
+  const zone = await shippingQuote(db, {
+    countryCode: cart.destination.countryCode,
+    currency: cart.currency,
+    subtotalCents: Math.max(discountedCents, 1),
+    weightGrams: cart.destination.weightGrams,
+  });
+  return zone.shipped ? zone.shippingCents : 0;
 }
 
 /**

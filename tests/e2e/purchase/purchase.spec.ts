@@ -148,7 +148,7 @@ test.describe("purchase", () => {
     await field("Phone (optional)").fill(CHECKOUT_DETAILS.phone);
     await field("Address").fill(CHECKOUT_DETAILS.address);
     await field("City / District").fill(CHECKOUT_DETAILS.city);
-    await expect(field("Country / Region")).toHaveValue("Hong Kong");
+    await expect(field("Country / Region")).toHaveValue("HK");
     await form.getByRole("button", { name: "Continue to Payment" }).click();
 
     await expect(field("E-mail")).toHaveAttribute("aria-invalid", "true");
