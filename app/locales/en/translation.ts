@@ -690,7 +690,7 @@ export default {
   adminProductCsv,
   adminZones: {
     errors: {
-      countryTaken: "{{code}} is already in the zone {{zoneEn}}: a country can be in one zone only",
+      countryTaken: "{{code}} is already in the zone {{zone}}: a country can be in one zone only",
       notFound: "That shipping zone no longer exists",
     },
   },

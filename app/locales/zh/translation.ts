@@ -667,7 +667,7 @@ export default {
   adminProductCsv,
   adminZones: {
     errors: {
-      countryTaken: "{{code}} 已屬於運送區域「{{zoneZh}}」：每個國家只可屬於一個區域",
+      countryTaken: "{{code}} 已屬於運送區域「{{zone}}」：每個國家只可屬於一個區域",
       notFound: "該運送區域已不存在",
     },
   },

@@ -205,7 +205,8 @@ async function refuseTakenCountries(trx: Transaction<Database>, countries: strin
   if (taken) {
     throw new UserError("adminZones.errors.countryTaken", {
       field: "countries",
-      params: { code: taken.country_code, zoneEn: taken.name_en, zoneZh: taken.name_zh },
+      // Named in both languages, as the admin's lists name zones and categories ("Rifles / 長槍").
+      params: { code: taken.country_code, zone: `${taken.name_en} / ${taken.name_zh}` },
       status: 409,
     });
   }
