@@ -92,7 +92,10 @@ test.describe("purchase in Chinese", () => {
     await expect(checkout.getByLabel("電郵", { exact: true })).toHaveValue(email);
     await checkout.getByLabel("地址", { exact: true }).fill("九龍彌敦道 1 號 12 樓 A 室");
     await checkout.getByLabel("城市／地區", { exact: true }).fill("尖沙咀");
-    await expect(checkout.getByLabel("國家／地區", { exact: true })).toHaveValue("香港");
+    // The country is a select of ISO codes named in the page's language, Hong Kong first.
+    const country = checkout.getByLabel("國家／地區", { exact: true });
+    await expect(country).toHaveValue("HK");
+    await expect(country.locator("option:checked")).toHaveText("香港");
     await checkout.getByRole("button", { name: "繼續付款" }).click();
 
     // 付款: Chinese only.

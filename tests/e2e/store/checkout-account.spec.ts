@@ -128,7 +128,7 @@ test.describe("checkout needs an account, and knows a returning customer", () =>
       await expect(form.locator("input[name=phone]")).toHaveValue(CHECKOUT_DETAILS.phone);
       await expect(form.locator("[name=address]")).toHaveValue(CHECKOUT_DETAILS.address);
       await expect(form.locator("input[name=city]")).toHaveValue(CHECKOUT_DETAILS.city);
-      await expect(form.locator("input[name=country]")).toHaveValue(CHECKOUT_DETAILS.country);
+      await expect(form.locator("select[name=country]")).toHaveValue(CHECKOUT_DETAILS.country);
       await expect(form.locator("input[name=email]")).toHaveValue(email);
       await expect(form.locator("textarea[name=notes]")).toHaveValue("");
       await expect(page.getByTestId("account-needed")).toHaveCount(0);
