@@ -71,6 +71,8 @@ export interface CategoriesTable {
   sort_order: ColumnType<number, number | undefined, number>;
   /** Seeded demo content: "Remove demo data" deletes it. */
   is_demo: ColumnType<Bool, Bool | undefined, Bool>;
+  /** 1: everything in it is 18+ (migration 0020). */
+  adult_only: ColumnType<Bool, Bool | undefined, Bool>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -93,6 +95,8 @@ export interface ProductsTable {
   price_eur_derived: DerivedFlag;
   price_usd_derived: DerivedFlag;
   is_featured: ColumnType<Bool, Bool | undefined, Bool>;
+  /** 1: 18+ (migration 0020); also 18+ when its category is. */
+  adult_only: ColumnType<Bool, Bool | undefined, Bool>;
   is_demo: ColumnType<Bool, Bool | undefined, Bool>;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -168,6 +172,9 @@ export interface OrdersTable {
   payment_due_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the one payment reminder falls due (halfway through the window). */
   payment_reminder_due_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When and from which client address the shopper confirmed being 18+ (migration 0020); null without 18+ items. */
+  age_confirmed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  age_confirmed_ip: ColumnType<string | null, string | null | undefined, string | null>;
   payment_reminded_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** The shop cancelled the order because its deadline passed unpaid. */
   payment_expired_at: ColumnType<string | null, string | null | undefined, string | null>;

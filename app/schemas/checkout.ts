@@ -30,6 +30,9 @@ export const checkoutSchema = z.object({
   postalCode: optional(20),
   country: required(100),
   notes: optional(1000),
+  // "I am 18 or older": a ticked checkbox sends "on". Required by the server only when the cart
+  // holds an 18+ item (docs/decisions/049); anything else sent is not a confirmation.
+  ageConfirmed: z.literal("on", { error: "checkout.errors.ageRequired" }).optional(),
 });
 
 export type CheckoutInput = z.infer<typeof checkoutSchema>;

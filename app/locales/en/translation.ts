@@ -459,6 +459,8 @@ export default {
       emptyCart: "Your cart is empty",
       outOfStock: "{{name}} ({{color}}) has only {{count}} left in stock. Update your cart and try again.",
       unavailable: "{{name}} is no longer available. Remove it from your cart and try again.",
+      ageRequired: "Confirm that you are 18 or older to order these items.",
+      ageNotConfirmed: "{{name}} is sold only to adults: go back to checkout and confirm that you are 18 or older.",
     },
   },
   payment: {

@@ -447,6 +447,8 @@ export default {
       emptyCart: "你的購物車是空的",
       outOfStock: "{{name}}（{{color}}）只剩 {{count}} 件庫存，請更新購物車後再試。",
       unavailable: "{{name}}已停止供應，請從購物車移除後再試。",
+      ageRequired: "請確認你已年滿18歲，方可訂購這些商品。",
+      ageNotConfirmed: "{{name}}只售予成年人：請返回結帳頁確認你已年滿18歲。",
     },
   },
   payment: {
