@@ -22,6 +22,7 @@ const POSTGRES_SUITES = [
   "blog",
   "cart",
   "catalog",
+  "age-confirmation",
   "checkout-prefill",
   "checkout-steps",
   "colour-images",
