@@ -174,7 +174,7 @@ describe("the checkout page", () => {
 
   it("refuses an 18+ cart without the box ticked next to the box, input kept (400), also a forged value", async () => {
     const { user } = await shopperWith([(await product({ adult: true })).id]);
-    for (const fields of [{}, { ageConfirmed: "yes" }]) {
+    for (const fields of [{}, { ageConfirmed: "yes" }] as Record<string, string>[]) {
       const { result, ctx } = await runRoute(svc, checkoutAction, checkoutPost(fields), user, {}, contextFrom(user));
       const answer = result as { init: { status: number }; data: { result: { error: Record<string, string[]> } } };
       expect(answer.init.status).toBe(400);

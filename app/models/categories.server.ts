@@ -30,6 +30,7 @@ export interface AdminCategory {
   image_path: string | null;
   image_url: string | null;
   is_active: boolean;
+  adult_only: boolean;
   sort_order: number;
   product_count: number;
 }
@@ -45,6 +46,7 @@ function toAdminCategory(row: CategoryRow, productCount: number): AdminCategory 
     image_path: row.image_path,
     image_url: publicUrl(row.image_path),
     is_active: row.is_active === 1,
+    adult_only: row.adult_only === 1,
     sort_order: row.sort_order,
     product_count: productCount,
   };
@@ -97,7 +99,13 @@ async function slugTaken(db: DB, slug: string, exceptId?: number): Promise<boole
 const CATEGORY_FIELDS = ["name_en", "name_zh", "description_en", "description_zh", "sort_order"] as const;
 
 function categoryValues(input: CategoryInput, slug: string, imagePath: string | null) {
-  return { ...pickColumns(input, CATEGORY_FIELDS), slug, image_path: imagePath, is_active: input.is_active ? 1 : 0 };
+  return {
+    ...pickColumns(input, CATEGORY_FIELDS),
+    slug,
+    image_path: imagePath,
+    is_active: input.is_active ? 1 : 0,
+    adult_only: input.adult_only ? 1 : 0,
+  };
 }
 
 /** A save that another category's slug beat to the unique index is refused like a taken slug. */

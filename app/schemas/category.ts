@@ -44,6 +44,11 @@ export const categorySchema = z.object({
     .string()
     .optional()
     .transform((value) => value !== undefined && value !== "" && value !== "off" && value !== "0"),
+  // 18+: every product in it is sold only to shoppers who confirm their age (docs/decisions/049).
+  adult_only: z
+    .string()
+    .optional()
+    .transform((value) => value !== undefined && value !== "" && value !== "off" && value !== "0"),
   // Optional: derived from the English name when empty on create; kept as it is when empty on edit.
   slug: z
     .string()

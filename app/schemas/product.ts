@@ -118,6 +118,8 @@ export const productSchema = z
       .transform((value) => Number.parseInt(value, 10))
       .optional(),
     is_featured: z.boolean().optional(),
+    /** 18+: sold only to shoppers who confirm their age at checkout (docs/decisions/049). */
+    adult_only: z.boolean().optional(),
     /** Stock of a product without colours (kept in its default-colour variant). */
     stock: stockField.optional(),
     variants: z.array(variantSchema).max(MAX_VARIANTS, { error: "adminProductForm.errors.tooManyVariants" }).optional(),
@@ -165,6 +167,7 @@ export const productSchema = z
     price_usd_cents: value.price_usd ?? null,
     category_id: value.category_id ?? null,
     is_featured: value.is_featured ?? false,
+    adult_only: value.adult_only ?? false,
     stock: value.stock ?? 0,
     variants: value.variants ?? [],
     images: (value.images ?? []).map((image) => (typeof image === "string" ? image : image.key)),

@@ -45,6 +45,7 @@ export function CategoryForm({
           description_zh: category.description_zh ?? "",
           sort_order: String(category.sort_order),
           is_active: category.is_active ? "on" : undefined,
+          adult_only: category.adult_only ? "on" : undefined,
           slug: category.slug,
         }
       : { sort_order: "0", is_active: "on" },
@@ -118,6 +119,12 @@ export function CategoryForm({
           field={fields.is_active}
           label={t("adminCategories.active")}
           hint={t("adminCategories.activeHelp")}
+          className="sm:col-span-2"
+        />
+        <CheckboxField
+          field={fields.adult_only}
+          label={t("adminCategories.adultOnly")}
+          hint={t("adminCategories.adultOnlyHelp")}
           className="sm:col-span-2"
         />
         <div className="flex gap-3 sm:col-span-2">

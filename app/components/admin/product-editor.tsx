@@ -140,6 +140,10 @@ export function ProductEditor({
             <input {...getInputProps(fields.is_featured, { type: "checkbox" })} className="size-4" />
             {t("adminProductForm.featured")}
           </label>
+          <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
+            <input {...getInputProps(fields.adult_only, { type: "checkbox" })} className="size-4" />
+            {t("adminProductForm.adultOnly")}
+          </label>
         </div>
 
         <ProductVariantRows form={form} stock={fields.stock} variants={fields.variants} />

@@ -21,6 +21,7 @@ export default {
   category: "Category",
   noCategory: "No category",
   featured: "Featured",
+  adultOnly: "18+ (buyers confirm their age at checkout)",
   stock: "Stock",
   stockHint: "Used when the product has no colour variants.",
   variants: "Colour variants",

@@ -24,6 +24,8 @@ export default {
   sortOrderHint: "數字越小越先顯示。",
   active: "啟用",
   activeHelp: "此分類是否啟用並顯示",
+  adultOnly: "18+",
+  adultOnlyHelp: "此分類的所有產品只售予在結帳時確認年滿18歲的買家",
   create: "建立",
   update: "更新",
   uploading: "上載中...",

@@ -21,6 +21,7 @@ export default {
   category: "分類",
   noCategory: "未分類",
   featured: "精選",
+  adultOnly: "18+（買家須於結帳時確認年齡）",
   stock: "庫存",
   stockHint: "產品沒有顏色款式時使用。",
   variants: "顏色款式",

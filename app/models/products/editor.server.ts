@@ -47,6 +47,8 @@ export interface ProductInput {
   price_usd_cents: number | null;
   category_id: number | null;
   is_featured: boolean;
+  /** 18+ (docs/decisions/049); left as it is when missing (an import without the column). */
+  adult_only?: boolean;
   /** Stock of a product without colours: it goes into one default-colour variant. */
   stock: number;
   variants: VariantInput[];
@@ -124,6 +126,7 @@ export function productFormValues(existing: ProductForEdit | null): Partial<Prod
     price_usd: price(product.price_usd_cents, product.price_usd_derived),
     category_id: product.category_id === null ? "" : String(product.category_id),
     is_featured: product.is_featured === 1,
+    adult_only: product.adult_only === 1,
     stock: onlyDefault ? String(variants[0]?.stock ?? 0) : "0",
     variants: onlyDefault
       ? []
@@ -176,6 +179,7 @@ export function productColumns(input: ProductInput, rates: ExchangeRates) {
     price_eur_derived: eur.derived,
     price_usd_derived: usd.derived,
     is_featured: input.is_featured ? 1 : 0,
+    ...(input.adult_only === undefined ? {} : { adult_only: input.adult_only ? 1 : 0 }),
   };
 }
 
