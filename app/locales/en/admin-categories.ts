@@ -24,7 +24,8 @@ export default {
   active: "Active",
   activeHelp: "Whether this category is active and visible",
   adultOnly: "18+",
-  adultOnlyHelp: "Every product in this category is sold only to buyers who confirm at checkout that they are 18 or older",
+  adultOnlyHelp:
+    "Every product in this category is sold only to buyers who confirm at checkout that they are 18 or older",
   create: "Create",
   update: "Update",
   uploading: "Uploading...",

@@ -357,6 +357,8 @@ export default {
     category: "Category",
     related: "Related Products",
     featured: "Featured",
+    adultOnly: "18+",
+    adultOnlyHint: "Sold only to buyers aged 18 or older: you confirm your age at checkout.",
     colourImages: "Photos by colour",
   },
   search: {

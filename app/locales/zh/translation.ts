@@ -349,6 +349,8 @@ export default {
     category: "類別",
     related: "相關產品",
     featured: "精選",
+    adultOnly: "18+",
+    adultOnlyHint: "只售予年滿18歲的買家：結帳時須確認年齡。",
     colourImages: "按顏色查看相片",
   },
   search: {

@@ -39,7 +39,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const title = await titleWithShop(context, t("payment.title"));
   let checkout = getCheckout(context);
   // A checkout saved before numbers were reserved at checkout gets its number (and a new form key) now.
-  if (checkout && !checkout.orderNumber) checkout = saveCheckout(context, checkout.customer, checkoutOrderNumber(null), checkout.ageConfirmation);
+  if (checkout && !checkout.orderNumber)
+    checkout = saveCheckout(context, checkout.customer, checkoutOrderNumber(null), checkout.ageConfirmation);
   const currency = getCurrency(context);
   const shop = await getShop(context);
   const cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency]);

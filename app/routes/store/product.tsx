@@ -46,6 +46,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       price_cents: product.price_cents,
       currency: product.currency,
       is_featured: product.is_featured,
+      adult_only: product.adult_only,
       category: product.category
         ? {
             slug: product.category.slug,
@@ -133,6 +134,15 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             {product.is_featured ? (
               <span className="mb-2 inline-block rounded bg-brand-600 px-2 py-0.5 text-xs font-semibold text-white">
                 {t("product.featured")}
+              </span>
+            ) : null}
+            {product.adult_only ? (
+              <span
+                className="mb-2 ml-2 inline-block rounded bg-stone-800 px-2 py-0.5 text-xs font-semibold text-white first:ml-0"
+                title={t("product.adultOnlyHint")}
+                data-adult-only
+              >
+                {t("product.adultOnly")}
               </span>
             ) : null}
             <h1 className="text-3xl font-bold">{name}</h1>
