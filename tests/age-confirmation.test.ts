@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { requestInfoContext } from "~/context";
+import type { CurrentUser } from "~/lib/auth.server";
 import { getCheckout } from "~/lib/checkout-session.server";
 import { UserError } from "~/lib/problem";
 import { sessionContext } from "~/lib/session.server";
@@ -15,6 +16,7 @@ import {
   saveAgeText,
 } from "~/models/orders/age.server";
 import { placeOrder } from "~/models/orders/place.server";
+import { action as ageTextAction, loader as ageTextLoader } from "~/routes/admin/age-text";
 import { action as checkoutAction, loader as checkoutLoader } from "~/routes/store/checkout";
 import type { CheckoutInput } from "~/schemas/checkout";
 import { createCategory, createProduct, createSignedIn, TEST_CONFIG } from "./factories";
@@ -206,5 +208,38 @@ describe("the checkout page", () => {
     const { result, ctx } = await runRoute(svc, checkoutAction, checkoutPost({}), user, {}, contextFrom(user));
     expect((result as Response).headers.get("Location")).toBe("/payment");
     expect(getCheckout(ctx)?.ageConfirmation).toBeNull();
+  });
+});
+
+function statusOf(thrown: unknown): number | undefined {
+  if (thrown instanceof Response) return thrown.status;
+  const init = (thrown as { init?: { status?: number } } | null)?.init;
+  return init?.status;
+}
+
+describe("Settings → Age confirmation", () => {
+  const post = (fields: Record<string, string>) =>
+    new Request("http://localhost/admin/settings/age", { method: "POST", body: formOf(fields) });
+
+  it("the owner saves the text in both languages; too long is refused next to the box with the text kept", async () => {
+    const owner = await createSignedIn(db, { admin: true });
+    const long = await runRoute(svc, ageTextAction, post({ text_en: "x".repeat(501), text_zh: "好" }), owner);
+    const answer = long.result as { init: { status: number }; data: { result: { error: Record<string, string[]> } } };
+    expect(answer.init.status).toBe(400);
+    expect(answer.data.result.error.text_en).toEqual(["adminAge.errors.tooLong"]);
+    const saved = await runRoute(svc, ageTextAction, post({ text_en: "Adults only.", text_zh: "只限成年人。" }), owner);
+    expect(saved.flash).toMatchObject({ key: "adminAge.saved" });
+    expect(await loadAgeText(db)).toEqual({ text_en: "Adults only.", text_zh: "只限成年人。" });
+    await saveAgeText(db, owner.id, { en: "", zh: "" });
+  });
+
+  it("is the owner's: staff and customers are refused", async () => {
+    const staff: CurrentUser = { ...(await createSignedIn(db, { admin: true })), role: "staff" };
+    const customer = await createSignedIn(db);
+    expect(statusOf((await runRoute(svc, ageTextAction, post({ text_en: "Forged" }), staff)).thrown)).toBe(403);
+    expect(statusOf((await runRoute(svc, ageTextAction, post({ text_en: "Forged" }), customer)).thrown)).toBe(403);
+    const read = await runRoute(svc, ageTextLoader, new Request("http://localhost/admin/settings/age"), staff);
+    expect(statusOf(read.thrown)).toBe(403);
+    expect((await loadAgeText(db)).text_en).not.toBe("Forged");
   });
 });

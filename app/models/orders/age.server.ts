@@ -27,8 +27,6 @@ export const DEFAULT_AGE_TEXT = {
   zh: "本人確認已年滿18歲。此訂單包含只售予成年人的商品，送貨時或須出示年齡證明。",
 } as const;
 
-export const AGE_TEXT_MAX = 500;
-
 export interface AgeText {
   text_en: string;
   text_zh: string;
