@@ -52,6 +52,8 @@ const POSTGRES_SUITES = [
   "session",
   "shop-alerts",
   "shop-details",
+  "shipping-zones",
+  "migration-0018",
   "sitemap",
   "staff",
   "structured-data",

@@ -98,6 +98,8 @@ export interface ProductsTable {
   /** 1: 18+ (migration 0020); also 18+ when its category is. */
   adult_only: ColumnType<Bool, Bool | undefined, Bool>;
   is_demo: ColumnType<Bool, Bool | undefined, Bool>;
+  /** Weight in grams for shipping bands (0: not weighed; migration 0018). */
+  weight_grams: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -178,6 +180,45 @@ export interface OrdersTable {
   payment_reminded_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** The shop cancelled the order because its deadline passed unpaid. */
   payment_expired_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** ISO 3166-1 alpha-2 code of the destination (null on orders placed before zones: `country` is what was typed). */
+  country_code: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The shipping zone the order was charged for, and its English name then (the zone may change or go). */
+  shipping_zone_id: ColumnType<number | null, number | null | undefined, number | null>;
+  shipping_zone_name: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A shipping zone (migration 0018, decision 047). */
+export interface ShippingZonesTable {
+  id: Generated<number>;
+  name_en: string;
+  name_zh: string;
+  sort_order: ColumnType<number, number | undefined, number>;
+  /** 1: covers every country no other zone names (at most one such zone). */
+  rest_of_world: ColumnType<Bool, Bool | undefined, Bool>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** A country (ISO 3166-1 alpha-2) a zone covers; a country is in one zone at most. */
+export interface ShippingZoneCountriesTable {
+  country_code: string;
+  zone_id: number;
+}
+
+/** A zone's flat fee and free-above threshold in one currency. */
+export interface ShippingZoneRatesTable {
+  zone_id: number;
+  currency: Currency;
+  fee_cents: number;
+  free_above_cents: number | null;
+}
+
+/** A zone's weight band in one currency: up to max_grams the fee is fee_cents. */
+export interface ShippingZoneBandsTable {
+  zone_id: number;
+  currency: Currency;
+  max_grams: number;
+  fee_cents: number;
 }
 
 export interface ScheduledJobsTable {
@@ -440,6 +481,10 @@ export interface Database {
   outbox_messages: OutboxMessagesTable;
   outbox_attempts: OutboxAttemptsTable;
   webhooks: WebhooksTable;
+  shipping_zones: ShippingZonesTable;
+  shipping_zone_countries: ShippingZoneCountriesTable;
+  shipping_zone_rates: ShippingZoneRatesTable;
+  shipping_zone_bands: ShippingZoneBandsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

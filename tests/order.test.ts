@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type DB, now } from "#db/connect.server";
+import type { DB } from "#db/connect.server";
 import type { Currency } from "#db/schema";
 import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE, shippingFor } from "~/lib/shipping";
 import { addToCart, loadCart } from "~/models/cart.server";
 import { type PlaceOrderInput, placeOrder } from "~/models/orders/place.server";
-import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/settings/shop.server";
+import { DEFAULT_SHOP, SHOP_DETAILS_KEY, saveShopDetails } from "~/models/settings/shop.server";
 import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
 import { createProduct, createShopper, TEST_CONFIG, uniqueTag, variantStock } from "./factories";
 import { freshTestDb } from "./setup/db";
@@ -213,10 +213,14 @@ describe("placeOrder", () => {
       GBP: { feeCents: 4_50, freeAboveCents: 50_00 },
       USD: { feeCents: 12_00, freeAboveCents: null },
     };
-    await db
-      .insertInto("site_settings")
-      .values({ key: SHOP_DETAILS_KEY, value: JSON.stringify({ shipping: rules }), updated_at: now() })
-      .execute();
+    // Saved as the owner saves it: the rule is the default zone's (decision 047).
+    await saveShopDetails(
+      db,
+      { ...DEFAULT_SHOP, shipping: rules, shippingFromHkd: { GBP: false, EUR: true, USD: false } },
+      {
+        actorUserId: null,
+      },
+    );
     try {
       const product = await makeProduct({ hkd: 300_00, gbp: 30_00, usd: 400_00, variants: [["Black", 9]] });
       const place = async (currency: Currency, quantity: string) => {
@@ -232,6 +236,7 @@ describe("placeOrder", () => {
       expect((await place("USD", "2")).shipping_cents).toBe(12_00); // never free in USD
       expect((await place("HKD", "1")).shipping_cents).toBe(0); // HK$300: the default rule
     } finally {
+      await saveShopDetails(db, DEFAULT_SHOP, { actorUserId: null });
       await db.deleteFrom("site_settings").where("key", "=", SHOP_DETAILS_KEY).execute();
     }
   });
@@ -380,7 +385,7 @@ describe("checkoutSchema", () => {
     email: "buyer@example.com",
     address: "1 Nathan Road",
     city: "Kowloon",
-    country: "Hong Kong",
+    country: "HK",
   };
 
   /** The error messages (translation keys) per field of a failed parse. */
@@ -439,6 +444,17 @@ describe("checkoutSchema", () => {
     expect(errors({ ...valid, [field]: "   " })[field]).toEqual(["checkout.errors.required"]);
   });
 
+  it("reads the country as an ISO code (or a country's name), refusing anything else (decision 047)", () => {
+    expect(checkoutSchema.parse({ ...valid, country: "mo" }).country).toBe("MO");
+    expect(checkoutSchema.parse({ ...valid, country: "Hong Kong" }).country).toBe("HK");
+    expect(checkoutSchema.parse({ ...valid, country: "澳門" }).country).toBe("MO");
+    for (const country of ["XX", "Atlantis", "a".repeat(101)]) {
+      expect(errors({ ...valid, country }).country, country).toContain(
+        country.length > 100 ? "checkout.errors.tooLong" : "checkout.errors.countryUnknown",
+      );
+    }
+  });
+
   it("requires an e-mail address in a valid format", () => {
     const { email: _omitted, ...missing } = valid;
     expect(errors(missing).email).toEqual(["errors.emailRequired"]);
@@ -461,7 +477,6 @@ describe("checkoutSchema", () => {
     ["lastName", 100],
     ["address", 300],
     ["city", 100],
-    ["country", 100],
     ["postalCode", 20],
     ["notes", 1000],
   ] as const)("limits %s to %i characters", (field, max) => {

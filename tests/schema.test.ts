@@ -61,6 +61,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "price_usd_derived",
     "is_featured",
     "is_demo",
+    "weight_grams",
     "created_at",
     "updated_at",
   ],
@@ -102,6 +103,9 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "payment_reminder_due_at",
     "payment_reminded_at",
     "payment_expired_at",
+    "country_code",
+    "shipping_zone_id",
+    "shipping_zone_name",
   ],
   order_lines: [
     "id",
@@ -184,6 +188,10 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
   ],
   outbox_attempts: ["id", "message_id", "attempted_at", "ok", "response_status", "error", "duration_ms"],
   webhooks: ["id", "name", "url", "secret", "events", "active", "created_at", "updated_at", "secret_created_at"],
+  shipping_zones: ["id", "name_en", "name_zh", "sort_order", "rest_of_world", "created_at", "updated_at"],
+  shipping_zone_countries: ["country_code", "zone_id"],
+  shipping_zone_rates: ["zone_id", "currency", "fee_cents", "free_above_cents"],
+  shipping_zone_bands: ["zone_id", "currency", "max_grams", "fee_cents"],
 };
 
 const stamp = now();

@@ -9,6 +9,7 @@ import { UserError } from "~/lib/problem";
 import { type ShippingRule, shippingFor } from "~/lib/shipping";
 import { publicUrl } from "~/lib/storage.server";
 import { shownToShoppers } from "./products/cards.server";
+import { shippingQuote, zoneRate } from "./shipping/zones.server";
 
 /**
  * The cart lives on the server: a cookie (or the signed-in user) names it; lines are product +
@@ -68,6 +69,15 @@ export interface Cart {
   overStock: boolean;
   /** Lines whose product is hidden now (inactive category): checkout waits until they are removed. */
   unavailable: boolean;
+  /**
+   * The destination shipping was computed for (decision 047): its code, the zone that ships there
+   * (null: no zone covers it, and the cart cannot be ordered there), and the cart's weight.
+   */
+  destination?: {
+    countryCode: string;
+    zone: { id: number; nameEn: string; nameZh: string } | null;
+    weightGrams: number;
+  };
 }
 
 export function newCartId(): string {
@@ -143,6 +153,7 @@ export function cartLineRows(db: DB, cartId: string) {
       "cart_lines.quantity",
       "products.name_en",
       "products.name_zh",
+      "products.weight_grams",
       "products.price_hkd_cents",
       "products.price_gbp_cents",
       "products.price_eur_cents",
@@ -160,12 +171,16 @@ export function cartLineRows(db: DB, cartId: string) {
     .execute();
 }
 
-/** The cart in `currency`: prices from the database, shipping under the shop's rule for that currency. */
+/**
+ * The cart in `currency`: prices from the database, shipping under the shop's rule for that
+ * currency — or, given a destination (ISO code), under the rate of the zone that ships there.
+ */
 export async function loadCart(
   db: DB,
   cartId: string | null,
   currency: Currency,
   shippingRule: ShippingRule,
+  destination?: string,
 ): Promise<Cart> {
   const empty: Cart = {
     id: cartId,
@@ -203,7 +218,22 @@ export async function loadCart(
   });
   const buyable = lines.filter((line) => line.available);
   const subtotal = buyable.reduce((sum, line) => sum + line.lineTotalCents, 0);
-  const shipping = shippingFor(subtotal, shippingRule);
+  let shipping = shippingFor(subtotal, shippingRule);
+  let rule = shippingRule;
+  let where: Cart["destination"];
+  if (destination) {
+    const weightGrams = rows
+      .filter((row) => row.category_is_active !== 0)
+      .reduce((sum, row) => sum + row.weight_grams * row.quantity, 0);
+    const quote = await shippingQuote(db, { countryCode: destination, currency, subtotalCents: subtotal, weightGrams });
+    shipping = quote.shipped ? quote.shippingCents : 0;
+    if (quote.shipped) {
+      const rate = await zoneRate(db, quote.zone.id, currency);
+      if (rate) rule = { feeCents: rate.feeCents, freeAboveCents: rate.freeAboveCents };
+    }
+    const zone = quote.shipped ? { id: quote.zone.id, nameEn: quote.zone.nameEn, nameZh: quote.zone.nameZh } : null;
+    where = { countryCode: destination.toUpperCase(), zone, weightGrams };
+  }
   return {
     id: cartId,
     lines,
@@ -211,7 +241,8 @@ export async function loadCart(
     subtotalCents: subtotal,
     shippingCents: shipping,
     totalCents: subtotal + shipping,
-    shippingRule,
+    shippingRule: rule,
+    destination: where,
     overStock: buyable.some((line) => line.quantity > line.stock),
     unavailable: buyable.length < lines.length,
   };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { resolveCountry } from "~/lib/countries";
 import { requiredText } from "~/lib/text-field";
 import { emailField } from "./auth";
 
@@ -15,6 +16,16 @@ const optional = (max: number) =>
 /** The country checkout starts with (the shop ships from Hong Kong), in each language. */
 export const HOME_COUNTRY = { country_en: "Hong Kong", country_zh: "香港" };
 
+/**
+ * The destination: an ISO 3166-1 alpha-2 code from the select (a name typed by an older form or
+ * saved on an earlier order is read too), stored as the code (docs/decisions/047).
+ */
+function countryField() {
+  return required(100)
+    .refine((value) => value === "" || resolveCountry(value) !== null, { error: "checkout.errors.countryUnknown" })
+    .transform((value) => resolveCountry(value) ?? value);
+}
+
 /** The customer information of checkout; the same schema runs in the browser and on the server. */
 export const checkoutSchema = z.object({
   firstName: required(100),
@@ -28,11 +39,14 @@ export const checkoutSchema = z.object({
   city: required(100),
   // Hong Kong has no postal codes.
   postalCode: optional(20),
-  country: required(100),
+  country: countryField(),
   notes: optional(1000),
   // "I am 18 or older": a ticked checkbox sends "on". Required by the server only when the cart
   // holds an 18+ item (docs/decisions/049); anything else sent is not a confirmation.
   ageConfirmed: z.literal("on", { error: "checkout.errors.ageRequired" }).optional(),
 });
+
+/** "Update shipping" (checkout and cart): only the destination is read. */
+export const destinationSchema = z.object({ intent: z.literal("shipping"), country: countryField() });
 
 export type CheckoutInput = z.infer<typeof checkoutSchema>;

@@ -15,6 +15,7 @@ import * as m0013 from "./0013-staff-and-colour-images";
 import * as m0014 from "./0014-outbox";
 import * as m0015 from "./0015-webhooks";
 import * as m0017 from "./0017-outbox-admin-indexes";
+import * as m0018 from "./0018-shipping-zones";
 import * as m0020 from "./0020-age-confirmation";
 
 /**
@@ -38,5 +39,6 @@ export const migrations: Record<string, Migration> = {
   "0014-outbox": m0014,
   "0015-webhooks": m0015,
   "0017-outbox-admin-indexes": m0017,
+  "0018-shipping-zones": m0018,
   "0020-age-confirmation": m0020,
 };

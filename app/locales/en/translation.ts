@@ -436,6 +436,7 @@ export default {
     postalCode: "Postal code (optional)",
     postalCodeHint: "Leave empty in Hong Kong.",
     country: "Country / Region",
+    updateShipping: "Update shipping",
     notes: "Order notes (optional)",
     notesHint: 'Delivery instructions, or "Self-pickup".',
     continue: "Continue to Payment",
@@ -463,6 +464,8 @@ export default {
       unavailable: "{{name}} is no longer available. Remove it from your cart and try again.",
       ageRequired: "Confirm that you are 18 or older to order these items.",
       ageNotConfirmed: "{{name}} is sold only to adults: go back to checkout and confirm that you are 18 or older.",
+      countryUnknown: "Choose the country or region to deliver to",
+      notShipped: "We don't ship to {{country}}. Choose another destination.",
     },
   },
   payment: {
@@ -699,4 +702,10 @@ export default {
     copied: "Copied",
   },
   adminProductCsv,
+  adminZones: {
+    errors: {
+      countryTaken: "{{code}} is already in the zone {{zoneEn}}: a country can be in one zone only",
+      notFound: "That shipping zone no longer exists",
+    },
+  },
 };

@@ -425,6 +425,7 @@ export default {
     postalCode: "郵政編號（選填）",
     postalCodeHint: "香港地址可留空。",
     country: "國家／地區",
+    updateShipping: "更新運費",
     notes: "訂單備註（選填）",
     notesHint: "送貨指示，或填寫「門市自取」。",
     continue: "繼續付款",
@@ -451,6 +452,8 @@ export default {
       unavailable: "{{name}}已停止供應，請從購物車移除後再試。",
       ageRequired: "請確認你已年滿18歲，方可訂購這些商品。",
       ageNotConfirmed: "{{name}}只售予成年人：請返回結帳頁確認你已年滿18歲。",
+      countryUnknown: "請選擇送貨的國家或地區",
+      notShipped: "我們不送貨到{{country}}，請選擇其他目的地。",
     },
   },
   payment: {
@@ -675,4 +678,10 @@ export default {
     copied: "已複製",
   },
   adminProductCsv,
+  adminZones: {
+    errors: {
+      countryTaken: "{{code}} 已屬於運送區域「{{zoneZh}}」：每個國家只可屬於一個區域",
+      notFound: "該運送區域已不存在",
+    },
+  },
 } satisfies typeof en;

@@ -4,10 +4,10 @@ import { lockRows } from "#db/dialect";
 import type { Currency, OrderRow } from "#db/schema";
 import type { CheckoutState } from "~/lib/checkout-session.server";
 import { DEFAULT_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
+import { countryName, resolveCountry } from "~/lib/countries";
 import { colorName, localized } from "~/lib/localize";
 import { priceIn } from "~/lib/money";
 import { UserError } from "~/lib/problem";
-import { shippingFor } from "~/lib/shipping";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { CheckoutInput } from "~/schemas/checkout";
@@ -15,6 +15,7 @@ import { cartLineRows } from "../cart.server";
 import { recordShopEvent } from "../outbox/events.server";
 import { loadPaymentInstructions, takesOrders } from "../payment-accounts.server";
 import { loadShop, paymentWindowHours } from "../settings/shop.server";
+import { shippingQuote } from "../shipping/zones.server";
 import { type AgeConfirmation, requireAgeConfirmation } from "./age.server";
 import { type OrderMailConfig, queueOrderReceivedEmail } from "./emails.server";
 import { paymentDeadlines } from "./payment-deadlines.server";
@@ -222,9 +223,26 @@ export async function placeOrder(
       return { ...line, unit, total: unit * line.quantity };
     });
     const subtotal = priced.reduce((sum, line) => sum + line.total, 0);
-    // The shop's shipping rule as it stands in this transaction, in the order's currency.
+    const weightGrams = lines.reduce((sum, line) => sum + line.weight_grams * line.quantity, 0);
+    // Shipping for the destination's zone as the zones stand in this transaction, in the order's
+    // currency (docs/decisions/047): a country no zone covers is refused, whatever the form said.
+    const countryCode = resolveCountry(input.customer.country);
+    if (!countryCode) throw new UserError("checkout.errors.countryUnknown", { field: "country" });
+    const quote = await shippingQuote(trx, {
+      countryCode,
+      currency: input.currency,
+      subtotalCents: subtotal,
+      weightGrams,
+    });
+    if (!quote.shipped) {
+      throw new UserError("checkout.errors.notShipped", {
+        field: "country",
+        params: { country: countryName(countryCode, input.locale) },
+        status: 409,
+      });
+    }
+    const shipping = quote.shippingCents;
     const shop = await loadShop(trx);
-    const shipping = shippingFor(subtotal, shop.shipping[input.currency]);
     const placedAt = new Date();
     const timestamp = now(placedAt);
     const { customer } = input;
@@ -246,7 +264,11 @@ export async function placeOrder(
       address: customer.address,
       city: customer.city,
       postal_code: customer.postalCode ?? null,
-      country: customer.country,
+      // The country's name in the order's language (what older code and exports read); the code decides.
+      country: countryName(countryCode, input.locale),
+      country_code: countryCode,
+      shipping_zone_id: quote.zone.id,
+      shipping_zone_name: quote.zone.nameEn,
       notes: customer.notes ?? null,
       receipt_path: input.receiptPath,
       receipt_uploaded_at: input.receiptPath ? timestamp : null,

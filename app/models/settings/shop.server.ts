@@ -22,6 +22,7 @@ import {
   type ShopDetailsForm,
 } from "~/schemas/shop";
 import { auditAction } from "../audit.server";
+import { setRestOfWorldRules } from "../shipping/zones.server";
 import { getSetting, putSetting } from "./site-settings.server";
 
 /**
@@ -329,6 +330,8 @@ export async function saveShopDetails(
   return db.transaction().execute(async (trx) => {
     const before = parseShopDetails(await getSetting(trx, SHOP_DETAILS_KEY));
     await putSetting(trx, SHOP_DETAILS_KEY, JSON.stringify(details));
+    // The delivery rule here is the default (rest-of-world) zone's: one place for one rule (decision 047).
+    await setRestOfWorldRules(trx, details.shipping);
     for (const currency of DERIVED_CURRENCIES) {
       if (before.exchangeRates[currency] !== details.exchangeRates[currency]) {
         await recomputeDerivedPrices(trx, currency, details.exchangeRates[currency]);

@@ -8,6 +8,7 @@ import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { DEFAULT_COLOR } from "~/lib/colors";
+import { getDestination } from "~/lib/destination.server";
 import { type Flash, setFlash } from "~/lib/flash.server";
 import { formAction, type Problem, refuse, succeed, UserError, wantsData } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -27,7 +28,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   const t = getInstance(context).t;
   const currency = getCurrency(context);
   const shop = await getShop(context);
-  const cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency]);
+  const cart = await loadCart(
+    db,
+    await currentCartId(context),
+    currency,
+    shop.shipping[currency],
+    getDestination(context),
+  );
   return {
     cart,
     language: getLanguage(context),

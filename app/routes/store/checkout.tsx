@@ -5,16 +5,25 @@ import { CartSummary } from "~/components/order-summary";
 import { addressOfOrder } from "~/components/store/ship-to";
 import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
-import { ErrorList, FieldFor, inputClass, inputProps, StatusButton, textareaProps } from "~/components/ui/field";
+import {
+  ErrorList,
+  FieldFor,
+  inputClass,
+  inputProps,
+  StatusButton,
+  selectProps,
+  textareaProps,
+} from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { requestInfoContext, services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { getCheckout, getCheckoutDraft, saveCheckout, saveCheckoutDraft } from "~/lib/checkout-session.server";
+import { countryName, countryOptions, resolveCountry } from "~/lib/countries";
+import { chosenDestination, getDestination, setDestination } from "~/lib/destination.server";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { localized } from "~/lib/localize";
 import { privatePageMeta } from "~/lib/meta";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -22,7 +31,7 @@ import { loadCart } from "~/models/cart.server";
 import { ageTextIn, cartNeedsAgeConfirmation } from "~/models/orders/age.server";
 import { checkoutOrderNumber, findLastOrderContact } from "~/models/orders/place.server";
 import { getShop, titleWithShop } from "~/models/settings/shop.server";
-import { checkoutSchema, HOME_COUNTRY } from "~/schemas/checkout";
+import { checkoutSchema, destinationSchema } from "~/schemas/checkout";
 import type { Route } from "./+types/checkout";
 
 const FIELDS = [
@@ -42,28 +51,34 @@ export async function loader({ context }: Route.LoaderArgs) {
   const language = getLanguage(context);
   const currency = getCurrency(context);
   const shop = await getShop(context);
-  const cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency]);
+  const draft = getCheckoutDraft(context);
+  const user = getUser(context);
+  // What the shopper typed before (signed out, or on the way back from payment) comes back.
+  const saved = getCheckout(context)?.customer;
+  // A returning customer starts from the name, phone and address of their last order.
+  const last = user && !draft && !saved ? await findLastOrderContact(db, user.id) : undefined;
+  const fromLast: Partial<Record<(typeof FIELDS)[number], string | null>> = last ? addressOfOrder(last) : {};
+  // Shipping for the country typed just now, else chosen, else of the saved checkout or the last
+  // order, else the shopper's geo country, else Hong Kong (decision 047).
+  const destination =
+    resolveCountry(draft?.country) ??
+    chosenDestination(context) ??
+    resolveCountry(saved?.country ?? fromLast.country) ??
+    getDestination(context);
+  const cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency], destination);
   // A product hidden since it went into the cart (inactive category) cannot be ordered: the
   // cart page shows which, and the way to go on (remove it).
   if (cart.unavailable) {
     setFlash(context, { type: "error", key: "cart.removeUnavailable" });
     throw redirect("/cart");
   }
-  const user = getUser(context);
-  // What the shopper typed before (signed out, or on the way back from payment) comes back.
-  const saved = getCheckout(context)?.customer;
-  const draft = getCheckoutDraft(context);
-  // A returning customer starts from the name, phone and address of their last order.
-  const last = user && !draft && !saved ? await findLastOrderContact(db, user.id) : undefined;
-  const fromLast: Partial<Record<(typeof FIELDS)[number], string | null>> = last ? addressOfOrder(last) : {};
-  const defaults: Record<string, string> = {
-    country: localized(HOME_COUNTRY, "country", language),
-    email: user?.email ?? "",
-  };
+  const defaults: Record<string, string> = { email: user?.email ?? "" };
   for (const field of FIELDS) {
     const value = draft?.[field] ?? saved?.[field] ?? fromLast[field];
     if (typeof value === "string" && value) defaults[field] = value;
   }
+  // The select shows the destination shipping was computed for, as a code.
+  defaults.country = destination;
   const t = getInstance(context).t;
   // An 18+ item in the cart: the shopper confirms their age (docs/decisions/049).
   const ageText = (await cartNeedsAgeConfirmation(db, cart.id)) ? await ageTextIn(db, language) : null;
@@ -76,29 +91,42 @@ export async function loader({ context }: Route.LoaderArgs) {
     // constraints, not Zod (docs/decisions/015).
     constraint: getZodConstraint(checkoutSchema),
     signedIn: user !== null,
+    countries: countryOptions(language),
+    // No zone covers the destination: said before paying (placeOrder refuses it too).
+    notShippedTo: cart.destination && !cart.destination.zone ? countryName(destination, language) : null,
     title: await titleWithShop(context, t("checkout.title")),
   };
 }
 
+/** What the shopper typed, kept in the session (signing in first, or "Update shipping" without JavaScript). */
+function keepTyped(context: Route.ActionArgs["context"], form: FormData) {
+  const values: Record<string, string> = {};
+  for (const field of FIELDS) {
+    const typed = form.get(field);
+    if (typeof typed === "string") values[field] = typed.slice(0, 1000);
+  }
+  saveCheckoutDraft(context, values);
+}
+
 /** The customer's details go into the session for payment; a signed-out shopper signs in first, their input kept. */
-export const action = formAction<Route.ActionArgs, typeof checkoutSchema, void, Response>(
-  { schema: checkoutSchema },
+export const action = formAction<Route.ActionArgs, typeof checkoutSchema | typeof destinationSchema, void, Response>(
+  { schema: (form) => (form.get("intent") === "shipping" ? destinationSchema : checkoutSchema) },
   async ({ context, form, value }) => {
+    setDestination(context, resolveCountry(value.country) ?? "HK");
+    if ("intent" in value) {
+      // "Update shipping": the page again, with the shipping for this country and the rest as typed.
+      keepTyped(context, form);
+      return redirect("/checkout");
+    }
     // Refused next to the checkbox (400, input kept) when the cart holds an 18+ item and the box
     // was not ticked, also when the form was forged without it; placeOrder checks again.
-    const { db } = services(context);
-    const needsAge = await cartNeedsAgeConfirmation(db, await currentCartId(context));
+    const needsAge = await cartNeedsAgeConfirmation(services(context).db, await currentCartId(context));
     if (needsAge && value.ageConfirmed !== "on") {
       throw new UserError("checkout.errors.ageRequired", { field: "ageConfirmed" });
     }
     if (!getUser(context)) {
       // Keep what they typed; after signing in they come back to a filled form.
-      const values: Record<string, string> = {};
-      for (const field of FIELDS) {
-        const typed = form.get(field);
-        if (typeof typed === "string") values[field] = typed.slice(0, 1000);
-      }
-      saveCheckoutDraft(context, values);
+      keepTyped(context, form);
       setFlash(context, { type: "info", key: "checkout.authRequired", detailKey: "checkout.authRequiredDetail" });
       return redirect(`/login?redirectTo=${encodeURIComponent("/checkout")}`);
     }
@@ -112,7 +140,7 @@ export const action = formAction<Route.ActionArgs, typeof checkoutSchema, void, 
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cart, language, defaults, constraint, signedIn, ageText } = loaderData;
+  const { cart, language, defaults, constraint, signedIn, countries, notShippedTo, ageText } = loaderData;
   const [form, fields] = useServerForm<typeof checkoutSchema>(actionData?.result, constraint, {
     id: "checkout",
     defaultValue: defaults,
@@ -160,8 +188,43 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             autoComplete: "postal-code",
             hint: t("checkout.postalCodeHint"),
           })}
-          {text("country", t("checkout.country"), { autoComplete: "country-name" })}
         </div>
+        <div className="flex flex-wrap items-end gap-3">
+          <div className="min-w-0 flex-1">
+            <FieldFor field={fields.country} label={t("checkout.country")}>
+              <select
+                {...selectProps(fields.country)}
+                autoComplete="country"
+                className={inputClass}
+                onChange={(event) => {
+                  // With JavaScript the shipping follows the choice at once; without, the button below.
+                  const button = event.currentTarget.form?.querySelector<HTMLButtonElement>("button[value=shipping]");
+                  if (button) event.currentTarget.form?.requestSubmit(button);
+                }}
+              >
+                {countries.map((option) => (
+                  <option key={option.code} value={option.code}>
+                    {option.name}
+                  </option>
+                ))}
+              </select>
+            </FieldFor>
+          </div>
+          <button
+            type="submit"
+            name="intent"
+            value="shipping"
+            formNoValidate
+            className="rounded border border-stone-300 px-3 py-2 text-sm hover:bg-stone-50"
+          >
+            {t("checkout.updateShipping")}
+          </button>
+        </div>
+        {notShippedTo ? (
+          <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+            {t("checkout.errors.notShipped", { country: notShippedTo })}
+          </p>
+        ) : null}
         <FieldFor field={fields.notes} label={t("checkout.notes")} hint={t("checkout.notesHint")}>
           <textarea {...textareaProps(fields.notes)} rows={3} className={inputClass} />
         </FieldFor>

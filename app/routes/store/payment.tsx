@@ -15,6 +15,7 @@ import { requireUser, signedInOnly } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
 import { clearCheckout, getCheckout, saveCheckout } from "~/lib/checkout-session.server";
 import { formatDate } from "~/lib/dates";
+import { getDestination } from "~/lib/destination.server";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { fpsQrFor } from "~/lib/fps-qr.server";
@@ -43,7 +44,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     checkout = saveCheckout(context, checkout.customer, checkoutOrderNumber(null), checkout.ageConfirmation);
   const currency = getCurrency(context);
   const shop = await getShop(context);
-  const cart = await loadCart(db, await currentCartId(context), currency, shop.shipping[currency]);
+  const cart = await loadCart(
+    db,
+    await currentCartId(context),
+    currency,
+    shop.shipping[currency],
+    getDestination(context),
+  );
   if (!checkout?.orderNumber || cart.lines.length === 0) return { ready: false as const, title };
   const instructions = await loadPaymentInstructions(db, currency, {
     demoMode: config.demoMode,
