@@ -23,6 +23,7 @@ const POSTGRES_SUITES = [
   "cart",
   "catalog",
   "age-confirmation",
+  "restricted-items",
   "checkout-prefill",
   "checkout-steps",
   "colour-images",

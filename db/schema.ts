@@ -346,6 +346,18 @@ export interface BankAccountsTable {
   updated_at: Timestamp;
 }
 
+/** The zones a product may be sent to (migration 0020, docs/decisions/049); none: everywhere. */
+export interface ProductShipZonesTable {
+  product_id: number;
+  zone_id: number;
+}
+
+/** The zones every product of a category may be sent to (migration 0020); none: everywhere. */
+export interface CategoryShipZonesTable {
+  category_id: number;
+  zone_id: number;
+}
+
 export interface SiteSettingsTable {
   key: string;
   value: string;
@@ -466,6 +478,8 @@ export interface Database {
   blog_posts: BlogPostsTable;
   bank_accounts: BankAccountsTable;
   site_settings: SiteSettingsTable;
+  product_ship_zones: ProductShipZonesTable;
+  category_ship_zones: CategoryShipZonesTable;
   page_views: PageViewsTable;
   page_view_days: PageViewDaysTable;
   page_view_paths: PageViewPathsTable;

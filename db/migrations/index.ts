@@ -16,7 +16,7 @@ import * as m0014 from "./0014-outbox";
 import * as m0015 from "./0015-webhooks";
 import * as m0017 from "./0017-outbox-admin-indexes";
 import * as m0018 from "./0018-shipping-zones";
-import * as m0020 from "./0020-age-confirmation";
+import * as m0020 from "./0020-age-and-restricted-items";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -40,5 +40,5 @@ export const migrations: Record<string, Migration> = {
   "0015-webhooks": m0015,
   "0017-outbox-admin-indexes": m0017,
   "0018-shipping-zones": m0018,
-  "0020-age-confirmation": m0020,
+  "0020-age-and-restricted-items": m0020,
 };

@@ -466,6 +466,8 @@ export default {
       ageNotConfirmed: "{{name}} is sold only to adults: go back to checkout and confirm that you are 18 or older.",
       countryUnknown: "Choose the country or region to deliver to",
       notShipped: "We don't ship to {{country}}. Choose another destination.",
+      restricted: "{{name}} can only be sent to {{zones}}. Remove it from your cart or choose a destination there.",
+      restrictedNowhere: "{{name}} cannot be sent anywhere at the moment. Remove it from your cart.",
     },
   },
   payment: {

@@ -454,6 +454,8 @@ export default {
       ageNotConfirmed: "{{name}}只售予成年人：請返回結帳頁確認你已年滿18歲。",
       countryUnknown: "請選擇送貨的國家或地區",
       notShipped: "我們不送貨到{{country}}，請選擇其他目的地。",
+      restricted: "{{name}}只可寄往{{zones}}。請從購物車移除，或選擇該地區的送貨地址。",
+      restrictedNowhere: "{{name}}目前無法寄出，請從購物車移除。",
     },
   },
   payment: {

@@ -20,6 +20,7 @@ import { type AgeConfirmation, requireAgeConfirmation } from "./age.server";
 import { type OrderMailConfig, queueOrderReceivedEmail } from "./emails.server";
 import { paymentDeadlines } from "./payment-deadlines.server";
 import { storeReceipt } from "./receipts.server";
+import { requireShippable } from "./restrictions.server";
 import { findOwnOrder } from "./shopper.server";
 
 /** Unique under load: `ORD-` + timestamp + a random suffix. */
@@ -241,6 +242,8 @@ export async function placeOrder(
         status: 409,
       });
     }
+    // An item limited to other zones is refused, naming it and where it can go (docs/decisions/049).
+    await requireShippable(trx, lines, quote.zone.id, input.locale);
     const shipping = quote.shippingCents;
     const shop = await loadShop(trx);
     const placedAt = new Date();

@@ -6,6 +6,10 @@ import type { Kysely } from "kysely";
 //   category is. Every existing product and category starts at 0, so checkout is unchanged.
 // - orders.age_confirmed_at / age_confirmed_ip: when the shopper ticked "I am 18 or older" and the
 //   client address of that request; both null on an order without 18+ items.
+// - product_ship_zones / category_ship_zones: the zones (migration 0018) a product or a whole
+//   category may be sent to; no rows: everywhere the shop ships. A product's allowed zones are
+//   the intersection of its own and its category's. A deleted zone, product or category takes
+//   its rows with it.
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on the current schema type
 export async function up(db: Kysely<any>): Promise<void> {
@@ -17,10 +21,24 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
   await db.schema.alterTable("orders").addColumn("age_confirmed_at", "text").execute();
   await db.schema.alterTable("orders").addColumn("age_confirmed_ip", "text").execute();
+  await db.schema
+    .createTable("product_ship_zones")
+    .addColumn("product_id", "integer", (c) => c.notNull().references("products.id").onDelete("cascade"))
+    .addColumn("zone_id", "integer", (c) => c.notNull().references("shipping_zones.id").onDelete("cascade"))
+    .addPrimaryKeyConstraint("product_ship_zones_pk", ["product_id", "zone_id"])
+    .execute();
+  await db.schema
+    .createTable("category_ship_zones")
+    .addColumn("category_id", "integer", (c) => c.notNull().references("categories.id").onDelete("cascade"))
+    .addColumn("zone_id", "integer", (c) => c.notNull().references("shipping_zones.id").onDelete("cascade"))
+    .addPrimaryKeyConstraint("category_ship_zones_pk", ["category_id", "zone_id"])
+    .execute();
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable("category_ship_zones").ifExists().execute();
+  await db.schema.dropTable("product_ship_zones").ifExists().execute();
   await db.schema.alterTable("orders").dropColumn("age_confirmed_ip").execute();
   await db.schema.alterTable("orders").dropColumn("age_confirmed_at").execute();
   for (const table of ["categories", "products"]) {

@@ -1,0 +1,126 @@
+import type { DB } from "#db/connect.server";
+import { localized } from "~/lib/localize";
+import { UserError } from "~/lib/problem";
+import type { Language } from "~/locales";
+
+/**
+ * Restricted items (issue 27, docs/decisions/049): a product or a whole category limited to some
+ * shipping zones (product_ship_zones / category_ship_zones, migration 0020). No rows: it ships
+ * everywhere the shop ships. A product's allowed zones are the intersection of its own limit and
+ * its category's: each is a rule the shop must keep.
+ */
+
+export interface AllowedZone {
+  id: number;
+  name_en: string;
+  name_zh: string;
+}
+
+/** Each product's allowed zones, in the zones' order; null: no limit (everywhere the shop ships). */
+export async function allowedZonesOf(
+  db: DB,
+  productIds: readonly number[],
+): Promise<Map<number, AllowedZone[] | null>> {
+  const result = new Map<number, AllowedZone[] | null>();
+  if (productIds.length === 0) return result;
+  const ids = [...new Set(productIds)];
+  const [products, own, byCategory] = await Promise.all([
+    db.selectFrom("products").select(["id", "category_id"]).where("id", "in", ids).execute(),
+    db
+      .selectFrom("product_ship_zones")
+      .innerJoin("shipping_zones", "shipping_zones.id", "product_ship_zones.zone_id")
+      .select([
+        "product_ship_zones.product_id as owner",
+        "shipping_zones.id",
+        "shipping_zones.name_en",
+        "shipping_zones.name_zh",
+      ])
+      .where("product_ship_zones.product_id", "in", ids)
+      .orderBy("shipping_zones.sort_order")
+      .orderBy("shipping_zones.id")
+      .execute(),
+    db
+      .selectFrom("category_ship_zones")
+      .innerJoin("products", "products.category_id", "category_ship_zones.category_id")
+      .innerJoin("shipping_zones", "shipping_zones.id", "category_ship_zones.zone_id")
+      .select(["products.id as owner", "shipping_zones.id", "shipping_zones.name_en", "shipping_zones.name_zh"])
+      .where("products.id", "in", ids)
+      .orderBy("shipping_zones.sort_order")
+      .orderBy("shipping_zones.id")
+      .execute(),
+  ]);
+  const group = (rows: (AllowedZone & { owner: number })[]) => {
+    const map = new Map<number, AllowedZone[]>();
+    for (const { owner, ...zone } of rows) map.set(owner, [...(map.get(owner) ?? []), zone]);
+    return map;
+  };
+  const ownZones = group(own);
+  const categoryZones = group(byCategory);
+  for (const product of products) {
+    const mine = ownZones.get(product.id);
+    const theirs = categoryZones.get(product.id);
+    if (!mine && !theirs) result.set(product.id, null);
+    else if (!mine) result.set(product.id, theirs ?? null);
+    else if (!theirs) result.set(product.id, mine);
+    else
+      result.set(
+        product.id,
+        mine.filter((zone) => theirs.some((other) => other.id === zone.id)),
+      );
+  }
+  return result;
+}
+
+/** The zones' names in `language`, joined as the page's language lists them. */
+export function zoneNames(zones: readonly AllowedZone[], language: Language): string {
+  return zones.map((zone) => localized(zone, "name", language)).join(language === "zh" ? "、" : ", ");
+}
+
+export interface RestrictedLine {
+  product_id: number;
+  name_en: string;
+  name_zh: string;
+  /** Where it may go; empty: nowhere (its own and its category's limits have no zone in common). */
+  zones: AllowedZone[];
+}
+
+/** The lines that cannot go to the zone `zoneId` (the destination's), with where each may go. */
+export async function linesNotShippableTo(
+  db: DB,
+  lines: readonly { product_id: number; name_en: string; name_zh: string }[],
+  zoneId: number,
+): Promise<RestrictedLine[]> {
+  const allowed = await allowedZonesOf(
+    db,
+    lines.map((line) => line.product_id),
+  );
+  const refused: RestrictedLine[] = [];
+  for (const line of lines) {
+    const zones = allowed.get(line.product_id);
+    if (zones && !zones.some((zone) => zone.id === zoneId)) {
+      refused.push({ product_id: line.product_id, name_en: line.name_en, name_zh: line.name_zh, zones });
+    }
+  }
+  return refused;
+}
+
+/** The refusal naming an item and where it can go, in the shopper's language (cart, checkout, placeOrder). */
+export function restrictedError(line: RestrictedLine, locale: Language, status = 409): UserError {
+  return line.zones.length === 0
+    ? new UserError("checkout.errors.restrictedNowhere", { params: { name: localized(line, "name", locale) }, status })
+    : new UserError("checkout.errors.restricted", {
+        params: { name: localized(line, "name", locale), zones: zoneNames(line.zones, locale) },
+        status,
+      });
+}
+
+/** Refuses (409, the first item named with where it can go) a cart with an item that cannot go to the zone. */
+export async function requireShippable(
+  db: DB,
+  lines: readonly { product_id: number; name_en: string; name_zh: string }[],
+  zoneId: number,
+  locale: Language,
+): Promise<void> {
+  const [first] = await linesNotShippableTo(db, lines, zoneId);
+  if (first) throw restrictedError(first, locale);
+}
