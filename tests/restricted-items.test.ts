@@ -3,11 +3,13 @@ import { describe, expect, it } from "vitest";
 import { UserError } from "~/lib/problem";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { placeOrder } from "~/models/orders/place.server";
-import { allowedZonesOf } from "~/models/orders/restrictions.server";
+import { allowedZonesOf, shipsToText } from "~/models/orders/restrictions.server";
 import { createZone, type ZoneInput } from "~/models/shipping/zones.server";
+import { loader as productLoader } from "~/routes/store/product";
 import type { CheckoutInput } from "~/schemas/checkout";
 import { createCategory, createProduct, createSignedIn, TEST_CONFIG } from "./factories";
 import { createTestServices } from "./setup/db";
+import { runRoute } from "./setup/route";
 
 /**
  * Restricted items (issue 27, docs/decisions/049): a product or category limited to some zones;
@@ -114,5 +116,18 @@ describe("restricted items at placement", () => {
     await limitProduct(product.id, [taiwan]);
     const refused = await order(product.id, "HK").catch((error: unknown) => error);
     expect((refused as UserError).key).toBe("checkout.errors.restrictedNowhere");
+  });
+});
+
+describe("the product page says where it ships", () => {
+  it("names the zones in the page's language, nothing for an unlimited product", async () => {
+    const rifle = await createProduct(db);
+    await limitProduct(rifle.id, [macau, taiwan]);
+    const page = await runRoute(svc, productLoader, new Request(`http://localhost/product/${rifle.id}`), null, {
+      id: String(rifle.id),
+    });
+    expect((page.result as { product: { shipsTo: string | null } }).product.shipsTo).toBe("Taiwan, Macau");
+    expect(await shipsToText(db, rifle.id, "zh")).toBe("台灣、澳門");
+    expect(await shipsToText(db, (await createProduct(db)).id, "en")).toBeNull();
   });
 });

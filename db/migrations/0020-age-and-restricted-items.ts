@@ -1,4 +1,5 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { onPostgres } from "./portable";
 
 // Frozen in time: never import application code here.
 // Age confirmation (issue 27, docs/decisions/049):
@@ -33,7 +34,26 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("zone_id", "integer", (c) => c.notNull().references("shipping_zones.id").onDelete("cascade"))
     .addPrimaryKeyConstraint("category_ship_zones_pk", ["category_id", "zone_id"])
     .execute();
+  // The product page says where a product ships: a change renews cached pages (migration 0011's triggers).
+  for (const table of LIMIT_TABLES) {
+    if (onPostgres(db)) {
+      await sql`CREATE TRIGGER ${sql.id(`${table}_page_cache`)}
+        AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(table)}
+        FOR EACH STATEMENT EXECUTE FUNCTION bump_page_cache_version()`.execute(db);
+    } else {
+      for (const event of ["INSERT", "UPDATE", "DELETE"]) {
+        await sql
+          .raw(
+            `CREATE TRIGGER "${table}_page_cache_${event.toLowerCase()}" AFTER ${event} ON "${table}" ` +
+              "BEGIN UPDATE page_cache_version SET version = version + 1 WHERE id = 1; END",
+          )
+          .execute(db);
+      }
+    }
+  }
 }
+
+const LIMIT_TABLES = ["product_ship_zones", "category_ship_zones"];
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()
 export async function down(db: Kysely<any>): Promise<void> {

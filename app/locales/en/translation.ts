@@ -358,6 +358,8 @@ export default {
     related: "Related Products",
     featured: "Featured",
     adultOnly: "18+",
+    shipsTo: "Ships to {{zones}} only",
+    shipsNowhere: "Cannot be shipped at the moment",
     adultOnlyHint: "Sold only to buyers aged 18 or older: you confirm your age at checkout.",
     colourImages: "Photos by colour",
   },

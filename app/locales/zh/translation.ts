@@ -350,6 +350,8 @@ export default {
     related: "相關產品",
     featured: "精選",
     adultOnly: "18+",
+    shipsTo: "只寄往{{zones}}",
+    shipsNowhere: "目前無法寄出",
     adultOnlyHint: "只售予年滿18歲的買家：結帳時須確認年齡。",
     colourImages: "按顏色查看相片",
   },

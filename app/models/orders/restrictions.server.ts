@@ -124,3 +124,9 @@ export async function requireShippable(
   const [first] = await linesNotShippableTo(db, lines, zoneId);
   if (first) throw restrictedError(first, locale);
 }
+
+/** Where a product may be sent, as the product page says it: null without a limit, "" when nowhere. */
+export async function shipsToText(db: DB, productId: number, language: Language): Promise<string | null> {
+  const zones = (await allowedZonesOf(db, [productId])).get(productId) ?? null;
+  return zones === null ? null : zoneNames(zones, language);
+}

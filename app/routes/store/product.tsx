@@ -16,6 +16,7 @@ import { formatMoney } from "~/lib/money";
 import { productJsonLd } from "~/lib/structured-data.server";
 import { getCurrency } from "~/middleware/currency";
 import { getLanguage } from "~/middleware/i18next";
+import { shipsToText } from "~/models/orders/restrictions.server";
 import { cardViews } from "~/models/products/cards.server";
 import { findProduct, listRelatedProducts } from "~/models/products/catalog.server";
 import { titleWithShop } from "~/models/settings/shop.server";
@@ -47,6 +48,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       currency: product.currency,
       is_featured: product.is_featured,
       adult_only: product.adult_only,
+      // "Ships to Hong Kong only": the zones it may go to, in the page's language (docs/decisions/049).
+      shipsTo: await shipsToText(db, product.id, language),
       category: product.category
         ? {
             slug: product.category.slug,
@@ -150,6 +153,11 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               {formatMoney(product.price_cents, product.currency)}
             </p>
           </div>
+          {product.shipsTo !== null ? (
+            <p className="text-sm font-medium text-amber-800" data-ships-to>
+              {product.shipsTo === "" ? t("product.shipsNowhere") : t("product.shipsTo", { zones: product.shipsTo })}
+            </p>
+          ) : null}
           <p className="leading-relaxed text-stone-700">{product.description}</p>
 
           <ProductBuyForm
