@@ -1,15 +1,17 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { setDestination } from "~/lib/destination.server";
 import { UserError } from "~/lib/problem";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { placeOrder } from "~/models/orders/place.server";
 import { allowedZonesOf, shipsToText } from "~/models/orders/restrictions.server";
 import { createZone, type ZoneInput } from "~/models/shipping/zones.server";
+import { loader as cartLoader } from "~/routes/store/cart";
 import { loader as productLoader } from "~/routes/store/product";
 import type { CheckoutInput } from "~/schemas/checkout";
 import { createCategory, createProduct, createSignedIn, TEST_CONFIG } from "./factories";
 import { createTestServices } from "./setup/db";
-import { runRoute } from "./setup/route";
+import { routeContext, runRoute } from "./setup/route";
 
 /**
  * Restricted items (issue 27, docs/decisions/049): a product or category limited to some zones;
@@ -129,5 +131,27 @@ describe("the product page says where it ships", () => {
     expect((page.result as { product: { shipsTo: string | null } }).product.shipsTo).toBe("Taiwan, Macau");
     expect(await shipsToText(db, rifle.id, "zh")).toBe("台灣、澳門");
     expect(await shipsToText(db, (await createProduct(db)).id, "en")).toBeNull();
+  });
+});
+
+type CartPage = { restricted: { key: string; params: Record<string, string> }[] };
+
+describe("the cart says which item cannot go to the destination", () => {
+  it("names the item and where it can go for Taiwan, nothing for Hong Kong", async () => {
+    const rifle = await createProduct(db, { name_en: `Cart rifle ${crypto.randomUUID()}` });
+    await limitProduct(rifle.id, [hongKong]);
+    const user = await createSignedIn(db);
+    const cartId = await cartIdForUser(db, user.id);
+    await addToCart(db, cartId, { productId: rifle.id, color: "Black", quantity: 1 });
+    const ctxTw = routeContext(svc, user);
+    setDestination(ctxTw, "TW");
+    const tw = await runRoute(svc, cartLoader, new Request("http://localhost/cart"), user, {}, ctxTw);
+    const messages = (tw.result as CartPage).restricted;
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ key: "checkout.errors.restricted", params: { name: rifle.name_en } });
+    const ctxHk = routeContext(svc, user);
+    setDestination(ctxHk, "HK");
+    const hk = await runRoute(svc, cartLoader, new Request("http://localhost/cart"), user, {}, ctxHk);
+    expect((hk.result as CartPage).restricted).toEqual([]);
   });
 });

@@ -130,3 +130,29 @@ export async function shipsToText(db: DB, productId: number, language: Language)
   const zones = (await allowedZonesOf(db, [productId])).get(productId) ?? null;
   return zones === null ? null : zoneNames(zones, language);
 }
+
+/**
+ * The cart's items that cannot go to its destination's zone, each as the message placeOrder would
+ * refuse with (its key and parameters), for the cart and checkout pages to show before payment.
+ */
+export async function cartRestrictionMessages(
+  db: DB,
+  cart: {
+    lines: readonly { productId: number; name_en: string; name_zh: string }[];
+    destination?: { zone: { id: number } | null } | null;
+  },
+  language: Language,
+): Promise<{ key: string; params: Record<string, string | number> }[]> {
+  const zone = cart.destination?.zone;
+  if (!zone || cart.lines.length === 0) return [];
+  const lines = cart.lines.map((line) => ({
+    product_id: line.productId,
+    name_en: line.name_en,
+    name_zh: line.name_zh,
+  }));
+  const refused = await linesNotShippableTo(db, lines, zone.id);
+  return refused.map((line) => {
+    const error = restrictedError(line, language);
+    return { key: error.key, params: error.params };
+  });
+}

@@ -19,6 +19,7 @@ import type { Language } from "~/locales";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { addToCart, clearCart, loadCart, removeLine, setLineQuantity } from "~/models/cart.server";
+import { cartRestrictionMessages } from "~/models/orders/restrictions.server";
 import { getShop, titleWithShop } from "~/models/settings/shop.server";
 import { cartActionSchema } from "~/schemas/cart";
 import type { Route } from "./+types/cart";
@@ -37,6 +38,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   );
   return {
     cart,
+    // An item that cannot go to the chosen destination: which, and where it can go (docs/decisions/049).
+    restricted: await cartRestrictionMessages(db, cart, getLanguage(context)),
     language: getLanguage(context),
     signedIn: getUser(context) !== null,
     title: await titleWithShop(context, t("cart.title")),
@@ -121,11 +124,26 @@ function refusalFlash(problem: Problem, language: Language, standard: string): F
 
 export default function CartPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cart, language, signedIn } = loaderData;
+  const { cart, language, signedIn, restricted } = loaderData;
   if (cart.lines.length === 0) return <StoreNotice notice="emptyCart" />;
   return (
     <SummaryPage title={t("cart.title")} summary={<CartSummaryPanel cart={cart} signedIn={signedIn} />}>
       <section>
+        {restricted.length > 0 ? (
+          <div
+            role="alert"
+            className="mb-4 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800"
+            data-restricted
+          >
+            <ul className="space-y-1">
+              {restricted.map((message) => (
+                <li key={message.key + String(message.params.name)}>
+                  {t(message.key as "checkout.errors.restricted", message.params)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
         <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
           {cart.lines.map((line) => (
             <CartLineItem key={line.id} line={line} currency={cart.currency} language={language} />

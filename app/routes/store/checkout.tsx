@@ -30,6 +30,7 @@ import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadCart } from "~/models/cart.server";
 import { ageTextIn, cartNeedsAgeConfirmation } from "~/models/orders/age.server";
 import { checkoutOrderNumber, findLastOrderContact } from "~/models/orders/place.server";
+import { cartRestrictionMessages } from "~/models/orders/restrictions.server";
 import { getShop, titleWithShop } from "~/models/settings/shop.server";
 import { checkoutSchema, destinationSchema } from "~/schemas/checkout";
 import type { Route } from "./+types/checkout";
@@ -85,6 +86,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     cart,
     ageText,
+    // An item that cannot go to the chosen destination: which, and where it can go (docs/decisions/049).
+    restricted: await cartRestrictionMessages(db, cart, language),
     language,
     defaults,
     // Validation runs on the server only (the action); the browser gets the schema's HTML
@@ -140,7 +143,7 @@ export const action = formAction<Route.ActionArgs, typeof checkoutSchema | typeo
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cart, language, defaults, constraint, signedIn, countries, notShippedTo, ageText } = loaderData;
+  const { cart, language, defaults, constraint, signedIn, countries, notShippedTo, ageText, restricted } = loaderData;
   const [form, fields] = useServerForm<typeof checkoutSchema>(actionData?.result, constraint, {
     id: "checkout",
     defaultValue: defaults,
@@ -171,6 +174,21 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         {...form.props}
         className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-6"
       >
+        {restricted.length > 0 ? (
+          <div
+            role="alert"
+            className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800"
+            data-restricted
+          >
+            <ul className="space-y-1">
+              {restricted.map((message) => (
+                <li key={message.key + String(message.params.name)}>
+                  {t(message.key as "checkout.errors.restricted", message.params)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
         <h2 className="text-lg font-semibold">{t("checkout.customerInfo")}</h2>
         <div className="grid gap-4 sm:grid-cols-2">
           {text("firstName", t("checkout.firstName"), { autoComplete: "given-name" })}
