@@ -155,3 +155,11 @@ describe("the cart says which item cannot go to the destination", () => {
     expect((hk.result as CartPage).restricted).toEqual([]);
   });
 });
+
+describe("the product editor's zones", () => {
+  it("saves the ticked zones through the editor model (a zone that no longer exists dropped)", async () => {
+    const product = await createProduct(db, { ship_zone_ids: [macau, taiwan, 999_999] });
+    expect(await shipsToText(db, product.id, "en")).toBe("Taiwan, Macau");
+    expect(await shipsToText(db, (await createProduct(db, { ship_zone_ids: [] })).id, "en")).toBeNull();
+  });
+});

@@ -120,6 +120,11 @@ export const productSchema = z
     is_featured: z.boolean().optional(),
     /** 18+: sold only to shoppers who confirm their age at checkout (docs/decisions/049). */
     adult_only: z.boolean().optional(),
+    /** The zones it may be sent to (checkboxes, one value per zone id); none: everywhere (docs/decisions/049). */
+    ship_zones: z
+      .array(z.string().regex(/^\d{1,9}$/, { error: "adminProductForm.errors.zoneInvalid" }))
+      .max(200)
+      .optional(),
     /** Stock of a product without colours (kept in its default-colour variant). */
     stock: stockField.optional(),
     variants: z.array(variantSchema).max(MAX_VARIANTS, { error: "adminProductForm.errors.tooManyVariants" }).optional(),
@@ -168,6 +173,7 @@ export const productSchema = z
     category_id: value.category_id ?? null,
     is_featured: value.is_featured ?? false,
     adult_only: value.adult_only ?? false,
+    ship_zone_ids: (value.ship_zones ?? []).map((id) => Number.parseInt(id, 10)) as number[] | undefined,
     stock: value.stock ?? 0,
     variants: value.variants ?? [],
     images: (value.images ?? []).map((image) => (typeof image === "string" ? image : image.key)),

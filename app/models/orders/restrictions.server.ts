@@ -156,3 +156,40 @@ export async function cartRestrictionMessages(
     return { key: error.key, params: error.params };
   });
 }
+
+/** The zones a product or category form offers (every zone, in the shop's order). */
+export function listZoneChoices(db: DB) {
+  return db
+    .selectFrom("shipping_zones")
+    .select(["id", "name_en", "name_zh"])
+    .orderBy("sort_order")
+    .orderBy("id")
+    .execute();
+}
+
+/** The zones a product is limited to by its own rows (not its category's); empty: no limit of its own. */
+export async function productZoneIds(db: DB, productId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("product_ship_zones")
+    .select("zone_id")
+    .where("product_id", "=", productId)
+    .orderBy("zone_id")
+    .execute();
+  return rows.map((row) => row.zone_id);
+}
+
+/** Replaces a product's own zone limit (in its editor's transaction); ids of zones that no longer exist are dropped. */
+export async function setProductZones(db: DB, productId: number, zoneIds: readonly number[]): Promise<void> {
+  await db.deleteFrom("product_ship_zones").where("product_id", "=", productId).execute();
+  if (zoneIds.length === 0) return;
+  const existing = await db
+    .selectFrom("shipping_zones")
+    .select("id")
+    .where("id", "in", [...new Set(zoneIds)])
+    .execute();
+  if (existing.length === 0) return;
+  await db
+    .insertInto("product_ship_zones")
+    .values(existing.map((zone) => ({ product_id: productId, zone_id: zone.id })))
+    .execute();
+}

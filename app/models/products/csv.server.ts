@@ -501,7 +501,12 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
     if (!parsed.success) continue;
     const adultText = first.cells.adult_only.trim().toLowerCase();
     // Empty or absent: the flag stays as it is (the model leaves an undefined flag alone).
-    const input: ProductInput = { ...parsed.data, adult_only: adultText === "" ? undefined : adultText === "yes" };
+    // The file carries no zones: an import leaves a product's zone limit as it is.
+    const input: ProductInput = {
+      ...parsed.data,
+      adult_only: adultText === "" ? undefined : adultText === "yes",
+      ship_zone_ids: undefined,
+    };
     const current = id === null ? undefined : existing.get(id);
     if (!current) plan.creates.push({ id: null, line: first.line, input });
     else if (isUnchanged(current, input, exchangeRates)) plan.unchanged++;

@@ -13,6 +13,7 @@ import {
   type ProductFormInput,
 } from "~/schemas/product";
 import { auditAction } from "../audit.server";
+import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
 
 /** A colour: `color` is its key and English name, `color_zh` its Chinese name (null: the English one). */
@@ -49,6 +50,8 @@ export interface ProductInput {
   is_featured: boolean;
   /** 18+ (docs/decisions/049); left as it is when missing (an import without the column). */
   adult_only?: boolean;
+  /** The zones it may be sent to (docs/decisions/049); empty: no limit of its own; missing: left as it is. */
+  ship_zone_ids?: number[];
   /** Stock of a product without colours: it goes into one default-colour variant. */
   stock: number;
   variants: VariantInput[];
@@ -284,6 +287,7 @@ export async function createProduct(
         .values(variantsOf(input).map((variant, index) => ({ product_id: id, ...variant, sort_order: index })))
         .execute();
       await writeImages(trx, id, keys);
+      if (input.ship_zone_ids) await setProductZones(trx, id, input.ship_zone_ids);
       await auditAction(trx, actorUserId, "product.created", id, { after: await findProductForEdit(trx, id) });
       return id;
     });
@@ -327,6 +331,7 @@ export async function updateProduct(
         .set({ ...productColumns(input, exchangeRates), updated_at: now() })
         .where("id", "=", id)
         .execute();
+      if (input.ship_zone_ids) await setProductZones(trx, id, input.ship_zone_ids);
 
       const wanted = variantsOf(input);
       const existing = await trx
