@@ -163,3 +163,12 @@ describe("the product editor's zones", () => {
     expect(await shipsToText(db, (await createProduct(db, { ship_zone_ids: [] })).id, "en")).toBeNull();
   });
 });
+
+describe("the category form's zones", () => {
+  it("limits every product of the category through the categories model", async () => {
+    const guns = await createCategory(db, { ship_zones: [String(macau)] });
+    const product = await createProduct(db, { category_id: guns.id });
+    expect(await shipsToText(db, product.id, "zh")).toBe("澳門");
+    await expect(order(product.id, "TW")).rejects.toBeInstanceOf(UserError);
+  });
+});

@@ -7,6 +7,7 @@ import { UserError } from "~/lib/problem";
 import { publicUrl, type Storage } from "~/lib/storage.server";
 import { type CategoryInput, slugify } from "~/schemas/category";
 import { auditAction } from "./audit.server";
+import { setCategoryZones } from "./orders/restrictions.server";
 
 /** Active categories in the operator's order: the navigation, footer and home tiles. */
 export async function listActiveCategories(db: DB): Promise<CategoryRow[]> {
@@ -147,6 +148,7 @@ export async function createCategory(
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+        await setCategoryZones(trx, row.id, (input.ship_zones ?? []).map(Number));
         await auditAction(trx, options.actorUserId, "category.created", row.id, { after: row });
         return row;
       }),
@@ -188,6 +190,7 @@ export async function updateCategory(
           .where("id", "=", id)
           .returningAll()
           .executeTakeFirstOrThrow();
+        await setCategoryZones(trx, id, (input.ship_zones ?? []).map(Number));
         await auditAction(trx, options.actorUserId, "category.updated", id, { before, after: row });
         return row;
       }),

@@ -193,3 +193,30 @@ export async function setProductZones(db: DB, productId: number, zoneIds: readon
     .values(existing.map((zone) => ({ product_id: productId, zone_id: zone.id })))
     .execute();
 }
+
+/** The zones a category is limited to; empty: no limit. */
+export async function categoryZoneIds(db: DB, categoryId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("category_ship_zones")
+    .select("zone_id")
+    .where("category_id", "=", categoryId)
+    .orderBy("zone_id")
+    .execute();
+  return rows.map((row) => row.zone_id);
+}
+
+/** Replaces a category's zone limit (in its form's transaction); ids of zones that no longer exist are dropped. */
+export async function setCategoryZones(db: DB, categoryId: number, zoneIds: readonly number[]): Promise<void> {
+  await db.deleteFrom("category_ship_zones").where("category_id", "=", categoryId).execute();
+  if (zoneIds.length === 0) return;
+  const existing = await db
+    .selectFrom("shipping_zones")
+    .select("id")
+    .where("id", "in", [...new Set(zoneIds)])
+    .execute();
+  if (existing.length === 0) return;
+  await db
+    .insertInto("category_ship_zones")
+    .values(existing.map((zone) => ({ category_id: categoryId, zone_id: zone.id })))
+    .execute();
+}
