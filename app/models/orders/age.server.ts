@@ -2,6 +2,7 @@ import type { DB } from "#db/connect.server";
 import { localized } from "~/lib/localize";
 import { UserError } from "~/lib/problem";
 import type { Language } from "~/locales";
+import { DEFAULT_AGE_TEXT } from "~/schemas/age-text";
 import { auditAction } from "../audit.server";
 import { getSetting, putSetting } from "../settings/site-settings.server";
 
@@ -19,13 +20,9 @@ export interface AgeConfirmation {
   ip: string | null;
 }
 
-export const AGE_TEXT_KEYS = { en: "age_confirmation_text_en", zh: "age_confirmation_text_zh" } as const;
+export { DEFAULT_AGE_TEXT };
 
-/** What the checkbox says until the owner writes their own (Settings → Shop details). */
-export const DEFAULT_AGE_TEXT = {
-  en: "I confirm I am 18 or older. My order contains items sold only to adults, and I may be asked for proof of age on delivery.",
-  zh: "本人確認已年滿18歲。此訂單包含只售予成年人的商品，送貨時或須出示年齡證明。",
-} as const;
+export const AGE_TEXT_KEYS = { en: "age_confirmation_text_en", zh: "age_confirmation_text_zh" } as const;
 
 export interface AgeText {
   text_en: string;

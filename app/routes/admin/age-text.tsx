@@ -9,8 +9,8 @@ import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
-import { DEFAULT_AGE_TEXT, loadAgeText, saveAgeText } from "~/models/orders/age.server";
-import { ageTextSchema } from "~/schemas/age-text";
+import { loadAgeText, saveAgeText } from "~/models/orders/age.server";
+import { ageTextSchema, DEFAULT_AGE_TEXT } from "~/schemas/age-text";
 import type { Route } from "./+types/age-text";
 
 /*
