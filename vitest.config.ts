@@ -22,6 +22,8 @@ const POSTGRES_SUITES = [
   "blog",
   "cart",
   "catalog",
+  "age-confirmation",
+  "restricted-items",
   "checkout-prefill",
   "checkout-steps",
   "colour-images",

@@ -59,6 +59,7 @@ export default [
       route("settings/shop", "routes/admin/shop-details.tsx"),
       route("settings/pages/:slug", "routes/admin/content-page-form.tsx"),
       route("settings/search", "routes/admin/search-synonyms.tsx"),
+      route("settings/age", "routes/admin/age-text.tsx"),
       route("settings/webhooks", "routes/admin/webhooks.tsx"),
       route("settings/webhooks/:id", "routes/admin/webhook.tsx"),
       route("demo-data", "routes/admin/demo-data.tsx"),

@@ -71,6 +71,8 @@ export interface CategoriesTable {
   sort_order: ColumnType<number, number | undefined, number>;
   /** Seeded demo content: "Remove demo data" deletes it. */
   is_demo: ColumnType<Bool, Bool | undefined, Bool>;
+  /** 1: everything in it is 18+ (migration 0020). */
+  adult_only: ColumnType<Bool, Bool | undefined, Bool>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -93,6 +95,8 @@ export interface ProductsTable {
   price_eur_derived: DerivedFlag;
   price_usd_derived: DerivedFlag;
   is_featured: ColumnType<Bool, Bool | undefined, Bool>;
+  /** 1: 18+ (migration 0020); also 18+ when its category is. */
+  adult_only: ColumnType<Bool, Bool | undefined, Bool>;
   is_demo: ColumnType<Bool, Bool | undefined, Bool>;
   /** Weight in grams for shipping bands (0: not weighed; migration 0018). */
   weight_grams: ColumnType<number, number | undefined, number>;
@@ -172,6 +176,9 @@ export interface OrdersTable {
   payment_due_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the one payment reminder falls due (halfway through the window). */
   payment_reminder_due_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When and from which client address the shopper confirmed being 18+ (migration 0020); null without 18+ items. */
+  age_confirmed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  age_confirmed_ip: ColumnType<string | null, string | null | undefined, string | null>;
   payment_reminded_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** The shop cancelled the order because its deadline passed unpaid. */
   payment_expired_at: ColumnType<string | null, string | null | undefined, string | null>;
@@ -346,6 +353,18 @@ export interface BankAccountsTable {
   is_demo: ColumnType<Bool, Bool | undefined, Bool>;
   created_at: CreatedAt;
   updated_at: Timestamp;
+}
+
+/** The zones a product may be sent to (migration 0020, docs/decisions/049); none: everywhere. */
+export interface ProductShipZonesTable {
+  product_id: number;
+  zone_id: number;
+}
+
+/** The zones every product of a category may be sent to (migration 0020); none: everywhere. */
+export interface CategoryShipZonesTable {
+  category_id: number;
+  zone_id: number;
 }
 
 export interface SiteSettingsTable {
@@ -526,6 +545,8 @@ export interface Database {
   blog_posts: BlogPostsTable;
   bank_accounts: BankAccountsTable;
   site_settings: SiteSettingsTable;
+  product_ship_zones: ProductShipZonesTable;
+  category_ship_zones: CategoryShipZonesTable;
   page_views: PageViewsTable;
   page_view_days: PageViewDaysTable;
   page_view_paths: PageViewPathsTable;

@@ -47,6 +47,7 @@ function input(overrides: Partial<CategoryInput> = {}): CategoryInput {
     description_zh: null,
     sort_order: 0,
     is_active: true,
+    adult_only: false,
     slug: null,
     remove_image: false,
     ...overrides,

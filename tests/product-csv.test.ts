@@ -1,6 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { CurrentUser } from "~/lib/auth.server";
+import { applyProductImport, planProductImport } from "~/models/products/csv.server";
 import { action as exportAction } from "~/routes/admin/products-export";
 import { action as importAction } from "~/routes/admin/products-import";
 import { createCategory, createProduct, createSignedIn } from "./factories";
@@ -258,5 +259,35 @@ describe("product CSV", () => {
     const other = await createSignedIn(svc.db, { admin: true });
     const stolen = await confirm(shown?.token ?? "", other);
     expect((stolen.result as unknown as { init: { status: number } }).init.status).toBe(409);
+  });
+});
+
+describe("the 18+ column (docs/decisions/049)", () => {
+  it("exports adult_only, imports yes/no, and leaves the flag as it is when the cell is empty or the column absent", async () => {
+    const { db } = svc;
+    const adult = await createProduct(db);
+    await db.updateTable("products").set({ adult_only: 1 }).where("id", "=", adult.id).execute();
+    const rows = rowsOf(await exportBytes());
+    const row = rows.find((r) => r.product_id === String(adult.id));
+    expect(row?.adult_only).toBe("yes");
+    const flag = async () =>
+      (await db.selectFrom("products").select("adult_only").where("id", "=", adult.id).executeTakeFirstOrThrow())
+        .adult_only;
+    const apply = async (cells: Record<string, string>[]) => {
+      const plan = await planProductImport(db, csvOf(cells));
+      expect(plan.errors).toEqual([]);
+      await applyProductImport(db, plan, admin.id);
+    };
+    const own = rows.filter((r) => r.product_id === String(adult.id));
+    await apply(own.map((r) => ({ ...r, adult_only: "" })));
+    expect(await flag()).toBe(1);
+    await apply(own.map(({ adult_only: _dropped, ...rest }) => rest));
+    expect(await flag()).toBe(1);
+    await apply(own.map((r) => ({ ...r, adult_only: "no" })));
+    expect(await flag()).toBe(0);
+    await apply(own.map((r) => ({ ...r, adult_only: "YES" })));
+    expect(await flag()).toBe(1);
+    const bad = await planProductImport(db, csvOf(own.map((r) => ({ ...r, adult_only: "maybe" }))));
+    expect(bad.errors.map((e) => e.key)).toContain("adminProductCsv.errors.adultInvalid");
   });
 });

@@ -42,6 +42,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "is_active",
     "sort_order",
     "is_demo",
+    "adult_only",
     "created_at",
     "updated_at",
   ],
@@ -60,6 +61,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "price_eur_derived",
     "price_usd_derived",
     "is_featured",
+    "adult_only",
     "is_demo",
     "weight_grams",
     "created_at",
@@ -101,6 +103,8 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "cancelled_at",
     "payment_due_at",
     "payment_reminder_due_at",
+    "age_confirmed_at",
+    "age_confirmed_ip",
     "payment_reminded_at",
     "payment_expired_at",
     "discount_code",
@@ -231,6 +235,8 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
   shipping_zone_countries: ["country_code", "zone_id"],
   shipping_zone_rates: ["zone_id", "currency", "fee_cents", "free_above_cents"],
   shipping_zone_bands: ["zone_id", "currency", "max_grams", "fee_cents"],
+  product_ship_zones: ["product_id", "zone_id"],
+  category_ship_zones: ["category_id", "zone_id"],
 };
 
 const stamp = now();

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { RouterContextProvider } from "react-router";
+import type { AgeConfirmation } from "~/models/orders/age.server";
 import { type CheckoutInput, checkoutSchema } from "~/schemas/checkout";
 import { getSession, setSessionValue } from "./session.server";
 
@@ -14,6 +15,8 @@ export interface CheckoutState {
   submissionKey: string;
   /** Null only in a checkout saved before order numbers were reserved (the payment page gives it one). */
   orderNumber: string | null;
+  /** The shopper's "I am 18 or older", when the checkout had 18+ items (docs/decisions/049). */
+  ageConfirmation: AgeConfirmation | null;
 }
 
 export function getCheckout(context: Readonly<RouterContextProvider>): CheckoutState | null {
@@ -22,7 +25,10 @@ export function getCheckout(context: Readonly<RouterContextProvider>): CheckoutS
   const parsed = checkoutSchema.safeParse(value.customer);
   if (!parsed.success) return null;
   const orderNumber = typeof value.orderNumber === "string" ? value.orderNumber : null;
-  return { customer: parsed.data, submissionKey: value.submissionKey, orderNumber };
+  const age = value.ageConfirmation;
+  const ageConfirmation =
+    age && typeof age.at === "string" ? { at: age.at, ip: typeof age.ip === "string" ? age.ip : null } : null;
+  return { customer: parsed.data, submissionKey: value.submissionKey, orderNumber, ageConfirmation };
 }
 
 /** Starts (or restarts) payment with these details: a new one-time key for the payment form. */
@@ -30,8 +36,9 @@ export function saveCheckout(
   context: Readonly<RouterContextProvider>,
   customer: CheckoutInput,
   orderNumber: string,
+  ageConfirmation: AgeConfirmation | null = null,
 ): CheckoutState {
-  const state = { customer, submissionKey: crypto.randomUUID(), orderNumber };
+  const state = { customer, submissionKey: crypto.randomUUID(), orderNumber, ageConfirmation };
   const session = getSession(context);
   setSessionValue(session, "checkout", state);
   setSessionValue(session, "checkoutDraft", undefined);

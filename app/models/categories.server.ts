@@ -7,6 +7,7 @@ import { UserError } from "~/lib/problem";
 import { publicUrl, type Storage } from "~/lib/storage.server";
 import { type CategoryInput, slugify } from "~/schemas/category";
 import { auditAction } from "./audit.server";
+import { setCategoryZones } from "./orders/restrictions.server";
 
 /** Active categories in the operator's order: the navigation, footer and home tiles. */
 export async function listActiveCategories(db: DB): Promise<CategoryRow[]> {
@@ -30,6 +31,7 @@ export interface AdminCategory {
   image_path: string | null;
   image_url: string | null;
   is_active: boolean;
+  adult_only: boolean;
   sort_order: number;
   product_count: number;
 }
@@ -45,6 +47,7 @@ function toAdminCategory(row: CategoryRow, productCount: number): AdminCategory 
     image_path: row.image_path,
     image_url: publicUrl(row.image_path),
     is_active: row.is_active === 1,
+    adult_only: row.adult_only === 1,
     sort_order: row.sort_order,
     product_count: productCount,
   };
@@ -97,7 +100,13 @@ async function slugTaken(db: DB, slug: string, exceptId?: number): Promise<boole
 const CATEGORY_FIELDS = ["name_en", "name_zh", "description_en", "description_zh", "sort_order"] as const;
 
 function categoryValues(input: CategoryInput, slug: string, imagePath: string | null) {
-  return { ...pickColumns(input, CATEGORY_FIELDS), slug, image_path: imagePath, is_active: input.is_active ? 1 : 0 };
+  return {
+    ...pickColumns(input, CATEGORY_FIELDS),
+    slug,
+    image_path: imagePath,
+    is_active: input.is_active ? 1 : 0,
+    adult_only: input.adult_only ? 1 : 0,
+  };
 }
 
 /** A save that another category's slug beat to the unique index is refused like a taken slug. */
@@ -139,6 +148,7 @@ export async function createCategory(
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+        await setCategoryZones(trx, row.id, (input.ship_zones ?? []).map(Number));
         await auditAction(trx, options.actorUserId, "category.created", row.id, { after: row });
         return row;
       }),
@@ -180,6 +190,7 @@ export async function updateCategory(
           .where("id", "=", id)
           .returningAll()
           .executeTakeFirstOrThrow();
+        await setCategoryZones(trx, id, (input.ship_zones ?? []).map(Number));
         await auditAction(trx, options.actorUserId, "category.updated", id, { before, after: row });
         return row;
       }),

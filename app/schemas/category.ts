@@ -44,6 +44,16 @@ export const categorySchema = z.object({
     .string()
     .optional()
     .transform((value) => value !== undefined && value !== "" && value !== "off" && value !== "0"),
+  // 18+: every product in it is sold only to shoppers who confirm their age (docs/decisions/049).
+  adult_only: z
+    .string()
+    .optional()
+    .transform((value) => value !== undefined && value !== "" && value !== "off" && value !== "0"),
+  // The zones its products may be sent to (checkboxes); none ticked: everywhere (docs/decisions/049).
+  ship_zones: z
+    .array(z.string().regex(/^\d{1,9}$/, { error: "adminCategories.errors.zoneInvalid" }))
+    .max(200)
+    .optional(),
   // Optional: derived from the English name when empty on create; kept as it is when empty on edit.
   slug: z
     .string()

@@ -41,6 +41,9 @@ export const checkoutSchema = z.object({
   postalCode: optional(20),
   country: countryField(),
   notes: optional(1000),
+  // "I am 18 or older": a ticked checkbox sends "on". Required by the server only when the cart
+  // holds an 18+ item (docs/decisions/049); anything else sent is not a confirmation.
+  ageConfirmed: z.literal("on", { error: "checkout.errors.ageRequired" }).optional(),
 });
 
 /** "Update shipping" (checkout and cart): only the destination is read. */

@@ -118,6 +118,13 @@ export const productSchema = z
       .transform((value) => Number.parseInt(value, 10))
       .optional(),
     is_featured: z.boolean().optional(),
+    /** 18+: sold only to shoppers who confirm their age at checkout (docs/decisions/049). */
+    adult_only: z.boolean().optional(),
+    /** The zones it may be sent to (checkboxes, one value per zone id); none: everywhere (docs/decisions/049). */
+    ship_zones: z
+      .array(z.string().regex(/^\d{1,9}$/, { error: "adminProductForm.errors.zoneInvalid" }))
+      .max(200)
+      .optional(),
     /** Stock of a product without colours (kept in its default-colour variant). */
     stock: stockField.optional(),
     variants: z.array(variantSchema).max(MAX_VARIANTS, { error: "adminProductForm.errors.tooManyVariants" }).optional(),
@@ -165,6 +172,8 @@ export const productSchema = z
     price_usd_cents: value.price_usd ?? null,
     category_id: value.category_id ?? null,
     is_featured: value.is_featured ?? false,
+    adult_only: value.adult_only ?? false,
+    ship_zone_ids: (value.ship_zones ?? []).map((id) => Number.parseInt(id, 10)) as number[] | undefined,
     stock: value.stock ?? 0,
     variants: value.variants ?? [],
     images: (value.images ?? []).map((image) => (typeof image === "string" ? image : image.key)),

@@ -613,6 +613,17 @@ export const FORMS: readonly FormAction[] = [
     encoding: "urlencoded",
     fields: { intent: ["activate", "deactivate", "delete", "other"], id: ["1", "999999", "x"] },
   },
+  {
+    name: "admin: age confirmation text",
+    module: "app/routes/admin/age-text.tsx",
+    path: () => "/admin/settings/age",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      text_en: ["I am 18 or older.", "", "x".repeat(501), "<script>alert(1)</script>"],
+      text_zh: ["本人已年滿18歲。", "", "偽".repeat(501)],
+    },
+  },
   // Webhooks: only addresses where nothing answers (loopback port 9) or that are refused, so the
   // fuzzing shop never sends anything anywhere, whatever the switch is set to.
   {

@@ -541,6 +541,19 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     200,
     "all",
   ),
+  // The age checkbox's text: the owner's (docs/decisions/049).
+  adminRow(
+    "/admin/settings/age",
+    "routes/admin/age-text.tsx",
+    () => "/admin/settings/age",
+    {
+      body: () => ({ text_en: "Forged", text_zh: "偽造" }),
+      adminBody: () => ({ text_en: "x".repeat(501) }),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
   // Webhooks: the owner's. Opening the shop's network to them, or removing one, must not happen for anyone else.
   adminRow(
     "/admin/settings/webhooks",

@@ -22,8 +22,13 @@ export function CategoryForm({
   category,
   lastResult,
   problem,
+  zones = [],
+  zoneIds = [],
 }: {
   category: AdminCategory | null;
+  /** The shipping zones its products can be limited to, and those they are (docs/decisions/049). */
+  zones?: { id: number; name_en: string; name_zh: string }[];
+  zoneIds?: number[];
   lastResult: SubmissionResult<string[]> | null | undefined;
   /** The refusal of the last post, when it was this form's. */
   problem: Problem | null;
@@ -45,6 +50,7 @@ export function CategoryForm({
           description_zh: category.description_zh ?? "",
           sort_order: String(category.sort_order),
           is_active: category.is_active ? "on" : undefined,
+          adult_only: category.adult_only ? "on" : undefined,
           slug: category.slug,
         }
       : { sort_order: "0", is_active: "on" },
@@ -120,6 +126,32 @@ export function CategoryForm({
           hint={t("adminCategories.activeHelp")}
           className="sm:col-span-2"
         />
+        <CheckboxField
+          field={fields.adult_only}
+          label={t("adminCategories.adultOnly")}
+          hint={t("adminCategories.adultOnlyHelp")}
+          className="sm:col-span-2"
+        />
+        {zones.length > 0 ? (
+          <fieldset className="sm:col-span-2">
+            <legend className="text-sm font-medium text-stone-800">{t("adminCategories.shipZones")}</legend>
+            <p className="text-xs text-stone-500">{t("adminCategories.shipZonesHint")}</p>
+            <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+              {zones.map((zone) => (
+                <label key={zone.id} className="flex items-center gap-2 text-sm">
+                  <input
+                    type="checkbox"
+                    name="ship_zones"
+                    value={String(zone.id)}
+                    defaultChecked={zoneIds.includes(zone.id)}
+                    className="size-4"
+                  />
+                  {zone.name_en} / {zone.name_zh}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ) : null}
         <div className="flex gap-3 sm:col-span-2">
           <StatusButton pendingText={uploading ? t("adminCategories.uploading") : undefined}>
             {category ? t("adminCategories.update") : t("adminCategories.create")}

@@ -44,6 +44,9 @@ export interface ProductEditorProps {
   /** The product's own images: storage key → address. */
   imageUrls: Record<string, string>;
   categories: { id: number; name_en: string; name_zh: string }[];
+  /** The shipping zones it can be limited to, and those it is (docs/decisions/049). */
+  zones?: { id: number; name_en: string; name_zh: string }[];
+  zoneIds?: number[];
   /** The shop's rates today, for the hints of the prices that follow HKD. */
   rates: ExchangeRates;
   lastResult: SubmissionResult<string[]> | undefined;
@@ -59,6 +62,8 @@ export function ProductEditor({
   defaultValue,
   imageUrls,
   categories,
+  zones = [],
+  zoneIds = [],
   rates,
   lastResult,
   problem,
@@ -140,6 +145,30 @@ export function ProductEditor({
             <input {...getInputProps(fields.is_featured, { type: "checkbox" })} className="size-4" />
             {t("adminProductForm.featured")}
           </label>
+          <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
+            <input {...getInputProps(fields.adult_only, { type: "checkbox" })} className="size-4" />
+            {t("adminProductForm.adultOnly")}
+          </label>
+          {zones.length > 0 ? (
+            <fieldset className="sm:col-span-2">
+              <legend className="text-sm font-medium text-stone-800">{t("adminProductForm.shipZones")}</legend>
+              <p className="text-xs text-stone-500">{t("adminProductForm.shipZonesHint")}</p>
+              <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+                {zones.map((zone) => (
+                  <label key={zone.id} className="flex items-center gap-2 text-sm">
+                    <input
+                      type="checkbox"
+                      name="ship_zones"
+                      value={String(zone.id)}
+                      defaultChecked={zoneIds.includes(zone.id)}
+                      className="size-4"
+                    />
+                    {zone.name_en} / {zone.name_zh}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          ) : null}
         </div>
 
         <ProductVariantRows form={form} stock={fields.stock} variants={fields.variants} />

@@ -23,6 +23,11 @@ export default {
   sortOrderHint: "Lower numbers come first.",
   active: "Active",
   activeHelp: "Whether this category is active and visible",
+  adultOnly: "18+",
+  shipZones: "Its products ship only to",
+  shipZonesHint: "Tick none to ship everywhere the shop ships. A product's own limit applies too.",
+  adultOnlyHelp:
+    "Every product in this category is sold only to buyers who confirm at checkout that they are 18 or older",
   create: "Create",
   update: "Update",
   uploading: "Uploading...",
@@ -41,6 +46,7 @@ export default {
   updated: "Category updated successfully",
   deleted: "Category deleted successfully",
   errors: {
+    zoneInvalid: "Choose zones from the list",
     nameEnRequired: "English name is required",
     nameZhRequired: "Chinese name is required",
     tooLong: "This text is too long.",

@@ -41,6 +41,8 @@ export default {
   postalCode: "Postal code",
   country: "Country",
   notes: "Order notes",
+  ageConfirmed: "Age confirmed 18+ at {{date}} from {{ip}}",
+  ageConfirmedNoIp: "an unknown address",
   account: "Account",
   viewCustomer: "View customer",
   guest: "No account",

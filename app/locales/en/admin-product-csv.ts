@@ -38,6 +38,7 @@ export default {
     unknownProduct: "There is no product with id {{id}}.",
     unknownCategory: "There is no category with the slug “{{slug}}”.",
     featuredInvalid: "featured must be yes or no.",
+    adultInvalid: "adult_only must be yes, no or empty.",
     rowsDisagree: "{{columns}} differs from line {{other}} of the same product.",
     field: "{{column}}: {{reason}}",
     staleUpload: "This upload has expired or is not yours. Upload the file again.",

@@ -21,6 +21,9 @@ export default {
   category: "Category",
   noCategory: "No category",
   featured: "Featured",
+  adultOnly: "18+ (buyers confirm their age at checkout)",
+  shipZones: "Ships only to",
+  shipZonesHint: "Tick none to ship everywhere the shop ships. A limit on its category applies too.",
   stock: "Stock",
   stockHint: "Used when the product has no colour variants.",
   variants: "Colour variants",
@@ -67,6 +70,7 @@ export default {
   updated: "Product updated successfully",
   errors: {
     nameEnRequired: "English name is required",
+    zoneInvalid: "Choose zones from the list",
     nameZhRequired: "Chinese name is required",
     nameTooLong: "The name is too long (at most 200 characters)",
     descriptionTooLong: "The description is too long",

@@ -24,6 +24,10 @@ export default {
   sortOrderHint: "數字越小越先顯示。",
   active: "啟用",
   activeHelp: "此分類是否啟用並顯示",
+  adultOnly: "18+",
+  shipZones: "此分類產品只寄往",
+  shipZonesHint: "全部不剔即寄往商店送貨的所有地區。產品本身的限制亦同時適用。",
+  adultOnlyHelp: "此分類的所有產品只售予在結帳時確認年滿18歲的買家",
   create: "建立",
   update: "更新",
   uploading: "上載中...",
@@ -42,6 +46,7 @@ export default {
   updated: "分類已成功更新",
   deleted: "分類已成功刪除",
   errors: {
+    zoneInvalid: "請從清單中選擇區域",
     nameEnRequired: "必須填寫英文名稱",
     nameZhRequired: "必須填寫中文名稱",
     tooLong: "文字太長。",

@@ -42,6 +42,8 @@ export default {
   postalCode: "郵政編號",
   country: "國家／地區",
   notes: "訂單備註",
+  ageConfirmed: "已於 {{date}} 確認年滿18歲（來自 {{ip}}）",
+  ageConfirmedNoIp: "不明地址",
   account: "帳戶",
   viewCustomer: "查看客戶",
   guest: "沒有帳戶",

@@ -37,6 +37,7 @@ export default {
     unknownProduct: "沒有編號為 {{id}} 的產品。",
     unknownCategory: "沒有代號為「{{slug}}」的分類。",
     featuredInvalid: "featured 必須是 yes 或 no。",
+    adultInvalid: "adult_only 必須是 yes、no 或留空。",
     rowsDisagree: "{{columns}} 與同一產品的第 {{other}} 行不同。",
     field: "{{column}}：{{reason}}",
     staleUpload: "此上載已過期或不屬於你。請重新上載檔案。",

@@ -21,6 +21,9 @@ export default {
   category: "分類",
   noCategory: "未分類",
   featured: "精選",
+  adultOnly: "18+（買家須於結帳時確認年齡）",
+  shipZones: "只寄往",
+  shipZonesHint: "全部不剔即寄往商店送貨的所有地區。其分類的限制亦同時適用。",
   stock: "庫存",
   stockHint: "產品沒有顏色款式時使用。",
   variants: "顏色款式",
@@ -60,6 +63,7 @@ export default {
   created: "產品已成功建立",
   updated: "產品已成功更新",
   errors: {
+    zoneInvalid: "請從清單中選擇區域",
     nameEnRequired: "請輸入英文名稱",
     nameZhRequired: "請輸入中文名稱",
     nameTooLong: "名稱太長（最多 200 個字元）",

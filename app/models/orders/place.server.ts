@@ -17,9 +17,11 @@ import { recordShopEvent } from "../outbox/events.server";
 import { loadPaymentInstructions, takesOrders } from "../payment-accounts.server";
 import { loadShop, paymentWindowHours } from "../settings/shop.server";
 import { shippingQuote } from "../shipping/zones.server";
+import { type AgeConfirmation, requireAgeConfirmation } from "./age.server";
 import { type OrderMailConfig, queueOrderReceivedEmail } from "./emails.server";
 import { paymentDeadlines } from "./payment-deadlines.server";
 import { storeReceipt } from "./receipts.server";
+import { requireShippable } from "./restrictions.server";
 import { findOwnOrder } from "./shopper.server";
 
 /** Unique under load: `ORD-` + timestamp + a random suffix. */
@@ -68,6 +70,8 @@ export interface PlaceOrderInput {
   orderNumber?: string;
   /** PAYMENT_WINDOW_HOURS: the window when the owner set none (Settings → Shop details); default 48. */
   defaultPaymentWindowHours?: number;
+  /** The shopper's "I am 18 or older" at checkout (docs/decisions/049); needed when an item is 18+. */
+  ageConfirmation?: AgeConfirmation | null;
 }
 
 /** The order a payment form made, by the form's one-time key (the same form sent twice finds it). */
@@ -139,6 +143,7 @@ export async function payForCheckout(
         submissionKey: input.submissionKey,
         orderNumber: checkout.orderNumber ?? undefined,
         defaultPaymentWindowHours: input.defaultPaymentWindowHours,
+        ageConfirmation: checkout.ageConfirmation,
       },
     );
     if (placed.duplicate) await removeReceipt();
@@ -183,6 +188,8 @@ export async function placeOrder(
         status: 409,
       });
     }
+    // An 18+ item needs the shopper's confirmation, whatever the form said (docs/decisions/049).
+    const age = await requireAgeConfirmation(trx, input.cartId, input.ageConfirmation, input.locale);
 
     // No oversell under any isolation: the conditional update is one statement, and on
     // PostgreSQL a concurrent buyer of the same colour waits on its row lock, then re-checks
@@ -260,6 +267,8 @@ export async function placeOrder(
         status: 409,
       });
     }
+    // An item limited to other zones is refused, naming it and where it can go (docs/decisions/049).
+    await requireShippable(trx, lines, quote.zone.id, input.locale);
     const shipping = discount?.freeShipping ? 0 : quote.shippingCents;
     const order = {
       id: crypto.randomUUID(),
@@ -292,6 +301,8 @@ export async function placeOrder(
       receipt_path: input.receiptPath,
       receipt_uploaded_at: input.receiptPath ? timestamp : null,
       submission_key: input.submissionKey,
+      age_confirmed_at: age?.at ?? null,
+      age_confirmed_ip: age?.ip ?? null,
       // The window as the shop sets it now; the order keeps it whatever the setting becomes.
       ...paymentDeadlines(
         placedAt,

@@ -220,6 +220,8 @@ export interface ProductDetail extends PricedProduct {
   /** `color` is the variant's key (the cart and orders refer to it); `color_zh` its Chinese name, if any. */
   variants: { color: string; color_zh: string | null; stock: number }[];
   total_stock: number;
+  /** 18+: the product or its category is marked so (docs/decisions/049). */
+  adult_only: boolean;
   updated_at: string;
 }
 
@@ -235,6 +237,7 @@ export async function findProduct(db: DB, id: number, currency: Currency): Promi
       "categories.name_en as category_name_en",
       "categories.name_zh as category_name_zh",
       "categories.is_active as category_is_active",
+      "categories.adult_only as category_adult_only",
     ])
     .where("products.id", "=", id)
     .executeTakeFirst();
@@ -271,6 +274,7 @@ export async function findProduct(db: DB, id: number, currency: Currency): Promi
     imageColors: images.map((image) => image.color),
     variants,
     total_stock: variants.reduce((sum, v) => sum + v.stock, 0),
+    adult_only: row.adult_only === 1 || row.category_adult_only === 1,
     updated_at: row.updated_at,
   };
 }

@@ -11,6 +11,8 @@
  *   price_gbp, price_eur, price_usd
  *                   a fixed price, or EMPTY when it follows HKD at the shop's rate (derived)
  *   featured        "yes" or "no" (empty on import = no)
+ *   adult_only      "yes" (18+, docs/decisions/049) or "no"; a file without the column, or an
+ *                   empty cell, leaves the product's flag as it is (a new product: no)
  *   colour          the colour's English name ("Default" for a product without colours)
  *   colour_zh       its Chinese name; empty = the English one
  *   stock           that colour's stock, a whole number
@@ -50,6 +52,7 @@ export const PRODUCT_CSV_COLUMNS = [
   "price_eur",
   "price_usd",
   "featured",
+  "adult_only",
   "colour",
   "colour_zh",
   "stock",
@@ -59,8 +62,10 @@ export const PRODUCT_CSV_COLUMNS = [
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
 type CsvRecord = Record<ProductCsvColumn, string>;
 
-/** Every column but image_urls must be in an imported file's header. */
-export const REQUIRED_COLUMNS = PRODUCT_CSV_COLUMNS.filter((column) => column !== "image_urls");
+/** Every column but image_urls (and adult_only, younger than many files) must be in an imported file's header. */
+export const REQUIRED_COLUMNS = PRODUCT_CSV_COLUMNS.filter(
+  (column) => column !== "image_urls" && column !== "adult_only",
+);
 
 /** The columns that belong to the product (all its rows must agree on them). */
 const PRODUCT_FIELDS = [
@@ -74,6 +79,7 @@ const PRODUCT_FIELDS = [
   "price_eur",
   "price_usd",
   "featured",
+  "adult_only",
 ] as const satisfies readonly ProductCsvColumn[];
 
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
@@ -194,6 +200,7 @@ function exportRecord(
     price_eur: price(product.price_eur_cents, product.price_eur_derived),
     price_usd: price(product.price_usd_cents, product.price_usd_derived),
     featured: product.is_featured === 1 ? "yes" : "no",
+    adult_only: product.adult_only === 1 ? "yes" : "no",
     colour: variant.color,
     colour_zh: variant.color_zh ?? "",
     stock: String(variant.stock),
@@ -471,6 +478,9 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
     if (!["", "yes", "no"].includes(featuredText)) {
       groupErrors.push({ line: first.line, key: "adminProductCsv.errors.featuredInvalid" });
     }
+    if (!["", "yes", "no"].includes(first.cells.adult_only.trim().toLowerCase())) {
+      groupErrors.push({ line: first.line, key: "adminProductCsv.errors.adultInvalid" });
+    }
     const parsed = productSchema.safeParse(formInputOf(rows, categoryId, featuredText === "yes"));
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -489,7 +499,14 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
       continue;
     }
     if (!parsed.success) continue;
-    const input: ProductInput = parsed.data;
+    const adultText = first.cells.adult_only.trim().toLowerCase();
+    // Empty or absent: the flag stays as it is (the model leaves an undefined flag alone).
+    // The file carries no zones: an import leaves a product's zone limit as it is.
+    const input: ProductInput = {
+      ...parsed.data,
+      adult_only: adultText === "" ? undefined : adultText === "yes",
+      ship_zone_ids: undefined,
+    };
     const current = id === null ? undefined : existing.get(id);
     if (!current) plan.creates.push({ id: null, line: first.line, input });
     else if (isUnchanged(current, input, exchangeRates)) plan.unchanged++;

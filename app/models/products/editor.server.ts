@@ -13,6 +13,7 @@ import {
   type ProductFormInput,
 } from "~/schemas/product";
 import { auditAction } from "../audit.server";
+import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
 
 /** A colour: `color` is its key and English name, `color_zh` its Chinese name (null: the English one). */
@@ -47,6 +48,10 @@ export interface ProductInput {
   price_usd_cents: number | null;
   category_id: number | null;
   is_featured: boolean;
+  /** 18+ (docs/decisions/049); left as it is when missing (an import without the column). */
+  adult_only?: boolean;
+  /** The zones it may be sent to (docs/decisions/049); empty: no limit of its own; missing: left as it is. */
+  ship_zone_ids?: number[];
   /** Stock of a product without colours: it goes into one default-colour variant. */
   stock: number;
   variants: VariantInput[];
@@ -124,6 +129,7 @@ export function productFormValues(existing: ProductForEdit | null): Partial<Prod
     price_usd: price(product.price_usd_cents, product.price_usd_derived),
     category_id: product.category_id === null ? "" : String(product.category_id),
     is_featured: product.is_featured === 1,
+    adult_only: product.adult_only === 1,
     stock: onlyDefault ? String(variants[0]?.stock ?? 0) : "0",
     variants: onlyDefault
       ? []
@@ -176,6 +182,7 @@ export function productColumns(input: ProductInput, rates: ExchangeRates) {
     price_eur_derived: eur.derived,
     price_usd_derived: usd.derived,
     is_featured: input.is_featured ? 1 : 0,
+    ...(input.adult_only === undefined ? {} : { adult_only: input.adult_only ? 1 : 0 }),
   };
 }
 
@@ -280,6 +287,7 @@ export async function createProduct(
         .values(variantsOf(input).map((variant, index) => ({ product_id: id, ...variant, sort_order: index })))
         .execute();
       await writeImages(trx, id, keys);
+      if (input.ship_zone_ids) await setProductZones(trx, id, input.ship_zone_ids);
       await auditAction(trx, actorUserId, "product.created", id, { after: await findProductForEdit(trx, id) });
       return id;
     });
@@ -323,6 +331,7 @@ export async function updateProduct(
         .set({ ...productColumns(input, exchangeRates), updated_at: now() })
         .where("id", "=", id)
         .execute();
+      if (input.ship_zone_ids) await setProductZones(trx, id, input.ship_zone_ids);
 
       const wanted = variantsOf(input);
       const existing = await trx

@@ -19,6 +19,7 @@ import {
   listAllCategories,
   updateCategory,
 } from "~/models/categories.server";
+import { categoryZoneIds, listZoneChoices } from "~/models/orders/restrictions.server";
 import { categoryActionSchema } from "~/schemas/category";
 import type { Route } from "./+types/categories";
 
@@ -40,6 +41,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     categories,
     editing,
+    zones: await listZoneChoices(db),
+    zoneIds: editing ? await categoryZoneIds(db, editing.id) : [],
     creating: !editing && url.searchParams.get("new") === "1",
     deleting,
     title: `${t("adminCategories.title")} | ${t("admin.title")}`,
@@ -121,6 +124,8 @@ export default function CategoryManager({ loaderData, actionData }: Route.Compon
         <CategoryForm
           key={editing ? `edit-${editing.id}` : "new"}
           category={editing}
+          zones={loaderData.zones}
+          zoneIds={loaderData.zoneIds}
           lastResult={actionData && intent !== "delete" ? actionData.result : undefined}
           problem={intent !== "delete" ? (actionData?.problem ?? null) : null}
         />

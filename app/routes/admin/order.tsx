@@ -182,6 +182,14 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 <p className="whitespace-pre-line text-stone-700">{order.notes}</p>
               </div>
             ) : null}
+            {order.age_confirmed_at ? (
+              <p className="mt-3 text-sm text-stone-700" data-age-confirmed>
+                {t("adminOrders.ageConfirmed", {
+                  date: date(order.age_confirmed_at),
+                  ip: order.age_confirmed_ip ?? t("adminOrders.ageConfirmedNoIp"),
+                })}
+              </p>
+            ) : null}
           </AdminSection>
 
           <AdminSection id="history" look="panel" heading={t("adminOrders.history")}>

@@ -7,6 +7,7 @@ import { parseId } from "~/lib/ids";
 import { IMAGE_PRESETS } from "~/lib/images.server";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
+import { listZoneChoices, productZoneIds } from "~/models/orders/restrictions.server";
 import {
   createProduct,
   findProductForEdit,
@@ -54,6 +55,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     defaultValue: productFormValues(existing),
     imageUrls: imageUrls(existing),
     categories: await listCategoryChoices(services(context).db),
+    zones: await listZoneChoices(services(context).db),
+    zoneIds: existing ? await productZoneIds(services(context).db, existing.product.id) : [],
     rates: (await getShop(context)).exchangeRates,
     title: `${t(existing ? "adminProductForm.editTitle" : "adminProductForm.newTitle")} | ${t("admin.title")}`,
   };
@@ -154,6 +157,8 @@ export default function ProductForm({ loaderData, actionData }: Route.ComponentP
       defaultValue={loaderData.defaultValue}
       imageUrls={loaderData.imageUrls}
       categories={loaderData.categories}
+      zones={loaderData.zones}
+      zoneIds={loaderData.zoneIds}
       rates={loaderData.rates}
       lastResult={actionData?.result}
       problem={actionData?.problem ?? null}

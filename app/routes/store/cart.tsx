@@ -20,6 +20,7 @@ import type { Language } from "~/locales";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { addToCart, clearCart, removeLine, setLineQuantity } from "~/models/cart.server";
+import { cartRestrictionMessages } from "~/models/orders/restrictions.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import { cartActionSchema } from "~/schemas/cart";
 import type { Route } from "./+types/cart";
@@ -31,6 +32,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     cart,
     codeAttempt: takeDiscountAttempt(context),
+    // An item that cannot go to the chosen destination: which, and where it can go (docs/decisions/049).
+    restricted: await cartRestrictionMessages(services(context).db, cart, getLanguage(context)),
     language: getLanguage(context),
     signedIn: getUser(context) !== null,
     title: await titleWithShop(context, t("cart.title")),
@@ -115,7 +118,7 @@ function refusalFlash(problem: Problem, language: Language, standard: string): F
 
 export default function CartPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cart, language, signedIn, codeAttempt } = loaderData;
+  const { cart, language, signedIn, codeAttempt, restricted } = loaderData;
   if (cart.lines.length === 0) return <StoreNotice notice="emptyCart" />;
   return (
     <SummaryPage
@@ -127,6 +130,21 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
       }
     >
       <section>
+        {restricted.length > 0 ? (
+          <div
+            role="alert"
+            className="mb-4 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800"
+            data-restricted
+          >
+            <ul className="space-y-1">
+              {restricted.map((message) => (
+                <li key={message.key + String(message.params.name)}>
+                  {t(message.key as "checkout.errors.restricted", message.params)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
         <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
           {cart.lines.map((line) => (
             <CartLineItem key={line.id} line={line} currency={cart.currency} language={language} />

@@ -6,21 +6,32 @@ import { DiscountCodeForm } from "~/components/store/discount-code-form";
 import { addressOfOrder } from "~/components/store/ship-to";
 import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
-import { FieldFor, inputClass, inputProps, StatusButton, selectProps, textareaProps } from "~/components/ui/field";
+import {
+  ErrorList,
+  FieldFor,
+  inputClass,
+  inputProps,
+  StatusButton,
+  selectProps,
+  textareaProps,
+} from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
-import { services } from "~/context";
+import { requestInfoContext, services } from "~/context";
 import { getUser } from "~/lib/auth.server";
+import { currentCartId } from "~/lib/cart-session.server";
 import { getCheckout, getCheckoutDraft, saveCheckout, saveCheckoutDraft } from "~/lib/checkout-session.server";
 import { countryName, countryOptions, resolveCountry } from "~/lib/countries";
 import { chosenDestination, getDestination, setDestination } from "~/lib/destination.server";
 import { loadDiscountedCart, takeDiscountAttempt } from "~/lib/discount-code.server";
 import { setFlash } from "~/lib/flash.server";
-import { formAction } from "~/lib/form-action.server";
+import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
+import { ageTextIn, cartNeedsAgeConfirmation } from "~/models/orders/age.server";
 import { checkoutOrderNumber, findLastOrderContact } from "~/models/orders/place.server";
+import { cartRestrictionMessages } from "~/models/orders/restrictions.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import { checkoutSchema, destinationSchema } from "~/schemas/checkout";
 import type { Route } from "./+types/checkout";
@@ -70,9 +81,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   // The select shows the destination shipping was computed for, as a code.
   defaults.country = destination;
   const t = getInstance(context).t;
+  // An 18+ item in the cart: the shopper confirms their age (docs/decisions/049).
+  const ageText = (await cartNeedsAgeConfirmation(db, cart.id)) ? await ageTextIn(db, language) : null;
   return {
     cart,
     codeAttempt: takeDiscountAttempt(context),
+    ageText,
+    // An item that cannot go to the chosen destination: which, and where it can go (docs/decisions/049).
+    restricted: await cartRestrictionMessages(db, cart, language),
     language,
     defaults,
     // Validation runs on the server only (the action); the browser gets the schema's HTML
@@ -99,12 +115,18 @@ function keepTyped(context: Route.ActionArgs["context"], form: FormData) {
 /** The customer's details go into the session for payment; a signed-out shopper signs in first, their input kept. */
 export const action = formAction<Route.ActionArgs, typeof checkoutSchema | typeof destinationSchema, void, Response>(
   { schema: (form) => (form.get("intent") === "shipping" ? destinationSchema : checkoutSchema) },
-  ({ context, form, value }) => {
+  async ({ context, form, value }) => {
     setDestination(context, resolveCountry(value.country) ?? "HK");
     if ("intent" in value) {
       // "Update shipping": the page again, with the shipping for this country and the rest as typed.
       keepTyped(context, form);
       return redirect("/checkout");
+    }
+    // Refused next to the checkbox (400, input kept) when the cart holds an 18+ item and the box
+    // was not ticked, also when the form was forged without it; placeOrder checks again.
+    const needsAge = await cartNeedsAgeConfirmation(services(context).db, await currentCartId(context));
+    if (needsAge && value.ageConfirmed !== "on") {
+      throw new UserError("checkout.errors.ageRequired", { field: "ageConfirmed" });
     }
     if (!getUser(context)) {
       // Keep what they typed; after signing in they come back to a filled form.
@@ -113,14 +135,17 @@ export const action = formAction<Route.ActionArgs, typeof checkoutSchema | typeo
       return redirect(`/login?redirectTo=${encodeURIComponent("/checkout")}`);
     }
     // The order's number is chosen now (kept when the shopper comes back to change their details).
-    saveCheckout(context, value, checkoutOrderNumber(getCheckout(context)?.orderNumber));
+    // The confirmation is this request's: its time and client address (behind TRUST_PROXY, the proxy's).
+    const ageConfirmation = needsAge ? { at: new Date().toISOString(), ip: context.get(requestInfoContext).ip } : null;
+    saveCheckout(context, value, checkoutOrderNumber(getCheckout(context)?.orderNumber), ageConfirmation);
     return redirect("/payment");
   },
 );
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cart, language, defaults, constraint, signedIn, codeAttempt, countries, notShippedTo } = loaderData;
+  const { cart, language, defaults, constraint, signedIn, codeAttempt, countries, notShippedTo, ageText, restricted } =
+    loaderData;
   const [form, fields] = useServerForm<typeof checkoutSchema>(actionData?.result, constraint, {
     id: "checkout",
     defaultValue: defaults,
@@ -159,6 +184,21 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <button type="submit" tabIndex={-1} aria-hidden="true" className="sr-only">
           {t("checkout.continue")}
         </button>
+        {restricted.length > 0 ? (
+          <div
+            role="alert"
+            className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800"
+            data-restricted
+          >
+            <ul className="space-y-1">
+              {restricted.map((message) => (
+                <li key={message.key + String(message.params.name)}>
+                  {t(message.key as "checkout.errors.restricted", message.params)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
         <h2 className="text-lg font-semibold">{t("checkout.customerInfo")}</h2>
         <div className="grid gap-4 sm:grid-cols-2">
           {text("firstName", t("checkout.firstName"), { autoComplete: "given-name" })}
@@ -216,6 +256,25 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <FieldFor field={fields.notes} label={t("checkout.notes")} hint={t("checkout.notesHint")}>
           <textarea {...textareaProps(fields.notes)} rows={3} className={inputClass} />
         </FieldFor>
+        {ageText ? (
+          <div className="rounded-md border border-amber-300 bg-amber-50 p-3" data-age-confirmation>
+            <label htmlFor={fields.ageConfirmed.id} className="flex items-start gap-2 text-sm text-stone-800">
+              <input
+                type="checkbox"
+                id={fields.ageConfirmed.id}
+                name={fields.ageConfirmed.name}
+                value="on"
+                required
+                defaultChecked={fields.ageConfirmed.initialValue === "on"}
+                aria-invalid={fields.ageConfirmed.errors?.length ? true : undefined}
+                aria-describedby={fields.ageConfirmed.errors?.length ? fields.ageConfirmed.errorId : undefined}
+                className="mt-0.5 size-4 shrink-0"
+              />
+              <span>{ageText}</span>
+            </label>
+            <ErrorList id={fields.ageConfirmed.errorId} errors={fields.ageConfirmed.errors} />
+          </div>
+        ) : null}
         <div className="flex flex-wrap items-center justify-between gap-3 pt-2">
           <Link to="/cart" className="text-brand-700 hover:underline">
             ← {t("checkout.backToCart")}

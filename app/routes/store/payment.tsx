@@ -40,7 +40,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const title = await titleWithShop(context, t("payment.title"));
   let checkout = getCheckout(context);
   // A checkout saved before numbers were reserved at checkout gets its number (and a new form key) now.
-  if (checkout && !checkout.orderNumber) checkout = saveCheckout(context, checkout.customer, checkoutOrderNumber(null));
+  if (checkout && !checkout.orderNumber)
+    checkout = saveCheckout(context, checkout.customer, checkoutOrderNumber(null), checkout.ageConfirmation);
   const currency = getCurrency(context);
   const shop = await getShop(context);
   // With its discount code (docs/decisions/048): the total the FPS code and the transfer carry.

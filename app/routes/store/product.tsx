@@ -16,6 +16,7 @@ import { formatMoney } from "~/lib/money";
 import { productJsonLd } from "~/lib/structured-data.server";
 import { getCurrency } from "~/middleware/currency";
 import { getLanguage } from "~/middleware/i18next";
+import { shipsToText } from "~/models/orders/restrictions.server";
 import { cardViews } from "~/models/products/cards.server";
 import { findProduct, listRelatedProducts } from "~/models/products/catalog.server";
 import { titleWithShop } from "~/models/settings/shop.server";
@@ -46,6 +47,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       price_cents: product.price_cents,
       currency: product.currency,
       is_featured: product.is_featured,
+      adult_only: product.adult_only,
+      // "Ships to Hong Kong only": the zones it may go to, in the page's language (docs/decisions/049).
+      shipsTo: await shipsToText(db, product.id, language),
       category: product.category
         ? {
             slug: product.category.slug,
@@ -135,11 +139,25 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 {t("product.featured")}
               </span>
             ) : null}
+            {product.adult_only ? (
+              <span
+                className="mb-2 ml-2 inline-block rounded bg-stone-800 px-2 py-0.5 text-xs font-semibold text-white first:ml-0"
+                title={t("product.adultOnlyHint")}
+                data-adult-only
+              >
+                {t("product.adultOnly")}
+              </span>
+            ) : null}
             <h1 className="text-3xl font-bold">{name}</h1>
             <p className="mt-2 text-2xl font-bold text-brand-700" data-price>
               {formatMoney(product.price_cents, product.currency)}
             </p>
           </div>
+          {product.shipsTo !== null ? (
+            <p className="text-sm font-medium text-amber-800" data-ships-to>
+              {product.shipsTo === "" ? t("product.shipsNowhere") : t("product.shipsTo", { zones: product.shipsTo })}
+            </p>
+          ) : null}
           <p className="leading-relaxed text-stone-700">{product.description}</p>
 
           <ProductBuyForm
