@@ -19,9 +19,10 @@ import { startPostgres } from "./tests/setup/postgres";
  * together on an empty database are tested in tests/reliability/scale.spec.ts.
  *
  * Left out: admin/first-admin (the setup works once per fresh shop: playwright.config.ts gives
- * each of its runs a shop of its own), admin/products-list and admin/messages (they write rows
- * straight into the main shop's SQLite file; the outbox across two processes on PostgreSQL is
- * tests/reliability/outbox.spec.ts), and the admin specs about how a page is drawn rather than about
+ * each of its runs a shop of its own), admin/products-list, admin/messages and
+ * purchase/discount-codes (they read or write the main shop's SQLite file; the outbox and the
+ * discount race across two processes on PostgreSQL are tests/reliability/outbox.spec.ts and
+ * discount-races.spec.ts), and the admin specs about how a page is drawn rather than about
  * state the processes share — access (the route authorization matrix, also run by the
  * reliability suite), accessibility, phone-layout and admin-zh — which playwright.config.ts runs
  * on every build; here they would only add minutes to CI (docs/decisions/029).
@@ -86,6 +87,7 @@ export default defineConfig({
     /first-admin/,
     /products-list/,
     /admin\/messages\./,
+    /discount-codes/,
     /admin\/access\./,
     /admin\/accessibility\./,
     /phone-layout/,

@@ -4,6 +4,7 @@ import { Form, useNavigation } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
 import { CheckboxField } from "~/components/admin/checkbox-field";
 import { ImagePicker, StoredImage, useImageErrors } from "~/components/admin/image-picker";
+import { ShipZoneChoice } from "~/components/admin/ship-zone-choice";
 import { ButtonLink } from "~/components/ui/button";
 import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
@@ -132,26 +133,12 @@ export function CategoryForm({
           hint={t("adminCategories.adultOnlyHelp")}
           className="sm:col-span-2"
         />
-        {zones.length > 0 ? (
-          <fieldset className="sm:col-span-2">
-            <legend className="text-sm font-medium text-stone-800">{t("adminCategories.shipZones")}</legend>
-            <p className="text-xs text-stone-500">{t("adminCategories.shipZonesHint")}</p>
-            <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
-              {zones.map((zone) => (
-                <label key={zone.id} className="flex items-center gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    name="ship_zones"
-                    value={String(zone.id)}
-                    defaultChecked={zoneIds.includes(zone.id)}
-                    className="size-4"
-                  />
-                  {zone.name_en} / {zone.name_zh}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        ) : null}
+        <ShipZoneChoice
+          legend={t("adminCategories.shipZones")}
+          hint={t("adminCategories.shipZonesHint")}
+          zones={zones}
+          chosen={zoneIds}
+        />
         <div className="flex gap-3 sm:col-span-2">
           <StatusButton pendingText={uploading ? t("adminCategories.uploading") : undefined}>
             {category ? t("adminCategories.update") : t("adminCategories.create")}

@@ -9,6 +9,7 @@ import {
 } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
+import { ShipZoneChoice } from "~/components/admin/ship-zone-choice";
 import { buttonClass } from "~/components/ui/button";
 import { Field, FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
@@ -149,26 +150,12 @@ export function ProductEditor({
             <input {...getInputProps(fields.adult_only, { type: "checkbox" })} className="size-4" />
             {t("adminProductForm.adultOnly")}
           </label>
-          {zones.length > 0 ? (
-            <fieldset className="sm:col-span-2">
-              <legend className="text-sm font-medium text-stone-800">{t("adminProductForm.shipZones")}</legend>
-              <p className="text-xs text-stone-500">{t("adminProductForm.shipZonesHint")}</p>
-              <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
-                {zones.map((zone) => (
-                  <label key={zone.id} className="flex items-center gap-2 text-sm">
-                    <input
-                      type="checkbox"
-                      name="ship_zones"
-                      value={String(zone.id)}
-                      defaultChecked={zoneIds.includes(zone.id)}
-                      className="size-4"
-                    />
-                    {zone.name_en} / {zone.name_zh}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-          ) : null}
+          <ShipZoneChoice
+            legend={t("adminProductForm.shipZones")}
+            hint={t("adminProductForm.shipZonesHint")}
+            zones={zones}
+            chosen={zoneIds}
+          />
         </div>
 
         <ProductVariantRows form={form} stock={fields.stock} variants={fields.variants} />

@@ -2,6 +2,7 @@ import { Form, redirect } from "react-router";
 import { CartLineItem } from "~/components/store/cart-line";
 import { CartSummaryPanel } from "~/components/store/cart-summary";
 import { DiscountCodeForm } from "~/components/store/discount-code-form";
+import { RestrictedItems } from "~/components/store/restricted-items";
 import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
 import { Button, ButtonLink } from "~/components/ui/button";
@@ -130,21 +131,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
       }
     >
       <section>
-        {restricted.length > 0 ? (
-          <div
-            role="alert"
-            className="mb-4 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800"
-            data-restricted
-          >
-            <ul className="space-y-1">
-              {restricted.map((message) => (
-                <li key={message.key + String(message.params.name)}>
-                  {t(message.key as "checkout.errors.restricted", message.params)}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        <RestrictedItems messages={restricted} className="mb-4" />
         <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
           {cart.lines.map((line) => (
             <CartLineItem key={line.id} line={line} currency={cart.currency} language={language} />

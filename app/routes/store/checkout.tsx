@@ -3,6 +3,7 @@ import { Form, Link, redirect } from "react-router";
 import { AccountNeeded } from "~/components/account-needed";
 import { CartSummary } from "~/components/order-summary";
 import { DiscountCodeForm } from "~/components/store/discount-code-form";
+import { RestrictedItems } from "~/components/store/restricted-items";
 import { addressOfOrder } from "~/components/store/ship-to";
 import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
@@ -184,21 +185,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <button type="submit" tabIndex={-1} aria-hidden="true" className="sr-only">
           {t("checkout.continue")}
         </button>
-        {restricted.length > 0 ? (
-          <div
-            role="alert"
-            className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800"
-            data-restricted
-          >
-            <ul className="space-y-1">
-              {restricted.map((message) => (
-                <li key={message.key + String(message.params.name)}>
-                  {t(message.key as "checkout.errors.restricted", message.params)}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        <RestrictedItems messages={restricted} />
         <h2 className="text-lg font-semibold">{t("checkout.customerInfo")}</h2>
         <div className="grid gap-4 sm:grid-cols-2">
           {text("firstName", t("checkout.firstName"), { autoComplete: "given-name" })}
