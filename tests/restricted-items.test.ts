@@ -172,3 +172,13 @@ describe("the category form's zones", () => {
     await expect(order(product.id, "TW")).rejects.toBeInstanceOf(UserError);
   });
 });
+
+describe("the forms' zone boxes after a refused save", () => {
+  it("show what was sent (nothing ticked included), else the saved limit", async () => {
+    const { chosenZones } = await import("~/components/admin/ship-zone-choice");
+    expect(chosenZones(undefined, [1, 2])).toEqual([1, 2]);
+    expect(chosenZones({ initialValue: { name_en: "x", ship_zones: ["3", "4"] } }, [1])).toEqual([3, 4]);
+    expect(chosenZones({ initialValue: { name_en: "x", ship_zones: "5" } }, [1])).toEqual([5]);
+    expect(chosenZones({ initialValue: { name_en: "x" } }, [1])).toEqual([]);
+  });
+});

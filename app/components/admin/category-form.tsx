@@ -4,7 +4,7 @@ import { Form, useNavigation } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
 import { CheckboxField } from "~/components/admin/checkbox-field";
 import { ImagePicker, StoredImage, useImageErrors } from "~/components/admin/image-picker";
-import { ShipZoneChoice } from "~/components/admin/ship-zone-choice";
+import { chosenZones, ShipZoneChoice } from "~/components/admin/ship-zone-choice";
 import { ButtonLink } from "~/components/ui/button";
 import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
@@ -137,7 +137,7 @@ export function CategoryForm({
           legend={t("adminCategories.shipZones")}
           hint={t("adminCategories.shipZonesHint")}
           zones={zones}
-          chosen={zoneIds}
+          chosen={chosenZones(lastResult, zoneIds)}
         />
         <div className="flex gap-3 sm:col-span-2">
           <StatusButton pendingText={uploading ? t("adminCategories.uploading") : undefined}>

@@ -9,7 +9,7 @@ import {
 } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
-import { ShipZoneChoice } from "~/components/admin/ship-zone-choice";
+import { chosenZones, ShipZoneChoice } from "~/components/admin/ship-zone-choice";
 import { buttonClass } from "~/components/ui/button";
 import { Field, FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
@@ -154,7 +154,7 @@ export function ProductEditor({
             legend={t("adminProductForm.shipZones")}
             hint={t("adminProductForm.shipZonesHint")}
             zones={zones}
-            chosen={zoneIds}
+            chosen={chosenZones(lastResult, zoneIds)}
           />
         </div>
 

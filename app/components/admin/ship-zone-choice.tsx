@@ -1,4 +1,18 @@
 /**
+ * The zones to show ticked: what the form last sent when it came back refused (its answer's
+ * `initialValue`, nothing ticked included), else the saved limit.
+ */
+export function chosenZones(
+  lastResult: { initialValue?: Record<string, unknown> | null } | null | undefined,
+  saved: readonly number[],
+): number[] {
+  if (!lastResult?.initialValue) return [...saved];
+  const sent = lastResult.initialValue.ship_zones;
+  const list = Array.isArray(sent) ? sent : sent === undefined || sent === null ? [] : [sent];
+  return list.map(Number).filter(Number.isInteger);
+}
+
+/**
  * The shipping zones a product or category is limited to (docs/decisions/049): a checkbox per
  * zone, named in both languages, posted as `ship_zones` (none ticked: ships wherever the shop
  * ships). Plain checkboxes, with or without JavaScript. Nothing when the shop has no zones.
@@ -16,7 +30,8 @@ export function ShipZoneChoice({
 }) {
   if (zones.length === 0) return null;
   return (
-    <fieldset className="sm:col-span-2">
+    // Keyed by the choice: a refused form's answer re-renders the boxes as they were sent.
+    <fieldset key={chosen.join(",")} className="sm:col-span-2">
       <legend className="text-sm font-medium text-stone-800">{legend}</legend>
       <p className="text-xs text-stone-500">{hint}</p>
       <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
