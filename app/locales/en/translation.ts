@@ -403,6 +403,8 @@ export default {
     shipping: "Shipping",
     free: "Free",
     freeShippingNote: "Free shipping on orders above {{amount}}.",
+    shipTo: "Ship to",
+    shippingUpdated: "Shipping is now computed for {{country}}.",
     orderTotal: "Total",
     checkout: "Proceed to Checkout",
     fixQuantities: "Lower the highlighted quantities to what is in stock before checking out.",

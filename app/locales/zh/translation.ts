@@ -393,6 +393,8 @@ export default {
     shipping: "運費",
     free: "免費",
     freeShippingNote: "訂單滿 {{amount}} 以上免運費。",
+    shipTo: "送貨至",
+    shippingUpdated: "運費已按 {{country}} 計算。",
     orderTotal: "總額",
     checkout: "前往結帳",
     fixQuantities: "結帳前，請把標示的數量減至庫存數量以內。",
