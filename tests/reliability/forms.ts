@@ -260,6 +260,19 @@ export const FORMS: readonly FormAction[] = [
     },
   },
   {
+    name: "cart: update shipping (destination)",
+    module: "app/routes/store/cart.tsx",
+    path: () => "/cart",
+    as: "customer",
+    encoding: "urlencoded",
+    prepare: "cart-line",
+    fields: {
+      intent: ["shipping"],
+      country: ["MO", "mo", "Macau", "澳門", "XX", "", "x".repeat(200)],
+      _fetcher: ["1"],
+    },
+  },
+  {
     name: "cart: discount code (apply / remove)",
     module: "app/routes/store/cart-code.ts",
     path: () => "/cart/code",
