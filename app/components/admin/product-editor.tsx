@@ -142,6 +142,17 @@ export function ProductEditor({
               ))}
             </select>
           </FieldFor>
+          <FieldFor
+            field={fields.weight_grams}
+            label={t("adminProductForm.weight")}
+            hint={t("adminProductForm.weightHint")}
+          >
+            <input
+              {...getInputProps(fields.weight_grams, { type: "text" })}
+              inputMode="numeric"
+              className={inputClass}
+            />
+          </FieldFor>
           <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
             <input {...getInputProps(fields.is_featured, { type: "checkbox" })} className="size-4" />
             {t("adminProductForm.featured")}
