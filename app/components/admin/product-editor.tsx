@@ -131,17 +131,8 @@ export function ProductEditor({
           {areaField(fields.description_zh, t("adminProductForm.descriptionZh"))}
         </div>
         <ProductPriceFields fields={fields} rates={rates} />
-        <div className="grid gap-4 sm:grid-cols-2 sm:items-end">
-          <FieldFor field={fields.category_id} label={t("adminProductForm.category")}>
-            <select {...getSelectProps(fields.category_id)} className={inputClass}>
-              <option value="">{t("adminProductForm.noCategory")}</option>
-              {categories.map((category) => (
-                <option key={category.id} value={String(category.id)}>
-                  {category.name_en} / {category.name_zh}
-                </option>
-              ))}
-            </select>
-          </FieldFor>
+        {/* A row of its own: its hint and message would push the category's row out of line. */}
+        <div className="grid gap-4 sm:grid-cols-2">
           <FieldFor
             field={fields.weight_grams}
             label={t("adminProductForm.weight")}
@@ -152,6 +143,18 @@ export function ProductEditor({
               inputMode="numeric"
               className={inputClass}
             />
+          </FieldFor>
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2 sm:items-end">
+          <FieldFor field={fields.category_id} label={t("adminProductForm.category")}>
+            <select {...getSelectProps(fields.category_id)} className={inputClass}>
+              <option value="">{t("adminProductForm.noCategory")}</option>
+              {categories.map((category) => (
+                <option key={category.id} value={String(category.id)}>
+                  {category.name_en} / {category.name_zh}
+                </option>
+              ))}
+            </select>
           </FieldFor>
           <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
             <input {...getInputProps(fields.is_featured, { type: "checkbox" })} className="size-4" />
