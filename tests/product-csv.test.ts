@@ -377,6 +377,25 @@ describe("the weight and ship-zones columns (docs/decisions/049)", () => {
     expect(await productZoneIds(db, created.id)).toEqual([macau]);
   });
 
+  it("refuses the confirm (409, nothing written) when a zone of the file was deleted after the preview", async () => {
+    const { db } = svc;
+    const taiwan = await createZone(db, admin.id, zoneInput("Taiwan", "台灣", ["TW"]));
+    const item = await createProduct(db, { variants: [] });
+    const rows = rowsOf(await exportBytes()).map((r) => ({ ...r, ship_zones: String(taiwan), weight_grams: "500" }));
+    const plan = await planProductImport(db, csvOf(rows));
+    expect(plan.errors).toEqual([]);
+    await db.deleteFrom("shipping_zones").where("id", "=", taiwan).execute();
+    await expect(applyProductImport(db, plan, admin.id)).rejects.toMatchObject({
+      key: "adminProductCsv.errors.changedSince",
+    });
+    const after = await db
+      .selectFrom("products")
+      .select("weight_grams")
+      .where("id", "=", item.id)
+      .executeTakeFirstOrThrow();
+    expect(after.weight_grams).toBe(0);
+  });
+
   it("refuses an unknown zone id and a bad weight as errors of their lines, and writes nothing", async () => {
     const { db } = svc;
     const taiwan = await createZone(db, admin.id, zoneInput("Taiwan", "台灣", ["TW"]));

@@ -95,6 +95,9 @@ const PRODUCT_FIELDS = [
   "ship_zones",
 ] as const satisfies readonly ProductCsvColumn[];
 
+/** Between the zone ids of the ship_zones column (decision 049). */
+const ZONE_SEPARATOR = "|";
+
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 /** How many errors a preview lists (the rest are counted). */
 export const MAX_LISTED_ERRORS = 200;
@@ -232,9 +235,6 @@ function exportRecord(
     image_urls: urls.join(" "),
   };
 }
-
-/** Between the zone ids of the ship_zones column (decision 049). */
-const ZONE_SEPARATOR = "|";
 
 // ---------------------------------------------------------------------------------------------
 // Import: parse, group, validate, compare
