@@ -605,6 +605,56 @@ describe("the product form action", () => {
     ]);
   });
 
+  it("saves the weight in grams with its audit entry, empty as 0, and refuses a bad one next to the field with the input kept", async () => {
+    for (const [text, error] of [
+      ["1.5", true],
+      ["-1", true],
+      ["1000001", true],
+      ["12kg", true],
+      ["1000000", false],
+      ["0", false],
+    ] as const) {
+      expect(errorsOf({ weight_grams: text }).weight_grams ?? null, text).toEqual(
+        error ? ["adminProductForm.errors.weightInvalid"] : null,
+      );
+    }
+    const fields = { intent: "save", name_en: "Heavy", name_zh: "重", price_hkd: "10" };
+    const refused = (await callAction(ADMIN, formOf({ ...fields, weight_grams: "2.5" }))) as Answer;
+    expect(refused.init.status).toBe(400);
+    expect(errorsIn(refused).weight_grams).toEqual(["adminProductForm.errors.weightInvalid"]);
+    expect(shown(refused).weight_grams).toBe("2.5");
+    expect(await db.selectFrom("products").select("id").where("name_en", "=", "Heavy").executeTakeFirst()).toBe(
+      undefined,
+    );
+
+    expect(((await callAction(ADMIN, formOf({ ...fields, weight_grams: " 3200 " }))) as Response).status).toBe(302);
+    const { id } = await db
+      .selectFrom("products")
+      .select("id")
+      .where("name_en", "=", "Heavy")
+      .executeTakeFirstOrThrow();
+    const weightOf = async () =>
+      (await db.selectFrom("products").select("weight_grams").where("id", "=", id).executeTakeFirstOrThrow())
+        .weight_grams;
+    expect(await weightOf()).toBe(3200);
+    const loaded = await runRoute(svc, loader, new Request(`http://localhost/admin/products/edit/${id}`), ADMIN, {
+      id: String(id),
+    });
+    expect(loaded.result?.defaultValue.weight_grams).toBe("3200");
+
+    expect(((await callAction(ADMIN, formOf({ ...fields, weight_grams: "" }), id)) as Response).status).toBe(302);
+    expect(await weightOf()).toBe(0);
+    const audit = await db
+      .selectFrom("audit_log")
+      .select(["actor_user_id", "details"])
+      .where("action", "=", "product.updated")
+      .where("entity_id", "=", String(id))
+      .executeTakeFirstOrThrow();
+    expect(audit.actor_user_id).toBe(ADMIN.id);
+    const details = JSON.parse(audit.details ?? "{}");
+    expect([details.before.product.weight_grams, details.after.product.weight_grams]).toEqual([3200, 0]);
+  });
+
   it("answers 404 for a product that does not exist", async () => {
     const error = await callAction(ADMIN, formOf({ intent: "save" }), 999_999).catch((thrown: unknown) => thrown);
     expect((error as { init?: { status: number } }).init?.status).toBe(404);

@@ -93,6 +93,19 @@ const stockField = z
   .regex(/^\d{1,6}$/, { error: "adminProductForm.errors.stockInvalid" })
   .transform((value) => Number.parseInt(value, 10));
 
+/** The heaviest weight the form takes: 1,000 kg, far above anything a shop posts. */
+export const MAX_WEIGHT_GRAMS = 1_000_000;
+
+const WEIGHT_INVALID = "adminProductForm.errors.weightInvalid";
+
+/** Grams as a whole number from 0 to MAX_WEIGHT_GRAMS (the weight bands of the shipping zones read it). */
+const weightField = z
+  .string({ error: WEIGHT_INVALID })
+  .trim()
+  .regex(/^\d{1,7}$/, { error: WEIGHT_INVALID })
+  .transform((value) => Number.parseInt(value, 10))
+  .refine((grams) => grams <= MAX_WEIGHT_GRAMS, { error: WEIGHT_INVALID });
+
 export const variantSchema = z
   .object({
     color: requiredText("adminProductForm.errors.colorRequired", 60, "adminProductForm.errors.colorTooLong"),
@@ -125,6 +138,8 @@ export const productSchema = z
       .array(z.string().regex(/^\d{1,9}$/, { error: "adminProductForm.errors.zoneInvalid" }))
       .max(200)
       .optional(),
+    /** Weight in grams; empty is 0, "not weighed" (the weight bands count it as nothing). */
+    weight_grams: weightField.optional(),
     /** Stock of a product without colours (kept in its default-colour variant). */
     stock: stockField.optional(),
     variants: z.array(variantSchema).max(MAX_VARIANTS, { error: "adminProductForm.errors.tooManyVariants" }).optional(),
@@ -174,6 +189,7 @@ export const productSchema = z
     is_featured: value.is_featured ?? false,
     adult_only: value.adult_only ?? false,
     ship_zone_ids: (value.ship_zones ?? []).map((id) => Number.parseInt(id, 10)) as number[] | undefined,
+    weight_grams: (value.weight_grams ?? 0) as number | undefined,
     stock: value.stock ?? 0,
     variants: value.variants ?? [],
     images: (value.images ?? []).map((image) => (typeof image === "string" ? image : image.key)),

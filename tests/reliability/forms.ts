@@ -97,6 +97,7 @@ const productFields: Record<string, Examples> = {
   price_usd: ["", ...PRICES],
   category_id: (ctx) => ["", String(ctx.categoryId)],
   is_featured: ["on"],
+  weight_grams: ["", "0", "3200", "1000000"],
   stock: STOCKS,
   "variants[0].color": ["Black", "Tan"],
   "variants[0].color_zh": ["", "黑色", "長".repeat(61)],

@@ -52,6 +52,8 @@ export interface ProductInput {
   adult_only?: boolean;
   /** The zones it may be sent to (docs/decisions/049); empty: no limit of its own; missing: left as it is. */
   ship_zone_ids?: number[];
+  /** Weight in grams (0: not weighed); left as it is when missing (an import without the column). */
+  weight_grams?: number;
   /** Stock of a product without colours: it goes into one default-colour variant. */
   stock: number;
   variants: VariantInput[];
@@ -114,7 +116,7 @@ export async function listCategoryChoices(db: DB) {
  * its stock in the plain Stock field and no colour rows.
  */
 export function productFormValues(existing: ProductForEdit | null): Partial<ProductFormInput> {
-  if (!existing) return { stock: "0", variants: [], images: [] };
+  if (!existing) return { stock: "0", weight_grams: "0", variants: [], images: [] };
   const { product, variants, images, imageColors } = existing;
   const price = (cents: number, derived: number) => (derived === 1 ? "" : centsToText(cents));
   const onlyDefault = variants.length === 1 && variants[0]?.color === DEFAULT_COLOR;
@@ -130,6 +132,7 @@ export function productFormValues(existing: ProductForEdit | null): Partial<Prod
     category_id: product.category_id === null ? "" : String(product.category_id),
     is_featured: product.is_featured === 1,
     adult_only: product.adult_only === 1,
+    weight_grams: String(product.weight_grams),
     stock: onlyDefault ? String(variants[0]?.stock ?? 0) : "0",
     variants: onlyDefault
       ? []
@@ -183,6 +186,7 @@ export function productColumns(input: ProductInput, rates: ExchangeRates) {
     price_usd_derived: usd.derived,
     is_featured: input.is_featured ? 1 : 0,
     ...(input.adult_only === undefined ? {} : { adult_only: input.adult_only ? 1 : 0 }),
+    ...(input.weight_grams === undefined ? {} : { weight_grams: input.weight_grams }),
   };
 }
 
