@@ -117,16 +117,26 @@ test("a product limited to Hong Kong says so, and is refused for Taiwan with the
 
     await signUp(shopper, uniqueEmail("restrict-buyer"), uniquePassword());
     await apiAddToCart(shopper.request, await productIdByName(shopper.request, name), "Default", 1);
+    const refusal = `${name} can only be sent to ${zone.name_en}. Remove it from your cart or choose a destination there.`;
+
+    // The cart: choosing Taiwan there (the select submits itself with JavaScript, "Update shipping"
+    // without) names the item before checkout, and checkout starts from the same country.
+    await open(shopper, "/cart", jsEnabled);
+    await shopper.getByLabel("Ship to", { exact: true }).selectOption("TW");
+    if (!jsEnabled) await shopper.getByRole("button", { name: "Update shipping" }).click();
+    await expect(shopper.getByText("Shipping is now computed for Taiwan.")).toBeVisible();
+    await expect(shopper.locator("[data-restricted]")).toHaveText(refusal);
+    await expect(shopper.getByLabel("Ship to", { exact: true })).toHaveValue("TW");
+
     await open(shopper, "/checkout", jsEnabled);
     const checkout = shopper.locator("form#checkout");
+    await expect(checkout.getByLabel("Country / Region", { exact: true })).toHaveValue("TW");
     const fill = async () => {
       await checkout.getByLabel("First name", { exact: true }).fill("Chen");
       await checkout.getByLabel("Last name", { exact: true }).fill("Mei Ling");
       await checkout.getByLabel("Address", { exact: true }).fill("1 Zhongxiao East Road");
       await checkout.getByLabel("City / District", { exact: true }).fill("Taipei");
     };
-    const refusal = `${name} can only be sent to ${zone.name_en}. Remove it from your cart or choose a destination there.`;
-
     // Taiwan: the checkout names the item and where it can go.
     await fill();
     await checkout.getByLabel("Country / Region", { exact: true }).selectOption("TW");
