@@ -56,6 +56,7 @@ const POSTGRES_SUITES = [
   "shop-alerts",
   "shop-details",
   "shipping-zones",
+  "admin-shipping-zones",
   "cart-destination",
   "migration-0018",
   "sitemap",
