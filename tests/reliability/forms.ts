@@ -638,6 +638,37 @@ export const FORMS: readonly FormAction[] = [
       text_zh: ["本人已年滿18歲。", "", "偽".repeat(501)],
     },
   },
+  {
+    name: "admin: shipping zone (add)",
+    module: "app/routes/admin/shipping-zone.tsx",
+    path: () => "/admin/settings/shipping/new",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      name_en: ["Macau", "", "x".repeat(81), "<script>alert(1)</script>"],
+      name_zh: ["澳門", ""],
+      sort_order: ["1", "", "-1", "99999"],
+      "countries[]": ["MO", "mo", "XX", "", "TW"],
+      fee_hkd: ["35", "", "-1", "1e3", "35.555"],
+      free_above_hkd: ["500", "", "abc"],
+      "bands_hkd[0].max_grams": ["1000", "0", "1.5", ""],
+      "bands_hkd[0].fee": ["20", "", "x"],
+      fee_gbp: ["", "3.50"],
+      free_above_gbp: ["", "40"],
+    },
+  },
+  {
+    name: "admin: shipping zones (delete)",
+    module: "app/routes/admin/shipping-zones.tsx",
+    path: () => "/admin/settings/shipping",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["delete", "nothing"],
+      id: ["999999", "abc", ""],
+      confirmed: ["1", ""],
+    },
+  },
   // Webhooks: only addresses where nothing answers (loopback port 9) or that are refused, so the
   // fuzzing shop never sends anything anywhere, whatever the switch is set to.
   {
