@@ -194,7 +194,7 @@ export function ZoneForm({
                           <button
                             type="submit"
                             {...form.remove.getButtonProps({ name: bands.name, index })}
-                            className={`${smallButton} self-end sm:mt-6 sm:self-start`}
+                            className={`${smallButton} self-end justify-self-start sm:mt-6 sm:self-start`}
                             aria-label={t("adminZones.removeBandNamed", { currency, index: index + 1 })}
                           >
                             {t("adminZones.removeBand")}
