@@ -129,7 +129,10 @@ test("the owner adds a zone; a shopper there sees its fee at checkout and the or
     // The order, as the shopper's account shows it: charged the zone's fee.
     const number = new URL(shopper.url()).searchParams.get("order") ?? "";
     await open(shopper, "/account/orders", jsEnabled);
-    await shopper.getByRole("link", { name: new RegExp(number) }).first().click();
+    await shopper
+      .getByRole("link", { name: new RegExp(number) })
+      .first()
+      .click();
     await expect(shopper.getByTestId("order-total")).toHaveText("HK$435.00");
     await expect(shippingOf(shopper)).toHaveText("HK$35.00");
   } finally {
