@@ -34,9 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("products").addColumn("sale_ends_at", "text").execute();
   await db.schema.createIndex("products_sale_ends").on("products").column("sale_ends_at").execute();
   for (const currency of CURRENCIES) {
-    await sql
-      .raw(`CREATE INDEX products_listed_price_${currency} ON products (${listedPrice(currency)})`)
-      .execute(db);
+    await sql.raw(`CREATE INDEX products_listed_price_${currency} ON products (${listedPrice(currency)})`).execute(db);
     await sql
       .raw(
         `CREATE INDEX products_category_listed_price_${currency} ON products (category_id, ${listedPrice(currency)})`,

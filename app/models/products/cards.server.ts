@@ -105,7 +105,14 @@ export async function listFeaturedProducts(db: DB, currency: Currency, limit = 3
 
 export type CardRow = Omit<
   ProductCard,
-  "price_cents" | "regular_price_cents" | "sale_ends_at" | "currency" | "image_url" | "total_stock" | "colors" | "is_featured"
+  | "price_cents"
+  | "regular_price_cents"
+  | "sale_ends_at"
+  | "currency"
+  | "image_url"
+  | "total_stock"
+  | "colors"
+  | "is_featured"
 > &
   SalePriced & {
     is_featured: number;

@@ -1,5 +1,5 @@
-import type { DB } from "#db/connect.server";
 import type { RawBuilder, SelectQueryBuilder } from "kysely";
+import type { DB } from "#db/connect.server";
 import type { CategoryRow, Currency, Database } from "#db/schema";
 import { matchProductSearch } from "#db/search";
 import { publicUrl } from "~/lib/storage.server";
@@ -180,10 +180,8 @@ export async function listProducts(db: DB, query: ListingQuery): Promise<Listing
   const current = split ? inBand(base.where(saleNotEnded(at)), listedPrice(query.currency)) : base;
   const ended = split && !query.onSale ? inBand(base.where(saleEnded(at)), regularPrice(query.currency)) : null;
 
-  const count = (q: typeof base) =>
-    q.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
-  const total =
-    Number((await count(current)).total) + (ended ? Number((await count(ended)).total) : 0);
+  const count = (q: typeof base) => q.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+  const total = Number((await count(current)).total) + (ended ? Number((await count(ended)).total) : 0);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, Math.trunc(query.page) || 1), pages);
   const offset = (page - 1) * pageSize;

@@ -1,8 +1,8 @@
 import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database, ProductRow } from "#db/schema";
-import { IMAGE_PRESETS, ImageError, type ProcessedImage, putWithDerivatives, storeImage } from "~/lib/images.server";
 import { toHongKongInput } from "~/lib/dates";
+import { IMAGE_PRESETS, ImageError, type ProcessedImage, putWithDerivatives, storeImage } from "~/lib/images.server";
 import { convertFromHkd, type ExchangeRates } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import { generateKey, publicUrl, removeFilesQuietly, type Storage } from "~/lib/storage.server";

@@ -347,9 +347,24 @@ export async function saveShopDetails(
 }
 
 const PRICE_COLUMNS = {
-  GBP: { price: "price_gbp_cents", derived: "price_gbp_derived", sale: "sale_price_gbp_cents", saleDerived: "sale_price_gbp_derived" },
-  EUR: { price: "price_eur_cents", derived: "price_eur_derived", sale: "sale_price_eur_cents", saleDerived: "sale_price_eur_derived" },
-  USD: { price: "price_usd_cents", derived: "price_usd_derived", sale: "sale_price_usd_cents", saleDerived: "sale_price_usd_derived" },
+  GBP: {
+    price: "price_gbp_cents",
+    derived: "price_gbp_derived",
+    sale: "sale_price_gbp_cents",
+    saleDerived: "sale_price_gbp_derived",
+  },
+  EUR: {
+    price: "price_eur_cents",
+    derived: "price_eur_derived",
+    sale: "sale_price_eur_cents",
+    saleDerived: "sale_price_eur_derived",
+  },
+  USD: {
+    price: "price_usd_cents",
+    derived: "price_usd_derived",
+    sale: "sale_price_usd_cents",
+    saleDerived: "sale_price_usd_derived",
+  },
 } as const;
 
 /**
