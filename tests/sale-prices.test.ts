@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
 import { UserError } from "~/lib/problem";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
+import { productJsonLd } from "~/lib/structured-data.server";
 import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
 import { placeOrder } from "~/models/orders/place.server";
 import { findProduct, listProducts } from "~/models/products/catalog.server";
@@ -67,6 +68,12 @@ describe("sale prices", () => {
 
     expect((await findProduct(db, product.id, "HKD", BEFORE))?.price_cents).toBe(450_00);
     expect((await findProduct(db, product.id, "HKD", AFTER))?.price_cents).toBe(500_00);
+    // Structured data: the offer is the sale price, valid until the sale's end.
+    const page = await findProduct(db, product.id, "GBP", BEFORE);
+    expect(page && productJsonLd(page, "http://localhost:3000", "en").offers).toMatchObject({
+      price: "450.00",
+      priceValidUntil: END.toISOString(),
+    });
     // Derived from HKD at the shop's rate (0.1 GBP per HKD by default).
     expect((await findProduct(db, product.id, "GBP", BEFORE))?.price_cents).toBe(45_00);
 
