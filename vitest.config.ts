@@ -24,6 +24,7 @@ const POSTGRES_SUITES = [
   "catalog",
   "age-confirmation",
   "restricted-items",
+  "sale-prices",
   "checkout-prefill",
   "checkout-steps",
   "colour-images",

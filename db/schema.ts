@@ -94,6 +94,16 @@ export interface ProductsTable {
   price_gbp_derived: DerivedFlag;
   price_eur_derived: DerivedFlag;
   price_usd_derived: DerivedFlag;
+  /** The sale (migration 0024, docs/decisions/053): the price paid while it lasts; null: no sale. */
+  sale_price_hkd_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  sale_price_gbp_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  sale_price_eur_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  sale_price_usd_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  sale_price_gbp_derived: DerivedFlag;
+  sale_price_eur_derived: DerivedFlag;
+  sale_price_usd_derived: DerivedFlag;
+  /** When the sale ends (UTC); null: until the owner removes it. Compared with now by every query. */
+  sale_ends_at: ColumnType<string | null, string | null | undefined, string | null>;
   is_featured: ColumnType<Bool, Bool | undefined, Bool>;
   /** 1: 18+ (migration 0020); also 18+ when its category is. */
   adult_only: ColumnType<Bool, Bool | undefined, Bool>;
