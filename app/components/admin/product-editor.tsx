@@ -24,7 +24,7 @@ import {
   productSchema,
 } from "~/schemas/product";
 import { imageColorOptions, ProductImages } from "./product-images";
-import { ProductPriceFields } from "./product-price-fields";
+import { ProductPriceFields, ProductSaleFields } from "./product-price-fields";
 import { ProductVariantRows } from "./product-variant-rows";
 
 /*
@@ -131,6 +131,7 @@ export function ProductEditor({
           {areaField(fields.description_zh, t("adminProductForm.descriptionZh"))}
         </div>
         <ProductPriceFields fields={fields} rates={rates} />
+        <ProductSaleFields fields={fields} rates={rates} />
         {/* A row of its own: its hint and message would push the category's row out of line. */}
         <div className="grid gap-4 sm:grid-cols-2">
           <FieldFor

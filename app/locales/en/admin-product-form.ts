@@ -14,6 +14,9 @@ export default {
   priceGbp: "Price (GBP)",
   priceEur: "Price (EUR)",
   priceUsd: "Price (USD)",
+  saleSection: "Sale",
+  saleHint:
+    "Optional. The price shoppers pay while the sale lasts, shown with the regular price struck through. Leave the HKD sale price empty for no sale; an empty GBP/EUR/USD sale price follows it.",
   salePriceHkd: "Sale price (HKD)",
   salePriceGbp: "Sale price (GBP)",
   salePriceEur: "Sale price (EUR)",

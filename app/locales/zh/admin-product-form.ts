@@ -15,6 +15,9 @@ export default {
   priceGbp: "價格（英鎊）",
   priceEur: "價格（歐元）",
   priceUsd: "價格（美元）",
+  saleSection: "特價",
+  saleHint:
+    "可選。特價期間顧客支付的價格，原價會以刪除線顯示。港幣特價留空即不設特價；英鎊／歐元／美元特價留空則跟隨港幣特價。",
   salePriceHkd: "特價（港幣）",
   salePriceGbp: "特價（英鎊）",
   salePriceEur: "特價（歐元）",
