@@ -66,6 +66,7 @@ test("a product put on sale shows the struck-through price and saving, and the c
     await apiAddToCart(shopper.request, await productIdByName(shopper.request, name), "Default", 2);
     await open(shopper, "/cart", jsEnabled);
     await expect(shopper.getByTestId("subtotal")).toHaveText("HK$900.00");
+    await expect(shopper.locator("main [data-was-price]").first()).toContainText("HK$500.00");
   } finally {
     await context.close();
   }
