@@ -1,18 +1,14 @@
-import crypto from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
-import type { AdminRole } from "#db/schema";
-import { type CurrentUser, loadCurrentUser } from "~/lib/auth.server";
+import type { CurrentUser } from "~/lib/auth.server";
 import { convertFromHkd } from "~/lib/money";
-import { emptySession } from "~/lib/session.server";
 import { productZoneIds, setCategoryZones, setProductZones } from "~/models/orders/restrictions.server";
 import { loadShop } from "~/models/settings/shop.server";
 import { listZones, loadZone } from "~/models/shipping/zones.server";
 import { action as formAction, loader as formLoader } from "~/routes/admin/shipping-zone";
 import { action as listAction, loader as listLoader } from "~/routes/admin/shipping-zones";
-import { createCategory, createCustomer, createProduct, createSignedIn } from "./factories";
-import { createTestContext, freshTestServices, type TestServices } from "./setup/db";
-import { formOf, runRoute } from "./setup/route";
+import { createCategory, createProduct, createSignedIn } from "./factories";
+import { freshTestServices, type TestServices } from "./setup/db";
+import { adminAccount, dataOf, formOf, runRoute, statusOf } from "./setup/route";
 
 /*
  * Settings → Shipping zones (issue 27, docs/decisions/047) on a real database — SQLite, and
@@ -25,34 +21,12 @@ let svc: TestServices;
 let owner: CurrentUser;
 beforeEach(async () => {
   svc = await freshTestServices();
-  owner = await adminAccount("owner");
+  owner = await adminAccount(svc, "owner");
 });
 
 const BASE = "http://localhost";
 const post = (path: string, fields: Record<string, string | string[]>) =>
   new Request(`${BASE}${path}`, { method: "POST", body: formOf(fields) });
-
-function statusOf(value: unknown): number | undefined {
-  if (value instanceof Response) return value.status;
-  return (value as { init?: { status?: number } | null } | undefined)?.init?.status ?? undefined;
-}
-
-function dataOf<T>(value: unknown): T {
-  return (value as { data: T }).data;
-}
-
-async function adminAccount(role: AdminRole): Promise<CurrentUser> {
-  const user = await createCustomer(svc.db, { email: `${role}-${crypto.randomUUID()}@shop.hk` });
-  await svc.db
-    .insertInto("admin_users")
-    .values({ user_id: user.id, email: user.email, role, created_at: now() })
-    .execute();
-  const session = emptySession();
-  session.userId = user.id;
-  const loaded = await loadCurrentUser(createTestContext(svc), session);
-  if (!loaded) throw new Error("not signed in");
-  return loaded;
-}
 
 const MACAU = {
   name_en: "Macau",
@@ -233,7 +207,7 @@ describe("Settings → Shipping zones", () => {
   });
 
   it("refuses staff, customers and signed-out visitors, changing nothing", async () => {
-    const staff = await adminAccount("staff");
+    const staff = await adminAccount(svc, "staff");
     const customer = await createSignedIn(svc.db);
     const everywhere = (await listZones(svc.db))[0];
     for (const who of [staff, customer, null]) {
