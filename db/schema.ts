@@ -104,6 +104,10 @@ export interface ProductsTable {
   sale_price_usd_derived: DerivedFlag;
   /** When the sale ends (UTC); null: until the owner removes it. Compared with now by every query. */
   sale_ends_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The second option's name ("Size"; null: the product varies by colour only; migration 0026). */
+  option_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its Chinese name ("尺寸"); null shows the English one. */
+  option_name_zh: ColumnType<string | null, string | null | undefined, string | null>;
   is_featured: ColumnType<Bool, Bool | undefined, Bool>;
   /** 1: 18+ (migration 0020); also 18+ when its category is. */
   adult_only: ColumnType<Bool, Bool | undefined, Bool>;
