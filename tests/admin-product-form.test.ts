@@ -164,7 +164,7 @@ describe("product schema", () => {
     });
     expect(ok.status).toBe("success");
     if (ok.status === "success") {
-      expect(ok.value.variants).toEqual([
+      expect(ok.value.variants).toMatchObject([
         { color: "Black", color_zh: null, stock: 3 },
         { color: "Tan", color_zh: null, stock: 0 },
       ]);
@@ -209,7 +209,7 @@ describe("saving products", () => {
       ADMIN.id,
     );
     const saved = await findProductForEdit(db, id);
-    expect(saved?.variants).toEqual([
+    expect(saved?.variants).toMatchObject([
       { color: "Black", color_zh: "黑色", stock: 4 },
       { color: "Tan", color_zh: null, stock: 2 },
     ]);
@@ -228,7 +228,7 @@ describe("saving products", () => {
 
   it("gives a product without colours one 'Default' variant holding its stock", async () => {
     const id = await createProduct(db, storage, input({ stock: 7 }), [], ADMIN.id);
-    expect((await findProductForEdit(db, id))?.variants).toEqual([{ color: "Default", color_zh: null, stock: 7 }]);
+    expect((await findProductForEdit(db, id))?.variants).toMatchObject([{ color: "Default", color_zh: null, stock: 7 }]);
   });
 
   it("replaces variants and reorders and removes images in one update", async () => {
@@ -265,7 +265,7 @@ describe("saving products", () => {
     expect(result?.removedImages).toEqual([second]);
     const after = await findProductForEdit(db, id);
     expect(after?.product.name_en).toBe("Renamed");
-    expect(after?.variants).toEqual([
+    expect(after?.variants).toMatchObject([
       { color: "Tan", color_zh: "沙色", stock: 9 },
       { color: "Olive", color_zh: null, stock: 1 },
     ]);
@@ -282,8 +282,8 @@ describe("saving products", () => {
     expect(details.before.product.name_en).toBe("Test Rifle");
     expect(details.after.product.name_en).toBe("Renamed");
     // The colours' Chinese names are part of what the audit shows changed.
-    expect(details.before.variants[1]).toEqual({ color: "Tan", color_zh: null, stock: 2 });
-    expect(details.after.variants[0]).toEqual({ color: "Tan", color_zh: "沙色", stock: 9 });
+    expect(details.before.variants[1]).toMatchObject({ color: "Tan", color_zh: null, stock: 2 });
+    expect(details.after.variants[0]).toMatchObject({ color: "Tan", color_zh: "沙色", stock: 9 });
   });
 });
 
@@ -497,7 +497,7 @@ describe("the product form action", () => {
       .executeTakeFirstOrThrow();
     expect(product.price_hkd_cents).toBe(88_000);
     const saved = await findProductForEdit(db, product.id);
-    expect(saved?.variants).toEqual([{ color: "Default", color_zh: null, stock: 3 }]);
+    expect(saved?.variants).toMatchObject([{ color: "Default", color_zh: null, stock: 3 }]);
     expect(saved?.images).toHaveLength(1);
   });
 
@@ -587,7 +587,7 @@ describe("the product form action", () => {
       .select("id")
       .where("name_en", "=", "Colours")
       .executeTakeFirstOrThrow();
-    expect((await findProductForEdit(db, id))?.variants).toEqual([
+    expect((await findProductForEdit(db, id))?.variants).toMatchObject([
       { color: "Black", color_zh: "黑色", stock: 2 },
       { color: "Tan", color_zh: null, stock: 1 },
     ]);
@@ -599,7 +599,7 @@ describe("the product form action", () => {
       id,
     )) as Response;
     expect(edited.status).toBe(302);
-    expect((await findProductForEdit(db, id))?.variants).toEqual([
+    expect((await findProductForEdit(db, id))?.variants).toMatchObject([
       { color: "Black", color_zh: null, stock: 2 },
       { color: "Tan", color_zh: "沙色", stock: 1 },
     ]);

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import { fromHongKongInput } from "~/lib/dates";
 import { parseId } from "~/lib/ids";
+import { MAX_SKU_LENGTH, SKU_PATTERN } from "~/lib/sku";
 import { requiredText } from "~/lib/text-field";
 
 /**
@@ -54,6 +56,7 @@ export function imageKeysOf(form: FormData): string[] {
 
 export const MAX_VARIANTS = 50;
 export { DEFAULT_COLOR } from "~/lib/colors";
+export { MAX_SKU_LENGTH, SKU_PATTERN } from "~/lib/sku";
 
 const MONEY_PATTERN = /^\d{1,7}(?:\.\d{1,2})?$/;
 
@@ -107,14 +110,58 @@ const weightField = z
   .transform((value) => Number.parseInt(value, 10))
   .refine((grams) => grams <= MAX_WEIGHT_GRAMS, { error: WEIGHT_INVALID });
 
+/** A SKU field: empty (the shop makes one), or letters, digits and . _ - / (docs/decisions/054). */
+const skuField = z
+  .string()
+  .trim()
+  .max(MAX_SKU_LENGTH, { error: "adminProductForm.errors.skuTooLong" })
+  .regex(SKU_PATTERN, { error: "adminProductForm.errors.skuInvalid" })
+  .optional();
+
+/** The key a colour row or an option value carries in the form, which the grid's cells refer to. */
+const rowKey = z.string().trim().max(40).optional();
+
 export const variantSchema = z
   .object({
+    key: rowKey,
     color: requiredText("adminProductForm.errors.colorRequired", 60, "adminProductForm.errors.colorTooLong"),
     /** The colour's Chinese name; empty shows the English one to Chinese readers. */
     color_zh: z.string().trim().max(60, { error: "adminProductForm.errors.colorTooLong" }).optional(),
-    stock: stockField,
+    /** The colour's stock and SKU when the product has no second option (the grid holds them otherwise). */
+    stock: stockField.optional(),
+    sku: skuField,
   })
-  .transform(({ color, color_zh, stock }) => ({ color, color_zh: color_zh || null, stock }));
+  .transform(({ key, color, color_zh, stock, sku }) => ({
+    key: key ?? "",
+    color,
+    color_zh: color_zh || null,
+    stock: stock ?? 0,
+    sku: sku || null,
+  }));
+
+/** The most values a second option has, and the most variants (colours × values) a product has. */
+export const MAX_OPTION_VALUES = 30;
+export const MAX_COMBINATIONS = 200;
+
+const optionValueSchema = z
+  .object({
+    key: rowKey,
+    value: requiredText(
+      "adminProductForm.errors.optionValueRequired",
+      40,
+      "adminProductForm.errors.optionValueTooLong",
+    ),
+    value_zh: z.string().trim().max(40, { error: "adminProductForm.errors.optionValueTooLong" }).optional(),
+  })
+  .transform(({ key, value, value_zh }) => ({ key: key ?? "", value, value_zh: value_zh || null }));
+
+/** A cell of the variant grid: the colour row and value it is for (their keys), its stock and SKU. */
+const cellSchema = z.object({
+  color: rowKey,
+  value: rowKey,
+  stock: stockField.optional(),
+  sku: skuField,
+});
 
 export const productSchema = z
   .object({
@@ -152,9 +199,21 @@ export const productSchema = z
       .optional(),
     /** Weight in grams; empty is 0, "not weighed" (the weight bands count it as nothing). */
     weight_grams: weightField.optional(),
-    /** Stock of a product without colours (kept in its default-colour variant). */
+    /** Stock and SKU of a product without colours or second option (kept in its default-colour variant). */
     stock: stockField.optional(),
+    sku: skuField,
     variants: z.array(variantSchema).max(MAX_VARIANTS, { error: "adminProductForm.errors.tooManyVariants" }).optional(),
+    /** The second option (docs/decisions/054): its name in both languages and its values. */
+    option_name: z.string().trim().max(40, { error: "adminProductForm.errors.optionNameTooLong" }).optional(),
+    option_name_zh: z.string().trim().max(40, { error: "adminProductForm.errors.optionNameTooLong" }).optional(),
+    option_values: z
+      .array(optionValueSchema)
+      .max(MAX_OPTION_VALUES, { error: "adminProductForm.errors.tooManyOptionValues" })
+      .optional(),
+    cells: z
+      .array(cellSchema)
+      .max(MAX_VARIANTS * MAX_OPTION_VALUES)
+      .optional(),
     /**
      * The existing images in the order they should be shown: each its storage key and the colour
      * it shows (`images[0].key`, `images[0].color`; empty: every colour). A bare key (`images[0]`)
@@ -186,6 +245,9 @@ export const productSchema = z
       }
       seen.add(key);
     });
+    optionIssues(value).forEach((issue) => {
+      ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    });
     saleIssues(value).forEach((issue) => {
       ctx.addIssue({ code: "custom", path: [issue.field], message: issue.message });
     });
@@ -207,10 +269,100 @@ export const productSchema = z
     ship_zone_ids: (value.ship_zones ?? []).map((id) => Number.parseInt(id, 10)) as number[] | undefined,
     weight_grams: (value.weight_grams ?? 0) as number | undefined,
     stock: value.stock ?? 0,
-    variants: value.variants ?? [],
+    sku: value.sku || null,
+    variants: (value.variants ?? []).map(({ key: _key, ...colour }) => colour),
+    ...optionOf(value),
     images: (value.images ?? []).map((image) => (typeof image === "string" ? image : image.key)),
     imageColors: imageColorsOf(value.images ?? []),
   }));
+
+interface OptionFields {
+  sku?: string;
+  variants?: { key: string; color: string; sku: string | null }[];
+  option_name?: string;
+  option_name_zh?: string;
+  option_values?: { key: string; value: string; value_zh: string | null }[];
+  cells?: { color?: string; value?: string; stock?: number; sku?: string }[];
+}
+
+/**
+ * What the form alone can tell of the second option and the SKUs: values need the option's name
+ * (and a name, values), no value twice, at most MAX_COMBINATIONS variants, and no SKU typed twice
+ * on one product (the model checks the other products).
+ */
+function optionIssues(value: OptionFields): { path: (string | number)[]; message: string }[] {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  const values = value.option_values ?? [];
+  if (values.length > 0 && !value.option_name) {
+    issues.push({ path: ["option_name"], message: "adminProductForm.errors.optionNameRequired" });
+  }
+  if (values.length === 0 && value.option_name) {
+    issues.push({ path: ["option_values"], message: "adminProductForm.errors.optionValuesRequired" });
+  }
+  const seen = new Set<string>();
+  values.forEach((entry, index) => {
+    const key = entry.value.toLowerCase();
+    if (seen.has(key)) {
+      issues.push({ path: ["option_values", index, "value"], message: "adminProductForm.errors.optionValueDuplicate" });
+    }
+    seen.add(key);
+  });
+  const colours = Math.max(1, value.variants?.length ?? 0);
+  if (colours * values.length > MAX_COMBINATIONS) {
+    issues.push({
+      path: ["option_values"],
+      message: `adminProductForm.errors.tooManyCombinations?max=${MAX_COMBINATIONS}`,
+    });
+  }
+  // The SKUs the save would write, each with its field: the grid's, the colours', or the plain one.
+  const skus: { sku: string | undefined | null; path: (string | number)[] }[] =
+    values.length > 0
+      ? liveCells(value).map(({ cell, index }) => ({ sku: cell.sku, path: ["cells", index, "sku"] }))
+      : (value.variants ?? []).length > 0
+        ? (value.variants ?? []).map((colour, index) => ({ sku: colour.sku, path: ["variants", index, "sku"] }))
+        : [{ sku: value.sku, path: ["sku"] }];
+  const typed = new Set<string>();
+  for (const { sku, path } of skus) {
+    if (!sku) continue;
+    if (typed.has(sku)) issues.push({ path, message: "adminProductForm.errors.skuDuplicate" });
+    typed.add(sku);
+  }
+  return issues;
+}
+
+/** The grid's cells that belong to a colour row and a value the form still has, with their place in the form. */
+function liveCells(value: OptionFields) {
+  const colourKeys = new Set((value.variants ?? []).map((colour) => colour.key));
+  const valueKeys = new Set((value.option_values ?? []).map((entry) => entry.key));
+  const noColours = (value.variants ?? []).length === 0;
+  return (value.cells ?? [])
+    .map((cell, index) => ({ cell, index }))
+    .filter(
+      ({ cell }) =>
+        valueKeys.has(cell.value ?? "") && (noColours ? (cell.color ?? "") === "" : colourKeys.has(cell.color ?? "")),
+    );
+}
+
+/** The second option and its cells as the model saves them (names instead of the form's row keys). */
+function optionOf(value: OptionFields) {
+  const values = value.option_values ?? [];
+  if (values.length === 0) return { option: null, cells: [] };
+  const colourOf = new Map((value.variants ?? []).map((colour) => [colour.key, colour.color]));
+  const valueByKey = new Map(values.map((entry) => [entry.key, entry.value]));
+  return {
+    option: {
+      name: value.option_name ?? "",
+      name_zh: value.option_name_zh || null,
+      values: values.map(({ value: text, value_zh }) => ({ value: text, value_zh })),
+    },
+    cells: liveCells(value).map(({ cell }) => ({
+      color: colourOf.get(cell.color ?? "") ?? DEFAULT_COLOR,
+      value: valueByKey.get(cell.value ?? "") ?? "",
+      stock: cell.stock ?? 0,
+      sku: cell.sku || null,
+    })),
+  };
+}
 
 /** A sale as the model saves it (docs/decisions/053): null currencies follow HKD. */
 export interface SaleInput {

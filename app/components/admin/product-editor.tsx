@@ -24,6 +24,7 @@ import {
   productSchema,
 } from "~/schemas/product";
 import { imageColorOptions, ProductImages } from "./product-images";
+import { ProductOptionGrid } from "./product-option-grid";
 import { ProductPriceFields, ProductSaleFields } from "./product-price-fields";
 import { ProductVariantRows } from "./product-variant-rows";
 
@@ -173,7 +174,14 @@ export function ProductEditor({
           />
         </div>
 
-        <ProductVariantRows form={form} stock={fields.stock} variants={fields.variants} />
+        <ProductVariantRows
+          form={form}
+          stock={fields.stock}
+          sku={fields.sku}
+          variants={fields.variants}
+          hasOption={fields.option_values.getFieldList().length > 0}
+        />
+        <ProductOptionGrid form={form} fields={fields} />
         <ProductImages
           form={form}
           images={fields.images}

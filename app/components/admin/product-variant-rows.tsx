@@ -18,7 +18,7 @@ function sumStock(values: unknown[]): number {
 
 function stockOfForm(form: FormData): number {
   const rows = [...form.entries()]
-    .filter(([name, value]) => /^variants\[\d+\]\.stock$/.test(name) && typeof value === "string")
+    .filter(([name, value]) => /^(?:variants|cells)\[\d+\]\.stock$/.test(name) && typeof value === "string")
     .map(([, value]) => String(value));
   if (rows.length > 0) return sumStock(rows);
   const plain = form.get("stock");
@@ -29,7 +29,7 @@ function stockOfForm(form: FormData): number {
  * "Total stock": as rendered by the server (the saved or last submitted rows), then, with
  * JavaScript, the sum of the stock fields of its form as they are typed and as rows come and go.
  */
-function StockTotal({ initial }: { initial: number }) {
+export function StockTotal({ initial }: { initial: number }) {
   const { t } = useTranslation();
   const ref = useRef<HTMLParagraphElement>(null);
   const [total, setTotal] = useState(initial);
@@ -55,7 +55,7 @@ const smallButton = buttonClass("secondary", "sm");
  * One input of a colour row with its label and errors, under the row's own ids
  * (`variant-{index}-{name}`); `describedBy` names its hint while it has no errors.
  */
-function RowField({
+export function RowField({
   id,
   field,
   label,
@@ -82,19 +82,30 @@ function RowField({
   );
 }
 
+/** The next key for a new row of a list: one past the highest "n…" key it has (the grid's cells refer to rows by key). */
+export function nextRowKey(keys: (string | undefined)[]): string {
+  const numbers = keys.map((key) => /^n(\d+)$/.exec(key ?? "")?.[1]).filter((n) => n !== undefined);
+  return `n${Math.max(0, ...numbers.map(Number)) + 1}`;
+}
+
 /**
  * The colour rows (Conform list intents add and remove them: in the browser with JavaScript,
- * through the server without) or, for a product without colours, the plain Stock field. The
- * first colour added takes the plain Stock field's value as its stock.
+ * through the server without) or, for a product without colours, the plain Stock and SKU fields.
+ * The first colour added takes the plain Stock field's value as its stock. With a second option
+ * (`hasOption`) the rows hold only the colours' names: the grid holds stock and SKU.
  */
 export function ProductVariantRows({
   form,
   stock,
+  sku,
   variants,
+  hasOption,
 }: {
   form: FormMetadata<ProductFormInput, string[]>;
   stock: FieldMetadata<string | undefined, ProductFormInput, string[]>;
+  sku: FieldMetadata<string | undefined, ProductFormInput, string[]>;
   variants: FieldMetadata<Variant[] | undefined, ProductFormInput, string[]>;
+  hasOption: boolean;
 }) {
   const { t } = useTranslation();
   const rows = variants.getFieldList();
@@ -106,36 +117,50 @@ export function ProductVariantRows({
     rows.length > 0
       ? sumStock(rows.map((row, index) => rowStock(row.getFieldset().stock.initialValue, index)))
       : sumStock([plainStock]);
+  const key = nextRowKey(rows.map((row) => row.getFieldset().key.value ?? row.getFieldset().key.initialValue));
   const insert = form.insert.getButtonProps({
     name: variants.name,
-    defaultValue: rows.length === 0 ? { color: "", color_zh: "" } : { color: "", color_zh: "", stock: "0" },
+    defaultValue:
+      rows.length === 0 || hasOption ? { key, color: "", color_zh: "" } : { key, color: "", color_zh: "", stock: "0" },
   });
 
   return (
     <fieldset className="flex flex-col gap-3">
       <legend className="text-lg font-semibold">{t("adminProductForm.variants")}</legend>
       {rows.length === 0 ? (
-        <div className="max-w-xs">
-          <Field
-            label={t("adminProductForm.stock")}
-            htmlFor={stock.id}
-            hint={t("adminProductForm.stockHint")}
-            errors={stock.errors}
-            errorId={stock.errorId}
-          >
-            <input {...getInputProps(stock, { type: "text" })} className={inputClass} />
-          </Field>
-        </div>
+        hasOption ? null : (
+          <div className="grid max-w-lg gap-3 sm:grid-cols-2">
+            <Field
+              label={t("adminProductForm.stock")}
+              htmlFor={stock.id}
+              hint={t("adminProductForm.stockHint")}
+              errors={stock.errors}
+              errorId={stock.errorId}
+            >
+              <input {...getInputProps(stock, { type: "text" })} className={inputClass} />
+            </Field>
+            <Field
+              label={t("adminProductForm.sku")}
+              htmlFor={sku.id}
+              hint={t("adminProductForm.skuHint")}
+              errors={sku.errors}
+              errorId={sku.errorId}
+            >
+              <input {...getInputProps(sku, { type: "text" })} className={inputClass} />
+            </Field>
+          </div>
+        )
       ) : (
         <ul className="flex flex-col gap-4">
           {rows.map((row, index) => {
-            const { color, color_zh, stock: rowStockField } = row.getFieldset();
+            const { key: rowKey, color, color_zh, stock: rowStockField, sku: rowSku } = row.getFieldset();
             const id = (name: string) => `variant-${index}-${name}`;
             return (
               <li
                 key={row.key}
-                className="grid grid-cols-2 items-start gap-3 border-b border-stone-200 pb-4 last:border-0 last:pb-0 sm:grid-cols-[1fr_1fr_8rem_auto] sm:border-0 sm:pb-0"
+                className={`grid grid-cols-2 items-start gap-3 border-b border-stone-200 pb-4 last:border-0 last:pb-0 sm:border-0 sm:pb-0 ${hasOption ? "sm:grid-cols-[1fr_1fr_auto]" : "sm:grid-cols-[1fr_1fr_7rem_9rem_auto]"}`}
               >
+                <input type="hidden" name={rowKey.name} value={rowKey.value ?? rowKey.initialValue ?? ""} />
                 <RowField id={id("color")} field={color} label={t("adminProductForm.color")} />
                 <RowField
                   id={id("color_zh")}
@@ -144,15 +169,20 @@ export function ProductVariantRows({
                   lang="zh-Hant-HK"
                   describedBy="variant-zh-hint"
                 />
-                <RowField
-                  id={id("stock")}
-                  field={rowStockField}
-                  label={t("adminProductForm.stock")}
-                  type="number"
-                  defaultValue={rowStock(rowStockField.initialValue, index)}
-                  min={0}
-                  step={1}
-                />
+                {hasOption ? null : (
+                  <>
+                    <RowField
+                      id={id("stock")}
+                      field={rowStockField}
+                      label={t("adminProductForm.stock")}
+                      type="number"
+                      defaultValue={rowStock(rowStockField.initialValue, index)}
+                      min={0}
+                      step={1}
+                    />
+                    <RowField id={id("sku")} field={rowSku} label={t("adminProductForm.sku")} describedBy="sku-hint" />
+                  </>
+                )}
                 <button
                   type="submit"
                   {...form.remove.getButtonProps({ name: variants.name, index })}
@@ -170,12 +200,17 @@ export function ProductVariantRows({
           {t("adminProductForm.colorZhHint")}
         </p>
       ) : null}
+      {rows.length > 0 && !hasOption ? (
+        <p id="sku-hint" className="text-xs text-stone-600">
+          {t("adminProductForm.skuHint")}
+        </p>
+      ) : null}
       <ErrorList errors={variants.errors} />
       <div className="flex items-center gap-4">
         <button type="submit" {...insert} disabled={rows.length >= MAX_VARIANTS} className={smallButton}>
           {t("adminProductForm.addVariant")}
         </button>
-        <StockTotal initial={initialTotal} />
+        {hasOption ? null : <StockTotal initial={initialTotal} />}
       </div>
     </fieldset>
   );

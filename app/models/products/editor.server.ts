@@ -17,17 +17,25 @@ import {
 import { auditAction } from "../audit.server";
 import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
+import { type VariantsInput, variantRows, writeVariants } from "./variants.server";
 
-/** A colour: `color` is its key and English name, `color_zh` its Chinese name (null: the English one). */
-export interface VariantInput {
+export type { VariantInput } from "./variants.server";
+
+/** A saved variant as the form starts from it (docs/decisions/054). */
+export interface SavedVariant {
+  id: number;
   color: string;
   color_zh: string | null;
+  option_value: string;
+  option_value_zh: string | null;
   stock: number;
+  sku: string;
 }
 
 export interface ProductForEdit {
   product: ProductRow;
-  variants: VariantInput[];
+  /** In colour order, then value order. */
+  variants: SavedVariant[];
   /** Storage keys in display order. */
   images: string[];
   /** Each image's colour (an English colour name), null for every colour; in the order of `images`. */
@@ -39,7 +47,7 @@ export interface ProductForEdit {
  * stored as derived and computed from the HKD price at the shop's current rate on every save
  * (and again whenever the owner changes that rate); a number is the operator's fixed price.
  */
-export interface ProductInput {
+export interface ProductInput extends VariantsInput {
   name_en: string;
   name_zh: string;
   description_en: string;
@@ -61,9 +69,6 @@ export interface ProductInput {
    * price like the regular ones. Missing: left as it is (an import without the sale columns).
    */
   sale?: SaleInput | null;
-  /** Stock of a product without colours: it goes into one default-colour variant. */
-  stock: number;
-  variants: VariantInput[];
 }
 
 /**
@@ -88,9 +93,10 @@ export async function findProductForEdit(db: Executor, id: number): Promise<Prod
   if (!product) return null;
   const variants = await db
     .selectFrom("product_variants")
-    .select(["color", "color_zh", "stock"])
+    .select(["id", "color", "color_zh", "option_value", "option_value_zh", "stock", "sku"])
     .where("product_id", "=", id)
     .orderBy("sort_order")
+    .orderBy("option_order")
     .orderBy("id")
     .execute();
   const images = await db
@@ -123,14 +129,14 @@ export async function listCategoryChoices(db: DB) {
  * its stock in the plain Stock field and no colour rows.
  */
 export function productFormValues(existing: ProductForEdit | null): Partial<ProductFormInput> {
-  if (!existing) return { stock: "0", weight_grams: "0", variants: [], images: [] };
+  if (!existing) return { stock: "0", weight_grams: "0", variants: [], option_values: [], cells: [], images: [] };
   const { product, variants, images, imageColors } = existing;
   const price = (cents: number, derived: number) => (derived === 1 ? "" : centsToText(cents));
   // A sale that has ended shows as none: saving the form then clears it.
   const sale = saleShown(product);
   const salePrice = (cents: number | null, derived: number) =>
     sale && cents !== null && derived === 0 ? centsToText(cents) : "";
-  const onlyDefault = variants.length === 1 && variants[0]?.color === DEFAULT_COLOR;
+  const grid = gridValues(product, variants);
   return {
     name_en: product.name_en,
     name_zh: product.name_zh,
@@ -149,15 +155,51 @@ export function productFormValues(existing: ProductForEdit | null): Partial<Prod
     is_featured: product.is_featured === 1,
     adult_only: product.adult_only === 1,
     weight_grams: String(product.weight_grams),
-    stock: onlyDefault ? String(variants[0]?.stock ?? 0) : "0",
+    ...grid,
+    images: images.map((key, index) => ({ key, color: imageColors[index] ?? "" })),
+  };
+}
+
+/**
+ * The variants as the form's fields (docs/decisions/054): colour rows (each with a key the grid's
+ * cells refer to), the second option's values, and either each colour's stock and SKU (no second
+ * option), the grid's cells, or — a product with neither colours nor option — the plain Stock and
+ * SKU fields.
+ */
+function gridValues(product: ProductRow, variants: SavedVariant[]): Partial<ProductFormInput> {
+  const colours = [...new Map(variants.map((v) => [v.color, v])).values()];
+  const values = [...new Map(variants.filter((v) => v.option_value !== "").map((v) => [v.option_value, v])).values()];
+  const onlyDefault = colours.length === 1 && colours[0]?.color === DEFAULT_COLOR;
+  const colourKey = new Map(colours.map((colour, index) => [colour.color, `c${index}`]));
+  const valueKey = new Map(values.map((value, index) => [value.option_value, `v${index}`]));
+  const plain = onlyDefault && values.length === 0 ? colours[0] : undefined;
+  return {
+    stock: plain ? String(plain.stock) : "0",
+    sku: plain?.sku ?? "",
     variants: onlyDefault
       ? []
-      : variants.map((variant) => ({
-          color: variant.color,
-          color_zh: variant.color_zh ?? "",
-          stock: String(variant.stock),
+      : colours.map((colour) => ({
+          key: colourKey.get(colour.color),
+          color: colour.color,
+          color_zh: colour.color_zh ?? "",
+          ...(values.length === 0 ? { stock: String(colour.stock), sku: colour.sku } : {}),
         })),
-    images: images.map((key, index) => ({ key, color: imageColors[index] ?? "" })),
+    option_name: product.option_name ?? "",
+    option_name_zh: product.option_name_zh ?? "",
+    option_values: values.map((value) => ({
+      key: valueKey.get(value.option_value),
+      value: value.option_value,
+      value_zh: value.option_value_zh ?? "",
+    })),
+    cells:
+      values.length === 0
+        ? []
+        : variants.map((variant) => ({
+            color: onlyDefault ? "" : colourKey.get(variant.color),
+            value: valueKey.get(variant.option_value),
+            stock: String(variant.stock),
+            sku: variant.sku,
+          })),
   };
 }
 
@@ -171,10 +213,6 @@ async function requireCategory(db: Executor, categoryId: number | null): Promise
   if (categoryId === null) return;
   const category = await db.selectFrom("categories").select("id").where("id", "=", categoryId).executeTakeFirst();
   if (!category) throw new UserError("adminProductForm.errors.categoryInvalid", { field: "category_id" });
-}
-
-function variantsOf(input: ProductInput): VariantInput[] {
-  return input.variants.length > 0 ? input.variants : [{ color: DEFAULT_COLOR, color_zh: null, stock: input.stock }];
 }
 
 /** A GBP/EUR/USD price and its flag: the typed price as fixed, or the HKD price converted as derived. */
@@ -266,6 +304,9 @@ export function productColumns(input: ProductInput, rates: ExchangeRates) {
     ...(input.adult_only === undefined ? {} : { adult_only: input.adult_only ? 1 : 0 }),
     ...(input.weight_grams === undefined ? {} : { weight_grams: input.weight_grams }),
     ...(input.sale === undefined ? {} : saleColumns(input.sale, rates)),
+    ...(input.option === undefined
+      ? {}
+      : { option_name: input.option?.name ?? null, option_name_zh: input.option?.name_zh ?? null }),
   };
 }
 
@@ -333,7 +374,7 @@ function imageColorsAfterSave(
   before: ProductForEdit,
   keys: string[],
   colors: Map<string, ImageColorChoice> | undefined,
-  after: VariantInput[],
+  after: { color: string }[],
 ): (string | null)[] {
   const named = (list: { color: string }[]) =>
     new Set(list.map((variant) => variant.color).filter((color) => color !== DEFAULT_COLOR));
@@ -373,10 +414,7 @@ export async function createProduct(
         .values({ ...checkedColumns(input, exchangeRates), created_at: timestamp, updated_at: timestamp })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await trx
-        .insertInto("product_variants")
-        .values(variantsOf(input).map((variant, index) => ({ product_id: id, ...variant, sort_order: index })))
-        .execute();
+      await writeVariants(trx, id, variantRows(input));
       await writeImages(trx, id, keys);
       if (input.ship_zone_ids) await setProductZones(trx, id, input.ship_zone_ids);
       await auditAction(trx, actorUserId, "product.created", id, { after: await findProductForEdit(trx, id) });
@@ -424,37 +462,8 @@ export async function updateProduct(
         .execute();
       if (input.ship_zone_ids) await setProductZones(trx, id, input.ship_zone_ids);
 
-      const wanted = variantsOf(input);
-      const existing = await trx
-        .selectFrom("product_variants")
-        .select(["id", "color"])
-        .where("product_id", "=", id)
-        .execute();
-      const byColor = new Map(existing.map((row) => [row.color, row.id]));
-      const wantedColors = new Set(wanted.map((variant) => variant.color));
-      const removedIds = existing.filter((row) => !wantedColors.has(row.color)).map((row) => row.id);
-      if (removedIds.length > 0) await trx.deleteFrom("product_variants").where("id", "in", removedIds).execute();
-      for (const [index, variant] of wanted.entries()) {
-        const variantId = byColor.get(variant.color);
-        if (variantId === undefined) {
-          await trx
-            .insertInto("product_variants")
-            .values({
-              product_id: id,
-              color: variant.color,
-              color_zh: variant.color_zh,
-              stock: variant.stock,
-              sort_order: index,
-            })
-            .execute();
-        } else {
-          await trx
-            .updateTable("product_variants")
-            .set({ color_zh: variant.color_zh, stock: variant.stock, sort_order: index })
-            .where("id", "=", variantId)
-            .execute();
-        }
-      }
+      const wanted = variantRows(input);
+      await writeVariants(trx, id, wanted);
 
       const finalKeys = [...keep.filter((key) => before.images.includes(key)), ...added];
       await writeImages(trx, id, finalKeys, imageColorsAfterSave(before, finalKeys, images.colors, wanted));
