@@ -228,7 +228,9 @@ describe("saving products", () => {
 
   it("gives a product without colours one 'Default' variant holding its stock", async () => {
     const id = await createProduct(db, storage, input({ stock: 7 }), [], ADMIN.id);
-    expect((await findProductForEdit(db, id))?.variants).toMatchObject([{ color: "Default", color_zh: null, stock: 7 }]);
+    expect((await findProductForEdit(db, id))?.variants).toMatchObject([
+      { color: "Default", color_zh: null, stock: 7 },
+    ]);
   });
 
   it("replaces variants and reorders and removes images in one update", async () => {

@@ -2,9 +2,8 @@ import type { ReactNode } from "react";
 import type { Currency } from "#db/schema";
 import { HeadedPanel } from "~/components/ui/headed-panel";
 import { MoneyTotals, type MoneyTotalsValue } from "~/components/ui/money-totals";
-import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
-import { colorName, localized } from "~/lib/localize";
+import { localized, variantName } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import type { Cart } from "~/models/cart.server";
@@ -17,6 +16,9 @@ export interface SummaryLine {
   /** The colour's English name (DEFAULT_COLOR for a product without colour options). */
   color: string;
   color_zh: string | null;
+  /** The second option's value, when the product has one (docs/decisions/054). */
+  option_value?: string | null;
+  option_value_zh?: string | null;
   quantity: number;
   lineTotalCents: number;
   /** False for a cart line that can no longer be bought (shown, not counted). */
@@ -47,8 +49,8 @@ export function OrderSummary({
           <li key={line.key} className="flex justify-between gap-3 py-2">
             <span>
               {localized(line, "name", language)}
-              {line.color !== DEFAULT_COLOR ? (
-                <span className="text-stone-500"> · {colorName(line, language)}</span>
+              {variantName(line, language) ? (
+                <span className="text-stone-500"> · {variantName(line, language)}</span>
               ) : null}
               <span className="text-stone-500"> × {line.quantity}</span>
             </span>

@@ -31,7 +31,8 @@ function linesWithVariant(db: DB) {
     .leftJoin("product_variants", (join) =>
       join
         .onRef("product_variants.product_id", "=", "cart_lines.product_id")
-        .onRef("product_variants.color", "=", "cart_lines.color"),
+        .onRef("product_variants.color", "=", "cart_lines.color")
+        .onRef("product_variants.option_value", "=", "cart_lines.option_value"),
     );
 }
 
@@ -47,6 +48,11 @@ export interface CartLine {
   color: string;
   /** The colour's Chinese name, if it has one. */
   color_zh: string | null;
+  /** The second option's value ('' when the product has none; with the colour, the line's key) and names (docs/decisions/054). */
+  option_value: string;
+  option_value_zh: string | null;
+  option_name: string | null;
+  option_name_zh: string | null;
   quantity: number;
   stock: number;
   /** False when the product's category is inactive: the line is shown, not counted, not sold. */
@@ -153,9 +159,12 @@ export function cartLineRows(db: DB, cartId: string) {
       "cart_lines.id",
       "cart_lines.product_id",
       "cart_lines.color",
+      "cart_lines.option_value",
       "cart_lines.quantity",
       "products.name_en",
       "products.name_zh",
+      "products.option_name",
+      "products.option_name_zh",
       "products.weight_grams",
       "products.price_hkd_cents",
       "products.price_gbp_cents",
@@ -172,6 +181,8 @@ export function cartLineRows(db: DB, cartId: string) {
       "categories.is_active as category_is_active",
       "product_variants.stock",
       "product_variants.color_zh",
+      "product_variants.option_value_zh",
+      "product_variants.sku",
       "product_images.path as image_path",
     ])
     .where("cart_lines.cart_id", "=", cartId)
@@ -217,6 +228,10 @@ export async function loadCart(
       category_name_zh: row.category_name_zh,
       color: row.color,
       color_zh: row.color_zh ?? null,
+      option_value: row.option_value,
+      option_value_zh: row.option_value_zh ?? null,
+      option_name: row.option_value ? row.option_name : null,
+      option_name_zh: row.option_value ? row.option_name_zh : null,
       quantity: row.quantity,
       stock: row.stock ?? 0,
       // A left join: no category (null) is shown; an inactive one (0) hides the product.
@@ -265,7 +280,7 @@ function parseQuantity(value: unknown): number | null {
   return Number(text);
 }
 
-async function variantFor(db: DB, productId: number, color: string) {
+async function variantFor(db: DB, productId: number, color: string, optionValue: string) {
   return (
     db
       .selectFrom("product_variants")
@@ -274,34 +289,63 @@ async function variantFor(db: DB, productId: number, color: string) {
         "product_variants.stock",
         "product_variants.color",
         "product_variants.color_zh",
+        "product_variants.option_value_zh",
         "products.name_en",
         "products.name_zh",
+        "products.option_name",
+        "products.option_name_zh",
       ])
       // A product of an inactive category is hidden: it cannot be added (it is "not available").
       .where(shownToShoppers)
       .where("product_variants.product_id", "=", productId)
       .where("product_variants.color", "=", color)
+      .where("product_variants.option_value", "=", optionValue)
       .executeTakeFirst()
   );
 }
 
+/** Whether the product has a second option (its variants have values): then a value must be chosen. */
+async function hasOption(db: DB, productId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("product_variants")
+    .select("id")
+    .where("product_id", "=", productId)
+    .where("option_value", "<>", "")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
- * Adds `quantity` of a product's colour. The same product and colour add to their line; the
- * total may not exceed the colour's stock.
+ * Adds `quantity` of a product's variant: its colour and, when it has a second option, the value
+ * chosen (docs/decisions/054). The same variant adds to its line; the total may not exceed the
+ * variant's stock. A product with a second option and no value chosen is refused at the option.
  */
 export async function addToCart(
   db: DB,
   cartId: string,
-  input: { productId: unknown; color: unknown; quantity: unknown },
-): Promise<{ name_en: string; name_zh: string; color: string; quantity: number }> {
+  input: { productId: unknown; color: unknown; option?: unknown; quantity: unknown },
+): Promise<{ name_en: string; name_zh: string; color: string; option_value: string; quantity: number }> {
   const productId = idOf(input.productId);
   const color =
     typeof input.color === "string" && input.color.trim() ? input.color.trim().slice(0, 100) : DEFAULT_COLOR;
+  const optionValue = typeof input.option === "string" ? input.option.trim().slice(0, 100) : "";
   const quantity = parseQuantity(input.quantity ?? "1");
   if (productId === null) throw new UserError("cart.errors.noProduct");
   if (quantity === null || quantity < 1 || quantity > MAX_LINE_QUANTITY) throw new UserError("cart.errors.badQuantity");
-  const variant = await variantFor(db, productId, color);
-  if (!variant) throw new UserError("cart.errors.noProduct");
+  const variant = await variantFor(db, productId, color, optionValue);
+  if (!variant) {
+    if (optionValue === "" && (await hasOption(db, productId))) {
+      throw new UserError("cart.errors.chooseOption", { field: "option" });
+    }
+    throw new UserError("cart.errors.noProduct");
+  }
+  // The variant's name for messages: its colour and value, each with its Chinese name when it has one.
+  const named = {
+    color,
+    ...(variant.color_zh ? { color_zh: variant.color_zh } : {}),
+    ...(optionValue ? { option_value: optionValue } : {}),
+    ...(variant.option_value_zh ? { option_value_zh: variant.option_value_zh } : {}),
+  };
 
   return db.transaction().execute(async (trx) => {
     // Two adds to one cart at once (two tabs) run in turn on PostgreSQL: the second sees the
@@ -313,12 +357,13 @@ export async function addToCart(
       .where("cart_id", "=", cartId)
       .where("product_id", "=", productId)
       .where("color", "=", color)
+      .where("option_value", "=", optionValue)
       .executeTakeFirst();
     const inCart = line?.quantity ?? 0;
     if (quantity > variant.stock) {
       throw new UserError("cart.errors.insufficientStock", {
-        // The route shows the colour in the reader's language (color_zh, when there is one).
-        params: { count: variant.stock, color, ...(variant.color_zh ? { color_zh: variant.color_zh } : {}) },
+        // The route shows the variant in the reader's language (color_zh, option_value_zh when there are).
+        params: { count: variant.stock, ...named },
         detailKey: "cart.errors.insufficientStockDetail",
       });
     }
@@ -339,11 +384,18 @@ export async function addToCart(
     } else {
       await trx
         .insertInto("cart_lines")
-        .values({ cart_id: cartId, product_id: productId, color, quantity, created_at: now() })
+        .values({
+          cart_id: cartId,
+          product_id: productId,
+          color,
+          option_value: optionValue,
+          quantity,
+          created_at: now(),
+        })
         .execute();
     }
     await trx.updateTable("carts").set({ updated_at: now() }).where("id", "=", cartId).execute();
-    return { name_en: variant.name_en, name_zh: variant.name_zh, color, quantity };
+    return { name_en: variant.name_en, name_zh: variant.name_zh, color, option_value: optionValue, quantity };
   });
 }
 
@@ -374,7 +426,15 @@ export async function removeLine(db: DB, cartId: string, lineId: unknown) {
   if (id === null) throw new UserError("cart.errors.noLine");
   const line = await linesWithVariant(db)
     .innerJoin("products", "products.id", "cart_lines.product_id")
-    .select(["cart_lines.id", "cart_lines.color", "product_variants.color_zh", "products.name_en", "products.name_zh"])
+    .select([
+      "cart_lines.id",
+      "cart_lines.color",
+      "cart_lines.option_value",
+      "product_variants.color_zh",
+      "product_variants.option_value_zh",
+      "products.name_en",
+      "products.name_zh",
+    ])
     .where("cart_lines.id", "=", id)
     .where("cart_lines.cart_id", "=", cartId)
     .executeTakeFirst();
@@ -401,7 +461,13 @@ export async function mergeCarts(
   return db.transaction().execute(async (trx) => {
     await lockRows(trx, "carts", "id", target);
     const lines = await linesWithVariant(trx)
-      .select(["cart_lines.product_id", "cart_lines.color", "cart_lines.quantity", "product_variants.stock"])
+      .select([
+        "cart_lines.product_id",
+        "cart_lines.color",
+        "cart_lines.option_value",
+        "cart_lines.quantity",
+        "product_variants.stock",
+      ])
       .where("cart_lines.cart_id", "=", anonymousCartId)
       .execute();
     let capped = 0;
@@ -412,6 +478,7 @@ export async function mergeCarts(
         .where("cart_id", "=", target)
         .where("product_id", "=", line.product_id)
         .where("color", "=", line.color)
+        .where("option_value", "=", line.option_value)
         .executeTakeFirst();
       const stock = line.stock ?? 0;
       const sum = (existing?.quantity ?? 0) + line.quantity;
@@ -425,7 +492,14 @@ export async function mergeCarts(
       else
         await trx
           .insertInto("cart_lines")
-          .values({ cart_id: target, product_id: line.product_id, color: line.color, quantity, created_at: now() })
+          .values({
+            cart_id: target,
+            product_id: line.product_id,
+            color: line.color,
+            option_value: line.option_value,
+            quantity,
+            created_at: now(),
+          })
           .execute();
     }
     // A discount code applied before signing in comes along, unless their cart has one.

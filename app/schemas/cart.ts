@@ -8,7 +8,15 @@ import { z } from "zod";
 const text = z.string().optional();
 
 export const cartActionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("add"), productId: text, color: text, quantity: text, redirectTo: text }),
+  z.object({
+    intent: z.literal("add"),
+    productId: text,
+    color: text,
+    /** The second option's value (docs/decisions/054); missing for a product without one. */
+    option: text,
+    quantity: text,
+    redirectTo: text,
+  }),
   // The −/+ buttons send the new quantity as setQuantity; the Update button sends the typed one.
   z.object({ intent: z.literal("update"), lineId: text, quantity: text, setQuantity: text }),
   z.object({ intent: z.literal("remove"), lineId: text }),

@@ -70,6 +70,17 @@ export function OrderItems({
                       })}
                     </div>
                   ) : null}
+                  {line.option_value ? (
+                    <div className="text-xs text-stone-600" data-line-option>
+                      {line.option_name ?? ""}:{" "}
+                      {line.option_value_zh ? `${line.option_value} · ${line.option_value_zh}` : line.option_value}
+                    </div>
+                  ) : null}
+                  {line.sku ? (
+                    <div className="font-mono text-xs text-stone-600" data-line-sku>
+                      {t("adminOrders.sku", { sku: line.sku })}
+                    </div>
+                  ) : null}
                 </td>
                 <td className="py-2 pr-3">{line.quantity}</td>
                 <td className="whitespace-nowrap py-2 pr-3 text-right">{money(line.unit_price_cents)}</td>

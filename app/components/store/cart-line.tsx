@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { ProductImage } from "~/components/product-card";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
-import { colorName, localized } from "~/lib/localize";
+import { colorName, localized, optionValueName } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
 import type { CartLine } from "~/models/cart.server";
@@ -38,6 +38,12 @@ export function CartLineItem({
         {line.color !== DEFAULT_COLOR ? (
           <p className="text-sm" data-testid="line-colour">
             {t("cart.color")}: {colorName(line, language)}
+          </p>
+        ) : null}
+        {line.option_value ? (
+          <p className="text-sm" data-testid="line-option">
+            {localized({ name_en: line.option_name ?? "", name_zh: line.option_name_zh ?? "" }, "name", language)}:{" "}
+            {optionValueName(line, language)}
           </p>
         ) : null}
         {line.available ? (

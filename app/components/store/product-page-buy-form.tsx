@@ -7,14 +7,11 @@ import { DEFAULT_COLOR } from "~/lib/colors";
 import { defaultColour } from "~/lib/colour-images";
 import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
-import { colorName } from "~/lib/localize";
+import { colorName, optionValueName } from "~/lib/localize";
+import { coloursOf, findVariant, optionValuesOf, type StoreColour, type StoreVariant } from "~/lib/variants";
 import type { Language } from "~/locales";
 
-interface Variant {
-  color: string;
-  color_zh: string | null;
-  stock: number;
-}
+type Variant = StoreColour;
 
 /** The colour chosen when the page opens: the first in stock, otherwise the first (as the card's image). */
 export function initialVariant<V extends Variant>(variants: V[]): V | undefined {
@@ -22,36 +19,50 @@ export function initialVariant<V extends Variant>(variants: V[]): V | undefined 
 }
 
 /**
- * Add to Cart on the product page: colour, quantity, the button. With JavaScript the cart
- * answers with data (no reload) and the message shows under the button; without, the cart
- * redirects back here with a flash message.
+ * Add to Cart on the product page: colour, the second option's value (docs/decisions/054),
+ * quantity, the button. With JavaScript the cart answers with data (no reload) and the message
+ * shows under the button; without, the cart redirects back here (with the choice in the address)
+ * and a flash message. A sold-out colour, or a value sold out in the chosen colour, cannot be
+ * chosen; the cart checks the combination again.
  */
 export function ProductBuyForm({
   productId,
-  variants,
+  variants: all,
+  option,
   language,
   color,
+  optionValue,
   onColorChange,
+  onOptionChange,
 }: {
   productId: number;
-  variants: Variant[];
+  variants: StoreVariant[];
+  /** The second option's name in the reader's language; null when the product has none. */
+  option: string | null;
   language: Language;
-  /** The chosen colour (the page shows its stock too). */
+  /** The chosen colour and value (the page shows their stock too). */
   color: string;
+  optionValue: string;
   onColorChange: (color: string) => void;
+  onOptionChange: (value: string) => void;
 }) {
   const { t } = useTranslation();
   const location = useLocation();
+  const variants = coloursOf(all);
+  const values = optionValuesOf(all);
   const initial = initialVariant(variants);
-  // The quantity typed for the chosen colour: another colour (a link or a radio) starts again at 1.
-  const [typed, setTyped] = useState({ color, quantity: 1 });
-  const quantity = typed.color === color ? typed.quantity : 1;
+  // The quantity typed for the chosen variant: another colour or value starts again at 1.
+  const choice = `${color}\u0000${optionValue}`;
+  const [typed, setTyped] = useState({ choice, quantity: 1 });
+  const quantity = typed.choice === choice ? typed.quantity : 1;
   const setQuantity = (next: number | ((current: number) => number)) =>
-    setTyped({ color, quantity: typeof next === "function" ? next(quantity) : next });
+    setTyped({ choice, quantity: typeof next === "function" ? next(quantity) : next });
   const fetcher = useFetcher<{ flash?: Flash | null }>();
   const chosen = variants.find((v) => v.color === color) ?? initial;
-  const stock = chosen?.stock ?? 0;
-  const maxStock = Math.max(0, ...variants.map((v) => v.stock));
+  const stock =
+    values.length > 0 ? (findVariant(all, chosen?.color ?? "", optionValue)?.stock ?? 0) : (chosen?.stock ?? 0);
+  const maxStock = Math.max(0, ...all.map((v) => v.stock));
+  const valueStock = (value: string) => findVariant(all, chosen?.color ?? "", value)?.stock ?? 0;
   const showColors = !(variants.length === 1 && variants[0]?.color === DEFAULT_COLOR);
 
   return (
@@ -92,6 +103,35 @@ export function ProductBuyForm({
       ) : (
         <input type="hidden" name="color" value={initial?.color ?? DEFAULT_COLOR} />
       )}
+      {values.length > 0 ? (
+        <fieldset data-option-choice>
+          <legend className="mb-2 text-sm font-medium">{option}</legend>
+          <div className="flex flex-wrap gap-2">
+            {values.map((value) => {
+              const soldOut = valueStock(value.option_value) === 0;
+              return (
+                <label
+                  key={value.option_value}
+                  className={`min-w-12 rounded-md border px-3 py-1.5 text-center text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 ${soldOut ? "cursor-not-allowed border-dashed border-stone-300 bg-stone-100 text-stone-600 line-through decoration-stone-400" : "cursor-pointer"}`}
+                >
+                  {/* Sold out in the chosen colour: shown, not chosen (the cart refuses it too). */}
+                  <input
+                    type="radio"
+                    name="option"
+                    value={value.option_value}
+                    disabled={soldOut}
+                    checked={value.option_value === optionValue && !soldOut}
+                    onChange={() => onOptionChange(value.option_value)}
+                    className="sr-only"
+                  />
+                  {optionValueName(value, language)}
+                  {soldOut ? <span className="sr-only"> · {t("product.soldOut")}</span> : null}
+                </label>
+              );
+            })}
+          </div>
+        </fieldset>
+      ) : null}
       <div>
         <label htmlFor="quantity" className="mb-2 block text-sm font-medium">
           {t("product.quantity")}

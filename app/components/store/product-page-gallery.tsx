@@ -88,6 +88,13 @@ export function colourHref(location: { pathname: string; search: string }, color
   return `${location.pathname}?${params.toString()}`;
 }
 
+/** This page with another value of the second option chosen (`?option=`; docs/decisions/054). */
+export function optionHref(location: { pathname: string; search: string }, value: string): string {
+  const params = new URLSearchParams(location.search);
+  params.set("option", value);
+  return `${location.pathname}?${params.toString()}`;
+}
+
 /**
  * The colours as links to this page for each (docs/decisions/035): the server renders that
  * colour's gallery and chooses it in the Add to Cart form, so it works without JavaScript; with

@@ -3,7 +3,7 @@ import type { DB } from "#db/connect.server";
 import type { Currency, OrderLineRow, OrderRow } from "#db/schema";
 import type { Config } from "~/lib/config.server";
 import { formatDate } from "~/lib/dates";
-import { colorName, localized } from "~/lib/localize";
+import { localized, variantName } from "~/lib/localize";
 import { renderLocalizedEmail } from "~/lib/mail.server";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
@@ -28,11 +28,15 @@ export function orderLanguage(order: Pick<OrderRow, "locale">): Language {
 
 /** One line of an order as the e-mails list it: "Name (colour) × 2: HK$160.00". */
 export function orderLineText(
-  line: Pick<OrderLineRow, "name_en" | "name_zh" | "color" | "color_zh" | "quantity" | "line_total_cents">,
+  line: Pick<
+    OrderLineRow,
+    "name_en" | "name_zh" | "color" | "color_zh" | "option_value" | "option_value_zh" | "quantity" | "line_total_cents"
+  >,
   currency: Currency,
   language: Language,
 ): string {
-  const colour = line.color !== "Default" ? ` (${colorName(line, language)})` : "";
+  const variant = variantName(line, language);
+  const colour = variant ? ` (${variant})` : "";
   return `${localized(line, "name", language)}${colour} × ${line.quantity}: ${formatMoney(line.line_total_cents, currency)}`;
 }
 

@@ -5,7 +5,7 @@ import type { Currency, OrderRow } from "#db/schema";
 import type { CheckoutState } from "~/lib/checkout-session.server";
 import { DEFAULT_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
 import { countryName, resolveCountry } from "~/lib/countries";
-import { colorName, localized } from "~/lib/localize";
+import { localized, variantName } from "~/lib/localize";
 import { priceNow } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
@@ -202,6 +202,7 @@ export async function placeOrder(
         .set((eb) => ({ stock: eb("stock", "-", line.quantity) }))
         .where("product_id", "=", line.product_id)
         .where("color", "=", line.color)
+        .where("option_value", "=", line.option_value)
         .where("stock", ">=", line.quantity)
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) !== 1) {
@@ -210,11 +211,12 @@ export async function placeOrder(
           .select("stock")
           .where("product_id", "=", line.product_id)
           .where("color", "=", line.color)
+          .where("option_value", "=", line.option_value)
           .executeTakeFirst();
         throw new UserError("checkout.errors.outOfStock", {
           params: {
             name: localized(line, "name", input.locale),
-            color: colorName(line, input.locale),
+            color: variantName(line, input.locale) || line.color,
             count: left?.stock ?? 0,
           },
           status: 409,
@@ -328,6 +330,12 @@ export async function placeOrder(
           name_zh: line.name_zh,
           color: line.color,
           color_zh: line.color_zh ?? null,
+          // The second option and the SKU as they are now (docs/decisions/054).
+          option_name: line.option_value ? line.option_name : null,
+          option_name_zh: line.option_value ? line.option_name_zh : null,
+          option_value: line.option_value || null,
+          option_value_zh: line.option_value ? (line.option_value_zh ?? null) : null,
+          sku: line.sku ?? null,
           image_path: line.image_path,
           unit_price_cents: line.unit,
           quantity: line.quantity,

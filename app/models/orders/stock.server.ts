@@ -4,20 +4,21 @@ import type { Database } from "#db/schema";
 export interface RestockedLine {
   product_id: number;
   color: string;
+  option_value: string;
   quantity: number;
   /** False when the colour no longer exists (deleted since): nothing could be put back. */
   restored: boolean;
 }
 
 /**
- * Puts each line's quantity back on its colour. Call it only inside the transaction whose
+ * Puts each line's quantity back on its variant (colour and option value). Call it only inside the transaction whose
  * compare-and-set moved the order out of a stock-holding status: that update is what makes the
  * stock come back exactly once, however many cancels arrive at once.
  */
 export async function restockOrderLines(trx: Transaction<Database>, orderId: string): Promise<RestockedLine[]> {
   const lines = await trx
     .selectFrom("order_lines")
-    .select(["product_id", "color", "quantity"])
+    .select(["product_id", "color", "option_value", "quantity"])
     .where("order_id", "=", orderId)
     .orderBy("id")
     .execute();
@@ -29,8 +30,16 @@ export async function restockOrderLines(trx: Transaction<Database>, orderId: str
       .set((eb) => ({ stock: eb("stock", "+", line.quantity) }))
       .where("product_id", "=", line.product_id)
       .where("color", "=", line.color)
+      // Lines of orders placed before the second option (migration 0026) have none: ''.
+      .where("option_value", "=", line.option_value ?? "")
       .executeTakeFirst();
-    restocked.push({ ...line, product_id: line.product_id, restored: Number(back.numUpdatedRows) === 1 });
+    restocked.push({
+      product_id: line.product_id,
+      color: line.color,
+      option_value: line.option_value ?? "",
+      quantity: line.quantity,
+      restored: Number(back.numUpdatedRows) === 1,
+    });
   }
   return restocked;
 }

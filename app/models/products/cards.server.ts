@@ -6,6 +6,7 @@ import { defaultColour, imagesForColour } from "~/lib/colour-images";
 import { colorName, localized } from "~/lib/localize";
 import { priceNow, type SalePriced } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
+import { coloursOf } from "~/lib/variants";
 import type { Language } from "~/locales";
 
 /** What every shopper view of a product shows: both names and descriptions, its price in one currency. */
@@ -139,6 +140,7 @@ export async function toCards(
       .select(["product_id", "color", "color_zh", "stock"])
       .where("product_id", "in", ids)
       .orderBy("sort_order")
+      .orderBy("option_order")
       .orderBy("id")
       .execute(),
     db
@@ -156,9 +158,8 @@ export async function toCards(
     imagesOf.set(image.product_id, list);
   }
   return rows.map((row) => {
-    const colors = variants
-      .filter((v) => v.product_id === row.id)
-      .map(({ color, color_zh, stock }) => ({ color, color_zh, stock }));
+    // A colour's stock over all its sizes (docs/decisions/054).
+    const colors = coloursOf(variants.filter((v) => v.product_id === row.id));
     const shown = imagesForColour(imagesOf.get(row.id) ?? [], defaultColour(colors)?.color ?? null);
     return {
       ...pricedProduct(row, currency, at),

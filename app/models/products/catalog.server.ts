@@ -4,6 +4,7 @@ import type { CategoryRow, Currency, Database } from "#db/schema";
 import { matchProductSearch } from "#db/search";
 import { type PriceNow, priceNow } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
+import type { StoreVariant } from "~/lib/variants";
 import { searchTerms } from "../settings/search-synonyms.server";
 import {
   CARD_COLUMNS,
@@ -287,8 +288,13 @@ export interface ProductDetail extends PricedProduct {
   images: string[];
   /** Each image's colour (docs/decisions/035), null for every colour; in the order of `images`. */
   imageColors: (string | null)[];
-  /** `color` is the variant's key (the cart and orders refer to it); `color_zh` its Chinese name, if any. */
-  variants: { color: string; color_zh: string | null; stock: number }[];
+  /**
+   * Every variant in colour order, then value order: `color` (and `option_value`, '' without a
+   * second option) is the key the cart and orders refer to; `_zh` are the Chinese names, if any.
+   */
+  variants: (StoreVariant & { id: number; sku: string })[];
+  /** The second option's name in both languages (null: the product varies by colour only; docs/decisions/054). */
+  option: { name_en: string; name_zh: string } | null;
   total_stock: number;
   /** 18+: the product or its category is marked so (docs/decisions/049). */
   adult_only: boolean;
@@ -326,12 +332,14 @@ export async function findProduct(
       .execute(),
     db
       .selectFrom("product_variants")
-      .select(["color", "color_zh", "stock"])
+      .select(["id", "color", "color_zh", "option_value", "option_value_zh", "stock", "sku"])
       .where("product_id", "=", id)
       .orderBy("sort_order")
+      .orderBy("option_order")
       .orderBy("id")
       .execute(),
   ]);
+  const hasOption = variants.some((variant) => variant.option_value !== "");
   return {
     ...pricedProduct(row, currency, at),
     price_hkd_cents: row.price_hkd_cents,
@@ -349,6 +357,12 @@ export async function findProduct(
     images: images.map((image) => publicUrl(image.path) as string),
     imageColors: images.map((image) => image.color),
     variants,
+    option:
+      hasOption && row.option_name
+        ? { name_en: row.option_name, name_zh: row.option_name_zh || row.option_name }
+        : hasOption
+          ? { name_en: "Option", name_zh: "選項" }
+          : null,
     total_stock: variants.reduce((sum, v) => sum + v.stock, 0),
     adult_only: row.adult_only === 1 || row.category_adult_only === 1,
     updated_at: row.updated_at,

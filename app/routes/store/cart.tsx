@@ -19,7 +19,7 @@ import { loadDiscountedCart, takeDiscountAttempt } from "~/lib/discount-code.ser
 import { type Flash, setFlash } from "~/lib/flash.server";
 import { formAction, type Problem, refuse, succeed, UserError, wantsData } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
-import { colorName, localized } from "~/lib/localize";
+import { localized, variantName } from "~/lib/localize";
 import { privatePageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/redirect";
 import type { Language } from "~/locales";
@@ -63,7 +63,9 @@ export const action = formAction<Route.ActionArgs, typeof cartActionSchema, void
   async ({ context, form, submission, value }) => {
     const { db } = services(context);
     const language = getLanguage(context);
-    const back = value.intent === "add" ? safeRedirect(value.redirectTo, "/cart") : "/cart";
+    // Back to the product page with the colour and option chosen, so a page without JavaScript keeps them.
+    const back =
+      value.intent === "add" ? withChoice(safeRedirect(value.redirectTo, "/cart"), value.color, value.option) : "/cart";
     const done = (flash: Flash) => succeed(context, form, { redirectTo: back, flash });
     try {
       switch (value.intent) {
@@ -72,6 +74,7 @@ export const action = formAction<Route.ActionArgs, typeof cartActionSchema, void
           const added = await addToCart(db, cartId, {
             productId: value.productId,
             color: value.color,
+            option: value.option,
             // Conform reads an empty field as missing: an emptied quantity is refused, a missing one is 1.
             quantity: value.quantity ?? form.get("quantity"),
           });
@@ -91,10 +94,11 @@ export const action = formAction<Route.ActionArgs, typeof cartActionSchema, void
           if (!cartId) throw new UserError("cart.errors.noLine");
           const line = await removeLine(db, cartId, value.lineId);
           const name = localized(line, "name", language);
+          const variant = variantName(line, language);
           return done(
-            line.color === DEFAULT_COLOR
+            variant === ""
               ? { type: "success", key: "cart.removedDefault", params: { name } }
-              : { type: "success", key: "cart.removed", params: { name, color: colorName(line, language) } },
+              : { type: "success", key: "cart.removed", params: { name, color: variant } },
           );
         }
         case "shipping": {
@@ -132,15 +136,29 @@ export const action = formAction<Route.ActionArgs, typeof cartActionSchema, void
  * name) becomes one name in the reader's language, a product without colour options "Standard".
  */
 function refusalFlash(problem: Problem, language: Language, standard: string): Flash {
-  const { color, color_zh, ...rest } = problem.params ?? {};
-  const params =
-    typeof color === "string"
-      ? {
-          ...rest,
-          color: color === DEFAULT_COLOR ? standard : colorName({ color, color_zh: String(color_zh ?? "") }, language),
-        }
-      : rest;
+  const { color, color_zh, option_value, option_value_zh, ...rest } = problem.params ?? {};
+  const named = (text: string) =>
+    variantName(
+      {
+        color: text,
+        color_zh: String(color_zh ?? ""),
+        option_value: String(option_value ?? ""),
+        option_value_zh: String(option_value_zh ?? ""),
+      },
+      language,
+    ) || standard;
+  const params = typeof color === "string" ? { ...rest, color: named(color) } : rest;
   return { type: "error", key: problem.key, detailKey: problem.detailKey, params };
+}
+
+/** A product page's address with the colour and option value chosen in its query (`?colour=`, `?option=`). */
+function withChoice(to: string, color: string | undefined, option: string | undefined): string {
+  if (!to.startsWith("/product/") || (!color && !option)) return to;
+  const url = new URL(to, "http://shop.invalid");
+  if (color && color !== DEFAULT_COLOR) url.searchParams.set("colour", color);
+  if (option) url.searchParams.set("option", option);
+  else url.searchParams.delete("option");
+  return `${url.pathname}${url.search}`;
 }
 
 export default function CartPage({ loaderData }: Route.ComponentProps) {

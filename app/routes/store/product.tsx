@@ -3,7 +3,7 @@ import { notFound } from "~/components/layout/route-error-boundary";
 import { ProductGrid } from "~/components/product-card";
 import { JsonLd } from "~/components/store/json-ld";
 import { ProductBuyForm } from "~/components/store/product-page-buy-form";
-import { ColourLinks, colourHref, Gallery } from "~/components/store/product-page-gallery";
+import { ColourLinks, colourHref, Gallery, optionHref } from "~/components/store/product-page-gallery";
 import { publicPageMeta } from "~/components/store/public-page-meta";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
@@ -15,6 +15,7 @@ import { parseId } from "~/lib/ids";
 import { localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import { productJsonLd } from "~/lib/structured-data.server";
+import { chosenOptionValue, coloursOf, findVariant } from "~/lib/variants";
 import { getCurrency } from "~/middleware/currency";
 import { getLanguage } from "~/middleware/i18next";
 import { shipsToText } from "~/models/orders/restrictions.server";
@@ -34,7 +35,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const images = product.images.map((src, index) => ({ src, color: product.imageColors[index] ?? null }));
   // ?colour= (any other value: the default colour) puts that colour's images first (docs/decisions/035).
-  const colour = chosenColour(product.variants, url.searchParams.get("colour"))?.color ?? DEFAULT_COLOR;
+  const colour = chosenColour(coloursOf(product.variants), url.searchParams.get("colour"))?.color ?? DEFAULT_COLOR;
   const gallery = imagesForColour(images, colour).map((image) => image.src);
   const image = imageIndex(url.searchParams.get("image"), gallery.length);
   const name = localized(product, "name", language);
@@ -61,7 +62,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
           }
         : null,
       images,
-      variants: product.variants,
+      // What the choice needs, no more: the SKU and id stay on the server (docs/decisions/054).
+      variants: product.variants.map(({ id: _id, sku: _sku, ...variant }) => variant),
+      option: product.option ? localized(product.option, "name", language) : null,
     },
     related: cardViews(related, language),
     // The page works both out of the address as well (it switches without the server); these are
@@ -91,6 +94,7 @@ export function shouldRevalidate({
   const rest = (url: URL) => {
     const params = new URLSearchParams(url.search);
     params.delete("colour");
+    params.delete("option");
     params.delete("image");
     return params.toString();
   };
@@ -109,13 +113,15 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   // address it goes to, so the gallery and the form follow the click at once.
   const shown = navigation.location?.pathname === location.pathname ? navigation.location : location;
   const search = new URLSearchParams(shown.search);
-  const chosen = chosenColour(product.variants, search.get("colour"));
+  const colours = coloursOf(product.variants);
+  const chosen = chosenColour(colours, search.get("colour"));
   const color = chosen?.color ?? DEFAULT_COLOR;
+  const optionValue = chosenOptionValue(product.variants, color, search.get("option"));
   const gallery = imagesForColour(product.images, color).map((image) => image.src);
   const image = imageIndex(search.get("image"), gallery.length);
-  const stock = chosen?.stock ?? 0;
+  const stock = product.option ? (findVariant(product.variants, color, optionValue)?.stock ?? 0) : (chosen?.stock ?? 0);
   const tagged = product.images.some(
-    (picture) => picture.color !== null && product.variants.some((v) => v.color === picture.color),
+    (picture) => picture.color !== null && colours.some((v) => v.color === picture.color),
   );
   const categoryName = product.category?.name ?? null;
 
@@ -133,7 +139,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
       <div className="mt-6 grid gap-10 lg:grid-cols-2">
         <div className="flex flex-col gap-4">
           <Gallery images={gallery} name={name} current={image} />
-          {tagged ? <ColourLinks variants={product.variants} chosen={color} language={language} /> : null}
+          {tagged ? <ColourLinks variants={colours} chosen={color} language={language} /> : null}
         </div>
         <div className="flex flex-col gap-5">
           <div>
@@ -183,9 +189,12 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <ProductBuyForm
             productId={product.id}
             variants={product.variants}
+            option={product.option}
             language={language}
             color={color}
+            optionValue={optionValue}
             onColorChange={(next) => navigate(colourHref(location, next), { replace: true, preventScrollReset: true })}
+            onOptionChange={(next) => navigate(optionHref(location, next), { replace: true, preventScrollReset: true })}
           />
 
           <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
