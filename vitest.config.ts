@@ -46,6 +46,7 @@ const POSTGRES_SUITES = [
   "payment-details",
   "payment-window",
   "product-csv",
+  "product-variants",
   "payment-qr",
   "rate-limit",
   "receipt-replace",

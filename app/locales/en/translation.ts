@@ -432,6 +432,7 @@ export default {
         "Cannot add {{count}} more items. You already have {{inCart}} in cart and only {{stock}} available in stock.",
       quantityOverStock: "Cannot update quantity. Only {{count}} item(s) available in stock.",
       noProduct: "This product is not available.",
+      chooseOption: "Please choose an option (such as a size) first.",
       badQuantity: "Choose a quantity from 1 to 999.",
       noLine: "This item is no longer in your cart.",
     },

@@ -421,6 +421,7 @@ export default {
       alreadyInCart: "無法再加入 {{count}} 件：購物車內已有 {{inCart}} 件，庫存只有 {{stock}} 件。",
       quantityOverStock: "無法更新數量，庫存只有 {{count}} 件。",
       noProduct: "此產品暫時無法購買。",
+      chooseOption: "請先選擇選項（例如尺寸）。",
       badQuantity: "請選擇 1 至 999 的數量。",
       noLine: "此貨品已不在購物車內。",
     },
