@@ -7,6 +7,7 @@ import { MemoryStorage } from "~/lib/storage.server";
 import { addToCart, loadCart } from "~/models/cart.server";
 import { restockOrderLines } from "~/models/orders/stock.server";
 import { findProduct } from "~/models/products/catalog.server";
+import { applyProductImport, planProductImport, productCsvRecords } from "~/models/products/csv.server";
 import {
   createProduct,
   findProductForEdit,
@@ -65,6 +66,8 @@ function input(overrides: Partial<ProductInput> = {}): ProductInput {
     ...overrides,
   };
 }
+
+const rows_ = (productId: number) => rows(productId);
 
 async function rows(productId: number) {
   return db
@@ -344,5 +347,86 @@ describe("variants in the cart and orders", () => {
     // Cancelling puts the stock back on the variant it came from, not on another size.
     await db.transaction().execute((trx) => restockOrderLines(trx, order.id));
     expect(await stock()).toEqual([3, 0, 1, 2]);
+  });
+});
+
+describe("variants in the product CSV", () => {
+  async function exported(productId: number) {
+    const records = [];
+    for await (const record of productCsvRecords(db, "http://shop.test")) {
+      if (record.product_id === String(productId)) records.push(record);
+    }
+    return records;
+  }
+  function csvOf(rows: Record<string, string>[]): string {
+    const columns = Object.keys(rows[0] ?? {});
+    const quote = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+    return [columns.join(","), ...rows.map((row) => columns.map((c) => quote(row[c] ?? "")).join(","))].join("\r\n");
+  }
+
+  it("exports one row per variant with option and SKU, round-trips unchanged, and imports a grid", async () => {
+    const id = await createProduct(db, storage, input(), [], ADMIN.id);
+    const rows = await exported(id);
+    expect(
+      rows.map((row) => [row.colour, row.option_name, row.option_value, row.option_value_zh, row.stock, row.sku]),
+    ).toEqual([
+      ["Black", "Size", "M", "中", "3", "PC-BLK-M"],
+      ["Black", "Size", "L", "大", "0", (await rows_(id))[1]?.sku],
+      ["Tan", "Size", "M", "", "1", "PC-TAN-M"].map((cell, i) => (i === 3 ? "中" : cell)),
+      ["Tan", "Size", "L", "大", "2", (await rows_(id))[3]?.sku],
+    ]);
+    expect((await planProductImport(db, csvOf(rows))).unchanged).toBe(1);
+
+    // A stock and a SKU changed on one cell; a new product with sizes and no colours.
+    const edited = rows.map((row) =>
+      row.option_value === "L" && row.colour === "Black" ? { ...row, stock: "6", sku: "PC-BLK-L" } : row,
+    );
+    const fresh = ["S", "M"].map((value, index) => ({
+      ...(rows[0] as Record<string, string>),
+      product_id: "",
+      name_en: "Boots",
+      colour: "",
+      colour_zh: "",
+      option_value: value,
+      option_value_zh: "",
+      stock: String(index + 1),
+      sku: index === 0 ? "BOOT-S" : "",
+    }));
+    const plan = await planProductImport(db, csvOf([...edited, ...fresh]));
+    expect(plan.errors).toEqual([]);
+    await applyProductImport(db, plan, ADMIN.id);
+    expect((await rows_(id))[1]).toMatchObject({ stock: 6, sku: "PC-BLK-L" });
+    const boots = await db.selectFrom("products").select("id").where("name_en", "=", "Boots").executeTakeFirstOrThrow();
+    expect(
+      (await rows_(boots.id)).map((row) => [
+        row.color,
+        row.option_value,
+        row.stock,
+        row.sku.startsWith("P") || row.sku,
+      ]),
+    ).toEqual([
+      ["Default", "S", 1, "BOOT-S"],
+      ["Default", "M", 2, true],
+    ]);
+
+    // A SKU another product holds, or typed twice, is an error of its line; nothing is written.
+    const clash = await planProductImport(
+      db,
+      csvOf([{ ...(edited[0] as Record<string, string>), sku: "BOOT-S" }, ...edited.slice(1)]),
+    );
+    expect(clash.errors).toEqual([expect.objectContaining({ line: 2, key: "adminProductCsv.errors.skuTaken" })]);
+    const twice = await planProductImport(
+      db,
+      csvOf([...edited.slice(0, 3), { ...(edited[3] as Record<string, string>), sku: "PC-BLK-M" }]),
+    );
+    expect(twice.errors).toEqual([
+      expect.objectContaining({ line: 5, params: { column: "sku", reason: "adminProductForm.errors.skuDuplicate" } }),
+    ]);
+
+    // A file from before the option and SKU columns cannot describe sizes: refused, not flattened.
+    const old = rows.map(
+      ({ option_name: _a, option_name_zh: _b, option_value: _c, option_value_zh: _d, sku: _e, ...rest }) => rest,
+    );
+    expect((await planProductImport(db, csvOf(old))).errors.length).toBeGreaterThan(0);
   });
 });

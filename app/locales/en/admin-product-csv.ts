@@ -31,6 +31,8 @@ export default {
   confirmButton: "Confirm import",
   imported: "Import done: {{created}} created, {{updated}} updated, {{unchanged}} unchanged.",
   errors: {
+    skuTwice: "SKU {{sku}} is also on line {{other}}: each SKU must be different.",
+    skuTaken: "SKU {{sku}} belongs to product {{id}}.",
     fileRequired: "Choose a CSV file.",
     tooLarge: "The file is larger than 10 MB.",
     notCsv: "The file is not valid CSV (check the quotes and the number of columns).",

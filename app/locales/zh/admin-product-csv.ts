@@ -30,6 +30,8 @@ export default {
   confirmButton: "確認匯入",
   imported: "匯入完成：建立 {{created}} 件、更新 {{updated}} 件、{{unchanged}} 件沒有更改。",
   errors: {
+    skuTwice: "SKU {{sku}} 亦在第 {{other}} 行出現：每個 SKU 都必須不同。",
+    skuTaken: "SKU {{sku}} 已屬於產品 {{id}}。",
     fileRequired: "請選擇 CSV 檔案。",
     tooLarge: "檔案超過 10 MB。",
     notCsv: "檔案不是有效的 CSV（請檢查引號及欄數）。",

@@ -20,7 +20,15 @@
  *                   A file without weight_grams or ship_zones (older exports) leaves them as they are.
  *   colour          the colour's English name ("Default" for a product without colours)
  *   colour_zh       its Chinese name; empty = the English one
- *   stock           that colour's stock, a whole number
+ *   stock           that variant's stock, a whole number
+ *   option_name, option_name_zh
+ *                   the second option's name ("Size", "尺寸"; docs/decisions/054), the same on every row
+ *                   of a product; empty = the product varies by colour only
+ *   option_value, option_value_zh
+ *                   the row's value of the second option ("L"), its Chinese text; one row per colour × value
+ *   sku             the variant's SKU; empty = the shop makes one ("P12-345")
+ *                   A file without the option or SKU columns (older exports) leaves SKUs as they are
+ *                   and describes products by colour only.
  *   image_urls      the images the product page shows for this colour (its own, then untagged), absolute,
  *                   space separated, in gallery order. Export only: an import ignores it.
  *
@@ -44,7 +52,8 @@ import { centsToText, DEFAULT_COLOR, type ProductFormInput, productSchema } from
 import { auditAction } from "../audit.server";
 import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
-import { type ProductInput, productColumns, type VariantInput } from "./editor.server";
+import { type ProductInput, productColumns } from "./editor.server";
+import { type VariantRow, variantKey, variantRows } from "./variants.server";
 
 export const PRODUCT_CSV_COLUMNS = [
   "product_id",
@@ -64,6 +73,11 @@ export const PRODUCT_CSV_COLUMNS = [
   "colour",
   "colour_zh",
   "stock",
+  "option_name",
+  "option_name_zh",
+  "option_value",
+  "option_value_zh",
+  "sku",
   "image_urls",
 ] as const;
 
@@ -71,7 +85,16 @@ export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
 type CsvRecord = Record<ProductCsvColumn, string>;
 
 /** Columns younger than many files: a file without one leaves what it holds as it is. */
-const OPTIONAL_COLUMNS: readonly ProductCsvColumn[] = ["adult_only", "weight_grams", "ship_zones"];
+const OPTIONAL_COLUMNS: readonly ProductCsvColumn[] = [
+  "adult_only",
+  "weight_grams",
+  "ship_zones",
+  "option_name",
+  "option_name_zh",
+  "option_value",
+  "option_value_zh",
+  "sku",
+];
 
 /** Every column but image_urls (and the optional ones) must be in an imported file's header. */
 export const REQUIRED_COLUMNS = PRODUCT_CSV_COLUMNS.filter(
@@ -93,6 +116,8 @@ const PRODUCT_FIELDS = [
   "adult_only",
   "weight_grams",
   "ship_zones",
+  "option_name",
+  "option_name_zh",
 ] as const satisfies readonly ProductCsvColumn[];
 
 /** Between the zone ids of the ship_zones column (decision 049). */
@@ -155,10 +180,11 @@ export async function* productCsvRecords(db: DB, origin: string, batchSize = BAT
     const ids = products.map((product) => product.id);
     const variants = await db
       .selectFrom("product_variants")
-      .select(["product_id", "color", "color_zh", "stock"])
+      .select(["product_id", "color", "color_zh", "option_value", "option_value_zh", "stock", "sku"])
       .where("product_id", "in", ids)
       .orderBy("product_id")
       .orderBy("sort_order")
+      .orderBy("option_order")
       .orderBy("id")
       .execute();
     const images = await db
@@ -180,7 +206,10 @@ export async function* productCsvRecords(db: DB, origin: string, batchSize = BAT
     const zonesOf = groupBy(zones, (row) => row.product_id);
     for (const product of products) {
       const own = variantsOf.get(product.id) ?? [];
-      const rows = own.length > 0 ? own : [{ color: "", color_zh: null, stock: 0 }];
+      const rows =
+        own.length > 0
+          ? own
+          : [{ color: "", color_zh: null, option_value: "", option_value_zh: null, stock: 0, sku: "" }];
       for (const variant of rows) {
         // What the product page shows for this colour (one rule: app/lib/colour-images.ts).
         const urls = imagesForColour(imagesOf.get(product.id) ?? [], variant.color || null).map(
@@ -209,7 +238,14 @@ function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
 function exportRecord(
   product: ProductRow,
   slugs: Map<number, string>,
-  variant: { color: string; color_zh: string | null; stock: number },
+  variant: {
+    color: string;
+    color_zh: string | null;
+    option_value: string;
+    option_value_zh: string | null;
+    stock: number;
+    sku: string;
+  },
   urls: string[],
   zoneIds: number[],
 ): CsvRecord {
@@ -232,6 +268,11 @@ function exportRecord(
     colour: variant.color,
     colour_zh: variant.color_zh ?? "",
     stock: String(variant.stock),
+    option_name: variant.option_value ? (product.option_name ?? "") : "",
+    option_name_zh: variant.option_value ? (product.option_name_zh ?? "") : "",
+    option_value: variant.option_value,
+    option_value_zh: variant.option_value_zh ?? "",
+    sku: variant.sku,
     image_urls: urls.join(" "),
   };
 }
@@ -283,6 +324,13 @@ const COLUMN_OF_FIELD: Record<string, ProductCsvColumn> = {
   color: "colour",
   color_zh: "colour_zh",
   variants: "colour",
+  sku: "sku",
+  option_name: "option_name",
+  option_name_zh: "option_name_zh",
+  option_values: "option_value",
+  value: "option_value",
+  value_zh: "option_value_zh",
+  cells: "sku",
 };
 
 /**
@@ -384,11 +432,18 @@ function formText(value: string): string | undefined {
   return value === "" ? undefined : value;
 }
 
-/** The object the product form would post for these rows (the schema's input). */
+/**
+ * The object the product form would post for these rows (the schema's input): colour rows, or —
+ * when the rows name option values (docs/decisions/054) — colour rows, values and one grid cell
+ * per row, each referring to its colour and value by the key the form would give them.
+ */
 function formInputOf(rows: CsvLine[], categoryId: number | null, featured: boolean): ProductFormInput {
   const first = rows[0]?.cells as CsvRecord;
-  const onlyDefault = rows.length === 1 && [DEFAULT_COLOR, ""].includes(first.colour.trim());
-  return {
+  const withOption = rows.some(({ cells }) => cells.option_value.trim() !== "");
+  const colours = [...new Set(rows.map(({ cells }) => cells.colour.trim()))];
+  const values = [...new Set(rows.map(({ cells }) => cells.option_value.trim()))];
+  const onlyDefault = colours.length === 1 && [DEFAULT_COLOR, ""].includes(colours[0] ?? "");
+  const common = {
     name_en: first.name_en,
     name_zh: first.name_zh,
     description_en: formText(first.description_en),
@@ -400,17 +455,75 @@ function formInputOf(rows: CsvLine[], categoryId: number | null, featured: boole
     category_id: categoryId === null ? undefined : String(categoryId),
     is_featured: featured,
     weight_grams: formText(first.weight_grams.trim()),
-    stock: onlyDefault ? first.stock : undefined,
-    variants: onlyDefault
-      ? []
-      : rows.map(({ cells }) => ({ color: cells.colour, color_zh: formText(cells.colour_zh), stock: cells.stock })),
     images: [],
   };
+  if (withOption) {
+    const colourKey = (colour: string) => (onlyDefault ? "" : `c${colours.indexOf(colour)}`);
+    return {
+      ...common,
+      variants: onlyDefault
+        ? []
+        : colours.map((colour) => ({
+            key: colourKey(colour),
+            color: colour,
+            color_zh: formText(rows.find(({ cells }) => cells.colour.trim() === colour)?.cells.colour_zh ?? ""),
+          })),
+      option_name: formText(first.option_name.trim()),
+      option_name_zh: formText(first.option_name_zh.trim()),
+      option_values: values.map((value, index) => ({
+        key: `v${index}`,
+        value,
+        value_zh: formText(rows.find(({ cells }) => cells.option_value.trim() === value)?.cells.option_value_zh ?? ""),
+      })),
+      cells: rows.map(({ cells }) => ({
+        color: colourKey(cells.colour.trim()),
+        value: `v${values.indexOf(cells.option_value.trim())}`,
+        stock: cells.stock,
+        sku: formText(cells.sku.trim()),
+      })),
+    };
+  }
+  const single = rows.length === 1 && onlyDefault;
+  return {
+    ...common,
+    option_name: formText(first.option_name.trim()),
+    stock: single ? first.stock : undefined,
+    sku: single ? formText(first.sku.trim()) : undefined,
+    variants: single
+      ? []
+      : rows.map(({ cells }) => ({
+          color: cells.colour,
+          color_zh: formText(cells.colour_zh),
+          stock: cells.stock,
+          sku: formText(cells.sku.trim()),
+        })),
+  };
+}
+
+/** A file without the sku column leaves every SKU as it is (undefined), instead of making new ones. */
+function keepSkus(input: ProductInput): ProductInput {
+  return {
+    ...input,
+    sku: undefined,
+    variants: input.variants.map((variant) => ({ ...variant, sku: undefined })),
+    cells: input.cells?.map((cell) => ({ ...cell, sku: undefined })),
+  };
+}
+
+interface ExistingVariant {
+  id: number;
+  color: string;
+  color_zh: string | null;
+  option_value: string;
+  option_value_zh: string | null;
+  stock: number;
+  sku: string;
 }
 
 interface Existing {
   product: ProductRow;
-  variants: (VariantInput & { id: number })[];
+  /** In colour order, then value order. */
+  variants: ExistingVariant[];
   /** Its own zone limit, ids ascending (empty: none). */
   zoneIds: number[];
 }
@@ -422,10 +535,11 @@ async function loadExisting(db: DB | Transaction<Database>, ids: number[]): Prom
     for (const product of products) map.set(product.id, { product, variants: [], zoneIds: [] });
     const variants = await db
       .selectFrom("product_variants")
-      .select(["id", "product_id", "color", "color_zh", "stock"])
+      .select(["id", "product_id", "color", "color_zh", "option_value", "option_value_zh", "stock", "sku"])
       .where("product_id", "in", chunk)
       .orderBy("product_id")
       .orderBy("sort_order")
+      .orderBy("option_order")
       .orderBy("id")
       .execute();
     for (const { product_id, ...variant } of variants) map.get(product_id)?.variants.push(variant);
@@ -441,13 +555,18 @@ async function loadExisting(db: DB | Transaction<Database>, ids: number[]): Prom
   return map;
 }
 
-function variantsOf(input: ProductInput): VariantInput[] {
-  return input.variants.length > 0 ? input.variants : [{ color: DEFAULT_COLOR, color_zh: null, stock: input.stock }];
+/** The SKUs the shop makes itself ("P12-345"): a variant that has one keeps it when the file leaves the cell empty. */
+const MADE_SKU = /^P\d+-\d+$/;
+
+/** Whether a row's SKU cell asks for a change: a typed one that differs, or an empty one on a variant whose SKU was typed. */
+function skuChanges(have: string, wanted: string | null | undefined): boolean {
+  if (wanted === undefined) return false;
+  return wanted === null ? !MADE_SKU.test(have) : wanted !== have;
 }
 
-/** True when saving `input` would leave the product and its colours exactly as they are. */
+/** True when saving `input` would leave the product and its variants exactly as they are. */
 function isUnchanged(existing: Existing, input: ProductInput, rates: ExchangeRates): boolean {
-  const wanted = variantsOf(input);
+  const wanted = variantRows(input);
   // A product without any colour row (older data) is exported as one row with no colour and no
   // stock: that row, imported back, leaves it as it is.
   const bare = existing.variants.length === 0 && wanted.length === 1 && wanted[0]?.color === DEFAULT_COLOR;
@@ -464,7 +583,10 @@ function isUnchanged(existing: Existing, input: ProductInput, rates: ExchangeRat
       have !== undefined &&
       have.color === variant.color &&
       (have.color_zh ?? null) === variant.color_zh &&
-      have.stock === variant.stock
+      have.option_value === variant.option_value &&
+      (have.option_value_zh ?? null) === variant.option_value_zh &&
+      have.stock === variant.stock &&
+      !skuChanges(have.sku, variant.sku)
     );
   });
 }
@@ -505,6 +627,10 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
   ];
   const existing = await loadExisting(db, ids);
   const { exchangeRates } = await loadShop(db);
+  const typedSkus = await skusInUse(
+    db,
+    lines.map((row) => row.cells.sku.trim()).filter((sku) => sku !== ""),
+  );
 
   for (const rows of groups) {
     const first = rows[0] as CsvLine;
@@ -543,12 +669,20 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
     for (const zone of shipZones.filter((text) => !ID_PATTERN.test(text) || !zoneIds.has(Number(text)))) {
       groupErrors.push({ line: first.line, key: "adminProductCsv.errors.unknownZone", params: { zone } });
     }
+    // A SKU of the shop's own shape ("P12-345") that this product does not hold — a row copied
+    // from another product to make a new one — is left for the shop to make again.
+    for (const row of rows) {
+      const sku = row.cells.sku.trim();
+      if (MADE_SKU.test(sku) && typedSkus.holders.get(sku) !== (id ?? -1)) row.cells.sku = "";
+    }
     const parsed = productSchema.safeParse(formInputOf(rows, categoryId, featuredText === "yes"));
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const [field, index, sub] = issue.path;
-        const line = field === "variants" && typeof index === "number" ? (rows[index]?.line ?? first.line) : first.line;
-        const name = field === "variants" && typeof sub === "string" ? sub : String(field ?? "");
+        // A colour row or a grid cell is one line of the file (cells come one per row, in order).
+        const perRow = (field === "variants" || field === "cells") && typeof index === "number";
+        const line = perRow ? (rows[index]?.line ?? first.line) : first.line;
+        const name = perRow && typeof sub === "string" ? sub : String(field ?? "");
         groupErrors.push({
           line,
           key: "adminProductCsv.errors.field",
@@ -565,12 +699,20 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
     // Empty or absent: the flag stays as it is (the model leaves an undefined flag alone).
     // A file without the weight or zones column leaves them as they are; with it, an empty cell is
     // 0 grams and no zone limit of its own, as the product form saves them.
-    const input: ProductInput = {
+    const read: ProductInput = {
       ...parsed.data,
+      // A file without the option columns describes colours only and leaves the option's name alone.
+      option: columns.has("option_value") ? parsed.data.option : undefined,
       adult_only: adultText === "" ? undefined : adultText === "yes",
       weight_grams: columns.has("weight_grams") ? parsed.data.weight_grams : undefined,
       ship_zone_ids: columns.has("ship_zones") ? [...new Set(shipZones.map(Number))].sort((a, b) => a - b) : undefined,
     };
+    const input = columns.has("sku") ? read : keepSkus(read);
+    const skuErrors = skuRefusals(rows, input, id, typedSkus);
+    if (skuErrors.length > 0) {
+      errors.push(...skuErrors);
+      continue;
+    }
     const current = id === null ? undefined : existing.get(id);
     if (!current) plan.creates.push({ id: null, line: first.line, input });
     else if (isUnchanged(current, input, exchangeRates)) plan.unchanged++;
@@ -578,6 +720,56 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
   }
   errors.sort((a, b) => a.line - b.line);
   return plan;
+}
+
+/** Which product holds each of these SKUs now (docs/decisions/054), and which lines of the file typed each. */
+async function skusInUse(
+  db: DB,
+  skus: string[],
+): Promise<{ holders: Map<string, number>; typed: Map<string, number> }> {
+  const holders = new Map<string, number>();
+  for (const chunk of chunks([...new Set(skus)])) {
+    const rows = await db
+      .selectFrom("product_variants")
+      .select(["sku", "product_id"])
+      .where("sku", "in", chunk)
+      .execute();
+    for (const row of rows) holders.set(row.sku, row.product_id);
+  }
+  return { holders, typed: new Map() };
+}
+
+/**
+ * A product's SKU cells that cannot be saved: one typed twice in the file, or one another product
+ * holds. (A SKU of the shop's own shape on a row copied from another product was emptied before.)
+ */
+function skuRefusals(
+  rows: CsvLine[],
+  input: ProductInput,
+  id: number | null,
+  skus: { holders: Map<string, number>; typed: Map<string, number> },
+): ImportError[] {
+  const errors: ImportError[] = [];
+  if (
+    input.sku === undefined &&
+    input.variants.every((v) => v.sku === undefined) &&
+    !input.cells?.some((c) => c.sku !== undefined)
+  ) {
+    return errors;
+  }
+  for (const row of rows) {
+    const sku = row.cells.sku.trim();
+    if (sku === "") continue;
+    const holder = skus.holders.get(sku);
+    const earlier = skus.typed.get(sku);
+    if (earlier !== undefined) {
+      errors.push({ line: row.line, key: "adminProductCsv.errors.skuTwice", params: { sku, other: earlier } });
+    } else if (holder !== undefined && holder !== id) {
+      errors.push({ line: row.line, key: "adminProductCsv.errors.skuTaken", params: { sku, id: holder } });
+    }
+    skus.typed.set(sku, row.line);
+  }
+  return errors;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -623,9 +815,13 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
     if (existing.size !== plan.updates.length)
       throw new UserError("adminProductCsv.errors.changedSince", { status: 409 });
 
-    const removed: number[] = [];
-    const inserts: { product_id: number; color: string; color_zh: string | null; stock: number; sort_order: number }[] =
-      [];
+    const inserts: (Omit<VariantRow, "skuField" | "sku"> & { product_id: number; sku?: string | null })[] = [];
+    const insertOf = (productId: number, { skuField: _field, sku, ...row }: VariantRow) => ({
+      product_id: productId,
+      ...row,
+      // null: the database makes one; undefined: none given (a new row gets one made too).
+      sku: typeof sku === "string" && sku.trim() !== "" ? sku.trim() : null,
+    });
     for (const planned of plan.updates) {
       const id = planned.id as number;
       await trx
@@ -635,21 +831,52 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
         .execute();
       if (planned.input.ship_zone_ids) await setProductZones(trx, id, planned.input.ship_zone_ids);
       const have = existing.get(id)?.variants ?? [];
-      const wanted = variantsOf(planned.input);
-      const byColor = new Map(have.map((row) => [row.color, row]));
-      const wantedColors = new Set(wanted.map((variant) => variant.color));
-      for (const row of have) if (!wantedColors.has(row.color)) removed.push(row.id);
+      const wanted = variantRows(planned.input);
+      const key = (row: { color: string; option_value: string }) => variantKey(row.color, row.option_value);
+      const byKey = new Map(have.map((row) => [key(row), row]));
+      const wantedKeys = new Set(wanted.map(key));
+      // Removed first: a SKU a removed variant held may be typed on another row.
+      const gone = have.filter((row) => !wantedKeys.has(key(row))).map((row) => row.id);
+      if (gone.length > 0) await trx.deleteFrom("product_variants").where("id", "in", gone).execute();
+      // SKUs that move between this product's variants are freed first (see writeVariants).
+      const moving = wanted
+        .map((row) => ({ row, current: byKey.get(key(row)) }))
+        .filter(({ row, current }) => current !== undefined && skuChanges(current.sku, row.sku));
+      if (moving.length > 0) {
+        await trx
+          .updateTable("product_variants")
+          .set({ sku: "" })
+          .where(
+            "id",
+            "in",
+            moving.map(({ current }) => current?.id ?? 0),
+          )
+          .execute();
+      }
       for (const [index, variant] of wanted.entries()) {
-        const current = byColor.get(variant.color);
-        if (current === undefined) inserts.push({ product_id: id, ...variant, sort_order: index });
-        else if (
+        const current = byKey.get(key(variant));
+        if (current === undefined) {
+          inserts.push(insertOf(id, variant));
+          continue;
+        }
+        const sku = skuChanges(current.sku, variant.sku) ? { sku: (variant.sku ?? "").trim() } : {};
+        if (
           current.stock !== variant.stock ||
           (current.color_zh ?? null) !== variant.color_zh ||
-          have.indexOf(current) !== index
+          (current.option_value_zh ?? null) !== variant.option_value_zh ||
+          have.indexOf(current) !== index ||
+          "sku" in sku
         ) {
           await trx
             .updateTable("product_variants")
-            .set({ color_zh: variant.color_zh, stock: variant.stock, sort_order: index })
+            .set({
+              color_zh: variant.color_zh,
+              option_value_zh: variant.option_value_zh,
+              stock: variant.stock,
+              sort_order: variant.sort_order,
+              option_order: variant.option_order,
+              ...sku,
+            })
             .where("id", "=", current.id)
             .execute();
         }
@@ -662,12 +889,9 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
         .returning("id")
         .executeTakeFirstOrThrow();
       if (planned.input.ship_zone_ids) await setProductZones(trx, id, planned.input.ship_zone_ids);
-      for (const [index, variant] of variantsOf(planned.input).entries()) {
-        inserts.push({ product_id: id, ...variant, sort_order: index });
-      }
+      for (const variant of variantRows(planned.input)) inserts.push(insertOf(id, variant));
     }
-    for (const chunk of chunks(removed)) await trx.deleteFrom("product_variants").where("id", "in", chunk).execute();
-    // Five columns a row: 200 rows stay far under SQLite's and PostgreSQL's parameter limits.
+    // Nine columns a row: 200 rows stay far under SQLite's and PostgreSQL's parameter limits.
     for (const chunk of chunks(inserts, 200)) await trx.insertInto("product_variants").values(chunk).execute();
     await auditAction(trx, actorUserId, "product.imported", null, { after: counts });
   });
