@@ -62,6 +62,7 @@ const POSTGRES_SUITES = [
   "migration-0018",
   "sitemap",
   "staff",
+  "stock-alerts",
   "structured-data",
   "user",
   "webhooks",

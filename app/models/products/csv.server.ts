@@ -45,6 +45,7 @@ import { auditAction } from "../audit.server";
 import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
 import { type ProductInput, productColumns, type VariantInput } from "./editor.server";
+import { notifyBackInStock, type StockAlertMailConfig } from "./stock-alerts.server";
 
 export const PRODUCT_CSV_COLUMNS = [
   "product_id",
@@ -596,7 +597,13 @@ export interface ImportCounts {
  * disappeared since the preview, or a category that did, refuses the whole import (409) and
  * nothing is written.
  */
-export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: string | null): Promise<ImportCounts> {
+export async function applyProductImport(
+  db: DB,
+  plan: ImportPlan,
+  actorUserId: string | null,
+  /** For the back-in-stock e-mails' links (docs/decisions/055); the import page passes it. */
+  mail?: StockAlertMailConfig,
+): Promise<ImportCounts> {
   if (plan.errors.length > 0) throw new Error("applyProductImport: the plan has errors");
   const counts = { created: plan.creates.length, updated: plan.updates.length, unchanged: plan.unchanged };
   await db.transaction().execute(async (trx) => {
@@ -624,6 +631,8 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
       throw new UserError("adminProductCsv.errors.changedSince", { status: 409 });
 
     const removed: number[] = [];
+    // Variants sold out before the import and in stock after it: their alerts are sent (docs/decisions/055).
+    const backInStock: number[] = [];
     const inserts: { product_id: number; color: string; color_zh: string | null; stock: number; sort_order: number }[] =
       [];
     for (const planned of plan.updates) {
@@ -652,6 +661,7 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
             .set({ color_zh: variant.color_zh, stock: variant.stock, sort_order: index })
             .where("id", "=", current.id)
             .execute();
+          if (current.stock <= 0 && variant.stock > 0) backInStock.push(current.id);
         }
       }
     }
@@ -669,6 +679,7 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
     for (const chunk of chunks(removed)) await trx.deleteFrom("product_variants").where("id", "in", chunk).execute();
     // Five columns a row: 200 rows stay far under SQLite's and PostgreSQL's parameter limits.
     for (const chunk of chunks(inserts, 200)) await trx.insertInto("product_variants").values(chunk).execute();
+    if (mail) await notifyBackInStock(trx, mail, backInStock);
     await auditAction(trx, actorUserId, "product.imported", null, { after: counts });
   });
   return counts;

@@ -17,6 +17,7 @@ import {
 import { auditAction } from "../audit.server";
 import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
+import { notifyBackInStock, type StockAlertMailConfig } from "./stock-alerts.server";
 
 /** A colour: `color` is its key and English name, `color_zh` its Chinese name (null: the English one). */
 export interface VariantInput {
@@ -403,6 +404,8 @@ export async function updateProduct(
   input: ProductInput,
   images: ImageChanges,
   actorUserId: string | null,
+  /** For the back-in-stock e-mails' links (docs/decisions/055); the admin form passes it. */
+  mail?: StockAlertMailConfig,
 ): Promise<{ removedImages: string[] } | null> {
   const current = await findProductForEdit(db, id);
   if (!current) return null;
@@ -427,10 +430,13 @@ export async function updateProduct(
       const wanted = variantsOf(input);
       const existing = await trx
         .selectFrom("product_variants")
-        .select(["id", "color"])
+        .select(["id", "color", "stock"])
         .where("product_id", "=", id)
         .execute();
       const byColor = new Map(existing.map((row) => [row.color, row.id]));
+      // Variants sold out before this save and in stock after it: their alerts are sent (docs/decisions/055).
+      const soldOut = new Set(existing.filter((row) => row.stock <= 0).map((row) => row.id));
+      const backInStock: number[] = [];
       const wantedColors = new Set(wanted.map((variant) => variant.color));
       const removedIds = existing.filter((row) => !wantedColors.has(row.color)).map((row) => row.id);
       if (removedIds.length > 0) await trx.deleteFrom("product_variants").where("id", "in", removedIds).execute();
@@ -453,8 +459,10 @@ export async function updateProduct(
             .set({ color_zh: variant.color_zh, stock: variant.stock, sort_order: index })
             .where("id", "=", variantId)
             .execute();
+          if (soldOut.has(variantId) && variant.stock > 0) backInStock.push(variantId);
         }
       }
+      if (mail) await notifyBackInStock(trx, mail, backInStock);
 
       const finalKeys = [...keep.filter((key) => before.images.includes(key)), ...added];
       await writeImages(trx, id, finalKeys, imageColorsAfterSave(before, finalKeys, images.colors, wanted));
