@@ -6,6 +6,7 @@ import { stockAlertMailsPerEmail, stockAlertsPerAddress } from "~/lib/rate-limit
 import { MemoryStorage } from "~/lib/storage.server";
 import { transitionOrder } from "~/models/orders/desk.server";
 import { expireOrder } from "~/models/orders/payment-deadlines.server";
+import { listAdminProducts } from "~/models/products/admin-list.server";
 import { type ProductInput, updateProduct } from "~/models/products/editor.server";
 import {
   cancelStockAlert,
@@ -425,7 +426,7 @@ describe("back in stock", () => {
     expect(await backMails()).toHaveLength(2);
   });
 
-  it("counts the waiting (active) alerts per product in one grouped query", async () => {
+  it("counts the waiting (active) alerts per product in one grouped query, shown on the admin list", async () => {
     const one = await soldOutProduct();
     const two = await soldOutProduct();
     await activeGuest(one.black);
@@ -434,6 +435,8 @@ describe("back in stock", () => {
     await activeGuest(two.black);
     const counts = await countWaitingByProduct(svc.db, [one.id, two.id, 999_999]);
     expect(Object.fromEntries(counts)).toEqual({ [one.id]: 2, [two.id]: 1 });
+    const listed = await listAdminProducts(svc.db, { currency: "HKD", language: "en" });
+    expect(Object.fromEntries(listed.products.map((p) => [p.id, p.waiting]))).toEqual({ [one.id]: 2, [two.id]: 1 });
   });
 });
 
