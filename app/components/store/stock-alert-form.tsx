@@ -83,20 +83,16 @@ export function StockAlertForm({
           <FetcherField />
           <input type="hidden" name="variant_id" value={variantId} />
           <FormErrors errors={form.errors} params={(answer?.problem ?? problem)?.params} />
-          <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-            <div className="flex-1">
-              <FieldFor field={fields.email} label={t("stockAlerts.email")}>
-                <input {...inputProps(fields.email, "email")} autoComplete="email" className={inputClass} />
-              </FieldFor>
-            </div>
-            <button
-              type="submit"
-              disabled={fetcher.state !== "idle"}
-              className="min-h-11 rounded-md bg-stone-800 px-4 py-2 font-semibold text-white hover:bg-stone-900 disabled:opacity-60 sm:self-end"
-            >
-              {fetcher.state !== "idle" ? t("stockAlerts.pending") : t("stockAlerts.submit")}
-            </button>
-          </div>
+          <FieldFor field={fields.email} label={t("stockAlerts.email")}>
+            <input {...inputProps(fields.email, "email")} autoComplete="email" className={inputClass} />
+          </FieldFor>
+          <button
+            type="submit"
+            disabled={fetcher.state !== "idle"}
+            className="min-h-11 w-full rounded-md bg-stone-800 px-4 py-2 font-semibold text-white hover:bg-stone-900 disabled:opacity-60 sm:w-auto sm:self-start"
+          >
+            {fetcher.state !== "idle" ? t("stockAlerts.pending") : t("stockAlerts.submit")}
+          </button>
         </fetcher.Form>
       )}
     </section>
