@@ -1,10 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { FieldFor, FormErrors, inputClass, inputProps } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
+import { DEFAULT_COLOR } from "~/lib/colors";
 import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
+import { colorName } from "~/lib/localize";
 import type { Problem } from "~/lib/problem";
 import { useRootData } from "~/lib/root-data";
 import type { stockAlertSchema } from "~/schemas/stock-alert";
@@ -96,5 +98,32 @@ export function StockAlertForm({
         </fetcher.Form>
       )}
     </section>
+  );
+}
+
+/**
+ * While the chosen colour is in stock, the sold-out ones each get a link to the alert's own page
+ * (/stock-alerts?variant=ID), with or without JavaScript: a sold-out colour cannot be chosen in
+ * the buy form, so this is how a shopper asks for it. Nothing personal: safe in the cached page.
+ */
+export function SoldOutAlertLinks({
+  variants,
+}: {
+  variants: { id: number; color: string; color_zh: string | null; stock: number }[];
+}) {
+  const { t } = useTranslation();
+  const language = useRootData()?.language ?? "en";
+  const soldOut = variants.filter((variant) => variant.stock === 0 && variant.color !== DEFAULT_COLOR);
+  if (soldOut.length === 0) return null;
+  return (
+    <ul className="flex flex-col gap-1 text-sm" data-testid="sold-out-alerts">
+      {soldOut.map((variant) => (
+        <li key={variant.id}>
+          <Link to={stockAlertAction(variant.id)} className="text-brand-700 underline-offset-2 hover:underline">
+            {t("stockAlerts.linkFor", { colour: colorName(variant, language) })}
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }

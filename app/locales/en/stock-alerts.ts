@@ -6,6 +6,7 @@ export default {
   email: "E-mail",
   submit: "E-mail me when it's back",
   pending: "Sending…",
+  linkFor: "{{colour}} is sold out: e-mail me when it's back",
   pageTitle: "E-mail me when it's back",
   backToProduct: "Back to the product",
   subscribedActive: "We will e-mail you when it is back.",

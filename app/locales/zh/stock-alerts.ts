@@ -7,6 +7,7 @@ export default {
   email: "電郵",
   submit: "到貨時電郵通知我",
   pending: "傳送中…",
+  linkFor: "{{colour}}已售罄：到貨時電郵通知我",
   pageTitle: "到貨時電郵通知我",
   backToProduct: "返回產品",
   subscribedActive: "到貨時我們會電郵通知你。",

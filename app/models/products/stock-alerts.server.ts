@@ -113,7 +113,8 @@ async function readVariants(db: DB, ids: number[]): Promise<AlertVariant[]> {
 function itemName(variant: AlertVariant, language: Language): string {
   const parts = variant.color !== DEFAULT_COLOR ? [colorName(variant, language)] : [];
   const name = localized(variant, "name", language);
-  return parts.length > 0 ? `${name} (${parts.join(" / ")})` : name;
+  if (parts.length === 0) return name;
+  return language === "zh" ? `${name}（${parts.join(" / ")}）` : `${name} (${parts.join(" / ")})`;
 }
 
 /** The product page with the variant chosen, in the alert's language. */

@@ -5,7 +5,7 @@ import { JsonLd } from "~/components/store/json-ld";
 import { ProductBuyForm } from "~/components/store/product-page-buy-form";
 import { ColourLinks, colourHref, Gallery } from "~/components/store/product-page-gallery";
 import { publicPageMeta } from "~/components/store/public-page-meta";
-import { StockAlertForm } from "~/components/store/stock-alert-form";
+import { SoldOutAlertLinks, StockAlertForm } from "~/components/store/stock-alert-form";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
 import { DEFAULT_COLOR } from "~/lib/colors";
@@ -188,7 +188,11 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             color={color}
             onColorChange={(next) => navigate(colourHref(location, next), { replace: true, preventScrollReset: true })}
           />
-          {chosen && chosen.stock === 0 ? <StockAlertForm key={chosen.id} variantId={chosen.id} /> : null}
+          {chosen && chosen.stock === 0 ? (
+            <StockAlertForm key={chosen.id} variantId={chosen.id} />
+          ) : (
+            <SoldOutAlertLinks variants={product.variants} />
+          )}
 
           <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
             <dt className="text-stone-500">{t("product.stock")}</dt>
