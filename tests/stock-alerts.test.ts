@@ -23,7 +23,15 @@ import { action as importAction } from "~/routes/admin/products-import";
 import { action as confirmAction } from "~/routes/store/stock-alert-confirm";
 import { action as stopAction } from "~/routes/store/stock-alert-stop";
 import { action as subscribeAction } from "~/routes/store/stock-alerts";
-import { createCustomer, createProduct, createSignedIn, placeTestOrder, TEST_CONFIG, uniqueTag } from "./factories";
+import {
+  createCategory,
+  createCustomer,
+  createProduct,
+  createSignedIn,
+  placeTestOrder,
+  TEST_CONFIG,
+  uniqueTag,
+} from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
 import { queuedEmails } from "./setup/outbox";
 import { dataOf, formOf, runRoute, statusOf } from "./setup/route";
@@ -99,6 +107,18 @@ describe("subscribing", () => {
     expect(error.key).toBe("stockAlerts.errors.inStock");
     expect(error.status).toBe(409);
     expect(await alertsOf(product.tan)).toEqual([]);
+  });
+
+  it("refuses a product shoppers cannot see (its category switched off)", async () => {
+    const category = await createCategory(svc.db, { is_active: false });
+    const product = await createProduct(svc.db, { category_id: category.id, variants: [["Black", 0]] });
+    const variant = await svc.db
+      .selectFrom("product_variants")
+      .select("id")
+      .where("product_id", "=", product.id)
+      .executeTakeFirstOrThrow();
+    const error = await refusal(() => subscribeToStockAlert(svc.db, TEST_CONFIG, guest(variant.id)));
+    expect(error).toMatchObject({ key: "stockAlerts.errors.gone", status: 404 });
   });
 
   it("keeps a guest's alert pending and sends a confirmation link (48 h) in their language; the link makes it active", async () => {

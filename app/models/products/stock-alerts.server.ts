@@ -84,6 +84,8 @@ interface AlertVariant {
   color_zh: string | null;
   name_en: string;
   name_zh: string;
+  /** Its category is switched off: shoppers cannot see it (no new alerts). */
+  hidden: boolean;
 }
 
 async function readVariants(db: DB, ids: number[]): Promise<AlertVariant[]> {
@@ -91,6 +93,7 @@ async function readVariants(db: DB, ids: number[]): Promise<AlertVariant[]> {
   return db
     .selectFrom("product_variants")
     .innerJoin("products", "products.id", "product_variants.product_id")
+    .leftJoin("categories", "categories.id", "products.category_id")
     .select([
       "product_variants.id",
       "product_variants.product_id",
@@ -99,9 +102,11 @@ async function readVariants(db: DB, ids: number[]): Promise<AlertVariant[]> {
       "product_variants.color_zh",
       "products.name_en",
       "products.name_zh",
+      "categories.is_active as category_active",
     ])
     .where("product_variants.id", "in", ids)
-    .execute();
+    .execute()
+    .then((rows) => rows.map(({ category_active, ...row }) => ({ ...row, hidden: category_active === 0 })));
 }
 
 /**
@@ -203,7 +208,7 @@ export async function subscribeToStockAlert(
       // The rule "only while sold out" against a restock in flight (see above).
       await lockRows(trx, "product_variants", "id", input.variantId);
       const [variant] = await readVariants(trx, [input.variantId]);
-      if (!variant) throw new UserError("stockAlerts.errors.gone", { status: 404 });
+      if (!variant || variant.hidden) throw new UserError("stockAlerts.errors.gone", { status: 404 });
       if (variant.stock > 0) throw new UserError("stockAlerts.errors.inStock", { status: 409 });
       const result = (outcome: SubscribeOutcome): SubscribeResult => ({
         outcome,
@@ -297,7 +302,7 @@ export async function findAlertVariant(
 ): Promise<{ productId: number; color: string; item: string; stock: number } | null> {
   if (!Number.isSafeInteger(variantId) || variantId < 1) return null;
   const [variant] = await readVariants(db, [variantId]);
-  return variant
+  return variant && !variant.hidden
     ? { productId: variant.product_id, color: variant.color, item: itemName(variant, language), stock: variant.stock }
     : null;
 }
