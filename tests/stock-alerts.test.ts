@@ -20,9 +20,9 @@ import {
 import { markEmailVerified } from "~/models/user.server";
 import { action as exportAction } from "~/routes/admin/products-export";
 import { action as importAction } from "~/routes/admin/products-import";
-import { action as confirmAction } from "~/routes/store/stock-alert-confirm";
-import { action as stopAction } from "~/routes/store/stock-alert-stop";
-import { action as subscribeAction } from "~/routes/store/stock-alerts";
+import { action as confirmAction, loader as confirmLoader } from "~/routes/store/stock-alert-confirm";
+import { action as stopAction, loader as stopLoader } from "~/routes/store/stock-alert-stop";
+import { loader as pageLoader, action as subscribeAction } from "~/routes/store/stock-alerts";
 import {
   createCategory,
   createCustomer,
@@ -463,6 +463,38 @@ describe("back in stock", () => {
 describe("routes", () => {
   const post = (path: string, fields: Record<string, string>) =>
     new Request(`http://localhost${path}`, { method: "POST", body: formOf(fields) });
+
+  it("opens the form's own page for a variant (its name in the reader's language), a 404 for none", async () => {
+    const product = await soldOutProduct();
+    const get = (url: string) => runRoute(svc, pageLoader, new Request(`http://localhost${url}`), null);
+    const page = await get(`/stock-alerts?variant=${product.black}&lng=zh`);
+    expect(page.result).toMatchObject({ variantId: product.black, item: `${product.name_zh}（黑色）` });
+    expect(page.result).toMatchObject({ back: `/product/${product.id}?colour=Black` });
+    expect(statusOf((await get("/stock-alerts?variant=999999")).thrown)).toBe(404);
+    expect(statusOf((await get("/stock-alerts?variant=abc")).thrown)).toBe(404);
+  });
+
+  it("shows the confirm page only for a live link, and the stop page says when an alert has ended", async () => {
+    const product = await soldOutProduct();
+    const input = guest(product.black);
+    await subscribeToStockAlert(svc.db, TEST_CONFIG, input);
+    const [mail] = await queuedEmails(svc.db, { to: input.email.toLowerCase() });
+    const confirm = linkToken(mail?.text ?? "", "/stock-alerts/confirm");
+    const stop = linkToken(mail?.text ?? "", "/stock-alerts/stop");
+    const open = (loader: (args: never) => Promise<unknown>, url: string) =>
+      runRoute(svc, loader, new Request(`http://localhost${url}`), null);
+    const live = await open(confirmLoader, `/stock-alerts/confirm?token=${confirm}`);
+    expect(statusOf(live.result)).toBe(200);
+    expect(dataOf<{ item: string }>(live.result).item).toBe(`${product.name_en} (Black)`);
+    expect(statusOf((await open(confirmLoader, "/stock-alerts/confirm?token=nope")).result)).toBe(400);
+    expect(dataOf<{ open: boolean }>((await open(stopLoader, `/stock-alerts/stop?token=${stop}`)).result).open).toBe(
+      true,
+    );
+    await cancelStockAlert(svc.db, stop);
+    expect(dataOf<{ open: boolean }>((await open(stopLoader, `/stock-alerts/stop?token=${stop}`)).result).open).toBe(
+      false,
+    );
+  });
 
   it("answers a bad e-mail with 400, the input kept and the message on the field", async () => {
     const product = await soldOutProduct();
