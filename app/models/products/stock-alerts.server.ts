@@ -113,7 +113,8 @@ async function readVariants(db: DB, ids: number[]): Promise<AlertVariant[]> {
  * "Tactical gloves (Black)" in `language`: the product's name and what tells the variant apart.
  * OPTION VALUE: when `product_variants.option_value` / `option_value_zh` arrive (migration 0026,
  * the second option axis), read them in `readVariants` and add the value here after the colour:
- * "Tactical gloves (Black / L)".
+ * "Tactical gloves (Black / L)"; and let `productPath` choose the option too, with whatever query
+ * parameter the product page reads for it.
  */
 function itemName(variant: AlertVariant, language: Language): string {
   const parts = variant.color !== DEFAULT_COLOR ? [colorName(variant, language)] : [];
