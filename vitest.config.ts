@@ -63,6 +63,7 @@ const POSTGRES_SUITES = [
   "migration-0018",
   "sitemap",
   "staff",
+  "stock-alerts",
   "structured-data",
   "user",
   "webhooks",

@@ -562,6 +562,30 @@ export interface DiscountUsesTable {
   released_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** pending: not confirmed yet; active: waiting; sent: the back-in-stock e-mail is queued; cancelled (docs/decisions/055). */
+export type StockAlertStatus = "pending" | "active" | "sent" | "cancelled";
+
+export interface StockAlertsTable {
+  id: Generated<number>;
+  variant_id: number;
+  product_id: number;
+  email: string; // stored lower-cased
+  user_id: string | null;
+  locale: Locale;
+  status: StockAlertStatus;
+  /** sha-256 of the confirmation link's token (never the token); null once confirmed. */
+  confirm_token_hash: string | null;
+  confirm_expires_at: Timestamp | null;
+  /** When the last confirmation e-mail was queued: a repeated subscribe inside the throttle sends none. */
+  confirm_sent_at: Timestamp | null;
+  /** sha-256 of the "stop this alert" link's token. */
+  cancel_token_hash: string;
+  created_at: Timestamp;
+  confirmed_at: Timestamp | null;
+  sent_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -602,6 +626,7 @@ export interface Database {
   shipping_zone_countries: ShippingZoneCountriesTable;
   shipping_zone_rates: ShippingZoneRatesTable;
   shipping_zone_bands: ShippingZoneBandsTable;
+  stock_alerts: StockAlertsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

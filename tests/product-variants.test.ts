@@ -16,7 +16,7 @@ import {
   updateProduct,
 } from "~/models/products/editor.server";
 import { productSchema } from "~/schemas/product";
-import { createCustomer, createSignedIn, placeTestOrder } from "./factories";
+import { createCustomer, createSignedIn, placeTestOrder, TEST_CONFIG } from "./factories";
 import { freshTestServices } from "./setup/db";
 import { formOf } from "./setup/route";
 
@@ -345,7 +345,7 @@ describe("variants in the cart and orders", () => {
     ]);
 
     // Cancelling puts the stock back on the variant it came from, not on another size.
-    await db.transaction().execute((trx) => restockOrderLines(trx, order.id));
+    await db.transaction().execute((trx) => restockOrderLines(trx, order.id, TEST_CONFIG));
     expect(await stock()).toEqual([3, 0, 1, 2]);
   });
 });

@@ -263,6 +263,23 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
   shipping_zone_bands: ["zone_id", "currency", "max_grams", "fee_cents"],
   product_ship_zones: ["product_id", "zone_id"],
   category_ship_zones: ["category_id", "zone_id"],
+  stock_alerts: [
+    "id",
+    "variant_id",
+    "product_id",
+    "email",
+    "user_id",
+    "locale",
+    "status",
+    "confirm_token_hash",
+    "confirm_expires_at",
+    "confirm_sent_at",
+    "cancel_token_hash",
+    "created_at",
+    "confirmed_at",
+    "sent_at",
+    "cancelled_at",
+  ],
 };
 
 const stamp = now();

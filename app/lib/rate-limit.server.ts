@@ -127,6 +127,11 @@ export const signUpsPerAddress = new RateLimiter("sign-up-address", 10, 60 * 60 
 /** Password-reset e-mails per client address. */
 export const passwordResetsPerAddress = new RateLimiter("password-reset-address", 5, FIFTEEN_MINUTES);
 
+/** Back-in-stock alert requests per client address (docs/decisions/055). */
+export const stockAlertsPerAddress = new RateLimiter("stock-alert-address", 20, 60 * 60 * 1000);
+/** Back-in-stock alert e-mails (confirmation or acknowledgement) per e-mail address: the shop is no mail cannon. */
+export const stockAlertMailsPerEmail = new RateLimiter("stock-alert-email", 5, 24 * 60 * 60 * 1000);
+
 /**
  * Scales the per-address limits (RATE_LIMIT_ADDRESS_FACTOR): a shop whose visitors share one
  * address (a school, an office) may raise them, and the browser tests, whose every request
@@ -138,4 +143,5 @@ export function scaleAddressLimits(factor: number): void {
   signInAttemptsPerAddress.limit = Math.round(30 * factor);
   signUpsPerAddress.limit = Math.round(10 * factor);
   passwordResetsPerAddress.limit = Math.round(5 * factor);
+  stockAlertsPerAddress.limit = Math.round(20 * factor);
 }

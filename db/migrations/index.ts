@@ -20,6 +20,7 @@ import * as m0019 from "./0019-discount-codes";
 import * as m0020 from "./0020-age-and-restricted-items";
 import * as m0024 from "./0024-sale-prices";
 import * as m0026 from "./0026-variant-options";
+import * as m0027 from "./0027-stock-alerts";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   "0020-age-and-restricted-items": m0020,
   "0024-sale-prices": m0024,
   "0026-variant-options": m0026,
+  "0027-stock-alerts": m0027,
 };

@@ -247,6 +247,31 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     body: () => ({ token: "x".repeat(40) }),
   },
   {
+    // "E-mail me when it's back" (docs/decisions/055): anyone; no such variant is a 404 page, a bad address a 400.
+    path: "/stock-alerts",
+    file: "routes/store/stock-alerts.tsx",
+    url: () => "/stock-alerts?variant=999999999",
+    get: all(404),
+    post: all(400),
+    body: () => ({ variant_id: "999999999", email: "not an e-mail" }),
+  },
+  {
+    path: "/stock-alerts/confirm",
+    file: "routes/store/stock-alert-confirm.tsx",
+    url: () => "/stock-alerts/confirm",
+    get: all(400),
+    post: all(400),
+    body: () => ({ token: "x".repeat(40) }),
+  },
+  {
+    path: "/stock-alerts/stop",
+    file: "routes/store/stock-alert-stop.tsx",
+    url: () => "/stock-alerts/stop",
+    get: all(400),
+    post: all(400),
+    body: () => ({ token: "x".repeat(40) }),
+  },
+  {
     path: "/account",
     file: "routes/store/account.tsx",
     url: () => "/account",

@@ -93,6 +93,20 @@ function ColoursCell({ summary, language }: { summary: ProductTableRow["colourSu
   );
 }
 
+/** "3 waiting": shoppers asked to be e-mailed when it is back (docs/decisions/055). */
+function WaitingMarker({ count }: { count: number }) {
+  const { t } = useTranslation();
+  return (
+    <span
+      data-testid="waiting"
+      title={t("stockAlerts.adminWaitingTitle")}
+      className="mt-1 block whitespace-nowrap text-xs font-semibold text-amber-800"
+    >
+      {t("stockAlerts.adminWaiting", { count })}
+    </span>
+  );
+}
+
 function deleteHref(returnTo: string, id: number): string {
   const url = new URL(returnTo, "http://local.invalid");
   url.searchParams.set("delete", String(id));
@@ -156,6 +170,7 @@ export function ProductTable({
             >
               {product.total_stock}
             </span>
+            {product.waiting > 0 ? <WaitingMarker count={product.waiting} /> : null}
           </td>
           <td className={cell} data-label={label("featured")}>
             {product.is_featured ? (

@@ -25,9 +25,16 @@ const NOTICES = {
     to: "/login?mode=signup",
     action: "auth.toSignup",
   },
+  // A back-in-stock alert's confirm or stop link (docs/decisions/055).
+  stockAlertLink: {
+    title: "stockAlerts.invalidTitle",
+    text: "stockAlerts.invalidText",
+    to: "/",
+    action: "product.backHome",
+  },
 } as const;
 
-const LINK_NOTICES: ReadonlySet<keyof typeof NOTICES> = new Set(["resetLink", "verifyLink"]);
+const LINK_NOTICES: ReadonlySet<keyof typeof NOTICES> = new Set(["resetLink", "verifyLink", "stockAlertLink"]);
 
 /** A page that only says something (nothing to order, an e-mail link that cannot be used). */
 export function StoreNotice({ notice }: { notice: keyof typeof NOTICES }) {

@@ -16,6 +16,7 @@ import adminWebhooks from "./admin-webhooks";
 import dashboard from "./dashboard";
 import discounts from "./discounts";
 import shopAlert from "./shop-alerts";
+import stockAlerts from "./stock-alerts";
 /**
  * English interface text: the source of truth for keys. zh/translation.ts must satisfy this
  * type, so a key missing in either language fails the type check (and tests/i18n.test.ts).
@@ -681,6 +682,7 @@ export default {
   adminWebhooks,
   adminDiscounts,
   discounts,
+  stockAlerts,
   adminDemoData,
   adminShop,
   adminProducts,

@@ -17,6 +17,7 @@ import adminWebhooks from "./admin-webhooks";
 import dashboard from "./dashboard";
 import discounts from "./discounts";
 import shopAlert from "./shop-alerts";
+import stockAlerts from "./stock-alerts";
 
 /** 繁體中文（香港）介面文字：結構必須與英文版完全一致。 */
 export default {
@@ -658,6 +659,7 @@ export default {
   adminWebhooks,
   adminDiscounts,
   discounts,
+  stockAlerts,
   adminDemoData,
   adminShop,
   adminProducts,

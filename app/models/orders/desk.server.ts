@@ -375,7 +375,7 @@ export async function transitionOrder(
       throw new UserError("adminOrders.errors.receiptChanged", { status: 409 });
     }
 
-    const restocked = input.transition === "cancel" ? await restockOrderLines(trx, input.orderId) : [];
+    const restocked = input.transition === "cancel" ? await restockOrderLines(trx, input.orderId, config) : [];
     // The order's use of a discount code comes back with its stock, once (docs/decisions/048).
     const discountReleased = input.transition === "cancel" && (await releaseDiscountUse(trx, input.orderId, at));
     if (input.transition === "rejectReceipt") await allowTimeAfterRejection(trx, input.orderId, at);

@@ -181,7 +181,7 @@ export async function expireOrder(
       .where(awaitingReceipt)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
-    const restocked = await restockOrderLines(trx, orderId);
+    const restocked = await restockOrderLines(trx, orderId, config);
     const discountReleased = await releaseDiscountUse(trx, orderId, at);
     const order = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
     await auditAction(trx, null, "order.expired", orderId, {

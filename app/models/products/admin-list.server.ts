@@ -9,6 +9,7 @@ import { auditAction } from "../audit.server";
 import { CARD_COLUMNS, type CardRow, type ProductCard, toCards } from "./cards.server";
 import { normalizeSearch } from "./catalog.server";
 import { findProductForEdit } from "./editor.server";
+import { countWaitingByProduct } from "./stock-alerts.server";
 
 /**
  * The admin product list: search on the name in the admin's language, a category filter,
@@ -32,6 +33,8 @@ export type AdminProductRow = ProductCard & {
   category_id: number | null;
   /** Its category is inactive: shoppers cannot see or buy it (the list marks it). */
   hidden_from_shoppers: boolean;
+  /** Shoppers waiting for a back-in-stock e-mail (active alerts; docs/decisions/055): a demand signal. */
+  waiting: number;
 };
 
 export interface AdminCategoryOption {
@@ -108,9 +111,18 @@ export async function listAdminProducts(db: DB, query: AdminProductQuery): Promi
     .execute();
   const cards = await toCards(db, rows as CardRow[], query.currency);
   const inactive = new Set(categories.filter((c) => !c.is_active).map((c) => c.id));
+  const waiting = await countWaitingByProduct(
+    db,
+    cards.map((card) => card.id),
+  );
   const products = cards.map((card, i) => {
     const categoryId = rows[i]?.category_id ?? null;
-    return { ...card, category_id: categoryId, hidden_from_shoppers: categoryId !== null && inactive.has(categoryId) };
+    return {
+      ...card,
+      category_id: categoryId,
+      hidden_from_shoppers: categoryId !== null && inactive.has(categoryId),
+      waiting: waiting.get(card.id) ?? 0,
+    };
   });
   return { products, total: Number(total), page, pages, pageSize, categories };
 }

@@ -53,6 +53,7 @@ import { auditAction } from "../audit.server";
 import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
 import { type ProductInput, productColumns } from "./editor.server";
+import { notifyBackInStock, type StockAlertMailConfig } from "./stock-alerts.server";
 import { type VariantRow, variantKey, variantRows } from "./variants.server";
 
 export const PRODUCT_CSV_COLUMNS = [
@@ -788,7 +789,13 @@ export interface ImportCounts {
  * disappeared since the preview, or a category that did, refuses the whole import (409) and
  * nothing is written.
  */
-export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: string | null): Promise<ImportCounts> {
+export async function applyProductImport(
+  db: DB,
+  plan: ImportPlan,
+  actorUserId: string | null,
+  /** For the back-in-stock e-mails' links (docs/decisions/055); the import page passes it. */
+  mail?: StockAlertMailConfig,
+): Promise<ImportCounts> {
   if (plan.errors.length > 0) throw new Error("applyProductImport: the plan has errors");
   const counts = { created: plan.creates.length, updated: plan.updates.length, unchanged: plan.unchanged };
   await db.transaction().execute(async (trx) => {
@@ -815,6 +822,8 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
     if (existing.size !== plan.updates.length)
       throw new UserError("adminProductCsv.errors.changedSince", { status: 409 });
 
+    // Variants sold out before the import and in stock after it: their alerts are sent (docs/decisions/055).
+    const backInStock: number[] = [];
     const inserts: (Omit<VariantRow, "skuField" | "sku"> & { product_id: number; sku?: string | null })[] = [];
     const insertOf = (productId: number, { skuField: _field, sku, ...row }: VariantRow) => ({
       product_id: productId,
@@ -879,6 +888,7 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
             })
             .where("id", "=", current.id)
             .execute();
+          if (current.stock <= 0 && variant.stock > 0) backInStock.push(current.id);
         }
       }
     }
@@ -893,6 +903,7 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
     }
     // Nine columns a row: 200 rows stay far under SQLite's and PostgreSQL's parameter limits.
     for (const chunk of chunks(inserts, 200)) await trx.insertInto("product_variants").values(chunk).execute();
+    if (mail) await notifyBackInStock(trx, mail, backInStock);
     await auditAction(trx, actorUserId, "product.imported", null, { after: counts });
   });
   return counts;

@@ -17,6 +17,7 @@ import {
 import { auditAction } from "../audit.server";
 import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
+import { notifyBackInStock, type StockAlertMailConfig } from "./stock-alerts.server";
 import { type VariantsInput, variantRows, writeVariants } from "./variants.server";
 
 export type { VariantInput } from "./variants.server";
@@ -441,6 +442,8 @@ export async function updateProduct(
   input: ProductInput,
   images: ImageChanges,
   actorUserId: string | null,
+  /** For the back-in-stock e-mails' links (docs/decisions/055); the admin form passes it. */
+  mail?: StockAlertMailConfig,
 ): Promise<{ removedImages: string[] } | null> {
   const current = await findProductForEdit(db, id);
   if (!current) return null;
@@ -463,7 +466,9 @@ export async function updateProduct(
       if (input.ship_zone_ids) await setProductZones(trx, id, input.ship_zone_ids);
 
       const wanted = variantRows(input);
-      await writeVariants(trx, id, wanted);
+      const { restockedIds } = await writeVariants(trx, id, wanted);
+      // Variants sold out before this save and in stock after it: their alerts are sent (docs/decisions/055).
+      if (mail) await notifyBackInStock(trx, mail, restockedIds);
 
       const finalKeys = [...keep.filter((key) => before.images.includes(key)), ...added];
       await writeImages(trx, id, finalKeys, imageColorsAfterSave(before, finalKeys, images.colors, wanted));

@@ -104,7 +104,7 @@ export const action = formAction(
     },
   },
   async ({ context, form, value, auth: { admin, existing } }) => {
-    const { db, storage } = services(context);
+    const { db, storage, config } = services(context);
     const { tokens, removed, files } = chosenImages(form);
     const keep = [...new Set(value.images)].filter((key) => existing?.images.includes(key));
     const free = Math.max(0, MAX_PRODUCT_IMAGES - keep.length);
@@ -122,6 +122,7 @@ export const action = formAction(
         value,
         { keep, newFiles: accepted, colors: value.imageColors },
         admin.id,
+        config,
       );
       if (!saved) throw data(null, { status: 404 });
     }

@@ -79,7 +79,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const action = formAction(
   { schema: importSchema, maxBytes: BODY_LIMIT, authorize: adminOnly, unread: { tooLarge: TOO_LARGE } },
   async ({ context, form, value, auth: admin }) => {
-    const { db, storage } = services(context);
+    const { db, storage, config } = services(context);
     if (value.intent === "preview") {
       if (value.file.size > MAX_IMPORT_BYTES) throw new UserError(TOO_LARGE.key, { ...TOO_LARGE, status: 413 });
       const bytes = Buffer.from(await value.file.arrayBuffer());
@@ -103,7 +103,7 @@ export const action = formAction(
         { status: 409 },
       );
     }
-    const counts = await applyProductImport(db, plan, admin.id);
+    const counts = await applyProductImport(db, plan, admin.id, config);
     await removeStagedProductCsv(storage, admin.id, value.token);
     return succeed(context, form, {
       redirectTo: "/admin/products",

@@ -5,6 +5,7 @@ import { JsonLd } from "~/components/store/json-ld";
 import { ProductBuyForm } from "~/components/store/product-page-buy-form";
 import { ColourLinks, colourHref, Gallery, optionHref } from "~/components/store/product-page-gallery";
 import { publicPageMeta } from "~/components/store/public-page-meta";
+import { SoldOutAlertLinks, StockAlertForm } from "~/components/store/stock-alert-form";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
 import { DEFAULT_COLOR } from "~/lib/colors";
@@ -62,8 +63,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
           }
         : null,
       images,
-      // What the choice needs, no more: the SKU and id stay on the server (docs/decisions/054).
-      variants: product.variants.map(({ id: _id, sku: _sku, ...variant }) => variant),
+      // What the choice and the back-in-stock form need; the SKU stays on the server (docs/decisions/054).
+      variants: product.variants.map(({ sku: _sku, ...variant }) => variant),
       option: product.option ? localized(product.option, "name", language) : null,
     },
     related: cardViews(related, language),
@@ -119,7 +120,9 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const optionValue = chosenOptionValue(product.variants, color, search.get("option"));
   const gallery = imagesForColour(product.images, color).map((image) => image.src);
   const image = imageIndex(search.get("image"), gallery.length);
-  const stock = product.option ? (findVariant(product.variants, color, optionValue)?.stock ?? 0) : (chosen?.stock ?? 0);
+  // The variant chosen: its stock, and the back-in-stock form when it is sold out.
+  const variant = findVariant(product.variants, color, optionValue);
+  const stock = variant?.stock ?? 0;
   const tagged = product.images.some(
     (picture) => picture.color !== null && colours.some((v) => v.color === picture.color),
   );
@@ -196,6 +199,11 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             onColorChange={(next) => navigate(colourHref(location, next), { replace: true, preventScrollReset: true })}
             onOptionChange={(next) => navigate(optionHref(location, next), { replace: true, preventScrollReset: true })}
           />
+          {variant && variant.stock === 0 ? (
+            <StockAlertForm key={variant.id} variantId={variant.id} />
+          ) : (
+            <SoldOutAlertLinks variants={product.variants} />
+          )}
 
           <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
             <dt className="text-stone-500">{t("product.stock")}</dt>
