@@ -29,6 +29,7 @@ export default [
   route("cart/code", "routes/store/cart-code.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
+  route("feeds/google/:lang/:file", "routes/resources/merchant-feed.ts"),
   route("resources/search", "routes/resources/search.ts"),
   route("account/orders/:id/receipt", "routes/resources/receipt.ts"),
   route("admin/login", "routes/admin/login.tsx"),

@@ -72,6 +72,8 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "sale_price_eur_derived",
     "sale_price_usd_derived",
     "sale_ends_at",
+    "gtin",
+    "mpn",
     "created_at",
     "updated_at",
   ],

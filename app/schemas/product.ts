@@ -2,6 +2,7 @@ import { z } from "zod";
 import { fromHongKongInput } from "~/lib/dates";
 import { parseId } from "~/lib/ids";
 import { requiredText } from "~/lib/text-field";
+import { gtinField, identifiersOf, mpnField } from "./product-identifiers";
 
 /**
  * The admin product form, shared by the server (action) and the browser: messages are
@@ -152,6 +153,9 @@ export const productSchema = z
       .optional(),
     /** Weight in grams; empty is 0, "not weighed" (the weight bands count it as nothing). */
     weight_grams: weightField.optional(),
+    /** Barcode number and manufacturer part number, both optional (docs/decisions/056). */
+    gtin: gtinField,
+    mpn: mpnField,
     /** Stock of a product without colours (kept in its default-colour variant). */
     stock: stockField.optional(),
     variants: z.array(variantSchema).max(MAX_VARIANTS, { error: "adminProductForm.errors.tooManyVariants" }).optional(),
@@ -206,6 +210,7 @@ export const productSchema = z
     adult_only: value.adult_only ?? false,
     ship_zone_ids: (value.ship_zones ?? []).map((id) => Number.parseInt(id, 10)) as number[] | undefined,
     weight_grams: (value.weight_grams ?? 0) as number | undefined,
+    ...identifiersOf(value),
     stock: value.stock ?? 0,
     variants: value.variants ?? [],
     images: (value.images ?? []).map((image) => (typeof image === "string" ? image : image.key)),

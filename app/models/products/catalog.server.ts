@@ -288,7 +288,10 @@ export interface ProductDetail extends PricedProduct {
   /** Each image's colour (docs/decisions/035), null for every colour; in the order of `images`. */
   imageColors: (string | null)[];
   /** `color` is the variant's key (the cart and orders refer to it); `color_zh` its Chinese name, if any. */
-  variants: { color: string; color_zh: string | null; stock: number }[];
+  variants: { id: number; color: string; color_zh: string | null; stock: number }[];
+  /** GTIN and MPN (docs/decisions/056); null: none. */
+  gtin: string | null;
+  mpn: string | null;
   total_stock: number;
   /** 18+: the product or its category is marked so (docs/decisions/049). */
   adult_only: boolean;
@@ -326,7 +329,7 @@ export async function findProduct(
       .execute(),
     db
       .selectFrom("product_variants")
-      .select(["color", "color_zh", "stock"])
+      .select(["id", "color", "color_zh", "stock"])
       .where("product_id", "=", id)
       .orderBy("sort_order")
       .orderBy("id")
@@ -349,6 +352,8 @@ export async function findProduct(
     images: images.map((image) => publicUrl(image.path) as string),
     imageColors: images.map((image) => image.color),
     variants,
+    gtin: row.gtin,
+    mpn: row.mpn,
     total_stock: variants.reduce((sum, v) => sum + v.stock, 0),
     adult_only: row.adult_only === 1 || row.category_adult_only === 1,
     updated_at: row.updated_at,

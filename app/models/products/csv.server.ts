@@ -18,6 +18,8 @@
  *                   no limit of its own (everywhere its category allows, docs/decisions/049); an id
  *                   that is not a zone is an error of that row
  *                   A file without weight_grams or ship_zones (older exports) leaves them as they are.
+ *   gtin, mpn       the barcode number (8/12/13/14 digits, check digit verified) and the manufacturer part
+ *                   number (docs/decisions/056); empty = none; a file without the column leaves it as it is
  *   colour          the colour's English name ("Default" for a product without colours)
  *   colour_zh       its Chinese name; empty = the English one
  *   stock           that colour's stock, a whole number
@@ -61,6 +63,8 @@ export const PRODUCT_CSV_COLUMNS = [
   "adult_only",
   "weight_grams",
   "ship_zones",
+  "gtin",
+  "mpn",
   "colour",
   "colour_zh",
   "stock",
@@ -71,7 +75,7 @@ export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
 type CsvRecord = Record<ProductCsvColumn, string>;
 
 /** Columns younger than many files: a file without one leaves what it holds as it is. */
-const OPTIONAL_COLUMNS: readonly ProductCsvColumn[] = ["adult_only", "weight_grams", "ship_zones"];
+const OPTIONAL_COLUMNS: readonly ProductCsvColumn[] = ["adult_only", "weight_grams", "ship_zones", "gtin", "mpn"];
 
 /** Every column but image_urls (and the optional ones) must be in an imported file's header. */
 export const REQUIRED_COLUMNS = PRODUCT_CSV_COLUMNS.filter(
@@ -93,6 +97,8 @@ const PRODUCT_FIELDS = [
   "adult_only",
   "weight_grams",
   "ship_zones",
+  "gtin",
+  "mpn",
 ] as const satisfies readonly ProductCsvColumn[];
 
 /** Between the zone ids of the ship_zones column (decision 049). */
@@ -229,6 +235,8 @@ function exportRecord(
     adult_only: product.adult_only === 1 ? "yes" : "no",
     weight_grams: String(product.weight_grams),
     ship_zones: zoneIds.join(ZONE_SEPARATOR),
+    gtin: product.gtin ?? "",
+    mpn: product.mpn ?? "",
     colour: variant.color,
     colour_zh: variant.color_zh ?? "",
     stock: String(variant.stock),
@@ -279,6 +287,8 @@ const COLUMN_OF_FIELD: Record<string, ProductCsvColumn> = {
   price_usd: "price_usd",
   category_id: "category",
   weight_grams: "weight_grams",
+  gtin: "gtin",
+  mpn: "mpn",
   stock: "stock",
   color: "colour",
   color_zh: "colour_zh",
@@ -400,6 +410,8 @@ function formInputOf(rows: CsvLine[], categoryId: number | null, featured: boole
     category_id: categoryId === null ? undefined : String(categoryId),
     is_featured: featured,
     weight_grams: formText(first.weight_grams.trim()),
+    gtin: formText(first.gtin.trim()),
+    mpn: formText(first.mpn.trim()),
     stock: onlyDefault ? first.stock : undefined,
     variants: onlyDefault
       ? []
@@ -569,6 +581,8 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
       ...parsed.data,
       adult_only: adultText === "" ? undefined : adultText === "yes",
       weight_grams: columns.has("weight_grams") ? parsed.data.weight_grams : undefined,
+      gtin: columns.has("gtin") ? parsed.data.gtin : undefined,
+      mpn: columns.has("mpn") ? parsed.data.mpn : undefined,
       ship_zone_ids: columns.has("ship_zones") ? [...new Set(shipZones.map(Number))].sort((a, b) => a - b) : undefined,
     };
     const current = id === null ? undefined : existing.get(id);
