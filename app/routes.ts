@@ -61,6 +61,7 @@ export default [
       route("settings/pages/:slug", "routes/admin/content-page-form.tsx"),
       route("settings/search", "routes/admin/search-synonyms.tsx"),
       route("settings/age", "routes/admin/age-text.tsx"),
+      route("settings/feeds", "routes/admin/shopping-feeds.tsx"),
       route("settings/shipping", "routes/admin/shipping-zones.tsx"),
       route("settings/shipping/new", "routes/admin/shipping-zone.tsx", { id: "admin-zone-new" }),
       route("settings/shipping/:id", "routes/admin/shipping-zone.tsx", { id: "admin-zone-edit" }),
