@@ -5,7 +5,7 @@ import type { Currency } from "#db/schema";
 import type { CurrentUser } from "~/lib/auth.server";
 import { gtinCheckDigit, isValidGtin } from "~/lib/gtin";
 import { publicUrl } from "~/lib/storage.server";
-import type { productJsonLd } from "~/lib/structured-data.server";
+import { productJsonLd } from "~/lib/structured-data.server";
 import { xmlText } from "~/lib/xml";
 import { currencyContext } from "~/middleware/currency";
 import { languageCookie } from "~/middleware/i18next";
@@ -66,15 +66,16 @@ function items(channel: XmlElement): XmlElement[] {
   return childrenNamed(channel, "item");
 }
 
-/** The item whose g:id is of this product and colour (the variant row's id). */
-async function itemOf(channel: XmlElement, productId: number, color: string): Promise<XmlElement> {
+/** The item whose g:id is the SKU of this product's variant of `color` (and `option`). */
+async function itemOf(channel: XmlElement, productId: number, color: string, option = ""): Promise<XmlElement> {
   const variant = await db
     .selectFrom("product_variants")
-    .select("id")
+    .select("sku")
     .where("product_id", "=", productId)
     .where("color", "=", color)
+    .where("option_value", "=", option)
     .executeTakeFirstOrThrow();
-  const found = items(channel).find((item) => childText(item, "g:id") === `HT-${productId}-${variant.id}`);
+  const found = items(channel).find((item) => childText(item, "g:id") === variant.sku);
   if (!found) throw new Error(`no item for ${productId} ${color}`);
   return found;
 }
@@ -365,6 +366,58 @@ describe("the feed's items", () => {
     expect(childText(other, "g:identifier_exists")).toBeUndefined();
   });
 
+  it("a second option (size): its value in the title, g:size, the page with the value chosen; JSON-LD varies by size", async () => {
+    const product = await createProduct(db, {
+      name_en: "Combat Shirt",
+      name_zh: "作戰衫",
+      variants: [["Black", "黑色", 3]],
+    });
+    // Two sizes of the colour, as the product form's option grid saves them (migration 0026).
+    await db
+      .updateTable("products")
+      .set({ option_name: "Size", option_name_zh: "尺碼" })
+      .where("id", "=", product.id)
+      .execute();
+    await db
+      .updateTable("product_variants")
+      .set({ option_value: "M", option_value_zh: "中碼", option_order: 0, sku: "CS-BLK-M" })
+      .where("product_id", "=", product.id)
+      .execute();
+    await db
+      .insertInto("product_variants")
+      .values({
+        product_id: product.id,
+        color: "Black",
+        color_zh: "黑色",
+        stock: 0,
+        sort_order: 0,
+        option_value: "L",
+        option_value_zh: "大碼",
+        option_order: 1,
+        sku: "CS-BLK-L",
+      })
+      .execute();
+    const { channel } = await feedOf();
+    expect(items(channel).map((item) => childText(item, "g:id"))).toEqual(["CS-BLK-M", "CS-BLK-L"]);
+    const large = await itemOf(channel, product.id, "Black", "L");
+    expect(childText(large, "g:title")).toBe("Combat Shirt - Black / L");
+    expect(childText(large, "g:size")).toBe("L");
+    expect(childText(large, "g:color")).toBe("Black");
+    expect(childText(large, "g:link")).toBe(`${SITE}/product/${product.id}?colour=Black&option=L`);
+    expect(childText(large, "g:availability")).toBe("out_of_stock");
+    expect(childText(large, "g:item_group_id")).toBe(String(product.id));
+    const zh = await itemOf((await feedOf({ language: "zh", currency: "HKD" })).channel, product.id, "Black", "M");
+    expect([childText(zh, "g:title"), childText(zh, "g:size")]).toEqual(["作戰衫 - 黑色 / 中碼", "中碼"]);
+
+    const page = await findProduct(db, product.id, "HKD");
+    const jsonLd = page ? productJsonLd(page, SITE, "en") : null;
+    expect(jsonLd?.variesBy).toEqual(["https://schema.org/color", "https://schema.org/size"]);
+    expect(jsonLd?.hasVariant.map((v) => [v.sku, v.name, v.size, v.offers.url])).toEqual([
+      ["CS-BLK-M", "Combat Shirt - Black / M", "M", `${SITE}/product/${product.id}?colour=Black&option=M`],
+      ["CS-BLK-L", "Combat Shirt - Black / L", "L", `${SITE}/product/${product.id}?colour=Black&option=L`],
+    ]);
+  });
+
   it("prices in the feed's currency equal the product page's, derived ones included; a sale with its dates", async () => {
     const at = new Date("2030-06-01T08:00:00.123Z");
     const product = await createProduct(db, {
@@ -509,7 +562,7 @@ describe("product page JSON-LD", () => {
     const jsonLd = (result as { jsonLd: ReturnType<typeof productJsonLd> }).jsonLd;
     const variants = await db
       .selectFrom("product_variants")
-      .select(["id", "color"])
+      .select(["sku", "color"])
       .where("product_id", "=", product.id)
       .orderBy("sort_order")
       .execute();
@@ -523,7 +576,7 @@ describe("product page JSON-LD", () => {
     expect(jsonLd.hasVariant).toEqual([
       expect.objectContaining({
         "@type": "Product",
-        sku: `HT-${product.id}-${variants[0]?.id}`,
+        sku: variants[0]?.sku,
         name: "防彈背心 - 黑色",
         color: "黑色",
         gtin: "036000291452",
@@ -541,7 +594,7 @@ describe("product page JSON-LD", () => {
         }),
       }),
       expect.objectContaining({
-        sku: `HT-${product.id}-${variants[1]?.id}`,
+        sku: variants[1]?.sku,
         offers: expect.objectContaining({ url: `${page}Ranger+Green`, availability: "https://schema.org/OutOfStock" }),
       }),
     ]);

@@ -98,19 +98,53 @@ export function homeJsonLd(options: {
   };
 }
 
-/**
- * A variant's id in the shopping feeds (g:id) and its sku in the product page's structured data:
- * one function, so both always agree (docs/decisions/056). Until every variant has its own SKU
- * (issue 28 item 1), the product id and the variant row's id, which stays while the variant exists.
- */
-export function variantFeedId(variant: { id: number; product_id: number }): string {
-  return `HT-${variant.product_id}-${variant.id}`;
+/** A variant as the feeds and the product page's structured data name it (migration 0026). */
+export interface NamedVariant {
+  color: string;
+  color_zh: string | null;
+  option_value: string;
+  option_value_zh: string | null;
 }
 
-/** The product page with a colour chosen (`?colour=`, the page's own parameter), in `language`. */
-export function variantPageUrl(siteUrl: string, productId: number, color: string, language: Language): string {
+/**
+ * A variant's id in the shopping feeds (g:id) and its sku in the product page's structured data:
+ * one function, so both always agree (docs/decisions/056): the variant's own SKU (migration 0026,
+ * unique across the shop, never empty).
+ */
+export function variantFeedId(variant: { sku: string }): string {
+  return variant.sku;
+}
+
+/** The variant's colour in `language`; null for the default colour (a product without colours). */
+export function variantColour(variant: NamedVariant, language: Language): string | null {
+  return variant.color === DEFAULT_COLOR ? null : colorName(variant, language);
+}
+
+/** The variant's second option value in `language`; null when the product has no second option. */
+export function variantOption(variant: NamedVariant, language: Language): string | null {
+  if (!variant.option_value) return null;
+  return language === "zh" && variant.option_value_zh ? variant.option_value_zh : variant.option_value;
+}
+
+/** The product's name with the variant's colour and option value: "Plate Carrier - Black / L". */
+export function variantTitle(name: string, variant: NamedVariant, language: Language): string {
+  const label = [variantColour(variant, language), variantOption(variant, language)].filter(Boolean).join(" / ");
+  return label ? `${name} - ${label}` : name;
+}
+
+/**
+ * The product page with the variant chosen, in `language`: the page's own parameters, `?colour=`
+ * (not for the default colour) and `?option=` (the second option's value, when the product has one).
+ */
+export function variantPageUrl(
+  siteUrl: string,
+  productId: number,
+  variant: Pick<NamedVariant, "color" | "option_value">,
+  language: Language,
+): string {
   const url = new URL(pageUrlIn(siteUrl, `/product/${productId}`, language));
-  if (color !== DEFAULT_COLOR) url.searchParams.set("colour", color);
+  if (variant.color !== DEFAULT_COLOR) url.searchParams.set("colour", variant.color);
+  if (variant.option_value) url.searchParams.set("option", variant.option_value);
   return url.toString();
 }
 
@@ -126,6 +160,7 @@ export function productJsonLd(product: ProductDetail, siteUrl: string, language:
   const name = localized(product, "name", language);
   const images = product.images.map((src, index) => ({ src, color: product.imageColors[index] ?? null }));
   const coloured = product.variants.some((variant) => variant.color !== DEFAULT_COLOR);
+  const sized = product.variants.some((variant) => variant.option_value !== "");
   const price = (cents: number) => (cents / 100).toFixed(2);
   const onSale = product.price_cents < product.regular_price_cents;
   // BRAND (issue 28 item 2): when products carry a brand, add `brand: { "@type": "Brand", name }` here.
@@ -141,22 +176,28 @@ export function productJsonLd(product: ProductDetail, siteUrl: string, language:
     description: localized(product, "description", language),
     url,
     productGroupID: String(product.id),
-    ...(coloured ? { variesBy: ["https://schema.org/color"] } : {}),
+    ...(coloured || sized
+      ? {
+          variesBy: [...(coloured ? ["https://schema.org/color"] : []), ...(sized ? ["https://schema.org/size"] : [])],
+        }
+      : {}),
     image: product.images.map((src) => `${siteUrl}${src}`),
     ...(product.category ? { category: localized(product.category, "name", language) } : {}),
     hasVariant: product.variants.map((variant) => {
-      const colour = variant.color === DEFAULT_COLOR ? null : colorName(variant, language);
+      const colour = variantColour(variant, language);
+      const size = variantOption(variant, language);
       const shown = imagesForColour(images, colour === null ? null : variant.color);
       return {
         "@type": "Product",
-        sku: variantFeedId({ id: variant.id, product_id: product.id }),
-        name: colour ? `${name} - ${colour}` : name,
+        sku: variantFeedId(variant),
+        name: variantTitle(name, variant, language),
         ...(colour ? { color: colour } : {}),
+        ...(size ? { size } : {}),
         ...(shown[0] ? { image: `${siteUrl}${shown[0].src}` } : {}),
         ...identifiers,
         offers: {
           "@type": "Offer",
-          url: variantPageUrl(siteUrl, product.id, variant.color, language),
+          url: variantPageUrl(siteUrl, product.id, variant, language),
           priceCurrency: product.currency,
           price: price(product.price_cents),
           ...(product.sale_ends_at ? { priceValidUntil: product.sale_ends_at } : {}),

@@ -288,7 +288,16 @@ export interface ProductDetail extends PricedProduct {
   /** Each image's colour (docs/decisions/035), null for every colour; in the order of `images`. */
   imageColors: (string | null)[];
   /** `color` is the variant's key (the cart and orders refer to it); `color_zh` its Chinese name, if any. */
-  variants: { id: number; color: string; color_zh: string | null; stock: number }[];
+  variants: {
+    id: number;
+    color: string;
+    color_zh: string | null;
+    stock: number;
+    /** The second option's value ('' when none) and its Chinese text, and the variant's SKU (migration 0026). */
+    option_value: string;
+    option_value_zh: string | null;
+    sku: string;
+  }[];
   /** GTIN and MPN (docs/decisions/056); null: none. */
   gtin: string | null;
   mpn: string | null;
@@ -329,7 +338,7 @@ export async function findProduct(
       .execute(),
     db
       .selectFrom("product_variants")
-      .select(["id", "color", "color_zh", "stock"])
+      .select(["id", "color", "color_zh", "stock", "option_value", "option_value_zh", "sku"])
       .where("product_id", "=", id)
       .orderBy("sort_order")
       .orderBy("id")

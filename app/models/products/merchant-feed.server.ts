@@ -2,10 +2,18 @@ import type { DB } from "#db/connect.server";
 import type { Currency, ProductRow } from "#db/schema";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { imagesForColour } from "~/lib/colour-images";
-import { colorName, localized } from "~/lib/localize";
+import { localized } from "~/lib/localize";
 import { type PriceNow, priceNow } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
-import { pageUrlIn, variantFeedId, variantPageUrl } from "~/lib/structured-data.server";
+import {
+  type NamedVariant,
+  pageUrlIn,
+  variantColour,
+  variantFeedId,
+  variantOption,
+  variantPageUrl,
+  variantTitle,
+} from "~/lib/structured-data.server";
 import { xmlElement } from "~/lib/xml";
 import { allowedZonesOf } from "../orders/restrictions.server";
 import { type ShopDetails, shopIdentity, shopName } from "../settings/shop.server";
@@ -35,12 +43,10 @@ const MORE_IMAGES_MAX = 4;
 const BATCH_SIZE = 200;
 
 /** A variant as the feed reads it. */
-export interface FeedVariant {
-  id: number;
+export interface FeedVariant extends NamedVariant {
   product_id: number;
-  color: string;
-  color_zh: string | null;
   stock: number;
+  sku: string;
 }
 
 /** Integer cents as Google writes an amount: "123.00 HKD". */
@@ -112,8 +118,9 @@ function itemXml(
 ): string {
   const { language, currency } = feed;
   const name = localized(product, "name", language);
-  const colour = variant.color === DEFAULT_COLOR ? null : colorName(variant, language);
-  const title = clip(colour ? `${name} - ${colour}` : name, TITLE_MAX);
+  const colour = variantColour(variant, language);
+  const size = variantOption(variant, language);
+  const title = clip(variantTitle(name, variant, language), TITLE_MAX);
   const description = clip(localized(product, "description", language) || name, DESCRIPTION_MAX);
   const shown = imagesForColour(images, variant.color === DEFAULT_COLOR ? null : variant.color);
   const absolute = (path: string) => `${siteUrl}${publicUrl(path)}`;
@@ -122,7 +129,7 @@ function itemXml(
     xmlElement("g:item_group_id", String(product.id)),
     xmlElement("g:title", title),
     xmlElement("g:description", description),
-    xmlElement("g:link", variantPageUrl(siteUrl, product.id, variant.color, language)),
+    xmlElement("g:link", variantPageUrl(siteUrl, product.id, variant, language)),
   ];
   const [first, ...more] = shown;
   if (first) parts.push(xmlElement("g:image_link", absolute(first.path)));
@@ -146,6 +153,7 @@ function itemXml(
   if (!product.gtin && !product.mpn && !brand) parts.push(xmlElement("g:identifier_exists", "no"));
   parts.push(xmlElement("g:condition", "new"));
   if (colour) parts.push(xmlElement("g:color", clip(colour, 100)));
+  if (size) parts.push(xmlElement("g:size", clip(size, 100)));
   const category = language === "zh" ? product.category_name_zh || product.category_name_en : product.category_name_en;
   if (category) parts.push(xmlElement("g:product_type", category));
   if (product.adult_only === 1 || product.category_adult_only === 1) parts.push(xmlElement("g:adult", "yes"));
@@ -203,10 +211,11 @@ export async function* merchantFeedXml(db: DB, feed: Feed, options: FeedOptions)
     const [variants, images, limits] = await Promise.all([
       db
         .selectFrom("product_variants")
-        .select(["id", "product_id", "color", "color_zh", "stock"])
+        .select(["product_id", "color", "color_zh", "option_value", "option_value_zh", "stock", "sku"])
         .where("product_id", "in", ids)
         .orderBy("product_id")
         .orderBy("sort_order")
+        .orderBy("option_order")
         .orderBy("id")
         .execute(),
       db
