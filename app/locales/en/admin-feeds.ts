@@ -3,7 +3,7 @@ export default {
   title: "Shopping feeds",
   back: "Back to Settings",
   intro:
-    "A product feed lists every product shoppers can see, one entry per colour, with its price, sale price, stock, images, GTIN/MPN and shipping fees, for Google Merchant Center (free listings and Shopping ads). Turn on a feed for each language and currency you sell in, then add its address in Merchant Center as a scheduled fetch.",
+    "A product feed lists every product shoppers can see, one entry per variant (colour and size), with its price, sale price, stock, images, GTIN/MPN and shipping fees, for Google Merchant Center (free listings and Shopping ads). Turn on a feed for each language and currency you sell in, then add its address in Merchant Center as a scheduled fetch.",
   choose: "Feeds to publish",
   chooseHint: "A feed that is off answers “not found”. Prices are those your product pages show in that currency.",
   language: "Language",

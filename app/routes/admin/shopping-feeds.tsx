@@ -69,27 +69,35 @@ export default function ShoppingFeedsPage({ loaderData, actionData }: Route.Comp
           </p>
           <div className="mt-3 flex flex-col gap-3">
             {LANGUAGES.map((language) => (
-              <div key={language} className="flex flex-wrap items-center gap-x-5 gap-y-2" data-feed-language={language}>
-                <span className="w-20 text-sm font-medium text-stone-700">{t(`adminFeeds.languages.${language}`)}</span>
-                {CURRENCIES.map((currency) => {
-                  const name = `${language}-${currency}`;
-                  return (
-                    <label key={currency} className="flex items-center gap-2 text-sm">
-                      <input
-                        type="checkbox"
-                        name="feeds[]"
-                        value={name}
-                        defaultChecked={enabled.includes(name)}
-                        aria-label={t("adminFeeds.feedLabel", {
-                          language: t(`adminFeeds.languages.${language}`),
-                          currency,
-                        })}
-                        className="size-4"
-                      />
-                      {currency}
-                    </label>
-                  );
-                })}
+              <div
+                key={language}
+                className="flex flex-col gap-1 sm:flex-row sm:items-center sm:gap-x-5"
+                data-feed-language={language}
+              >
+                <span className="text-sm font-medium text-stone-700 sm:w-20">
+                  {t(`adminFeeds.languages.${language}`)}
+                </span>
+                <div className="flex flex-wrap gap-x-5 gap-y-2">
+                  {CURRENCIES.map((currency) => {
+                    const name = `${language}-${currency}`;
+                    return (
+                      <label key={currency} className="flex items-center gap-2 text-sm">
+                        <input
+                          type="checkbox"
+                          name="feeds[]"
+                          value={name}
+                          defaultChecked={enabled.includes(name)}
+                          aria-label={t("adminFeeds.feedLabel", {
+                            language: t(`adminFeeds.languages.${language}`),
+                            currency,
+                          })}
+                          className="size-4"
+                        />
+                        {currency}
+                      </label>
+                    );
+                  })}
+                </div>
               </div>
             ))}
           </div>
