@@ -243,7 +243,11 @@ describe("feed settings", () => {
       );
     const refused = await post(staff, ["en-HKD"]);
     expect(statusOf(refused.thrown ?? refused.result)).toBe(403);
-    expect(statusOf((await post(owner, ["en-XXX"])).result)).toBe(400);
+    const forged = await post(owner, ["en-XXX"]);
+    expect(statusOf(forged.result)).toBe(400);
+    const errors = (forged.result as { data: { result: { error: Record<string, string[]> } } }).data.result.error;
+    expect(Object.values(errors).flat()).toContain("error.badRequest");
+    expect(await loadEnabledFeeds(db)).toEqual([]);
 
     const saved = await post(owner, ["zh-GBP", "en-HKD"]);
     expect(statusOf(saved.result)).toBe(302);

@@ -49,6 +49,12 @@ export const action = formAction(
   },
 );
 
+/** Every message of a refused answer, whichever field (a list item, `feeds[3]`) it came on. */
+function refusals(errors: Record<string, string[] | null> | null | undefined): string[] | undefined {
+  const all = [...new Set(Object.values(errors ?? {}).flatMap((list) => list ?? []))];
+  return all.length > 0 ? all : undefined;
+}
+
 export default function ShoppingFeedsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { enabled, urls } = loaderData;
@@ -58,7 +64,8 @@ export default function ShoppingFeedsPage({ loaderData, actionData }: Route.Comp
       <h1 className="mt-2 text-2xl font-bold">{t("adminFeeds.title")}</h1>
       <p className="mt-1 text-sm text-stone-600">{t("adminFeeds.intro")}</p>
       <Form method="post" action={PATH} className="mt-6 flex flex-col gap-4">
-        <FormErrors errors={actionData?.result?.error?.[""] ?? actionData?.result?.error?.feeds} />
+        {/* Only a forged value can be refused (every box is a feed): said above the form. */}
+        <FormErrors errors={refusals(actionData?.result?.error)} />
         <fieldset key={enabled.join(",")} className="rounded-lg bg-white p-6 shadow-sm" aria-describedby="feeds-hint">
           <legend className="sr-only">{t("adminFeeds.choose")}</legend>
           <p className="text-sm font-medium text-stone-800" aria-hidden="true">
