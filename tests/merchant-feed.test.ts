@@ -59,7 +59,22 @@ async function feedOf(feed: Feed = EN_HKD, at = new Date()): Promise<{ text: str
   const rss = parseXml(text);
   expect(rss.name).toBe("rss");
   expect(rss.attributes).toEqual({ version: "2.0", "xmlns:g": "http://base.google.com/ns/1.0" });
-  return { text, channel: childrenNamed(rss, "channel")[0] as XmlElement };
+  const channel = childrenNamed(rss, "channel")[0] as XmlElement;
+  for (const item of items(channel)) expectGoogleAttributes(item, feed.currency);
+  return { text, channel };
+}
+
+/** What Google requires of every item (the image only where the product has one). */
+function expectGoogleAttributes(item: XmlElement, currency: Currency) {
+  const id = childText(item, "g:id") ?? "";
+  for (const name of ["g:id", "g:item_group_id", "g:title", "g:description", "g:link", "g:condition"]) {
+    expect(childText(item, name), `${id} ${name}`).toMatch(/\S/);
+  }
+  expect(childText(item, "g:link")).toMatch(/^http:\/\/localhost:3000\/product\/\d+/);
+  expect(["in_stock", "out_of_stock"]).toContain(childText(item, "g:availability"));
+  expect(childText(item, "g:price")).toMatch(new RegExp(`^\\d+\\.\\d{2} ${currency}$`));
+  const identified = ["g:gtin", "g:mpn", "g:brand"].some((name) => childText(item, name) !== undefined);
+  expect(identified || childText(item, "g:identifier_exists") === "no", id).toBe(true);
 }
 
 function items(channel: XmlElement): XmlElement[] {

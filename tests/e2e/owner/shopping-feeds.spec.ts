@@ -1,3 +1,4 @@
+import { childrenNamed, childText, parseXml, type XmlElement } from "../../setup/xml";
 import { expect, ownerServer, setLanguage, signInAsAdmin, test } from "../fixtures";
 
 /**
@@ -44,9 +45,18 @@ test("the owner turns on a shopping feed and its address answers XML", async ({ 
   expect(xml).toMatch(
     /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<rss version="2\.0" xmlns:g="http:\/\/base\.google\.com\/ns\/1\.0">/,
   );
-  expect(xml).toContain("<g:price>");
-  expect(xml.match(/<item>/g)?.length ?? 0).toBeGreaterThan(0);
-  expect(xml.trimEnd().endsWith("</channel>\n</rss>")).toBe(true);
+  // Well-formed, and every item of the demo catalogue has what Google requires.
+  const channel = childrenNamed(parseXml(xml), "channel")[0] as XmlElement;
+  const items = childrenNamed(channel, "item");
+  expect(items.length).toBeGreaterThan(0);
+  for (const item of items) {
+    const id = childText(item, "g:id");
+    for (const name of ["g:id", "g:title", "g:description", "g:link", "g:image_link", "g:condition"]) {
+      expect(childText(item, name), `${id} ${name}`).toMatch(/\S/);
+    }
+    expect(childText(item, "g:price"), `${id}`).toMatch(/^\d+\.\d{2} HKD$/);
+    expect(["in_stock", "out_of_stock"]).toContain(childText(item, "g:availability"));
+  }
   expect((await fetch(`${base}/feeds/google/zh/GBP.xml`)).status).toBe(404);
 
   // In Chinese, at phone width: the screen's own words, nothing wider than the screen.
