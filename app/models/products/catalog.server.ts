@@ -2,7 +2,6 @@ import type { RawBuilder, SelectQueryBuilder } from "kysely";
 import type { DB } from "#db/connect.server";
 import type { CategoryRow, Currency, Database } from "#db/schema";
 import { matchProductSearch } from "#db/search";
-import { type PriceNow, priceNow } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
 import { searchTerms } from "../settings/search-synonyms.server";
 import {
@@ -281,8 +280,6 @@ export async function countProducts(db: DB): Promise<number> {
 
 export interface ProductDetail extends PricedProduct {
   price_hkd_cents: number;
-  /** The HKD price in effect (the sale price while on sale) and the sale's end: structured data's offer. */
-  hkd_now: PriceNow;
   category: { id: number; slug: string; name_en: string; name_zh: string; is_active: boolean } | null;
   images: string[];
   /** Each image's colour (docs/decisions/035), null for every colour; in the order of `images`. */
@@ -347,7 +344,6 @@ export async function findProduct(
   return {
     ...pricedProduct(row, currency, at),
     price_hkd_cents: row.price_hkd_cents,
-    hkd_now: priceNow(row, "HKD", at),
     category:
       row.category_id !== null && row.category_slug
         ? {
