@@ -25,6 +25,7 @@ const POSTGRES_SUITES = [
   "age-confirmation",
   "restricted-items",
   "sale-prices",
+  "merchant-feed",
   "checkout-prefill",
   "checkout-steps",
   "colour-images",

@@ -114,6 +114,9 @@ export interface ProductsTable {
   is_demo: ColumnType<Bool, Bool | undefined, Bool>;
   /** Weight in grams for shipping bands (0: not weighed; migration 0018). */
   weight_grams: ColumnType<number, number | undefined, number>;
+  /** Barcode number (GTIN-8/12/13/14, check digit verified) and manufacturer part number (migration 0028); null: none. */
+  gtin: ColumnType<string | null, string | null | undefined, string | null>;
+  mpn: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

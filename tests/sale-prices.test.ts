@@ -68,11 +68,14 @@ describe("sale prices", () => {
 
     expect((await findProduct(db, product.id, "HKD", BEFORE))?.price_cents).toBe(450_00);
     expect((await findProduct(db, product.id, "HKD", AFTER))?.price_cents).toBe(500_00);
-    // Structured data: the offer is the sale price, valid until the sale's end.
+    // Structured data: each variant's offer is the sale price in the shopper's currency (here GBP,
+    // derived), valid until the sale's end, with the regular price struck through (decision 056).
     const page = await findProduct(db, product.id, "GBP", BEFORE);
-    expect(page && productJsonLd(page, "http://localhost:3000", "en").offers).toMatchObject({
-      price: "450.00",
+    expect(page && productJsonLd(page, "http://localhost:3000", "en").hasVariant[0]?.offers).toMatchObject({
+      priceCurrency: "GBP",
+      price: "45.00",
       priceValidUntil: END.toISOString(),
+      priceSpecification: { priceType: "https://schema.org/StrikethroughPrice", price: "50.00" },
     });
     // Derived from HKD at the shop's rate (0.1 GBP per HKD by default).
     expect((await findProduct(db, product.id, "GBP", BEFORE))?.price_cents).toBe(45_00);

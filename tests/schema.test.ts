@@ -74,6 +74,8 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "sale_ends_at",
     "option_name",
     "option_name_zh",
+    "gtin",
+    "mpn",
     "created_at",
     "updated_at",
   ],

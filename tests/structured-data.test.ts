@@ -45,11 +45,12 @@ describe("structured data in the page's language", () => {
     const zh = await runRoute(svc, productLoader, await get(`/product/${id}`, "zh"), null, { id: String(id) });
     const url = `${SITE}/product/${id}?lng=zh`;
     expect((zh.result as { jsonLd: Json }).jsonLd).toMatchObject({
-      "@type": "Product",
+      "@type": "ProductGroup",
       name: "野戰卡賓槍",
       description: "輕巧卡賓槍。",
       category: "長槍",
-      offers: { url, priceCurrency: "HKD", price: "1880.00" },
+      url,
+      hasVariant: [{ offers: { url: `${url}&colour=Black`, priceCurrency: "HKD", price: "1880.00" } }],
       mainEntityOfPage: { "@type": "ItemPage", "@id": url, url, inLanguage: "zh-Hant-HK" },
     });
 
@@ -58,7 +59,7 @@ describe("structured data in the page's language", () => {
       name: "Field Carbine",
       description: "A light carbine.",
       category: "Rifles",
-      offers: { url: `${SITE}/product/${id}` },
+      hasVariant: [{ offers: { url: `${SITE}/product/${id}?colour=Black` } }],
       mainEntityOfPage: { url: `${SITE}/product/${id}`, inLanguage: "en" },
     });
   });

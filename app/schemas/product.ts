@@ -4,6 +4,7 @@ import { fromHongKongInput } from "~/lib/dates";
 import { parseId } from "~/lib/ids";
 import { MAX_SKU_LENGTH, SKU_PATTERN } from "~/lib/sku";
 import { requiredText } from "~/lib/text-field";
+import { gtinField, identifiersOf, mpnField } from "./product-identifiers";
 
 /**
  * The admin product form, shared by the server (action) and the browser: messages are
@@ -199,6 +200,9 @@ export const productSchema = z
       .optional(),
     /** Weight in grams; empty is 0, "not weighed" (the weight bands count it as nothing). */
     weight_grams: weightField.optional(),
+    /** Barcode number and manufacturer part number, both optional (docs/decisions/056). */
+    gtin: gtinField,
+    mpn: mpnField,
     /** Stock and SKU of a product without colours or second option (kept in its default-colour variant). */
     stock: stockField.optional(),
     sku: skuField,
@@ -268,6 +272,7 @@ export const productSchema = z
     adult_only: value.adult_only ?? false,
     ship_zone_ids: (value.ship_zones ?? []).map((id) => Number.parseInt(id, 10)) as number[] | undefined,
     weight_grams: (value.weight_grams ?? 0) as number | undefined,
+    ...identifiersOf(value),
     stock: value.stock ?? 0,
     sku: value.sku || null,
     variants: (value.variants ?? []).map(({ key: _key, ...colour }) => colour),

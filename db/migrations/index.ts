@@ -21,6 +21,7 @@ import * as m0020 from "./0020-age-and-restricted-items";
 import * as m0024 from "./0024-sale-prices";
 import * as m0026 from "./0026-variant-options";
 import * as m0027 from "./0027-stock-alerts";
+import * as m0028 from "./0028-product-identifiers";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   "0024-sale-prices": m0024,
   "0026-variant-options": m0026,
   "0027-stock-alerts": m0027,
+  "0028-product-identifiers": m0028,
 };

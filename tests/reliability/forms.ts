@@ -671,6 +671,14 @@ export const FORMS: readonly FormAction[] = [
     },
   },
   {
+    name: "admin: shopping feeds",
+    module: "app/routes/admin/shopping-feeds.tsx",
+    path: () => "/admin/settings/feeds",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: { "feeds[]": ["en-HKD", "zh-USD", "", "en-JPY", "<script>alert(1)</script>"] },
+  },
+  {
     name: "admin: shipping zone (add)",
     module: "app/routes/admin/shipping-zone.tsx",
     path: () => "/admin/settings/shipping/new",

@@ -302,6 +302,8 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
   },
   page("/sitemap.xml", "routes/resources/sitemap.ts", all(200)),
   page("/robots.txt", "routes/resources/robots.ts", all(200)),
+  // A Google Merchant feed: public while the owner has it on; off in a new shop (docs/decisions/056).
+  page("/feeds/google/:lang/:file", "routes/resources/merchant-feed.ts", all(404), () => "/feeds/google/en/HKD.xml"),
   page("/resources/search", "routes/resources/search.ts", all(200), () => "/resources/search?q=cap"),
   {
     ...page("/account/orders/:id/receipt", "routes/resources/receipt.ts", {
@@ -574,6 +576,19 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     {
       body: () => ({ text_en: "Forged", text_zh: "偽造" }),
       adminBody: () => ({ text_en: "x".repeat(501) }),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
+  // Shopping feeds: the owner's (docs/decisions/056): what the shop publishes to Merchant Center.
+  adminRow(
+    "/admin/settings/feeds",
+    "routes/admin/shopping-feeds.tsx",
+    () => "/admin/settings/feeds",
+    {
+      body: () => ({ "feeds[]": "en-HKD" }),
+      adminBody: () => ({ "feeds[]": "xx-XXX" }),
       admin: 400,
     },
     200,

@@ -23,6 +23,7 @@ import {
   type ProductFormValue,
   productSchema,
 } from "~/schemas/product";
+import { ProductIdentifierFields } from "./product-identifier-fields";
 import { imageColorOptions, ProductImages } from "./product-images";
 import { ProductOptionGrid } from "./product-option-grid";
 import { ProductPriceFields, ProductSaleFields } from "./product-price-fields";
@@ -147,6 +148,7 @@ export function ProductEditor({
             />
           </FieldFor>
         </div>
+        <ProductIdentifierFields fields={fields} />
         <div className="grid gap-4 sm:grid-cols-2 sm:items-end">
           <FieldFor field={fields.category_id} label={t("adminProductForm.category")}>
             <select {...getSelectProps(fields.category_id)} className={inputClass}>

@@ -3,6 +3,7 @@ import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
 import adminDemoData from "./admin-demo-data";
 import adminDiscounts from "./admin-discounts";
+import adminFeeds from "./admin-feeds";
 import adminMessages from "./admin-messages";
 import adminOrders from "./admin-orders";
 import adminProductCsv from "./admin-product-csv";
@@ -680,6 +681,7 @@ export default {
     errors: { tooLong: "At most 500 characters" },
   },
   adminWebhooks,
+  adminFeeds,
   adminDiscounts,
   discounts,
   stockAlerts,

@@ -4,6 +4,7 @@ import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
 import adminDemoData from "./admin-demo-data";
 import adminDiscounts from "./admin-discounts";
+import adminFeeds from "./admin-feeds";
 import adminMessages from "./admin-messages";
 import adminOrders from "./admin-orders";
 import adminProductCsv from "./admin-product-csv";
@@ -657,6 +658,7 @@ export default {
     errors: { tooLong: "最多500個字元" },
   },
   adminWebhooks,
+  adminFeeds,
   adminDiscounts,
   discounts,
   stockAlerts,

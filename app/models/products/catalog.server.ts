@@ -2,7 +2,6 @@ import type { RawBuilder, SelectQueryBuilder } from "kysely";
 import type { DB } from "#db/connect.server";
 import type { CategoryRow, Currency, Database } from "#db/schema";
 import { matchProductSearch } from "#db/search";
-import { type PriceNow, priceNow } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
 import type { StoreVariant } from "~/lib/variants";
 import { searchTerms } from "../settings/search-synonyms.server";
@@ -282,8 +281,6 @@ export async function countProducts(db: DB): Promise<number> {
 
 export interface ProductDetail extends PricedProduct {
   price_hkd_cents: number;
-  /** The HKD price in effect (the sale price while on sale) and the sale's end: structured data's offer. */
-  hkd_now: PriceNow;
   category: { id: number; slug: string; name_en: string; name_zh: string; is_active: boolean } | null;
   images: string[];
   /** Each image's colour (docs/decisions/035), null for every colour; in the order of `images`. */
@@ -295,6 +292,9 @@ export interface ProductDetail extends PricedProduct {
   variants: (StoreVariant & { id: number; sku: string })[];
   /** The second option's name in both languages (null: the product varies by colour only; docs/decisions/054). */
   option: { name_en: string; name_zh: string } | null;
+  /** GTIN and MPN (docs/decisions/056); null: none. */
+  gtin: string | null;
+  mpn: string | null;
   total_stock: number;
   /** 18+: the product or its category is marked so (docs/decisions/049). */
   adult_only: boolean;
@@ -343,7 +343,6 @@ export async function findProduct(
   return {
     ...pricedProduct(row, currency, at),
     price_hkd_cents: row.price_hkd_cents,
-    hkd_now: priceNow(row, "HKD", at),
     category:
       row.category_id !== null && row.category_slug
         ? {
@@ -363,6 +362,8 @@ export async function findProduct(
         : hasOption
           ? { name_en: "Option", name_zh: "選項" }
           : null,
+    gtin: row.gtin,
+    mpn: row.mpn,
     total_stock: variants.reduce((sum, v) => sum + v.stock, 0),
     adult_only: row.adult_only === 1 || row.category_adult_only === 1,
     updated_at: row.updated_at,

@@ -18,6 +18,8 @@
  *                   no limit of its own (everywhere its category allows, docs/decisions/049); an id
  *                   that is not a zone is an error of that row
  *                   A file without weight_grams or ship_zones (older exports) leaves them as they are.
+ *   gtin, mpn       the barcode number (8/12/13/14 digits, check digit verified) and the manufacturer part
+ *                   number (docs/decisions/056); empty = none; a file without the column leaves it as it is
  *   colour          the colour's English name ("Default" for a product without colours)
  *   colour_zh       its Chinese name; empty = the English one
  *   stock           that variant's stock, a whole number
@@ -71,6 +73,8 @@ export const PRODUCT_CSV_COLUMNS = [
   "adult_only",
   "weight_grams",
   "ship_zones",
+  "gtin",
+  "mpn",
   "colour",
   "colour_zh",
   "stock",
@@ -95,6 +99,8 @@ const OPTIONAL_COLUMNS: readonly ProductCsvColumn[] = [
   "option_value",
   "option_value_zh",
   "sku",
+  "gtin",
+  "mpn",
 ];
 
 /** Every column but image_urls (and the optional ones) must be in an imported file's header. */
@@ -119,6 +125,8 @@ const PRODUCT_FIELDS = [
   "ship_zones",
   "option_name",
   "option_name_zh",
+  "gtin",
+  "mpn",
 ] as const satisfies readonly ProductCsvColumn[];
 
 /** Between the zone ids of the ship_zones column (decision 049). */
@@ -266,6 +274,8 @@ function exportRecord(
     adult_only: product.adult_only === 1 ? "yes" : "no",
     weight_grams: String(product.weight_grams),
     ship_zones: zoneIds.join(ZONE_SEPARATOR),
+    gtin: product.gtin ?? "",
+    mpn: product.mpn ?? "",
     colour: variant.color,
     colour_zh: variant.color_zh ?? "",
     stock: String(variant.stock),
@@ -321,6 +331,8 @@ const COLUMN_OF_FIELD: Record<string, ProductCsvColumn> = {
   price_usd: "price_usd",
   category_id: "category",
   weight_grams: "weight_grams",
+  gtin: "gtin",
+  mpn: "mpn",
   stock: "stock",
   color: "colour",
   color_zh: "colour_zh",
@@ -456,6 +468,8 @@ function formInputOf(rows: CsvLine[], categoryId: number | null, featured: boole
     category_id: categoryId === null ? undefined : String(categoryId),
     is_featured: featured,
     weight_grams: formText(first.weight_grams.trim()),
+    gtin: formText(first.gtin.trim()),
+    mpn: formText(first.mpn.trim()),
     images: [],
   };
   if (withOption) {
@@ -706,6 +720,8 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
       option: columns.has("option_value") ? parsed.data.option : undefined,
       adult_only: adultText === "" ? undefined : adultText === "yes",
       weight_grams: columns.has("weight_grams") ? parsed.data.weight_grams : undefined,
+      gtin: columns.has("gtin") ? parsed.data.gtin : undefined,
+      mpn: columns.has("mpn") ? parsed.data.mpn : undefined,
       ship_zone_ids: columns.has("ship_zones") ? [...new Set(shipZones.map(Number))].sort((a, b) => a - b) : undefined,
     };
     const input = columns.has("sku") ? read : keepSkus(read);

@@ -65,6 +65,9 @@ export interface ProductInput extends VariantsInput {
   ship_zone_ids?: number[];
   /** Weight in grams (0: not weighed); left as it is when missing (an import without the column). */
   weight_grams?: number;
+  /** GTIN and MPN (docs/decisions/056); null: none; missing: left as they are (an import without the columns). */
+  gtin?: string | null;
+  mpn?: string | null;
   /**
    * The sale (docs/decisions/053): null, none; GBP/EUR/USD prices of null follow the HKD sale
    * price like the regular ones. Missing: left as it is (an import without the sale columns).
@@ -156,6 +159,8 @@ export function productFormValues(existing: ProductForEdit | null): Partial<Prod
     is_featured: product.is_featured === 1,
     adult_only: product.adult_only === 1,
     weight_grams: String(product.weight_grams),
+    gtin: product.gtin ?? "",
+    mpn: product.mpn ?? "",
     ...grid,
     images: images.map((key, index) => ({ key, color: imageColors[index] ?? "" })),
   };
@@ -304,6 +309,8 @@ export function productColumns(input: ProductInput, rates: ExchangeRates) {
     is_featured: input.is_featured ? 1 : 0,
     ...(input.adult_only === undefined ? {} : { adult_only: input.adult_only ? 1 : 0 }),
     ...(input.weight_grams === undefined ? {} : { weight_grams: input.weight_grams }),
+    ...(input.gtin === undefined ? {} : { gtin: input.gtin }),
+    ...(input.mpn === undefined ? {} : { mpn: input.mpn }),
     ...(input.sale === undefined ? {} : saleColumns(input.sale, rates)),
     ...(input.option === undefined
       ? {}

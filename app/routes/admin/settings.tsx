@@ -2,6 +2,7 @@ import { redirect, useLocation } from "react-router";
 import { CURRENCIES } from "#db/schema";
 import { AdminSection } from "~/components/admin/admin-section";
 import { BankAccountForm, BankAccountRow, BankDeleteConfirmation } from "~/components/admin/settings-bank-accounts";
+import { ShoppingFeedsSection } from "~/components/admin/settings-feeds-summary";
 import { HERO_UNREAD, HeroSection, SETTINGS_PATH as PATH } from "~/components/admin/settings-hero";
 import { SearchSynonymsSection } from "~/components/admin/settings-search-summary";
 import { ShopSection } from "~/components/admin/settings-shop-summary";
@@ -29,6 +30,7 @@ import {
 import { listContentPages } from "~/models/settings/content-pages.server";
 import { loadSearchSynonyms } from "~/models/settings/search-synonyms.server";
 import { alertAddresses, loadShop, shopName } from "~/models/settings/shop.server";
+import { feedName, feedUrl, loadEnabledFeeds } from "~/models/settings/shopping-feeds.server";
 import { findHeroImage, resetHeroImage, updateHeroImage } from "~/models/settings/site-settings.server";
 import { webhooksSummary } from "~/models/webhooks/webhooks.server";
 import { HERO_MAX_BYTES, settingsActionSchema } from "~/schemas/bank-account";
@@ -53,6 +55,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   const synonyms = await loadSearchSynonyms(db);
   const webhooks = await webhooksSummary(db);
+  const feeds = (await loadEnabledFeeds(db)).map((feed) => ({
+    name: feedName(feed),
+    url: feedUrl(services(context).config.publicUrl, feed),
+  }));
   const language = getLanguage(context);
   const t = getInstance(context).t;
   return {
@@ -88,6 +94,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       editedText: synonyms.editedAt ? formatDate(synonyms.editedAt, language, "date") : null,
     },
     webhooks,
+    feeds,
   };
 }
 
@@ -176,6 +183,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           </div>
         </AdminSection>
 
+        <ShoppingFeedsSection urls={loaderData.feeds} />
         <WebhooksSection {...loaderData.webhooks} />
 
         <HeroSection

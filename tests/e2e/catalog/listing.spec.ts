@@ -254,10 +254,10 @@ test.describe("category listing", () => {
     await m4.getByRole("link", { name: "Details: M4 CQB Carbine AEG" }).click();
     await expect(page).toHaveURL(/\/product\/\d+$/);
     await expect(page.locator("main h1 + [data-price]")).toHaveText("£187.99");
-    // Structured data keeps quoting the shop's HKD price.
+    // Structured data quotes the price the page shows, in the shopper's currency (decision 056).
     const jsonLd = JSON.parse((await page.locator('main script[type="application/ld+json"]').textContent()) ?? "{}");
-    expect(jsonLd.offers.priceCurrency).toBe("HKD");
-    expect(jsonLd.offers.price).toBe("1880.00");
+    expect(jsonLd.hasVariant[0].offers.priceCurrency).toBe("GBP");
+    expect(jsonLd.hasVariant[0].offers.price).toBe("187.99");
   });
 
   test("reads in Chinese", { tag: "@render" }, async ({ page, inChinese }) => {

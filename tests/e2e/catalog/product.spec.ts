@@ -66,11 +66,11 @@ test.describe("product page", () => {
 
     // Structured data for search engines.
     const jsonLd = JSON.parse((await page.locator('main script[type="application/ld+json"]').textContent()) ?? "");
-    expect(jsonLd["@type"]).toBe("Product");
+    expect(jsonLd["@type"]).toBe("ProductGroup");
     expect(jsonLd.name).toBe(M4);
-    expect(jsonLd.offers.priceCurrency).toBe("HKD");
-    expect(jsonLd.offers.price).toBe("1880.00");
-    expect(jsonLd.offers.availability).toBe("https://schema.org/InStock");
+    expect(jsonLd.hasVariant[0].offers.priceCurrency).toBe("HKD");
+    expect(jsonLd.hasVariant[0].offers.price).toBe("1880.00");
+    expect(jsonLd.hasVariant[0].offers.availability).toBe("https://schema.org/InStock");
   });
 
   test("the gallery steps through the images and wraps around", async ({ page }) => {
@@ -123,7 +123,8 @@ test.describe("product page", () => {
     await expect(form.getByRole("button", { name: /^Add to Cart/ })).toHaveCount(0);
     await expect(page.getByTestId("stock")).toHaveText("Sold out");
     const jsonLd = JSON.parse((await page.locator('main script[type="application/ld+json"]').textContent()) ?? "");
-    expect(jsonLd.offers.availability).toBe("https://schema.org/OutOfStock");
+    expect(jsonLd.hasVariant.length).toBeGreaterThan(0);
+    for (const variant of jsonLd.hasVariant) expect(variant.offers.availability).toBe("https://schema.org/OutOfStock");
   });
 
   for (const path of ["/product/999999", "/product/abc"]) {
