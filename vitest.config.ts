@@ -10,6 +10,7 @@ import { defineConfig } from "vitest/config";
 const POSTGRES_SUITES = [
   "admin-blog",
   "admin-categories",
+  "brands",
   "admin-customers",
   "admin-messages",
   "admin-orders",

@@ -18,6 +18,7 @@ import * as m0017 from "./0017-outbox-admin-indexes";
 import * as m0018 from "./0018-shipping-zones";
 import * as m0019 from "./0019-discount-codes";
 import * as m0020 from "./0020-age-and-restricted-items";
+import * as m0023 from "./0023-brands";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   "0018-shipping-zones": m0018,
   "0019-discount-codes": m0019,
   "0020-age-and-restricted-items": m0020,
+  "0023-brands": m0023,
 };

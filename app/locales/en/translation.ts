@@ -1,4 +1,5 @@
 import adminBlog from "./admin-blog";
+import adminBrands from "./admin-brands";
 import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
 import adminDemoData from "./admin-demo-data";
@@ -649,6 +650,7 @@ export default {
   },
   shopAlert,
   adminCategories,
+  adminBrands,
   adminOrders,
   adminMessages,
   adminCustomers,

@@ -1,5 +1,6 @@
 import type en from "../en/translation";
 import adminBlog from "./admin-blog";
+import adminBrands from "./admin-brands";
 import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
 import adminDemoData from "./admin-demo-data";
@@ -627,6 +628,7 @@ export default {
   },
   shopAlert,
   adminCategories,
+  adminBrands,
   adminOrders,
   adminMessages,
   adminCustomers,
