@@ -76,3 +76,27 @@ describe("brands", () => {
     expect(await version()).toBeGreaterThan(before);
   });
 });
+
+describe("a brand in the shop", () => {
+  it("filters a listing to its products and is named on the product and in its structured data", async () => {
+    const { listProducts, findProduct } = await import("~/models/products/catalog.server");
+    const { productJsonLd } = await import("~/lib/structured-data.server");
+    const marui = await createBrand(db, { name: "Tokyo Marui", name_zh: "東京丸井" }, actor);
+    const branded = await createProduct(db);
+    const other = await createProduct(db);
+    await db.updateTable("products").set({ brand_id: marui.id }).where("id", "=", branded.id).execute();
+    const query = { categoryId: null, sort: "newest" as const, page: 1, currency: "HKD" as const };
+    const all = await listProducts(db, query);
+    expect(all.products.map((card) => card.id).sort()).toEqual([branded.id, other.id].sort());
+    const filtered = await listProducts(db, { ...query, brandId: marui.id });
+    expect(filtered.products.map((card) => card.id)).toEqual([branded.id]);
+    expect(filtered.total).toBe(1);
+
+    const detail = await findProduct(db, branded.id, "HKD");
+    expect(detail?.brand).toEqual({ name: "Tokyo Marui", name_zh: "東京丸井", slug: "tokyo-marui" });
+    expect((await findProduct(db, other.id, "HKD"))?.brand).toBeNull();
+    if (!detail) throw new Error("no product");
+    expect(productJsonLd(detail, "https://shop.test", "en").brand).toEqual({ "@type": "Brand", name: "Tokyo Marui" });
+    expect(productJsonLd(detail, "https://shop.test", "zh").brand).toEqual({ "@type": "Brand", name: "東京丸井" });
+  });
+});

@@ -106,6 +106,9 @@ export function productJsonLd(product: ProductDetail, siteUrl: string, language:
     sku: `HT-${product.id}`,
     image: product.images.map((src) => `${siteUrl}${src}`),
     ...(product.category ? { category: localized(product.category, "name", language) } : {}),
+    ...(product.brand
+      ? { brand: { "@type": "Brand", name: (language === "zh" && product.brand.name_zh) || product.brand.name } }
+      : {}),
     offers: { ...offer(product.price_hkd_cents, product.total_stock), url },
     mainEntityOfPage: { "@type": "ItemPage", "@id": url, url, inLanguage: HTML_LANG[language] },
   };

@@ -109,6 +109,8 @@ export async function findActiveCategory(db: DB, slug: string): Promise<Category
 export interface ListingQuery {
   /** A category id, or every product. */
   categoryId: number | null;
+  /** A brand id (the listing's ?brand=, docs/decisions/052), or every brand. */
+  brandId?: number | null;
   newArrivals?: boolean;
   search?: string;
   price?: PriceBand | null;
@@ -150,6 +152,7 @@ export async function listProducts(db: DB, query: ListingQuery): Promise<Listing
 
   let base = db.selectFrom("products").where(shownToShoppers);
   if (query.categoryId !== null) base = base.where("products.category_id", "=", query.categoryId);
+  if (query.brandId != null) base = base.where("products.brand_id", "=", query.brandId);
   if (query.newArrivals) {
     const since = new Date(Date.now() - NEW_ARRIVAL_DAYS * 24 * 60 * 60 * 1000).toISOString();
     base = base.where("products.created_at", ">=", since);
@@ -222,6 +225,8 @@ export interface ProductDetail extends PricedProduct {
   total_stock: number;
   /** 18+: the product or its category is marked so (docs/decisions/049). */
   adult_only: boolean;
+  /** Its brand (docs/decisions/052), null without one. */
+  brand: { name: string; name_zh: string | null; slug: string } | null;
   updated_at: string;
 }
 
@@ -231,8 +236,12 @@ export async function findProduct(db: DB, id: number, currency: Currency): Promi
   const row = await db
     .selectFrom("products")
     .leftJoin("categories", "categories.id", "products.category_id")
+    .leftJoin("brands", "brands.id", "products.brand_id")
     .selectAll("products")
     .select([
+      "brands.name as brand_name",
+      "brands.name_zh as brand_name_zh",
+      "brands.slug as brand_slug",
       "categories.slug as category_slug",
       "categories.name_en as category_name_en",
       "categories.name_zh as category_name_zh",
@@ -275,6 +284,10 @@ export async function findProduct(db: DB, id: number, currency: Currency): Promi
     variants,
     total_stock: variants.reduce((sum, v) => sum + v.stock, 0),
     adult_only: row.adult_only === 1 || row.category_adult_only === 1,
+    brand:
+      row.brand_name !== null && row.brand_slug !== null
+        ? { name: row.brand_name, name_zh: row.brand_name_zh, slug: row.brand_slug }
+        : null,
     updated_at: row.updated_at,
   };
 }
