@@ -19,8 +19,8 @@ import { startPostgres } from "./tests/setup/postgres";
  * together on an empty database are tested in tests/reliability/scale.spec.ts.
  *
  * Left out: admin/first-admin (the setup works once per fresh shop: playwright.config.ts gives
- * each of its runs a shop of its own), admin/products-list, admin/messages and
- * purchase/discount-codes (they read or write the main shop's SQLite file; the outbox and the
+ * each of its runs a shop of its own), admin/products-list, admin/messages,
+ * purchase/discount-codes and purchase/restricted-items (they read or write the main shop's SQLite file; the outbox and the
  * discount race across two processes on PostgreSQL are tests/reliability/outbox.spec.ts and
  * discount-races.spec.ts), and the admin specs about how a page is drawn rather than about
  * state the processes share — access (the route authorization matrix, also run by the
@@ -88,6 +88,7 @@ export default defineConfig({
     /products-list/,
     /admin\/messages\./,
     /discount-codes/,
+    /restricted-items/,
     /admin\/access\./,
     /admin\/accessibility\./,
     /phone-layout/,

@@ -59,7 +59,7 @@ export interface AdminUsersTable {
   created_at: CreatedAt;
 }
 
-/** A brand (migration 0023, docs/decisions/052): a proper noun, optionally with a Chinese name. */
+/** A brand (migration 0025, docs/decisions/052): a proper noun, optionally with a Chinese name. */
 export interface BrandsTable {
   id: Generated<number>;
   name: string;
@@ -97,7 +97,7 @@ type DerivedFlag = ColumnType<Bool, Bool | undefined, Bool>;
 export interface ProductsTable {
   id: Generated<number>;
   category_id: number | null;
-  /** The product's brand (migration 0023); null: none. */
+  /** The product's brand (migration 0025); null: none. */
   brand_id: number | null;
   name_en: string;
   name_zh: string;
@@ -110,6 +110,20 @@ export interface ProductsTable {
   price_gbp_derived: DerivedFlag;
   price_eur_derived: DerivedFlag;
   price_usd_derived: DerivedFlag;
+  /** The sale (migration 0024, docs/decisions/053): the price paid while it lasts; null: no sale. */
+  sale_price_hkd_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  sale_price_gbp_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  sale_price_eur_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  sale_price_usd_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  sale_price_gbp_derived: DerivedFlag;
+  sale_price_eur_derived: DerivedFlag;
+  sale_price_usd_derived: DerivedFlag;
+  /** When the sale ends (UTC); null: until the owner removes it. Compared with now by every query. */
+  sale_ends_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The second option's name ("Size"; null: the product varies by colour only; migration 0026). */
+  option_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its Chinese name ("尺寸"); null shows the English one. */
+  option_name_zh: ColumnType<string | null, string | null | undefined, string | null>;
   is_featured: ColumnType<Bool, Bool | undefined, Bool>;
   /** 1: 18+ (migration 0020); also 18+ when its category is. */
   adult_only: ColumnType<Bool, Bool | undefined, Bool>;
@@ -127,7 +141,16 @@ export interface ProductVariantsTable {
   /** The colour's Chinese name; null shows the English one. */
   color_zh: ColumnType<string | null, string | null | undefined, string | null>;
   stock: number; // CHECK (stock >= 0)
+  /** The colour's place among the product's colours. */
   sort_order: ColumnType<number, number | undefined, number>;
+  /** The second option's value in English ('' when the product has no second option; migration 0026). */
+  option_value: ColumnType<string, string | undefined, string>;
+  /** The value's Chinese text; null shows the English one. */
+  option_value_zh: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The value's place on its axis. */
+  option_order: ColumnType<number, number | undefined, number>;
+  /** Unique across the shop; a row written without one gets "P{product}-{id}" from a trigger. */
+  sku: ColumnType<string, string | null | undefined, string | null>;
 }
 
 export interface ProductImagesTable {
@@ -153,6 +176,8 @@ export interface CartLinesTable {
   cart_id: string;
   product_id: number;
   color: string;
+  /** The second option's value (product_variants.option_value; '' when none). */
+  option_value: ColumnType<string, string | undefined, string>;
   quantity: number;
   created_at: CreatedAt;
 }
@@ -334,6 +359,13 @@ export interface OrderLinesTable {
   name_zh: string;
   color: string;
   color_zh: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The second option as it was when the order was placed (null: none; migration 0026). */
+  option_name: ColumnType<string | null, string | null | undefined, string | null>;
+  option_name_zh: ColumnType<string | null, string | null | undefined, string | null>;
+  option_value: ColumnType<string | null, string | null | undefined, string | null>;
+  option_value_zh: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The variant's SKU when the order was placed (null for orders placed before migration 0026). */
+  sku: ColumnType<string | null, string | null | undefined, string | null>;
   image_path: string | null;
   unit_price_cents: number;
   quantity: number;

@@ -9,6 +9,7 @@ import { countPageVisit } from "~/lib/page-views.server";
 import { readSession, sessionCookie } from "~/lib/session.server";
 import { languageCookie } from "~/middleware/i18next";
 import { countCartLines, findAnonymousCart } from "~/models/cart.server";
+import { nextSaleEnd } from "~/models/products/sale-prices.server";
 import { type CrcTemplate, crcTemplate, crcWithJoint } from "./crc32";
 import { proxyCountry } from "./request-origin";
 
@@ -57,6 +58,8 @@ interface Entry {
   key: string;
   version: number;
   storedAt: number;
+  /** No later than the next sale end after it was rendered: its prices change then (decision 053). */
+  expiresAt: number;
   headers: [string, string][];
   /** The page cut at each occurrence of its render's nonce. */
   pieces: Buffer[];
@@ -74,6 +77,8 @@ export interface PendingStore {
   key: string;
   version: number;
   nonce: string;
+  /** The next sale end (epoch ms) when the page was looked up; null: none ahead. */
+  nextSaleEnd?: number | null;
 }
 
 export class PageCache {
@@ -99,7 +104,7 @@ export class PageCache {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     this.#entries.delete(key);
-    if (entry.version !== version || now - entry.storedAt > this.options.ttlMs) {
+    if (entry.version !== version || now - entry.storedAt > this.options.ttlMs || now >= entry.expiresAt) {
       this.#bytes -= entry.bytes;
       return undefined;
     }
@@ -133,6 +138,7 @@ export class PageCache {
       key: pending.key,
       version: pending.version,
       storedAt: now,
+      expiresAt: pending.nextSaleEnd ?? Number.POSITIVE_INFINITY,
       headers,
       pieces,
       deflated,
@@ -197,7 +203,15 @@ export function servePageCache(svc: Services, cache: PageCache) {
       const version = await catalogueVersion(svc.db);
       const entry = cache.find(key, version);
       if (!entry) {
-        const pending: PendingStore = { cache, key, version, nonce: res.locals.nonce as string };
+        // A sale ending changes prices with no write (no new version): the page must not outlive it.
+        const saleEnd = await nextSaleEnd(svc.db);
+        const pending: PendingStore = {
+          cache,
+          key,
+          version,
+          nonce: res.locals.nonce as string,
+          nextSaleEnd: saleEnd === null ? null : Date.parse(saleEnd),
+        };
         res.locals.pageCacheStore = pending;
         return next();
       }

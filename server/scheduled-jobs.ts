@@ -3,6 +3,7 @@ import type { Services } from "~/context";
 import { runPaymentDeadlines } from "~/models/orders/payment-deadlines.server";
 import { runOutbox } from "~/models/outbox/deliver.server";
 import { outboxRetentionDays } from "~/models/outbox/retention.server";
+import { clearEndedSales } from "~/models/products/sale-prices.server";
 
 /*
  * Work the shop does on a timer, inside its own processes (no cron to install). Every process
@@ -71,6 +72,12 @@ export const JOBS: ScheduledJob[] = [
     // retention (app/models/outbox/deliver.server.ts, retention.server.ts, docs/decisions/044).
     name: "outbox",
     run: async (services, at) => runOutbox(services, at, await outboxRetentionDays(services.db)),
+  },
+  {
+    // Sales past their end lose their sale columns (the price already returned at the end by
+    // itself: every query compares the end with now; docs/decisions/053).
+    name: "sale-ends",
+    run: ({ db }, at) => clearEndedSales(db, at),
   },
 ];
 

@@ -605,6 +605,97 @@ describe("the product form action", () => {
     ]);
   });
 
+  it("saves the weight in grams with its audit entry, empty as 0, and refuses a bad one next to the field with the input kept", async () => {
+    for (const [text, error] of [
+      ["1.5", true],
+      ["-1", true],
+      ["1000001", true],
+      ["12kg", true],
+      ["1000000", false],
+      ["0", false],
+    ] as const) {
+      expect(errorsOf({ weight_grams: text }).weight_grams ?? null, text).toEqual(
+        error ? ["adminProductForm.errors.weightInvalid"] : null,
+      );
+    }
+    const fields = { intent: "save", name_en: "Heavy", name_zh: "重", price_hkd: "10" };
+    const refused = (await callAction(ADMIN, formOf({ ...fields, weight_grams: "2.5" }))) as Answer;
+    expect(refused.init.status).toBe(400);
+    expect(errorsIn(refused).weight_grams).toEqual(["adminProductForm.errors.weightInvalid"]);
+    expect(shown(refused).weight_grams).toBe("2.5");
+    expect(await db.selectFrom("products").select("id").where("name_en", "=", "Heavy").executeTakeFirst()).toBe(
+      undefined,
+    );
+
+    expect(((await callAction(ADMIN, formOf({ ...fields, weight_grams: " 3200 " }))) as Response).status).toBe(302);
+    const { id } = await db
+      .selectFrom("products")
+      .select("id")
+      .where("name_en", "=", "Heavy")
+      .executeTakeFirstOrThrow();
+    const weightOf = async () =>
+      (await db.selectFrom("products").select("weight_grams").where("id", "=", id).executeTakeFirstOrThrow())
+        .weight_grams;
+    expect(await weightOf()).toBe(3200);
+    const loaded = await runRoute(svc, loader, new Request(`http://localhost/admin/products/edit/${id}`), ADMIN, {
+      id: String(id),
+    });
+    expect(loaded.result?.defaultValue.weight_grams).toBe("3200");
+
+    expect(((await callAction(ADMIN, formOf({ ...fields, weight_grams: "" }), id)) as Response).status).toBe(302);
+    expect(await weightOf()).toBe(0);
+    const audit = await db
+      .selectFrom("audit_log")
+      .select(["actor_user_id", "details"])
+      .where("action", "=", "product.updated")
+      .where("entity_id", "=", String(id))
+      .executeTakeFirstOrThrow();
+    expect(audit.actor_user_id).toBe(ADMIN.id);
+    const details = JSON.parse(audit.details ?? "{}");
+    expect([details.before.product.weight_grams, details.after.product.weight_grams]).toEqual([3200, 0]);
+  });
+
+  it("sets a sale from the form (HKD, a fixed GBP, an end in Hong Kong time), shows it again, refuses one not below the price, and clears it", async () => {
+    const fields = { intent: "save", name_en: "On Sale", name_zh: "特價品", price_hkd: "500", price_gbp: "50" };
+    const refused = (await callAction(ADMIN, formOf({ ...fields, sale_price_hkd: "500" }))) as Answer;
+    expect(refused.init.status).toBe(400);
+    expect(errorsIn(refused).sale_price_hkd).toEqual(["adminProductForm.errors.saleNotBelow"]);
+    expect(shown(refused).sale_price_hkd).toBe("500");
+
+    const sale = { sale_price_hkd: "450", sale_price_gbp: "45.50", sale_ends: "2099-12-01T18:00" };
+    expect(((await callAction(ADMIN, formOf({ ...fields, ...sale }))) as Response).status).toBe(302);
+    const row = await db
+      .selectFrom("products")
+      .select(["id", "sale_price_hkd_cents", "sale_price_gbp_cents", "sale_price_gbp_derived", "sale_ends_at"])
+      .where("name_en", "=", "On Sale")
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      sale_price_hkd_cents: 450_00,
+      sale_price_gbp_cents: 45_50,
+      sale_price_gbp_derived: 0,
+      // 18:00 in Hong Kong is 10:00 UTC.
+      sale_ends_at: "2099-12-01T10:00:00.000Z",
+    });
+    const loaded = await runRoute(svc, loader, new Request(`http://localhost/admin/products/edit/${row.id}`), ADMIN, {
+      id: String(row.id),
+    });
+    expect(loaded.result?.defaultValue).toMatchObject({
+      sale_price_hkd: "450.00",
+      sale_price_gbp: "45.50",
+      sale_ends: "2099-12-01T18:00",
+    });
+
+    // Saved again without a sale price: the sale ends now.
+    expect(((await callAction(ADMIN, formOf(fields), row.id)) as Response).status).toBe(302);
+    expect(
+      await db
+        .selectFrom("products")
+        .select(["sale_price_hkd_cents", "sale_ends_at"])
+        .where("id", "=", row.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ sale_price_hkd_cents: null, sale_ends_at: null });
+  });
+
   it("answers 404 for a product that does not exist", async () => {
     const error = await callAction(ADMIN, formOf({ intent: "save" }), 999_999).catch((thrown: unknown) => thrown);
     expect((error as { init?: { status: number } }).init?.status).toBe(404);

@@ -1,17 +1,12 @@
-import crypto from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { now } from "#db/connect.server";
-import type { AdminRole } from "#db/schema";
-import { type CurrentUser, loadCurrentUser } from "~/lib/auth.server";
-import { emptySession } from "~/lib/session.server";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { action as formAction, loader as formLoader } from "~/routes/admin/discount-form";
 import { action as listAction, loader as listLoader } from "~/routes/admin/discounts";
 import { loader as cartLoader } from "~/routes/store/cart";
 import { action as codeAction } from "~/routes/store/cart-code";
-import { createCustomer, createDiscountCode, createProduct, createSignedIn } from "./factories";
-import { createTestContext, freshTestServices, type TestServices } from "./setup/db";
-import { formOf, routeContext, runRoute } from "./setup/route";
+import { createDiscountCode, createProduct, createSignedIn } from "./factories";
+import { freshTestServices, type TestServices } from "./setup/db";
+import { adminAccount, dataOf, formOf, routeContext, runRoute, statusOf } from "./setup/route";
 
 /**
  * The routes of discount codes (docs/decisions/048): Admin → Discounts for the owner and staff
@@ -28,33 +23,11 @@ const BASE = "http://localhost";
 const post = (path: string, fields: Record<string, string | string[]>) =>
   new Request(`${BASE}${path}`, { method: "POST", body: formOf(fields) });
 
-function statusOf(value: unknown): number | undefined {
-  if (value instanceof Response) return value.status;
-  return (value as { init?: { status?: number } | null } | undefined)?.init?.status ?? undefined;
-}
-
-function dataOf<T>(value: unknown): T {
-  return (value as { data: T }).data;
-}
-
-async function adminAccount(role: AdminRole): Promise<CurrentUser> {
-  const user = await createCustomer(svc.db, { email: `${role}-${crypto.randomUUID()}@shop.hk` });
-  await svc.db
-    .insertInto("admin_users")
-    .values({ user_id: user.id, email: user.email, role, created_at: now() })
-    .execute();
-  const session = emptySession();
-  session.userId = user.id;
-  const loaded = await loadCurrentUser(createTestContext(svc), session);
-  if (!loaded) throw new Error("not signed in");
-  return loaded;
-}
-
 const NEW_CODE = { code: "staff11", kind: "percent", percent: "11", applies_to: "all", active: "on" };
 
 describe("Admin → Discounts: who may", () => {
   it("lets staff list, add and deactivate codes; each change is audited under their name", async () => {
-    const staff = await adminAccount("staff");
+    const staff = await adminAccount(svc, "staff");
     const created = await runRoute(svc, formAction, post("/admin/discounts/new", NEW_CODE), staff);
     expect(created.thrown).toBeUndefined();
     expect((created.result as Response).headers.get("Location")).toBe("/admin/discounts");
@@ -112,7 +85,7 @@ describe("Admin → Discounts: who may", () => {
 
 describe("deleting a code", () => {
   it("asks first (a plain post leads to the confirmation), then deletes an unused code", async () => {
-    const owner = await adminAccount("owner");
+    const owner = await adminAccount(svc, "owner");
     const { id } = await createDiscountCode(svc.db, { code: "GONE1" });
     const first = await runRoute(
       svc,
@@ -137,7 +110,7 @@ describe("deleting a code", () => {
 
 describe("the code form", () => {
   it("answers bad input with 400, each message at its field and the input kept", async () => {
-    const owner = await adminAccount("owner");
+    const owner = await adminAccount(svc, "owner");
     const bad = await runRoute(
       svc,
       formAction,
@@ -161,7 +134,7 @@ describe("the code form", () => {
   });
 
   it("refuses a code already taken (any case) next to the field, 409; edits a code and 404s a missing one", async () => {
-    const owner = await adminAccount("owner");
+    const owner = await adminAccount(svc, "owner");
     const existing = await createDiscountCode(svc.db, { code: "TAKEN1" });
     const taken = await runRoute(svc, formAction, post("/admin/discounts/new", { ...NEW_CODE, code: "taken1" }), owner);
     expect(statusOf(taken.result)).toBe(409);

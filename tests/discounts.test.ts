@@ -15,7 +15,7 @@ import {
 import { applyCartCode, priceCartDiscount, removeCartCode } from "~/models/discounts/cart.server";
 import { releaseDiscountUse } from "~/models/discounts/uses.server";
 import { transitionOrder } from "~/models/orders/desk.server";
-import { expireOrder } from "~/models/orders/payment-deadlines.server";
+import { expireOrder, sendDueReminders } from "~/models/orders/payment-deadlines.server";
 import { type PlaceOrderInput, placeOrder } from "~/models/orders/place.server";
 import { DEFAULT_SHOP } from "~/models/settings/shop.server";
 import type { CheckoutInput } from "~/schemas/checkout";
@@ -348,6 +348,53 @@ describe("placing an order with a code", () => {
     const { order } = await placeOrder(db, TEST_CONFIG, orderInput(shopper, { locale: "zh" }));
     const [mail] = await queuedEmails(db, { orderId: order.id, event: "order.placed", audience: "customer" });
     expect(mail?.text).toContain(`折扣（${code}）`);
+  });
+
+  it("lists the discount in the paid, shipped, cancelled, reminder and expired e-mails, in both languages", async () => {
+    const item = await product(80_00);
+    const { code } = await createDiscountCode(db, { kind: "fixed", percent_bp: null, amount_hkd: 25_00 });
+    const admin = await createCustomer(db);
+    const placed = async (locale: "en" | "zh") => {
+      const shopper = await shopperWith([{ id: item.id, quantity: 2 }]);
+      await apply(shopper, code);
+      return (await placeOrder(db, TEST_CONFIG, orderInput(shopper, { locale, defaultPaymentWindowHours: 1 }))).order;
+    };
+    const mailOf = async (orderId: string, event: string) => {
+      const mails = await queuedEmails(db, { orderId, event, audience: "customer" });
+      expect(mails, event).toHaveLength(1);
+      return mails[0]?.text ?? "";
+    };
+    const english = `Subtotal: HK$160.00 · Discount (${code}): -HK$25.00 · Shipping: Free · Total: HK$135.00`;
+    const chinese = `折扣（${code}）: -HK$25.00`;
+
+    const shipped = await placed("en");
+    await transitionOrder(db, TEST_CONFIG, admin, {
+      orderId: shipped.id,
+      transition: "markPaid",
+      expected: "pending_payment",
+    });
+    await transitionOrder(db, TEST_CONFIG, admin, {
+      orderId: shipped.id,
+      transition: "markShipped",
+      expected: "paid",
+      trackingNumber: "SF123",
+    });
+    expect(await mailOf(shipped.id, "order.paid")).toContain(english);
+    expect(await mailOf(shipped.id, "order.shipped")).toContain(english);
+
+    const cancelled = await placed("zh");
+    await transitionOrder(db, TEST_CONFIG, admin, {
+      orderId: cancelled.id,
+      transition: "cancel",
+      expected: "pending_payment",
+    });
+    expect(await mailOf(cancelled.id, "order.cancelled")).toContain(chinese);
+
+    const expired = await placed("zh");
+    expect(await sendDueReminders(db, TEST_CONFIG, new Date(Date.now() + 40 * 60_000))).toBeGreaterThanOrEqual(1);
+    await expireOrder(db, TEST_CONFIG, expired.id, new Date(Date.now() + 2 * 3_600_000));
+    expect(await mailOf(expired.id, "order.reminder")).toContain(chinese);
+    expect(await mailOf(expired.id, "order.expired")).toContain(chinese);
   });
 
   it("refuses the order with the reason when the code stopped applying, and keeps the cart", async () => {

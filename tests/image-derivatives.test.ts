@@ -116,6 +116,7 @@ describe("the product card", () => {
     name: "Test Carbine",
     description: "A test.",
     price_cents: 100_00,
+    was_cents: null,
     currency: "HKD",
     featured: false,
     category: null,

@@ -76,6 +76,13 @@ describe("the cache's memory and freshness", () => {
     expect(cache.find("page", 8, 11_001)).toBeUndefined();
   });
 
+  it("never answers past the next sale end it was rendered before (its prices change then, docs/decisions/053)", () => {
+    const cache = new PageCache({ maxBytes: 1_000_000, ttlMs: 60_000 });
+    cache.store({ ...pending(cache, "page", 3), nextSaleEnd: 12_000 }, [], Buffer.from("<html>sale</html>"), 10_000);
+    expect(cache.find("page", 3, 11_999)).toBeDefined();
+    expect(cache.find("page", 3, 12_000)).toBeUndefined();
+  });
+
   it("is off at zero bytes", () => {
     expect(new PageCache({ maxBytes: 0, ttlMs: 1 }).enabled).toBe(false);
   });

@@ -1,7 +1,9 @@
 import { parse } from "csv-parse/sync";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { CurrentUser } from "~/lib/auth.server";
+import { productZoneIds, setProductZones } from "~/models/orders/restrictions.server";
 import { applyProductImport, planProductImport } from "~/models/products/csv.server";
+import { createZone, type ZoneInput } from "~/models/shipping/zones.server";
 import { action as exportAction } from "~/routes/admin/products-export";
 import { action as importAction } from "~/routes/admin/products-import";
 import { createCategory, createProduct, createSignedIn } from "./factories";
@@ -289,5 +291,137 @@ describe("the 18+ column (docs/decisions/049)", () => {
     expect(await flag()).toBe(1);
     const bad = await planProductImport(db, csvOf(own.map((r) => ({ ...r, adult_only: "maybe" }))));
     expect(bad.errors.map((e) => e.key)).toContain("adminProductCsv.errors.adultInvalid");
+  });
+});
+
+describe("the weight and ship-zones columns (docs/decisions/049)", () => {
+  const rate = { feeCents: 30_00, freeAboveCents: null, bands: [] };
+  const zoneInput = (nameEn: string, nameZh: string, countries: string[]): ZoneInput => ({
+    nameEn,
+    nameZh,
+    sortOrder: 1,
+    countries,
+    rates: { HKD: rate, GBP: rate, EUR: rate, USD: rate },
+  });
+
+  it("exports weight_grams and ship_zones, round-trips them unchanged, imports changes, and leaves both alone in a file without the columns", async () => {
+    const { db } = svc;
+    const taiwan = await createZone(db, admin.id, zoneInput("Taiwan", "台灣", ["TW"]));
+    const macau = await createZone(db, admin.id, zoneInput("Macau", "澳門", ["MO"]));
+    const rifle = await createProduct(db, {
+      variants: [
+        ["Black", 2],
+        ["Tan", 1],
+      ],
+    });
+    await db.updateTable("products").set({ weight_grams: 3200 }).where("id", "=", rifle.id).execute();
+    await setProductZones(db, rifle.id, [macau, taiwan]);
+    const plain = await createProduct(db, { variants: [] });
+
+    const rows = rowsOf(await exportBytes());
+    const own = rows.filter((r) => r.product_id === String(rifle.id));
+    expect(own.map((r) => [r.weight_grams, r.ship_zones])).toEqual([
+      ["3200", `${Math.min(taiwan, macau)}|${Math.max(taiwan, macau)}`],
+      ["3200", `${Math.min(taiwan, macau)}|${Math.max(taiwan, macau)}`],
+    ]);
+    expect(rows.find((r) => r.product_id === String(plain.id))).toMatchObject({ weight_grams: "0", ship_zones: "" });
+
+    // Untouched: nothing to update.
+    const untouched = await planProductImport(db, csvOf(rows));
+    expect(untouched).toMatchObject({ creates: [], updates: [], unchanged: 2, errors: [] });
+
+    const state = async () => ({
+      weight: (
+        await db.selectFrom("products").select("weight_grams").where("id", "=", rifle.id).executeTakeFirstOrThrow()
+      ).weight_grams,
+      zones: await productZoneIds(db, rifle.id),
+    });
+    const apply = async (cells: Record<string, string>[]) => {
+      const plan = await planProductImport(db, csvOf(cells));
+      expect(plan.errors).toEqual([]);
+      await applyProductImport(db, plan, admin.id);
+      return plan;
+    };
+
+    // A file from before these columns: weight and zones stay as they are.
+    const old = await apply(own.map(({ weight_grams: _w, ship_zones: _z, ...rest }) => rest));
+    expect(old.unchanged).toBe(1);
+    expect(await state()).toEqual({ weight: 3200, zones: [taiwan, macau].sort((a, b) => a - b) });
+
+    // Changed: one zone (spaces allowed around ids), a new weight.
+    const changed = await apply(own.map((r) => ({ ...r, weight_grams: "850", ship_zones: ` ${taiwan} ` })));
+    expect(changed.updates).toHaveLength(1);
+    expect(await state()).toEqual({ weight: 850, zones: [taiwan] });
+
+    // Empty cells: 0 grams (not weighed) and no limit of its own, as the product form saves them.
+    await apply(own.map((r) => ({ ...r, weight_grams: "", ship_zones: "" })));
+    expect(await state()).toEqual({ weight: 0, zones: [] });
+
+    // A new product with its weight and zones.
+    await apply([
+      {
+        ...own[0],
+        product_id: "",
+        name_en: "New rifle",
+        colour: "Default",
+        weight_grams: "4100",
+        ship_zones: `${macau}`,
+      },
+    ] as Record<string, string>[]);
+    const created = await db
+      .selectFrom("products")
+      .select(["id", "weight_grams"])
+      .where("name_en", "=", "New rifle")
+      .executeTakeFirstOrThrow();
+    expect(created.weight_grams).toBe(4100);
+    expect(await productZoneIds(db, created.id)).toEqual([macau]);
+  });
+
+  it("refuses the confirm (409, nothing written) when a zone of the file was deleted after the preview", async () => {
+    const { db } = svc;
+    const taiwan = await createZone(db, admin.id, zoneInput("Taiwan", "台灣", ["TW"]));
+    const item = await createProduct(db, { variants: [] });
+    const rows = rowsOf(await exportBytes()).map((r) => ({ ...r, ship_zones: String(taiwan), weight_grams: "500" }));
+    const plan = await planProductImport(db, csvOf(rows));
+    expect(plan.errors).toEqual([]);
+    await db.deleteFrom("shipping_zones").where("id", "=", taiwan).execute();
+    await expect(applyProductImport(db, plan, admin.id)).rejects.toMatchObject({
+      key: "adminProductCsv.errors.changedSince",
+    });
+    const after = await db
+      .selectFrom("products")
+      .select("weight_grams")
+      .where("id", "=", item.id)
+      .executeTakeFirstOrThrow();
+    expect(after.weight_grams).toBe(0);
+  });
+
+  it("refuses an unknown zone id and a bad weight as errors of their lines, and writes nothing", async () => {
+    const { db } = svc;
+    const taiwan = await createZone(db, admin.id, zoneInput("Taiwan", "台灣", ["TW"]));
+    const first = await createProduct(db, { variants: [] });
+    await createProduct(db, { variants: [] });
+    const rows = rowsOf(await exportBytes());
+    const edited = rows.map((r) =>
+      r.product_id === String(first.id)
+        ? { ...r, ship_zones: `${taiwan}|99999|Taiwan` }
+        : { ...r, weight_grams: "1.5" },
+    );
+    const before = await snapshot();
+    const { preview: shown, status } = await preview(csvOf(edited));
+    expect(status).toBe(400);
+    expect(shown?.token).toBe(null);
+    const plan = await planProductImport(db, csvOf(edited));
+    expect(plan.errors).toEqual([
+      { line: 2, key: "adminProductCsv.errors.unknownZone", params: { zone: "99999" } },
+      { line: 2, key: "adminProductCsv.errors.unknownZone", params: { zone: "Taiwan" } },
+      {
+        line: 3,
+        key: "adminProductCsv.errors.field",
+        params: { column: "weight_grams", reason: "adminProductForm.errors.weightInvalid" },
+      },
+    ]);
+    expect(await snapshot()).toEqual(before);
+    expect(await productZoneIds(db, first.id)).toEqual([]);
   });
 });

@@ -64,15 +64,36 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "adult_only",
     "is_demo",
     "weight_grams",
+    "sale_price_hkd_cents",
+    "sale_price_gbp_cents",
+    "sale_price_eur_cents",
+    "sale_price_usd_cents",
+    "sale_price_gbp_derived",
+    "sale_price_eur_derived",
+    "sale_price_usd_derived",
+    "sale_ends_at",
+    "option_name",
+    "option_name_zh",
     "brand_id",
     "created_at",
     "updated_at",
   ],
   brands: ["id", "name", "name_zh", "slug", "sort_order", "is_demo", "created_at", "updated_at"],
-  product_variants: ["id", "product_id", "color", "color_zh", "stock", "sort_order"],
+  product_variants: [
+    "id",
+    "product_id",
+    "color",
+    "color_zh",
+    "stock",
+    "sort_order",
+    "option_value",
+    "option_value_zh",
+    "option_order",
+    "sku",
+  ],
   product_images: ["id", "product_id", "path", "sort_order", "color"],
   carts: ["id", "user_id", "created_at", "updated_at", "discount_code"],
-  cart_lines: ["id", "cart_id", "product_id", "color", "quantity", "created_at"],
+  cart_lines: ["id", "cart_id", "product_id", "color", "option_value", "quantity", "created_at"],
   orders: [
     "id",
     "order_number",
@@ -123,6 +144,11 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "name_zh",
     "color",
     "color_zh",
+    "option_name",
+    "option_name_zh",
+    "option_value",
+    "option_value_zh",
+    "sku",
     "image_path",
     "unit_price_cents",
     "quantity",
@@ -386,6 +412,36 @@ describe("constraints", () => {
     ).rejects.toThrow(UNIQUE_FAILED);
     const rows = await db.selectFrom("product_variants").select("stock").where("product_id", "=", productId).execute();
     expect(rows).toEqual([{ stock: 0 }]);
+  });
+
+  it("a variant is one colour × option value, and every variant gets a unique SKU", async () => {
+    const productId = await product();
+    const insert = (color: string, option_value: string, sku?: string) =>
+      db
+        .insertInto("product_variants")
+        .values({ product_id: productId, color, option_value, stock: 1, ...(sku === undefined ? {} : { sku }) })
+        .returning(["id", "sku"])
+        .executeTakeFirstOrThrow();
+    const small = await insert("Black", "S");
+    const large = await insert("Black", "L", "");
+    await insert("Tan", "S", "TAN-S");
+    // Without one (or empty) the database gives "P{product}-{id}": never null, never a duplicate.
+    const rows = await db
+      .selectFrom("product_variants")
+      .select(["id", "sku"])
+      .where("product_id", "=", productId)
+      .orderBy("id")
+      .execute();
+    expect(rows.map((row) => row.sku)).toEqual([`P${productId}-${small.id}`, `P${productId}-${large.id}`, "TAN-S"]);
+    await expect(insert("Black", "S")).rejects.toThrow(UNIQUE_FAILED);
+    await expect(insert("Tan", "L", "TAN-S")).rejects.toThrow(UNIQUE_FAILED);
+    await db.updateTable("product_variants").set({ sku: "" }).where("sku", "=", "TAN-S").execute();
+    const cleared = await db
+      .selectFrom("product_variants")
+      .select(["id", "sku"])
+      .where("color", "=", "Tan")
+      .executeTakeFirstOrThrow();
+    expect(cleared.sku).toBe(`P${productId}-${cleared.id}`);
   });
 
   it("a product has at most five images (sort_order 0..4, each once)", async () => {

@@ -143,7 +143,11 @@ export function ProductCard({
         ) : (
           <div>{t("home.noImage")}</div>
         )}
-        {product.featured ? <span>{t("home.featuredBadge")}</span> : null}
+        {product.was_cents !== null ? (
+          <span data-sale-badge>{t("home.saleBadge")}</span>
+        ) : product.featured ? (
+          <span>{t("home.featuredBadge")}</span>
+        ) : null}
       </Link>
       <div className="card-body">
         {product.category ? <p className="card-cat">{product.category}</p> : null}
@@ -165,7 +169,18 @@ export function ProductCard({
           </ul>
         ) : null}
         <div className="card-foot">
-          <p data-price>{formatMoney(product.price_cents, product.currency)}</p>
+          <p data-price>
+            {formatMoney(product.price_cents, product.currency)}
+            {product.was_cents !== null ? (
+              <>
+                {" "}
+                <s className="text-sm font-normal text-stone-500" data-was-price>
+                  <span className="sr-only">{t("product.wasPrice", { amount: "" })}</span>
+                  {formatMoney(product.was_cents, product.currency)}
+                </s>
+              </>
+            ) : null}
+          </p>
           {product.cartColor === null ? <p>{t("home.outOfStock")}</p> : null}
         </div>
         <div className="card-actions">

@@ -67,3 +67,25 @@ export function hongKongDateTime(value: string | number | Date): string {
   const iso = hongKongIso(value);
   return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : "";
 }
+
+const HONG_KONG_INPUT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$/;
+
+/**
+ * A date and time typed in Hong Kong time — a `datetime-local` field's "2026-12-01T18:00", or a
+ * CSV file's "2026-12-01 18:00" — as the stored ISO-8601 UTC timestamp; null when it is not one.
+ */
+export function fromHongKongInput(text: string): string | null {
+  const match = HONG_KONG_INPUT.exec(text.trim());
+  if (!match) return null;
+  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number];
+  const time = Date.UTC(year, month - 1, day, hour, minute) - HONG_KONG_OFFSET_MS;
+  const date = new Date(time);
+  // 2026-02-31 rolls over to March: not a date.
+  if (hongKongIso(date)?.slice(0, 16) !== `${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}`) return null;
+  return date.toISOString();
+}
+
+/** A stored timestamp as a `datetime-local` field shows it in Hong Kong time: "2026-12-01T18:00". */
+export function toHongKongInput(value: string | number | Date): string {
+  return hongKongIso(value)?.slice(0, 16) ?? "";
+}

@@ -49,6 +49,58 @@ export function priceIn(product: Priced, currency: Currency): number {
   }
 }
 
+/** A product's sale (docs/decisions/053): its price in each currency while it lasts, and its end. */
+export interface SalePriced extends Priced {
+  sale_price_hkd_cents: number | null;
+  sale_price_gbp_cents: number | null;
+  sale_price_eur_cents: number | null;
+  sale_price_usd_cents: number | null;
+  /** ISO-8601 UTC; null: no end. */
+  sale_ends_at: string | null;
+}
+
+/** What a shopper pays for a product at one moment, and the regular price it replaces. */
+export interface PriceNow {
+  /** The price paid now: the sale price while the sale lasts, else the regular price. */
+  cents: number;
+  /** The regular price: more than `cents` exactly when the product is on sale now. */
+  regularCents: number;
+  /** When the sale ends (ISO-8601 UTC), while one is on; else null. */
+  saleEndsAt: string | null;
+}
+
+function salePriceIn(product: SalePriced, currency: Currency): number | null {
+  switch (currency) {
+    case "GBP":
+      return product.sale_price_gbp_cents;
+    case "EUR":
+      return product.sale_price_eur_cents;
+    case "USD":
+      return product.sale_price_usd_cents;
+    default:
+      return product.sale_price_hkd_cents;
+  }
+}
+
+/**
+ * The price in effect at `at` (docs/decisions/053): a product is on sale while it has an HKD
+ * sale price and its end (if any) is still ahead; it then pays its sale price in `currency` if
+ * that is below the regular one. Nothing is written when a sale ends: the price returns by
+ * itself. The listing's SQL says the same (app/models/products/sale-prices.server.ts).
+ */
+export function priceNow(product: SalePriced, currency: Currency, at: Date = new Date()): PriceNow {
+  const regularCents = priceIn(product, currency);
+  const sale = salePriceIn(product, currency);
+  const on =
+    product.sale_price_hkd_cents !== null &&
+    sale !== null &&
+    sale < regularCents &&
+    (product.sale_ends_at === null || product.sale_ends_at > at.toISOString());
+  return on
+    ? { cents: sale, regularCents, saleEndsAt: product.sale_ends_at }
+    : { cents: regularCents, regularCents, saleEndsAt: null };
+}
+
 /** The currencies whose prices can be derived from HKD. */
 export const DERIVED_CURRENCIES = ["GBP", "EUR", "USD"] as const;
 export type DerivedCurrency = (typeof DERIVED_CURRENCIES)[number];

@@ -109,7 +109,12 @@ export function productJsonLd(product: ProductDetail, siteUrl: string, language:
     ...(product.brand
       ? { brand: { "@type": "Brand", name: (language === "zh" && product.brand.name_zh) || product.brand.name } }
       : {}),
-    offers: { ...offer(product.price_hkd_cents, product.total_stock), url },
+    // The price paid now: the sale price while on sale, valid until the sale's end (decision 053).
+    offers: {
+      ...offer(product.hkd_now.cents, product.total_stock),
+      ...(product.hkd_now.saleEndsAt ? { priceValidUntil: product.hkd_now.saleEndsAt } : {}),
+      url,
+    },
     mainEntityOfPage: { "@type": "ItemPage", "@id": url, url, inLanguage: HTML_LANG[language] },
   };
 }

@@ -4,7 +4,7 @@ import { lockRows } from "#db/dialect";
 import type { Currency } from "#db/schema";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { parseId } from "~/lib/ids";
-import { priceIn } from "~/lib/money";
+import { priceNow } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import { type ShippingRule, shippingFor } from "~/lib/shipping";
 import { publicUrl } from "~/lib/storage.server";
@@ -51,7 +51,10 @@ export interface CartLine {
   stock: number;
   /** False when the product's category is inactive: the line is shown, not counted, not sold. */
   available: boolean;
+  /** The price paid now: the sale price while the product is on sale (docs/decisions/053). */
   unitPriceCents: number;
+  /** The regular price: above `unitPriceCents` exactly while the product is on sale. */
+  regularUnitPriceCents: number;
   lineTotalCents: number;
   imageUrl: string | null;
 }
@@ -158,6 +161,11 @@ export function cartLineRows(db: DB, cartId: string) {
       "products.price_gbp_cents",
       "products.price_eur_cents",
       "products.price_usd_cents",
+      "products.sale_price_hkd_cents",
+      "products.sale_price_gbp_cents",
+      "products.sale_price_eur_cents",
+      "products.sale_price_usd_cents",
+      "products.sale_ends_at",
       "categories.slug as category_slug",
       "categories.name_en as category_name_en",
       "categories.name_zh as category_name_zh",
@@ -181,6 +189,7 @@ export async function loadCart(
   currency: Currency,
   shippingRule: ShippingRule,
   destination?: string,
+  at: Date = new Date(),
 ): Promise<Cart> {
   const empty: Cart = {
     id: cartId,
@@ -196,7 +205,8 @@ export async function loadCart(
   if (!cartId) return empty;
   const rows = await cartLineRows(db, cartId);
   const lines = rows.map((row): CartLine => {
-    const unit = priceIn(row, currency);
+    const price = priceNow(row, currency, at);
+    const unit = price.cents;
     return {
       id: row.id,
       productId: row.product_id,
@@ -212,6 +222,7 @@ export async function loadCart(
       // A left join: no category (null) is shown; an inactive one (0) hides the product.
       available: row.category_is_active !== 0,
       unitPriceCents: unit,
+      regularUnitPriceCents: price.regularCents,
       lineTotalCents: unit * row.quantity,
       imageUrl: publicUrl(row.image_path),
     };

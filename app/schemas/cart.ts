@@ -13,4 +13,6 @@ export const cartActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("update"), lineId: text, quantity: text, setQuantity: text }),
   z.object({ intent: z.literal("remove"), lineId: text }),
   z.object({ intent: z.literal("clear") }),
+  // "Update shipping" on the cart page: the destination the shipping is computed for (decision 047).
+  z.object({ intent: z.literal("shipping"), country: text }),
 ]);

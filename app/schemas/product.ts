@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fromHongKongInput } from "~/lib/dates";
 import { parseId } from "~/lib/ids";
 import { requiredText } from "~/lib/text-field";
 
@@ -93,6 +94,19 @@ const stockField = z
   .regex(/^\d{1,6}$/, { error: "adminProductForm.errors.stockInvalid" })
   .transform((value) => Number.parseInt(value, 10));
 
+/** The heaviest weight the form takes: 1,000 kg, far above anything a shop posts. */
+export const MAX_WEIGHT_GRAMS = 1_000_000;
+
+const WEIGHT_INVALID = "adminProductForm.errors.weightInvalid";
+
+/** Grams as a whole number from 0 to MAX_WEIGHT_GRAMS (the weight bands of the shipping zones read it). */
+const weightField = z
+  .string({ error: WEIGHT_INVALID })
+  .trim()
+  .regex(/^\d{1,7}$/, { error: WEIGHT_INVALID })
+  .transform((value) => Number.parseInt(value, 10))
+  .refine((grams) => grams <= MAX_WEIGHT_GRAMS, { error: WEIGHT_INVALID });
+
 export const variantSchema = z
   .object({
     color: requiredText("adminProductForm.errors.colorRequired", 60, "adminProductForm.errors.colorTooLong"),
@@ -112,6 +126,17 @@ export const productSchema = z
     price_gbp: optionalPrice,
     price_eur: optionalPrice,
     price_usd: optionalPrice,
+    /** The sale (docs/decisions/053): HKD required for a sale, others follow it when empty. */
+    sale_price_hkd: optionalPrice,
+    sale_price_gbp: optionalPrice,
+    sale_price_eur: optionalPrice,
+    sale_price_usd: optionalPrice,
+    /** When the sale ends, in Hong Kong time ("2026-12-01T18:00"); empty: no end. */
+    sale_ends: z
+      .string()
+      .trim()
+      .refine((value) => fromHongKongInput(value) !== null, { error: "adminProductForm.errors.saleEndsInvalid" })
+      .optional(),
     category_id: z
       .string()
       .regex(/^\d{1,9}$/, { error: "adminProductForm.errors.categoryInvalid" })
@@ -125,6 +150,8 @@ export const productSchema = z
       .array(z.string().regex(/^\d{1,9}$/, { error: "adminProductForm.errors.zoneInvalid" }))
       .max(200)
       .optional(),
+    /** Weight in grams; empty is 0, "not weighed" (the weight bands count it as nothing). */
+    weight_grams: weightField.optional(),
     /** Stock of a product without colours (kept in its default-colour variant). */
     stock: stockField.optional(),
     variants: z.array(variantSchema).max(MAX_VARIANTS, { error: "adminProductForm.errors.tooManyVariants" }).optional(),
@@ -159,6 +186,9 @@ export const productSchema = z
       }
       seen.add(key);
     });
+    saleIssues(value).forEach((issue) => {
+      ctx.addIssue({ code: "custom", path: [issue.field], message: issue.message });
+    });
   })
   .transform((value) => ({
     name_en: value.name_en,
@@ -170,15 +200,79 @@ export const productSchema = z
     price_gbp_cents: value.price_gbp ?? null,
     price_eur_cents: value.price_eur ?? null,
     price_usd_cents: value.price_usd ?? null,
+    sale: saleOf(value),
     category_id: value.category_id ?? null,
     is_featured: value.is_featured ?? false,
     adult_only: value.adult_only ?? false,
     ship_zone_ids: (value.ship_zones ?? []).map((id) => Number.parseInt(id, 10)) as number[] | undefined,
+    weight_grams: (value.weight_grams ?? 0) as number | undefined,
     stock: value.stock ?? 0,
     variants: value.variants ?? [],
     images: (value.images ?? []).map((image) => (typeof image === "string" ? image : image.key)),
     imageColors: imageColorsOf(value.images ?? []),
   }));
+
+/** A sale as the model saves it (docs/decisions/053): null currencies follow HKD. */
+export interface SaleInput {
+  price_hkd_cents: number;
+  price_gbp_cents: number | null;
+  price_eur_cents: number | null;
+  price_usd_cents: number | null;
+  /** ISO-8601 UTC; null: until the owner removes it. */
+  ends_at: string | null;
+}
+
+interface SaleFields {
+  price_hkd: number;
+  price_gbp?: number;
+  price_eur?: number;
+  price_usd?: number;
+  sale_price_hkd?: number;
+  sale_price_gbp?: number;
+  sale_price_eur?: number;
+  sale_price_usd?: number;
+  sale_ends?: string;
+}
+
+const SALE_CURRENCIES = ["gbp", "eur", "usd"] as const;
+
+/**
+ * What the form alone can tell of a sale: a sale needs its HKD price, and each sale price must be
+ * below the regular price typed beside it. The model checks what needs the shop's rates and the
+ * clock (a derived price, an end already past).
+ */
+export function saleIssues(value: SaleFields): { field: string; message: string }[] {
+  const issues: { field: string; message: string }[] = [];
+  if (value.sale_price_hkd === undefined) {
+    if (SALE_CURRENCIES.some((c) => value[`sale_price_${c}`] !== undefined) || value.sale_ends) {
+      issues.push({ field: "sale_price_hkd", message: "adminProductForm.errors.saleHkdRequired" });
+    }
+    return issues;
+  }
+  if (value.sale_price_hkd >= value.price_hkd) {
+    issues.push({ field: "sale_price_hkd", message: "adminProductForm.errors.saleNotBelow" });
+  }
+  for (const c of SALE_CURRENCIES) {
+    const sale = value[`sale_price_${c}`];
+    const regular = value[`price_${c}`];
+    if (sale !== undefined && regular !== undefined && sale >= regular) {
+      issues.push({ field: `sale_price_${c}`, message: "adminProductForm.errors.saleNotBelow" });
+    }
+  }
+  return issues;
+}
+
+/** The form's sale: null when it has no HKD sale price (no sale). */
+function saleOf(value: SaleFields): SaleInput | null {
+  if (value.sale_price_hkd === undefined) return null;
+  return {
+    price_hkd_cents: value.sale_price_hkd,
+    price_gbp_cents: value.sale_price_gbp ?? null,
+    price_eur_cents: value.sale_price_eur ?? null,
+    price_usd_cents: value.sale_price_usd ?? null,
+    ends_at: value.sale_ends ? fromHongKongInput(value.sale_ends) : null,
+  };
+}
 
 /**
  * The colour asked for each image key (the first time a key comes): the colour name or null for

@@ -18,7 +18,9 @@ import * as m0017 from "./0017-outbox-admin-indexes";
 import * as m0018 from "./0018-shipping-zones";
 import * as m0019 from "./0019-discount-codes";
 import * as m0020 from "./0020-age-and-restricted-items";
-import * as m0023 from "./0023-brands";
+import * as m0024 from "./0024-sale-prices";
+import * as m0025 from "./0025-brands";
+import * as m0026 from "./0026-variant-options";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -44,5 +46,7 @@ export const migrations: Record<string, Migration> = {
   "0018-shipping-zones": m0018,
   "0019-discount-codes": m0019,
   "0020-age-and-restricted-items": m0020,
-  "0023-brands": m0023,
+  "0024-sale-prices": m0024,
+  "0025-brands": m0025,
+  "0026-variant-options": m0026,
 };

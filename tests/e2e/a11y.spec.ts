@@ -238,6 +238,8 @@ test.describe("accessibility and markup of every page type", () => {
       await visit("/admin/settings/shop");
       await visit("/admin/settings/pages/shipping");
       await visit("/admin/settings/search");
+      await visit("/admin/settings/shipping");
+      await visit("/admin/settings/shipping/new");
       // A paused webhook (nothing is ever sent to it): the list and its page.
       const webhook = await page.request.post("/admin/settings/webhooks", {
         form: { intent: "create", name: `Sweep ${language}`, url: "https://93.184.215.14/sweep", events: "order.paid" },

@@ -554,6 +554,43 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     200,
     "all",
   ),
+  // Shipping zones: the owner's (docs/decisions/047): what every shopper pays for delivery.
+  adminRow(
+    "/admin/settings/shipping",
+    "routes/admin/shipping-zones.tsx",
+    () => "/admin/settings/shipping",
+    {
+      body: () => ({ intent: "delete", id: "1", confirmed: "1" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
+  adminRow(
+    "/admin/settings/shipping/new",
+    { file: "routes/admin/shipping-zone.tsx", id: "admin-zone-new" },
+    () => "/admin/settings/shipping/new",
+    {
+      body: () => ({ name_en: "Forged", name_zh: "偽造", "countries[]": "HK", fee_hkd: "0" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
+  adminRow(
+    "/admin/settings/shipping/:id",
+    { file: "routes/admin/shipping-zone.tsx", id: "admin-zone-edit" },
+    () => "/admin/settings/shipping/1",
+    {
+      body: () => ({ name_en: "Forged", name_zh: "偽造", fee_hkd: "0" }),
+      adminBody: () => ({ intent: "nothing" }),
+      admin: 400,
+    },
+    200,
+    "all",
+  ),
   // Webhooks: the owner's. Opening the shop's network to them, or removing one, must not happen for anyone else.
   adminRow(
     "/admin/settings/webhooks",

@@ -1,8 +1,12 @@
+import crypto from "node:crypto";
 import type { RouterContextProvider } from "react-router";
+import { now } from "#db/connect.server";
+import type { AdminRole } from "#db/schema";
 import type { Services } from "~/context";
-import { type CurrentUser, userContext } from "~/lib/auth.server";
+import { type CurrentUser, loadCurrentUser, userContext } from "~/lib/auth.server";
 import { emptySession, sessionContext } from "~/lib/session.server";
 import { i18nextMiddleware } from "~/middleware/i18next";
+import { createCustomer } from "../factories";
 import { createTestContext } from "./db";
 
 /** The request context of a route test: test services, an empty session and `user` (null: signed out). */
@@ -47,4 +51,29 @@ export function formOf(fields: Record<string, string | Blob | readonly (string |
     for (const item of Array.isArray(value) ? value : [value]) form.append(key, item as string | Blob);
   }
   return form;
+}
+
+/** The status of a route's answer: a Response's, or a `data(…, { status })` answer's init. */
+export function statusOf(value: unknown): number | undefined {
+  if (value instanceof Response) return value.status;
+  return (value as { init?: { status?: number } | null } | undefined)?.init?.status ?? undefined;
+}
+
+/** The body of a `data(…)` answer. */
+export function dataOf<T>(value: unknown): T {
+  return (value as { data: T }).data;
+}
+
+/** A new signed-in admin of `role` (owner or staff), loaded the way a request loads its user. */
+export async function adminAccount(svc: Services, role: AdminRole): Promise<CurrentUser> {
+  const user = await createCustomer(svc.db, { email: `${role}-${crypto.randomUUID()}@shop.hk` });
+  await svc.db
+    .insertInto("admin_users")
+    .values({ user_id: user.id, email: user.email, role, created_at: now() })
+    .execute();
+  const session = emptySession();
+  session.userId = user.id;
+  const loaded = await loadCurrentUser(createTestContext(svc), session);
+  if (!loaded) throw new Error("not signed in");
+  return loaded;
 }

@@ -24,7 +24,7 @@ import {
   productSchema,
 } from "~/schemas/product";
 import { imageColorOptions, ProductImages } from "./product-images";
-import { ProductPriceFields } from "./product-price-fields";
+import { ProductPriceFields, ProductSaleFields } from "./product-price-fields";
 import { ProductVariantRows } from "./product-variant-rows";
 
 /*
@@ -131,6 +131,21 @@ export function ProductEditor({
           {areaField(fields.description_zh, t("adminProductForm.descriptionZh"))}
         </div>
         <ProductPriceFields fields={fields} rates={rates} />
+        <ProductSaleFields fields={fields} rates={rates} />
+        {/* A row of its own: its hint and message would push the category's row out of line. */}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FieldFor
+            field={fields.weight_grams}
+            label={t("adminProductForm.weight")}
+            hint={t("adminProductForm.weightHint")}
+          >
+            <input
+              {...getInputProps(fields.weight_grams, { type: "text" })}
+              inputMode="numeric"
+              className={inputClass}
+            />
+          </FieldFor>
+        </div>
         <div className="grid gap-4 sm:grid-cols-2 sm:items-end">
           <FieldFor field={fields.category_id} label={t("adminProductForm.category")}>
             <select {...getSelectProps(fields.category_id)} className={inputClass}>

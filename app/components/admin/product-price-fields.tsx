@@ -116,6 +116,75 @@ export function ProductPriceFields({
   );
 }
 
+const SALE_LABELS = {
+  GBP: "adminProductForm.salePriceGbp",
+  EUR: "adminProductForm.salePriceEur",
+  USD: "adminProductForm.salePriceUsd",
+} as const;
+
+/**
+ * The sale (docs/decisions/053): an HKD sale price (empty: no sale), GBP/EUR/USD sale prices that
+ * follow it when empty (their placeholder shows today's amount), and when it ends in Hong Kong
+ * time (empty: until removed). The server checks each is below the regular price.
+ */
+export function ProductSaleFields({
+  fields,
+  rates,
+}: {
+  fields: {
+    sale_price_hkd: PriceField;
+    sale_price_gbp: PriceField;
+    sale_price_eur: PriceField;
+    sale_price_usd: PriceField;
+    sale_ends: PriceField;
+  };
+  rates: ExchangeRates;
+}) {
+  const { t } = useTranslation();
+  const byCurrency = { GBP: fields.sale_price_gbp, EUR: fields.sale_price_eur, USD: fields.sale_price_usd };
+  const [hkd, setHkd] = useState(textOf(fields.sale_price_hkd.initialValue));
+  const hkdCents = parseCents(hkd);
+  const ends = fields.sale_ends;
+  const endsErrors = ends.errors?.length ? ends.errors : undefined;
+  return (
+    <fieldset className="flex flex-col gap-3" data-testid="sale-fields">
+      <legend className="text-sm font-semibold text-stone-800">{t("adminProductForm.saleSection")}</legend>
+      <p className="text-xs text-stone-600">{t("adminProductForm.saleHint")}</p>
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <PriceInput field={fields.sale_price_hkd} label={t("adminProductForm.salePriceHkd")} onValue={setHkd} />
+        {DERIVED_CURRENCIES.map((currency) => {
+          const derived = hkdCents === null ? null : convertFromHkd(hkdCents, rates[currency]);
+          return (
+            <PriceInput
+              key={currency}
+              field={byCurrency[currency]}
+              label={t(SALE_LABELS[currency])}
+              placeholder={derived === null ? undefined : `≈ ${centsToText(derived)}`}
+              onValue={() => {}}
+            />
+          );
+        })}
+      </div>
+      <div className="flex max-w-xs flex-col gap-1">
+        <label htmlFor="product-sale_ends" className="text-sm font-medium text-stone-800">
+          {t("adminProductForm.saleEnds")}
+        </label>
+        <input
+          key={ends.key}
+          id="product-sale_ends"
+          name={ends.name}
+          type="datetime-local"
+          defaultValue={textOf(ends.initialValue)}
+          aria-invalid={endsErrors ? true : undefined}
+          aria-describedby={endsErrors ? "product-sale_ends-error" : undefined}
+          className={inputClass}
+        />
+        <ErrorList id="product-sale_ends-error" errors={endsErrors} />
+      </div>
+    </fieldset>
+  );
+}
+
 /** A field's sent value as text; a repeated field (a list, from a broken or hostile client) is none. */
 function textOf(value: unknown): string {
   return typeof value === "string" ? value : "";

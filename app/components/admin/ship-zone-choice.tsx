@@ -14,7 +14,7 @@ export function chosenZones(
 
 /**
  * The shipping zones a product or category is limited to (docs/decisions/049): a checkbox per
- * zone, named in both languages, posted as `ship_zones` (none ticked: ships wherever the shop
+ * zone, named in both languages, posted as `ship_zones[]` (a list, as html-validate wants checkbox groups named; none ticked: ships wherever the shop
  * ships). Plain checkboxes, with or without JavaScript. Nothing when the shop has no zones.
  */
 export function ShipZoneChoice({
@@ -39,7 +39,7 @@ export function ShipZoneChoice({
           <label key={zone.id} className="flex items-center gap-2 text-sm">
             <input
               type="checkbox"
-              name="ship_zones"
+              name="ship_zones[]"
               value={String(zone.id)}
               defaultChecked={chosen.includes(zone.id)}
               className="size-4"

@@ -43,6 +43,15 @@ export function CartLineItem({
         {line.available ? (
           <p className="text-sm text-stone-600">
             {t("cart.price")}: {money(line.unitPriceCents)}
+            {line.regularUnitPriceCents > line.unitPriceCents ? (
+              <>
+                {" "}
+                <s className="text-stone-500" data-was-price>
+                  <span className="sr-only">{t("product.wasPrice", { amount: "" })}</span>
+                  {money(line.regularUnitPriceCents)}
+                </s>
+              </>
+            ) : null}
           </p>
         ) : (
           <p className="mt-1 text-sm font-semibold text-red-700" data-testid="line-unavailable">

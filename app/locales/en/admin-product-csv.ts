@@ -11,6 +11,8 @@ export default {
   rulePrices:
     "An empty GBP, EUR or USD price follows the HKD price at the shop's rate; colours missing from a product's rows are removed from it.",
   ruleImages: "Images are not imported: the image_urls column is ignored and product images stay as they are.",
+  ruleShipping:
+    "weight_grams is the weight in grams (empty: 0). ship_zones lists the ids of the shipping zones the product may go to, separated by | (empty: wherever its category allows). A file without these columns leaves them as they are.",
   fileLabel: "CSV file",
   fileHint: "UTF-8, at most 10 MB, with the export's header row.",
   previewButton: "Preview import",
@@ -39,6 +41,7 @@ export default {
     unknownCategory: "There is no category with the slug “{{slug}}”.",
     featuredInvalid: "featured must be yes or no.",
     adultInvalid: "adult_only must be yes, no or empty.",
+    unknownZone: "ship_zones: there is no shipping zone with id “{{zone}}” (separate ids with |).",
     rowsDisagree: "{{columns}} differs from line {{other}} of the same product.",
     field: "{{column}}: {{reason}}",
     staleUpload: "This upload has expired or is not yours. Upload the file again.",

@@ -10,6 +10,8 @@ export default {
     "有 product_id 的行會更新該產品；沒有 product_id 的行會建立新產品，連續而 name_en 相同的行屬於同一產品的不同顏色。",
   rulePrices: "英鎊、歐元或美元價格留空即按商店匯率跟隨港幣價格；產品各行中沒有列出的顏色會被移除。",
   ruleImages: "不會匯入圖片：image_urls 一欄會被忽略，產品圖片保持不變。",
+  ruleShipping:
+    "weight_grams 是以克計算的重量（留空：0）。ship_zones 列出產品可寄往的運送區域編號，以 | 分隔（留空：按其分類允許的地區）。檔案沒有這兩欄時，兩者保持不變。",
   fileLabel: "CSV 檔案",
   fileHint: "UTF-8 編碼，最大 10 MB，須包含匯出檔案的標題行。",
   previewButton: "預覽匯入",
@@ -38,6 +40,7 @@ export default {
     unknownCategory: "沒有代號為「{{slug}}」的分類。",
     featuredInvalid: "featured 必須是 yes 或 no。",
     adultInvalid: "adult_only 必須是 yes、no 或留空。",
+    unknownZone: "ship_zones：沒有編號為「{{zone}}」的運送區域（編號之間以 | 分隔）。",
     rowsDisagree: "{{columns}} 與同一產品的第 {{other}} 行不同。",
     field: "{{column}}：{{reason}}",
     staleUpload: "此上載已過期或不屬於你。請重新上載檔案。",

@@ -42,6 +42,25 @@ function discountText(t: TFunction, order: Pick<OrderRow, "discount_code" | "dis
   return ` · ${t("discounts.line", { code: order.discount_code })}: ${formatMoney(-order.discount_cents, order.currency)}`;
 }
 
+/**
+ * The order's amounts as one paragraph, the same in every order e-mail that lists them:
+ * "Subtotal: HK$160.00 · Discount (CODE): -HK$25.00 · Shipping: Free · Total: HK$135.00". The
+ * subtotal is before the discount (the order stores it after, db/schema.ts).
+ */
+export function amountsText(
+  t: TFunction,
+  order: Pick<
+    OrderRow,
+    "subtotal_cents" | "discount_code" | "discount_cents" | "shipping_cents" | "total_cents" | "currency"
+  >,
+): string {
+  const shipping = order.shipping_cents === 0 ? t("cart.free") : formatMoney(order.shipping_cents, order.currency);
+  return `${t("cart.subtotal")}: ${formatMoney(order.subtotal_cents + order.discount_cents, order.currency)}${discountText(
+    t,
+    order,
+  )} · ${t("cart.shipping")}: ${shipping} · ${t("cart.orderTotal")}: ${formatMoney(order.total_cents, order.currency)}`;
+}
+
 function orderUrl(config: Pick<Config, "publicUrl">, order: Pick<OrderRow, "id">): string {
   return `${config.publicUrl}/account/orders/${order.id}`;
 }
@@ -74,9 +93,7 @@ export async function queueOrderReceivedEmail(trx: DB, config: OrderMailConfig, 
         number: order.order_number,
       }),
       ...lines.map((line) => orderLineText(line, order.currency, language)),
-      `${t("cart.subtotal")}: ${formatMoney(order.subtotal_cents + order.discount_cents, order.currency)}${discountText(t, order)} · ${t("cart.shipping")}: ${
-        order.shipping_cents === 0 ? t("cart.free") : formatMoney(order.shipping_cents, order.currency)
-      } · ${t("cart.orderTotal")}: ${formatMoney(order.total_cents, order.currency)}`,
+      amountsText(t, order),
       ...transferParagraphs(t, instructions, order.currency, order.order_number),
       ...(order.payment_due_at
         ? [
@@ -150,12 +167,15 @@ function transferParagraphs(
   }
 }
 
-/** The status changes the customer is told of by e-mail, with the words of each (delivered is not mailed). */
+/**
+ * The status changes the customer is told of by e-mail, with the words of each (delivered is not
+ * mailed), and whether it lists the order's amounts (with its discount line, docs/decisions/048).
+ */
 const STATUS_EMAILS = {
-  markPaid: { key: "paid", event: "order.paid" },
-  markShipped: { key: "shipped", event: "order.shipped" },
-  cancel: { key: "cancelled", event: "order.cancelled" },
-  rejectReceipt: { key: "receiptRejected", event: "order.receipt_rejected" },
+  markPaid: { key: "paid", event: "order.paid", amounts: true },
+  markShipped: { key: "shipped", event: "order.shipped", amounts: true },
+  cancel: { key: "cancelled", event: "order.cancelled", amounts: true },
+  rejectReceipt: { key: "receiptRejected", event: "order.receipt_rejected", amounts: false },
 } as const;
 
 export type MailedTransition = keyof typeof STATUS_EMAILS;
@@ -178,7 +198,7 @@ export async function queueOrderStatusEmail(
   at: Date,
 ): Promise<void> {
   const language = orderLanguage(order);
-  const { key, event } = STATUS_EMAILS[transition];
+  const { key, event, amounts } = STATUS_EMAILS[transition];
   const params = {
     number: order.order_number,
     name: order.first_name,
@@ -191,6 +211,7 @@ export async function queueOrderStatusEmail(
     heading: t("orderEmail.statusHeading", params),
     paragraphs: [
       t(`orderEmail.${key}Text`, params),
+      ...(amounts ? [amountsText(t, order)] : []),
       ...(transition === "markShipped" && order.tracking_number ? [t("orderEmail.trackingText", params)] : []),
       ...(transition === "rejectReceipt" ? [t("orderEmail.reasonText", params)] : []),
     ],
@@ -223,7 +244,7 @@ export async function queueDeadlineEmail(
   const message = await renderLocalizedEmail(await loadShop(trx), order.email, language, (t) => ({
     subject: t(`orderEmail.${kind}Subject`, params),
     heading: t("orderEmail.statusHeading", params),
-    paragraphs: [t(`orderEmail.${kind}Text`, params), t(`orderEmail.${kind}Next`, params)],
+    paragraphs: [t(`orderEmail.${kind}Text`, params), amountsText(t, order), t(`orderEmail.${kind}Next`, params)],
     action: {
       label: t(kind === "reminder" ? "orderEmail.payAndUpload" : "orderEmail.viewOrder"),
       url: orderUrl(config, order),

@@ -6,7 +6,7 @@ import type { CheckoutState } from "~/lib/checkout-session.server";
 import { DEFAULT_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
 import { countryName, resolveCountry } from "~/lib/countries";
 import { colorName, localized } from "~/lib/localize";
-import { priceIn } from "~/lib/money";
+import { priceNow } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
@@ -72,6 +72,8 @@ export interface PlaceOrderInput {
   defaultPaymentWindowHours?: number;
   /** The shopper's "I am 18 or older" at checkout (docs/decisions/049); needed when an item is 18+. */
   ageConfirmation?: AgeConfirmation | null;
+  /** The moment of placement (a test's clock): prices in effect then; now by default. */
+  at?: Date;
 }
 
 /** The order a payment form made, by the form's one-time key (the same form sent twice finds it). */
@@ -220,13 +222,15 @@ export async function placeOrder(
       }
     }
 
+    // The price in effect at placement: a sale that ended since the cart was shown no longer
+    // applies, one that began does (docs/decisions/053).
+    const placedAt = input.at ?? new Date();
     const priced = lines.map((line) => {
-      const unit = priceIn(line, input.currency);
+      const unit = priceNow(line, input.currency, placedAt).cents;
       return { ...line, unit, total: unit * line.quantity };
     });
     const subtotal = priced.reduce((sum, line) => sum + line.total, 0);
     const shop = await loadShop(trx);
-    const placedAt = new Date();
     const timestamp = now(placedAt);
     const { customer } = input;
     // The cart's code, checked again and its use taken in this transaction (docs/decisions/048):

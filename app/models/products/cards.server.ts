@@ -4,7 +4,7 @@ import type { Currency } from "#db/schema";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { defaultColour, imagesForColour } from "~/lib/colour-images";
 import { colorName, localized } from "~/lib/localize";
-import { type Priced, priceIn } from "~/lib/money";
+import { priceNow, type SalePriced } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 
@@ -15,7 +15,12 @@ export interface PricedProduct {
   name_zh: string;
   description_en: string;
   description_zh: string;
+  /** The price paid now: the sale price while a sale lasts (docs/decisions/053). */
   price_cents: number;
+  /** The regular price: above `price_cents` exactly while the product is on sale. */
+  regular_price_cents: number;
+  /** When the sale on now ends (ISO-8601 UTC); null when none is on or it has no end. */
+  sale_ends_at: string | null;
   currency: Currency;
   is_featured: boolean;
 }
@@ -23,16 +28,20 @@ export interface PricedProduct {
 /** The `PricedProduct` fields of a product row, priced in `currency`. */
 export function pricedProduct(
   row: Pick<PricedProduct, "id" | "name_en" | "name_zh" | "description_en" | "description_zh"> &
-    Priced & { is_featured: number },
+    SalePriced & { is_featured: number },
   currency: Currency,
+  at: Date = new Date(),
 ): PricedProduct {
+  const price = priceNow(row, currency, at);
   return {
     id: row.id,
     name_en: row.name_en,
     name_zh: row.name_zh,
     description_en: row.description_en,
     description_zh: row.description_zh,
-    price_cents: priceIn(row, currency),
+    price_cents: price.cents,
+    regular_price_cents: price.regularCents,
+    sale_ends_at: price.saleEndsAt,
     currency,
     is_featured: row.is_featured === 1,
   };
@@ -60,6 +69,11 @@ export const CARD_COLUMNS = [
   "products.price_gbp_cents",
   "products.price_eur_cents",
   "products.price_usd_cents",
+  "products.sale_price_hkd_cents",
+  "products.sale_price_gbp_cents",
+  "products.sale_price_eur_cents",
+  "products.sale_price_usd_cents",
+  "products.sale_ends_at",
   "products.is_featured",
   "categories.slug as category_slug",
   "categories.name_en as category_name_en",
@@ -91,14 +105,18 @@ export async function listFeaturedProducts(db: DB, currency: Currency, limit = 3
 
 export type CardRow = Omit<
   ProductCard,
-  "price_cents" | "currency" | "image_url" | "total_stock" | "colors" | "is_featured"
-> & {
-  price_hkd_cents: number;
-  price_gbp_cents: number;
-  price_eur_cents: number;
-  price_usd_cents: number;
-  is_featured: number;
-};
+  | "price_cents"
+  | "regular_price_cents"
+  | "sale_ends_at"
+  | "currency"
+  | "image_url"
+  | "total_stock"
+  | "colors"
+  | "is_featured"
+> &
+  SalePriced & {
+    is_featured: number;
+  };
 
 /**
  * Adds the image and the colour variants to product rows, with two queries in all. The image is
@@ -107,7 +125,12 @@ export type CardRow = Omit<
  * reads every image of the page's products (five at most each) through the
  * (product_id, sort_order) unique index.
  */
-export async function toCards(db: DB, rows: CardRow[], currency: Currency): Promise<ProductCard[]> {
+export async function toCards(
+  db: DB,
+  rows: CardRow[],
+  currency: Currency,
+  at: Date = new Date(),
+): Promise<ProductCard[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const [variants, images] = await Promise.all([
@@ -138,7 +161,7 @@ export async function toCards(db: DB, rows: CardRow[], currency: Currency): Prom
       .map(({ color, color_zh, stock }) => ({ color, color_zh, stock }));
     const shown = imagesForColour(imagesOf.get(row.id) ?? [], defaultColour(colors)?.color ?? null);
     return {
-      ...pricedProduct(row, currency),
+      ...pricedProduct(row, currency, at),
       category_slug: row.category_slug,
       category_name_en: row.category_name_en,
       category_name_zh: row.category_name_zh,
@@ -160,6 +183,8 @@ export interface CardView {
   /** Clipped: the card shows two lines of it. */
   description: string;
   price_cents: number;
+  /** The regular price, struck through, while the product is on sale; else null. */
+  was_cents: number | null;
   currency: Currency;
   featured: boolean;
   category: string | null;
@@ -193,6 +218,7 @@ export function cardView(card: ProductCard, language: Language): CardView {
     name: localized(card, "name", language),
     description: clipText(localized(card, "description", language), CARD_DESCRIPTION_CHARS),
     price_cents: card.price_cents,
+    was_cents: card.regular_price_cents > card.price_cents ? card.regular_price_cents : null,
     currency: card.currency,
     featured: card.is_featured,
     category: card.category_name_en ? localized(card, "category_name", language) : null,

@@ -1,6 +1,8 @@
+import type { RawBuilder, SelectQueryBuilder } from "kysely";
 import type { DB } from "#db/connect.server";
-import type { CategoryRow, Currency } from "#db/schema";
+import type { CategoryRow, Currency, Database } from "#db/schema";
 import { matchProductSearch } from "#db/search";
+import { type PriceNow, priceNow } from "~/lib/money";
 import { publicUrl } from "~/lib/storage.server";
 import { searchTerms } from "../settings/search-synonyms.server";
 import {
@@ -12,6 +14,7 @@ import {
   shownToShoppers,
   toCards,
 } from "./cards.server";
+import { listedPrice, onSaleAt, regularPrice, saleEnded, saleNotEnded } from "./sale-prices.server";
 
 /**
  * The catalogue rules: listing (category, price band, sort, page), search and the product
@@ -112,12 +115,16 @@ export interface ListingQuery {
   /** A brand id (the listing's ?brand=, docs/decisions/052), or every brand. */
   brandId?: number | null;
   newArrivals?: boolean;
+  /** Only products on sale now (the Sale listing, docs/decisions/053). */
+  onSale?: boolean;
   search?: string;
   price?: PriceBand | null;
   sort: Sort;
   page: number;
   currency: Currency;
   pageSize?: number;
+  /** The moment prices are read for (a test's clock); now by default. */
+  at?: Date;
 }
 
 export interface Listing {
@@ -129,13 +136,6 @@ export interface Listing {
   synonyms?: string[];
 }
 
-const PRICE_COLUMN = {
-  HKD: "products.price_hkd_cents",
-  GBP: "products.price_gbp_cents",
-  EUR: "products.price_eur_cents",
-  USD: "products.price_usd_cents",
-} as const;
-
 /** Control characters (NUL ends an FTS5 query string early: a 500) count as spaces. */
 export function normalizeSearch(term: string | null | undefined): string {
   return (term ?? "")
@@ -145,8 +145,16 @@ export function normalizeSearch(term: string | null | undefined): string {
     .slice(0, 100);
 }
 
+/**
+ * A page of a listing. Sorting by price and the price bands use the price the shopper pays now
+ * (docs/decisions/053): the listed price (`listedPrice`: the sale price when below the regular
+ * one), which migration 0024 indexes, for every product whose sale has not ended, and the regular
+ * price for the few whose sale has ended and is not cleared yet (the scheduler clears them within
+ * a minute); those are read apart, through the sale-end index, and merged in.
+ */
 export async function listProducts(db: DB, query: ListingQuery): Promise<Listing> {
   const pageSize = query.pageSize ?? PAGE_SIZE;
+  const at = query.at ?? new Date();
   const search = normalizeSearch(query.search);
   if (query.search !== undefined && [...search].length < 2) return { products: [], total: 0, page: 1, pages: 1 };
 
@@ -157,51 +165,111 @@ export async function listProducts(db: DB, query: ListingQuery): Promise<Listing
     const since = new Date(Date.now() - NEW_ARRIVAL_DAYS * 24 * 60 * 60 * 1000).toISOString();
     base = base.where("products.created_at", ">=", since);
   }
-  if (query.price) {
-    // On the shopper's currency's price column: each has a (category_id, price) index.
-    const column = PRICE_COLUMN[query.currency];
-    const band = priceBandRange(query.price, query.currency);
-    base = base.where(column, ">=", band.min);
-    if (band.max !== null) base = base.where(column, "<", band.max);
-  }
+  if (query.onSale) base = base.where(onSaleAt(at));
   // The term and its synonyms (Settings → Search synonyms): a product matching any of them.
   const terms = search ? await searchTerms(db, search) : [];
   if (terms.length > 0) base = base.where(matchProductSearch(db, terms));
 
-  const { total } = await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
-  const pages = Math.max(1, Math.ceil(Number(total) / pageSize));
-  const page = Math.min(Math.max(1, Math.trunc(query.page) || 1), pages);
+  // The price paid now, in the shopper's currency (the one the cards show): the listed price for
+  // the products whose sale has not ended (each currency's listed price has a (category_id, price)
+  // index too), the regular one for those whose sale has.
+  const band = query.price ? priceBandRange(query.price, query.currency) : null;
+  const byPrice = query.sort === "price-low-high" || query.sort === "price-high-low";
+  const split = band !== null || byPrice;
+  const inBand = (q: typeof base, price: RawBuilder<number>) => {
+    if (!band) return q;
+    const from = q.where(price, ">=", band.min);
+    return band.max === null ? from : from.where(price, "<", band.max);
+  };
+  const current = split ? inBand(base.where(saleNotEnded(at)), listedPrice(query.currency)) : base;
+  const ended = split && !query.onSale ? inBand(base.where(saleEnded(at)), regularPrice(query.currency)) : null;
 
-  const price = PRICE_COLUMN[query.currency];
-  let rows = base.leftJoin("categories", "categories.id", "products.category_id").select(CARD_COLUMNS);
-  switch (query.sort) {
-    case "featured":
-      rows = rows.orderBy("products.is_featured", "desc").orderBy("products.created_at", "desc");
-      break;
-    case "newest":
-      rows = rows.orderBy("products.created_at", "desc");
-      break;
-    case "price-low-high":
-      rows = rows.orderBy(price, "asc");
-      break;
-    case "price-high-low":
-      rows = rows.orderBy(price, "desc");
-      break;
+  const count = (q: typeof base) => q.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+  const total = Number((await count(current)).total) + (ended ? Number((await count(ended)).total) : 0);
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, Math.trunc(query.page) || 1), pages);
+  const offset = (page - 1) * pageSize;
+
+  const sorted = <Q extends SelectQueryBuilder<Database, "products", object>>(q: Q, price: RawBuilder<number>) => {
+    let rows = q;
+    switch (query.sort) {
+      case "featured":
+        rows = rows.orderBy("products.is_featured", "desc").orderBy("products.created_at", "desc") as Q;
+        break;
+      case "newest":
+        rows = rows.orderBy("products.created_at", "desc") as Q;
+        break;
+      case "price-low-high":
+        rows = rows.orderBy(price, "asc") as Q;
+        break;
+      case "price-high-low":
+        rows = rows.orderBy(price, "desc") as Q;
+        break;
+    }
+    // Ties go by id in the direction of the price sort, so one price index (its rowid order)
+    // serves both price sorts, walked forwards or backwards.
+    return rows.orderBy("products.id", query.sort === "price-low-high" ? "asc" : "desc") as Q;
+  };
+  const sortKeys = (q: typeof base, price: RawBuilder<number>) =>
+    sorted(q, price)
+      .select(["products.id", "products.is_featured", "products.created_at", price.as("price")])
+      .limit(offset + pageSize)
+      .execute();
+
+  const endedKeys = ended ? await sortKeys(ended, regularPrice(query.currency)) : [];
+  let found: CardRow[];
+  if (endedKeys.length === 0) {
+    // Nearly always: no sale has just ended, the page is one walk of an index to its LIMIT.
+    found = (await sorted(
+      current.leftJoin("categories", "categories.id", "products.category_id").select(CARD_COLUMNS),
+      listedPrice(query.currency),
+    )
+      .limit(pageSize)
+      .offset(offset)
+      .execute()) as CardRow[];
+  } else {
+    const keys = [...(await sortKeys(current, listedPrice(query.currency))), ...endedKeys]
+      .sort(compareKeys(query.sort))
+      .slice(offset, offset + pageSize);
+    const ids = keys.map((key) => key.id);
+    const rows = (await db
+      .selectFrom("products")
+      .leftJoin("categories", "categories.id", "products.category_id")
+      .select(CARD_COLUMNS)
+      .where("products.id", "in", ids)
+      .execute()) as CardRow[];
+    found = ids.flatMap((id) => rows.filter((row) => row.id === id));
   }
-  // Ties go by id in the direction of the price sort, so one price index (its rowid order)
-  // serves both price sorts, walked forwards or backwards.
-  const found = await rows
-    .orderBy("products.id", query.sort === "price-low-high" ? "asc" : "desc")
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute();
   return {
-    products: await toCards(db, found as CardRow[], query.currency),
-    total: Number(total),
+    products: await toCards(db, found, query.currency, at),
+    total,
     page,
     pages,
     synonyms: terms.slice(1),
   };
+}
+
+interface SortKey {
+  id: number;
+  is_featured: number;
+  created_at: string;
+  price: number;
+}
+
+/** The listing's ORDER BY (`listProducts`) for rows merged in JavaScript. */
+function compareKeys(sort: Sort): (a: SortKey, b: SortKey) => number {
+  const byId = (a: SortKey, b: SortKey) => (sort === "price-low-high" ? a.id - b.id : b.id - a.id);
+  const newest = (a: SortKey, b: SortKey) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0);
+  switch (sort) {
+    case "featured":
+      return (a, b) => Number(b.is_featured) - Number(a.is_featured) || newest(a, b) || byId(a, b);
+    case "newest":
+      return (a, b) => newest(a, b) || byId(a, b);
+    case "price-low-high":
+      return (a, b) => Number(a.price) - Number(b.price) || byId(a, b);
+    default:
+      return (a, b) => Number(b.price) - Number(a.price) || byId(a, b);
+  }
 }
 
 /** How many products shoppers can see (none: the shop is empty, as far as they can tell). */
@@ -216,6 +284,8 @@ export async function countProducts(db: DB): Promise<number> {
 
 export interface ProductDetail extends PricedProduct {
   price_hkd_cents: number;
+  /** The HKD price in effect (the sale price while on sale) and the sale's end: structured data's offer. */
+  hkd_now: PriceNow;
   category: { id: number; slug: string; name_en: string; name_zh: string; is_active: boolean } | null;
   images: string[];
   /** Each image's colour (docs/decisions/035), null for every colour; in the order of `images`. */
@@ -231,7 +301,12 @@ export interface ProductDetail extends PricedProduct {
 }
 
 /** A product as its page shows it; null when there is none or its category is inactive (hidden). */
-export async function findProduct(db: DB, id: number, currency: Currency): Promise<ProductDetail | null> {
+export async function findProduct(
+  db: DB,
+  id: number,
+  currency: Currency,
+  at: Date = new Date(),
+): Promise<ProductDetail | null> {
   if (!Number.isSafeInteger(id) || id < 1) return null;
   const row = await db
     .selectFrom("products")
@@ -267,8 +342,9 @@ export async function findProduct(db: DB, id: number, currency: Currency): Promi
       .execute(),
   ]);
   return {
-    ...pricedProduct(row, currency),
+    ...pricedProduct(row, currency, at),
     price_hkd_cents: row.price_hkd_cents,
+    hkd_now: priceNow(row, "HKD", at),
     category:
       row.category_id !== null && row.category_slug
         ? {

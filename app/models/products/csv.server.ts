@@ -13,6 +13,11 @@
  *   featured        "yes" or "no" (empty on import = no)
  *   adult_only      "yes" (18+, docs/decisions/049) or "no"; a file without the column, or an
  *                   empty cell, leaves the product's flag as it is (a new product: no)
+ *   weight_grams    the weight in grams, a whole number from 0 to 1,000,000; empty = 0 (not weighed)
+ *   ship_zones      the ids of the shipping zones it may be sent to, separated by "|" ("1|3"); empty =
+ *                   no limit of its own (everywhere its category allows, docs/decisions/049); an id
+ *                   that is not a zone is an error of that row
+ *                   A file without weight_grams or ship_zones (older exports) leaves them as they are.
  *   colour          the colour's English name ("Default" for a product without colours)
  *   colour_zh       its Chinese name; empty = the English one
  *   stock           that colour's stock, a whole number
@@ -37,6 +42,7 @@ import { UserError } from "~/lib/problem";
 import { publicUrl, type Storage } from "~/lib/storage.server";
 import { centsToText, DEFAULT_COLOR, type ProductFormInput, productSchema } from "~/schemas/product";
 import { auditAction } from "../audit.server";
+import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
 import { type ProductInput, productColumns, type VariantInput } from "./editor.server";
 
@@ -53,6 +59,8 @@ export const PRODUCT_CSV_COLUMNS = [
   "price_usd",
   "featured",
   "adult_only",
+  "weight_grams",
+  "ship_zones",
   "colour",
   "colour_zh",
   "stock",
@@ -62,9 +70,12 @@ export const PRODUCT_CSV_COLUMNS = [
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
 type CsvRecord = Record<ProductCsvColumn, string>;
 
-/** Every column but image_urls (and adult_only, younger than many files) must be in an imported file's header. */
+/** Columns younger than many files: a file without one leaves what it holds as it is. */
+const OPTIONAL_COLUMNS: readonly ProductCsvColumn[] = ["adult_only", "weight_grams", "ship_zones"];
+
+/** Every column but image_urls (and the optional ones) must be in an imported file's header. */
 export const REQUIRED_COLUMNS = PRODUCT_CSV_COLUMNS.filter(
-  (column) => column !== "image_urls" && column !== "adult_only",
+  (column) => column !== "image_urls" && !OPTIONAL_COLUMNS.includes(column),
 );
 
 /** The columns that belong to the product (all its rows must agree on them). */
@@ -80,7 +91,12 @@ const PRODUCT_FIELDS = [
   "price_usd",
   "featured",
   "adult_only",
+  "weight_grams",
+  "ship_zones",
 ] as const satisfies readonly ProductCsvColumn[];
+
+/** Between the zone ids of the ship_zones column (decision 049). */
+const ZONE_SEPARATOR = "|";
 
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 /** How many errors a preview lists (the rest are counted). */
@@ -152,8 +168,16 @@ export async function* productCsvRecords(db: DB, origin: string, batchSize = BAT
       .orderBy("product_id")
       .orderBy("sort_order")
       .execute();
+    const zones = await db
+      .selectFrom("product_ship_zones")
+      .select(["product_id", "zone_id"])
+      .where("product_id", "in", ids)
+      .orderBy("product_id")
+      .orderBy("zone_id")
+      .execute();
     const variantsOf = groupBy(variants, (row) => row.product_id);
     const imagesOf = groupBy(images, (row) => row.product_id);
+    const zonesOf = groupBy(zones, (row) => row.product_id);
     for (const product of products) {
       const own = variantsOf.get(product.id) ?? [];
       const rows = own.length > 0 ? own : [{ color: "", color_zh: null, stock: 0 }];
@@ -162,7 +186,8 @@ export async function* productCsvRecords(db: DB, origin: string, batchSize = BAT
         const urls = imagesForColour(imagesOf.get(product.id) ?? [], variant.color || null).map(
           (image) => `${origin}${publicUrl(image.path)}`,
         );
-        yield exportRecord(product, slugs, variant, urls);
+        const zoneIds = (zonesOf.get(product.id) ?? []).map((row) => row.zone_id);
+        yield exportRecord(product, slugs, variant, urls, zoneIds);
       }
     }
     if (products.length < batchSize) return;
@@ -186,6 +211,7 @@ function exportRecord(
   slugs: Map<number, string>,
   variant: { color: string; color_zh: string | null; stock: number },
   urls: string[],
+  zoneIds: number[],
 ): CsvRecord {
   const price = (cents: number, derived: number) => (derived === 1 ? "" : centsToText(cents));
   return {
@@ -201,6 +227,8 @@ function exportRecord(
     price_usd: price(product.price_usd_cents, product.price_usd_derived),
     featured: product.is_featured === 1 ? "yes" : "no",
     adult_only: product.adult_only === 1 ? "yes" : "no",
+    weight_grams: String(product.weight_grams),
+    ship_zones: zoneIds.join(ZONE_SEPARATOR),
     colour: variant.color,
     colour_zh: variant.color_zh ?? "",
     stock: String(variant.stock),
@@ -250,6 +278,7 @@ const COLUMN_OF_FIELD: Record<string, ProductCsvColumn> = {
   price_eur: "price_eur",
   price_usd: "price_usd",
   category_id: "category",
+  weight_grams: "weight_grams",
   stock: "stock",
   color: "colour",
   color_zh: "colour_zh",
@@ -261,7 +290,13 @@ const COLUMN_OF_FIELD: Record<string, ProductCsvColumn> = {
  * quotes, line breaks inside quoted cells), a BOM allowed. A file that is not CSV, or lacks a
  * required column, is one error; otherwise every record with the line it starts on.
  */
-export function readProductCsv(data: Buffer | string): { lines: CsvLine[]; errors: ImportError[] } {
+export function readProductCsv(data: Buffer | string): {
+  lines: CsvLine[];
+  errors: ImportError[];
+  /** The columns the header names (a missing optional column leaves its value as it is). */
+  columns: Set<ProductCsvColumn>;
+} {
+  const none = new Set<ProductCsvColumn>();
   const bytes = typeof data === "string" ? Buffer.from(data) : data;
   let parsed: { record: string[]; info: { bytes: number } }[];
   try {
@@ -274,16 +309,17 @@ export function readProductCsv(data: Buffer | string): { lines: CsvLine[]; error
     }) as unknown as typeof parsed;
   } catch (error) {
     const line = (error as { lines?: number }).lines ?? 1;
-    return { lines: [], errors: [{ line, key: "adminProductCsv.errors.notCsv" }] };
+    return { lines: [], errors: [{ line, key: "adminProductCsv.errors.notCsv" }], columns: none };
   }
   const [head, ...records] = parsed;
-  if (!head) return { lines: [], errors: [{ line: 1, key: "adminProductCsv.errors.empty" }] };
+  if (!head) return { lines: [], errors: [{ line: 1, key: "adminProductCsv.errors.empty" }], columns: none };
   const header = head.record.map((name) => name.trim().toLowerCase());
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
   if (missing.length > 0) {
     return {
       lines: [],
       errors: [{ line: 1, key: "adminProductCsv.errors.missingColumns", params: { columns: missing.join(", ") } }],
+      columns: none,
     };
   }
   const indexOf = PRODUCT_CSV_COLUMNS.map((column) => [column, header.indexOf(column)] as const);
@@ -303,7 +339,8 @@ export function readProductCsv(data: Buffer | string): { lines: CsvLine[]; error
     for (const [column, index] of indexOf) cells[column] = restoreCell(index < 0 ? "" : (record[index] ?? ""));
     return { line: start, cells };
   });
-  return { lines, errors: [] };
+  const columns = new Set(indexOf.filter(([, index]) => index >= 0).map(([column]) => column));
+  return { lines, errors: [], columns };
 }
 
 function countBreaks(bytes: Buffer, from: number, to: number): number {
@@ -362,6 +399,7 @@ function formInputOf(rows: CsvLine[], categoryId: number | null, featured: boole
     price_usd: formText(first.price_usd.trim()),
     category_id: categoryId === null ? undefined : String(categoryId),
     is_featured: featured,
+    weight_grams: formText(first.weight_grams.trim()),
     stock: onlyDefault ? first.stock : undefined,
     variants: onlyDefault
       ? []
@@ -373,13 +411,15 @@ function formInputOf(rows: CsvLine[], categoryId: number | null, featured: boole
 interface Existing {
   product: ProductRow;
   variants: (VariantInput & { id: number })[];
+  /** Its own zone limit, ids ascending (empty: none). */
+  zoneIds: number[];
 }
 
 async function loadExisting(db: DB | Transaction<Database>, ids: number[]): Promise<Map<number, Existing>> {
   const map = new Map<number, Existing>();
   for (const chunk of chunks(ids)) {
     const products = await db.selectFrom("products").selectAll().where("id", "in", chunk).execute();
-    for (const product of products) map.set(product.id, { product, variants: [] });
+    for (const product of products) map.set(product.id, { product, variants: [], zoneIds: [] });
     const variants = await db
       .selectFrom("product_variants")
       .select(["id", "product_id", "color", "color_zh", "stock"])
@@ -389,6 +429,14 @@ async function loadExisting(db: DB | Transaction<Database>, ids: number[]): Prom
       .orderBy("id")
       .execute();
     for (const { product_id, ...variant } of variants) map.get(product_id)?.variants.push(variant);
+    const zones = await db
+      .selectFrom("product_ship_zones")
+      .select(["product_id", "zone_id"])
+      .where("product_id", "in", chunk)
+      .orderBy("product_id")
+      .orderBy("zone_id")
+      .execute();
+    for (const { product_id, zone_id } of zones) map.get(product_id)?.zoneIds.push(zone_id);
   }
   return map;
 }
@@ -407,6 +455,7 @@ function isUnchanged(existing: Existing, input: ProductInput, rates: ExchangeRat
   for (const [key, value] of Object.entries(columns)) {
     if (existing.product[key as keyof ProductRow] !== value) return false;
   }
+  if (input.ship_zone_ids && input.ship_zone_ids.join(",") !== existing.zoneIds.join(",")) return false;
   if (bare) return wanted[0]?.stock === 0 && wanted[0]?.color_zh === null;
   if (wanted.length !== existing.variants.length) return false;
   return wanted.every((variant, index) => {
@@ -422,12 +471,20 @@ function isUnchanged(existing: Existing, input: ProductInput, rates: ExchangeRat
 
 const ID_PATTERN = /^\d{1,9}$/;
 
+/** The zone ids a ship_zones cell names, as text ("1 | 3" → ["1", "3"]; empty → none). */
+function zonesOfCell(cell: string): string[] {
+  return cell
+    .split(ZONE_SEPARATOR)
+    .map((text) => text.trim())
+    .filter((text) => text !== "");
+}
+
 /**
  * Parses, groups and checks a file against the database, writing nothing: what would be
  * created, updated and left unchanged, and every error with its line.
  */
 export async function planProductImport(db: DB, data: Buffer | string): Promise<ImportPlan> {
-  const { lines, errors } = readProductCsv(data);
+  const { lines, errors, columns } = readProductCsv(data);
   const plan: ImportPlan = { creates: [], updates: [], unchanged: 0, errors, rows: lines.length };
   if (errors.length > 0) return plan;
   if (lines.length === 0) {
@@ -436,6 +493,7 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
   }
   const categories = await db.selectFrom("categories").select(["id", "slug"]).execute();
   const categoryIds = new Map(categories.map((row) => [row.slug.toLowerCase(), row.id]));
+  const zoneIds = new Set((await db.selectFrom("shipping_zones").select("id").execute()).map((row) => row.id));
   const groups = groupRows(lines);
   const ids = [
     ...new Set(
@@ -481,6 +539,10 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
     if (!["", "yes", "no"].includes(first.cells.adult_only.trim().toLowerCase())) {
       groupErrors.push({ line: first.line, key: "adminProductCsv.errors.adultInvalid" });
     }
+    const shipZones = zonesOfCell(first.cells.ship_zones);
+    for (const zone of shipZones.filter((text) => !ID_PATTERN.test(text) || !zoneIds.has(Number(text)))) {
+      groupErrors.push({ line: first.line, key: "adminProductCsv.errors.unknownZone", params: { zone } });
+    }
     const parsed = productSchema.safeParse(formInputOf(rows, categoryId, featuredText === "yes"));
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -501,11 +563,13 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
     if (!parsed.success) continue;
     const adultText = first.cells.adult_only.trim().toLowerCase();
     // Empty or absent: the flag stays as it is (the model leaves an undefined flag alone).
-    // The file carries no zones: an import leaves a product's zone limit as it is.
+    // A file without the weight or zones column leaves them as they are; with it, an empty cell is
+    // 0 grams and no zone limit of its own, as the product form saves them.
     const input: ProductInput = {
       ...parsed.data,
       adult_only: adultText === "" ? undefined : adultText === "yes",
-      ship_zone_ids: undefined,
+      weight_grams: columns.has("weight_grams") ? parsed.data.weight_grams : undefined,
+      ship_zone_ids: columns.has("ship_zones") ? [...new Set(shipZones.map(Number))].sort((a, b) => a - b) : undefined,
     };
     const current = id === null ? undefined : existing.get(id);
     if (!current) plan.creates.push({ id: null, line: first.line, input });
@@ -546,6 +610,12 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
       found += (await trx.selectFrom("categories").select("id").where("id", "in", chunk).execute()).length;
     }
     if (found !== wantedCategories.length) throw new UserError("adminProductCsv.errors.changedSince", { status: 409 });
+    const wantedZones = [...new Set([...plan.creates, ...plan.updates].flatMap((p) => p.input.ship_zone_ids ?? []))];
+    let zonesFound = 0;
+    for (const chunk of chunks(wantedZones)) {
+      zonesFound += (await trx.selectFrom("shipping_zones").select("id").where("id", "in", chunk).execute()).length;
+    }
+    if (zonesFound !== wantedZones.length) throw new UserError("adminProductCsv.errors.changedSince", { status: 409 });
     const existing = await loadExisting(
       trx,
       plan.updates.map((p) => p.id as number),
@@ -563,6 +633,7 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
         .set({ ...productColumns(planned.input, exchangeRates), updated_at: timestamp })
         .where("id", "=", id)
         .execute();
+      if (planned.input.ship_zone_ids) await setProductZones(trx, id, planned.input.ship_zone_ids);
       const have = existing.get(id)?.variants ?? [];
       const wanted = variantsOf(planned.input);
       const byColor = new Map(have.map((row) => [row.color, row]));
@@ -590,6 +661,7 @@ export async function applyProductImport(db: DB, plan: ImportPlan, actorUserId: 
         .values({ ...productColumns(planned.input, exchangeRates), created_at: timestamp, updated_at: timestamp })
         .returning("id")
         .executeTakeFirstOrThrow();
+      if (planned.input.ship_zone_ids) await setProductZones(trx, id, planned.input.ship_zone_ids);
       for (const [index, variant] of variantsOf(planned.input).entries()) {
         inserts.push({ product_id: id, ...variant, sort_order: index });
       }

@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database, ProductRow } from "#db/schema";
+import { toHongKongInput } from "~/lib/dates";
 import { IMAGE_PRESETS, ImageError, type ProcessedImage, putWithDerivatives, storeImage } from "~/lib/images.server";
 import { convertFromHkd, type ExchangeRates } from "~/lib/money";
 import { UserError } from "~/lib/problem";
@@ -11,6 +12,7 @@ import {
   type ImageColorChoice,
   MAX_PRODUCT_IMAGES,
   type ProductFormInput,
+  type SaleInput,
 } from "~/schemas/product";
 import { auditAction } from "../audit.server";
 import { setProductZones } from "../orders/restrictions.server";
@@ -52,6 +54,13 @@ export interface ProductInput {
   adult_only?: boolean;
   /** The zones it may be sent to (docs/decisions/049); empty: no limit of its own; missing: left as it is. */
   ship_zone_ids?: number[];
+  /** Weight in grams (0: not weighed); left as it is when missing (an import without the column). */
+  weight_grams?: number;
+  /**
+   * The sale (docs/decisions/053): null, none; GBP/EUR/USD prices of null follow the HKD sale
+   * price like the regular ones. Missing: left as it is (an import without the sale columns).
+   */
+  sale?: SaleInput | null;
   /** Stock of a product without colours: it goes into one default-colour variant. */
   stock: number;
   variants: VariantInput[];
@@ -114,9 +123,13 @@ export async function listCategoryChoices(db: DB) {
  * its stock in the plain Stock field and no colour rows.
  */
 export function productFormValues(existing: ProductForEdit | null): Partial<ProductFormInput> {
-  if (!existing) return { stock: "0", variants: [], images: [] };
+  if (!existing) return { stock: "0", weight_grams: "0", variants: [], images: [] };
   const { product, variants, images, imageColors } = existing;
   const price = (cents: number, derived: number) => (derived === 1 ? "" : centsToText(cents));
+  // A sale that has ended shows as none: saving the form then clears it.
+  const sale = saleShown(product);
+  const salePrice = (cents: number | null, derived: number) =>
+    sale && cents !== null && derived === 0 ? centsToText(cents) : "";
   const onlyDefault = variants.length === 1 && variants[0]?.color === DEFAULT_COLOR;
   return {
     name_en: product.name_en,
@@ -127,9 +140,15 @@ export function productFormValues(existing: ProductForEdit | null): Partial<Prod
     price_gbp: price(product.price_gbp_cents, product.price_gbp_derived),
     price_eur: price(product.price_eur_cents, product.price_eur_derived),
     price_usd: price(product.price_usd_cents, product.price_usd_derived),
+    sale_price_hkd: sale && product.sale_price_hkd_cents !== null ? centsToText(product.sale_price_hkd_cents) : "",
+    sale_price_gbp: salePrice(product.sale_price_gbp_cents, product.sale_price_gbp_derived),
+    sale_price_eur: salePrice(product.sale_price_eur_cents, product.sale_price_eur_derived),
+    sale_price_usd: salePrice(product.sale_price_usd_cents, product.sale_price_usd_derived),
+    sale_ends: sale && product.sale_ends_at ? toHongKongInput(product.sale_ends_at) : "",
     category_id: product.category_id === null ? "" : String(product.category_id),
     is_featured: product.is_featured === 1,
     adult_only: product.adult_only === 1,
+    weight_grams: String(product.weight_grams),
     stock: onlyDefault ? String(variants[0]?.stock ?? 0) : "0",
     variants: onlyDefault
       ? []
@@ -163,6 +182,68 @@ function priceColumns(typed: number | null, hkdCents: number, ratePpm: number) {
   return typed === null ? { cents: convertFromHkd(hkdCents, ratePpm), derived: 1 } : { cents: typed, derived: 0 };
 }
 
+/** Whether the product has a sale that has not ended at `at` (the form shows it; an ended one is none). */
+export function saleShown(
+  product: Pick<ProductRow, "sale_price_hkd_cents" | "sale_ends_at">,
+  at: Date = new Date(),
+): boolean {
+  return (
+    product.sale_price_hkd_cents !== null && (product.sale_ends_at === null || product.sale_ends_at > at.toISOString())
+  );
+}
+
+/** The sale's columns: all null without a sale; GBP/EUR/USD left empty follow the HKD sale price. */
+export function saleColumns(sale: SaleInput | null, rates: ExchangeRates) {
+  if (sale === null) {
+    return {
+      sale_price_hkd_cents: null,
+      sale_price_gbp_cents: null,
+      sale_price_eur_cents: null,
+      sale_price_usd_cents: null,
+      sale_price_gbp_derived: 0,
+      sale_price_eur_derived: 0,
+      sale_price_usd_derived: 0,
+      sale_ends_at: null,
+    };
+  }
+  const gbp = priceColumns(sale.price_gbp_cents, sale.price_hkd_cents, rates.GBP);
+  const eur = priceColumns(sale.price_eur_cents, sale.price_hkd_cents, rates.EUR);
+  const usd = priceColumns(sale.price_usd_cents, sale.price_hkd_cents, rates.USD);
+  return {
+    sale_price_hkd_cents: sale.price_hkd_cents,
+    sale_price_gbp_cents: gbp.cents,
+    sale_price_eur_cents: eur.cents,
+    sale_price_usd_cents: usd.cents,
+    sale_price_gbp_derived: gbp.derived,
+    sale_price_eur_derived: eur.derived,
+    sale_price_usd_derived: usd.derived,
+    sale_ends_at: sale.ends_at,
+  };
+}
+
+/**
+ * A sale's refusals that need the shop's rates or the clock (docs/decisions/053), as the message
+ * key and the field it belongs to: a sale price, typed or following HKD, must be below the regular
+ * price of its currency, and a new end must be ahead of `at`. Null: the sale may be saved.
+ */
+export function saleRefusal(
+  columns: Pick<ProductRow, "price_hkd_cents" | "price_gbp_cents" | "price_eur_cents" | "price_usd_cents"> &
+    Partial<ReturnType<typeof saleColumns>>,
+  at: Date,
+): { key: string; field: string; params?: Record<string, string> } | null {
+  if (columns.sale_price_hkd_cents === undefined || columns.sale_price_hkd_cents === null) return null;
+  for (const currency of ["hkd", "gbp", "eur", "usd"] as const) {
+    const sale = columns[`sale_price_${currency}_cents`];
+    if (sale !== null && sale !== undefined && sale >= columns[`price_${currency}_cents`]) {
+      return { key: "adminProductForm.errors.saleNotBelow", field: `sale_price_${currency}` };
+    }
+  }
+  if (columns.sale_ends_at && columns.sale_ends_at <= at.toISOString()) {
+    return { key: "adminProductForm.errors.saleEndsPast", field: "sale_ends" };
+  }
+  return null;
+}
+
 /** The product's own columns; `rates` are the shop's, read in the same transaction as the write. */
 export function productColumns(input: ProductInput, rates: ExchangeRates) {
   const gbp = priceColumns(input.price_gbp_cents, input.price_hkd_cents, rates.GBP);
@@ -183,7 +264,17 @@ export function productColumns(input: ProductInput, rates: ExchangeRates) {
     price_usd_derived: usd.derived,
     is_featured: input.is_featured ? 1 : 0,
     ...(input.adult_only === undefined ? {} : { adult_only: input.adult_only ? 1 : 0 }),
+    ...(input.weight_grams === undefined ? {} : { weight_grams: input.weight_grams }),
+    ...(input.sale === undefined ? {} : saleColumns(input.sale, rates)),
   };
+}
+
+/** `productColumns`, refused with a `UserError` at the sale's field when the sale cannot be saved. */
+function checkedColumns(input: ProductInput, rates: ExchangeRates) {
+  const columns = productColumns(input, rates);
+  const refusal = saleRefusal(columns, new Date());
+  if (refusal) throw new UserError(refusal.key, { field: refusal.field });
+  return columns;
 }
 
 /**
@@ -279,7 +370,7 @@ export async function createProduct(
       const { exchangeRates } = await loadShop(trx);
       const { id } = await trx
         .insertInto("products")
-        .values({ ...productColumns(input, exchangeRates), created_at: timestamp, updated_at: timestamp })
+        .values({ ...checkedColumns(input, exchangeRates), created_at: timestamp, updated_at: timestamp })
         .returning("id")
         .executeTakeFirstOrThrow();
       await trx
@@ -328,7 +419,7 @@ export async function updateProduct(
       const { exchangeRates } = await loadShop(trx);
       await trx
         .updateTable("products")
-        .set({ ...productColumns(input, exchangeRates), updated_at: now() })
+        .set({ ...checkedColumns(input, exchangeRates), updated_at: now() })
         .where("id", "=", id)
         .execute();
       if (input.ship_zone_ids) await setProductZones(trx, id, input.ship_zone_ids);

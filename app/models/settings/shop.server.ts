@@ -347,9 +347,24 @@ export async function saveShopDetails(
 }
 
 const PRICE_COLUMNS = {
-  GBP: { price: "price_gbp_cents", derived: "price_gbp_derived" },
-  EUR: { price: "price_eur_cents", derived: "price_eur_derived" },
-  USD: { price: "price_usd_cents", derived: "price_usd_derived" },
+  GBP: {
+    price: "price_gbp_cents",
+    derived: "price_gbp_derived",
+    sale: "sale_price_gbp_cents",
+    saleDerived: "sale_price_gbp_derived",
+  },
+  EUR: {
+    price: "price_eur_cents",
+    derived: "price_eur_derived",
+    sale: "sale_price_eur_cents",
+    saleDerived: "sale_price_eur_derived",
+  },
+  USD: {
+    price: "price_usd_cents",
+    derived: "price_usd_derived",
+    sale: "sale_price_usd_cents",
+    saleDerived: "sale_price_usd_derived",
+  },
 } as const;
 
 /**
@@ -370,6 +385,15 @@ export async function recomputeDerivedPrices(
       [columns.price]: sql<number>`(cast(price_hkd_cents as bigint) * ${sql.lit(Math.trunc(ratePpm))} + 500000) / 1000000`,
     })
     .where(columns.derived, "=", 1)
+    .execute();
+  // Sale prices that follow the HKD sale price likewise (docs/decisions/053).
+  await db
+    .updateTable("products")
+    .set({
+      [columns.sale]: sql<number>`(cast(sale_price_hkd_cents as bigint) * ${sql.lit(Math.trunc(ratePpm))} + 500000) / 1000000`,
+    })
+    .where(columns.saleDerived, "=", 1)
+    .where("sale_price_hkd_cents", "is not", null)
     .execute();
 }
 

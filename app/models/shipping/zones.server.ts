@@ -1,8 +1,10 @@
 import type { Kysely, Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import { CURRENCIES, type Currency, type Database } from "#db/schema";
+import { convertFromHkd, type ExchangeRates } from "~/lib/money";
 import { UserError } from "~/lib/problem";
-import type { ShippingRule } from "~/lib/shipping";
+import { ruleFromHkd, type ShippingRule } from "~/lib/shipping";
+import type { ZoneCurrencyKey, ZoneFormValue } from "~/schemas/shipping-zone";
 import { auditAction } from "../audit.server";
 
 /**
@@ -304,10 +306,117 @@ export async function deleteZone(db: DB, actorUserId: string, zoneId: number): P
   await db.transaction().execute(async (trx) => {
     const before = await zoneSnapshot(trx, zoneId);
     if (!before) throw new UserError("adminZones.errors.notFound", { status: 404 });
+    await refuseOnlyLimit(trx, zoneId);
+    // A product or category limited to several zones keeps the others.
+    await trx.deleteFrom("product_ship_zones").where("zone_id", "=", zoneId).execute();
+    await trx.deleteFrom("category_ship_zones").where("zone_id", "=", zoneId).execute();
     for (const table of ["shipping_zone_bands", "shipping_zone_rates", "shipping_zone_countries"] as const) {
       await trx.deleteFrom(table).where("zone_id", "=", zoneId).execute();
     }
     await trx.deleteFrom("shipping_zones").where("id", "=", zoneId).execute();
     await auditAction(trx, actorUserId, "shipping_zone.deleted", zoneId, { before });
   });
+}
+
+/**
+ * A zone that is the only place some product or category may be sent to cannot be deleted: the
+ * item would silently become shippable everywhere (no limit rows = no limit). Refused with the
+ * first such item's name and how many there are; the owner changes their limits first.
+ */
+async function refuseOnlyLimit(trx: Transaction<Database>, zoneId: number): Promise<void> {
+  const products = await trx
+    .selectFrom("product_ship_zones as l")
+    .innerJoin("products as p", "p.id", "l.product_id")
+    .select(["p.name_en", "p.name_zh"])
+    .where("l.zone_id", "=", zoneId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("product_ship_zones as o")
+            .select("o.zone_id")
+            .whereRef("o.product_id", "=", "l.product_id")
+            .where("o.zone_id", "<>", zoneId),
+        ),
+      ),
+    )
+    .orderBy("p.id")
+    .execute();
+  const categories = await trx
+    .selectFrom("category_ship_zones as l")
+    .innerJoin("categories as c", "c.id", "l.category_id")
+    .select(["c.name_en", "c.name_zh"])
+    .where("l.zone_id", "=", zoneId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("category_ship_zones as o")
+            .select("o.zone_id")
+            .whereRef("o.category_id", "=", "l.category_id")
+            .where("o.zone_id", "<>", zoneId),
+        ),
+      ),
+    )
+    .orderBy("c.id")
+    .execute();
+  const items = [...categories, ...products];
+  const first = items[0];
+  if (first) {
+    throw new UserError("adminZones.errors.onlyLimit", {
+      params: { name: `${first.name_en} / ${first.name_zh}`, count: items.length },
+      status: 409,
+    });
+  }
+}
+
+/** The amounts of one currency's rule: HKD's converted at `ratePpm`, bands too. */
+function rateFromHkd(hkd: ZoneRate, ratePpm: number): ZoneRate {
+  return {
+    ...ruleFromHkd(hkd, ratePpm),
+    bands: hkd.bands.map((band) => ({ maxGrams: band.maxGrams, feeCents: convertFromHkd(band.feeCents, ratePpm) })),
+  };
+}
+
+/**
+ * The form of Settings → Shipping zones as the model takes it: a currency whose fee was left empty
+ * follows HKD at the shop's exchange rate now (fee, threshold and bands); bands lightest first.
+ */
+export function zoneInputOf(value: ZoneFormValue, rates: ExchangeRates): ZoneInput {
+  const own = (key: ZoneCurrencyKey): ZoneRate | null => {
+    const fee: number | null = value[`fee_${key}`];
+    if (fee === null) return null;
+    const bands = value[`bands_${key}`]
+      .map((band) => ({ maxGrams: band.max_grams, feeCents: band.fee }))
+      .sort((a, b) => a.maxGrams - b.maxGrams);
+    return { feeCents: fee, freeAboveCents: value[`free_above_${key}`], bands };
+  };
+  const hkd = own("hkd") ?? { feeCents: 0, freeAboveCents: null, bands: [] };
+  return {
+    nameEn: value.name_en,
+    nameZh: value.name_zh,
+    sortOrder: value.sort_order,
+    countries: value.countries,
+    rates: {
+      HKD: hkd,
+      GBP: own("gbp") ?? rateFromHkd(hkd, rates.GBP),
+      EUR: own("eur") ?? rateFromHkd(hkd, rates.EUR),
+      USD: own("usd") ?? rateFromHkd(hkd, rates.USD),
+    },
+  };
+}
+
+/**
+ * Whether a stored currency's rule is exactly HKD's converted at today's rate: the form then shows
+ * it empty ("follows HKD"), so a later HKD change carries over when the owner saves again.
+ */
+export function followsHkd(rate: ZoneRate, hkd: ZoneRate, ratePpm: number): boolean {
+  const derived = rateFromHkd(hkd, ratePpm);
+  return (
+    rate.feeCents === derived.feeCents &&
+    rate.freeAboveCents === derived.freeAboveCents &&
+    rate.bands.length === derived.bands.length &&
+    rate.bands.every(
+      (band, index) =>
+        band.maxGrams === derived.bands[index]?.maxGrams && band.feeCents === derived.bands[index]?.feeCents,
+    )
+  );
 }

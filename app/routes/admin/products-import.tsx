@@ -132,6 +132,7 @@ export default function AdminProductsImport({ actionData }: Route.ComponentProps
         <li>{t("adminProductCsv.ruleGrouping")}</li>
         <li>{t("adminProductCsv.rulePrices")}</li>
         <li>{t("adminProductCsv.ruleImages")}</li>
+        <li>{t("adminProductCsv.ruleShipping")}</li>
       </ul>
 
       {formProblem ? (

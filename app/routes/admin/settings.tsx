@@ -165,6 +165,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <ShopSection shop={loaderData.shop} pages={loaderData.pages} />
 
         <SearchSynonymsSection {...loaderData.synonyms} />
+        <AdminSection id="shipping" look="part" heading={t("adminZones.title")} intro={t("adminZones.summaryIntro")}>
+          <div className="mt-4 rounded-lg bg-white p-6 shadow-sm">
+            <TextLink to="/admin/settings/shipping">{t("adminZones.manage")}</TextLink>
+          </div>
+        </AdminSection>
         <AdminSection id="age" look="part" heading={t("adminAge.title")} intro={t("adminAge.summaryIntro")}>
           <div className="mt-4 rounded-lg bg-white p-6 shadow-sm">
             <TextLink to="/admin/settings/age">{t("adminAge.edit")}</TextLink>

@@ -1,15 +1,20 @@
 import { Form, redirect } from "react-router";
 import { CartLineItem } from "~/components/store/cart-line";
 import { CartSummaryPanel } from "~/components/store/cart-summary";
+import { CountrySelect, NotShippedNotice, UpdateShippingButton } from "~/components/store/destination-select";
 import { DiscountCodeForm } from "~/components/store/discount-code-form";
 import { RestrictedItems } from "~/components/store/restricted-items";
 import { StoreNotice } from "~/components/store/store-notice";
 import { SummaryPage } from "~/components/store/summary-page";
 import { Button, ButtonLink } from "~/components/ui/button";
+import { inputClass } from "~/components/ui/field";
 import { services } from "~/context";
 import { getUser } from "~/lib/auth.server";
 import { currentCartId } from "~/lib/cart-session.server";
+import { getCheckoutDraft, saveCheckoutDraft } from "~/lib/checkout-session.server";
 import { DEFAULT_COLOR } from "~/lib/colors";
+import { countryName, countryOptions, resolveCountry } from "~/lib/countries";
+import { setDestination } from "~/lib/destination.server";
 import { loadDiscountedCart, takeDiscountAttempt } from "~/lib/discount-code.server";
 import { type Flash, setFlash } from "~/lib/flash.server";
 import { formAction, type Problem, refuse, succeed, UserError, wantsData } from "~/lib/form-action.server";
@@ -30,12 +35,19 @@ export async function loader({ context }: Route.LoaderArgs) {
   const t = getInstance(context).t;
   // With its discount code applied, or the reason it does not apply (docs/decisions/048).
   const cart = await loadDiscountedCart(context, getCurrency(context));
+  const language = getLanguage(context);
+  const destination = cart.destination?.countryCode ?? null;
   return {
     cart,
+    // The destination the shipping is computed for, and the countries to choose from (decision 047).
+    destination,
+    countries: countryOptions(language),
+    // No zone covers the destination: said before checkout (placeOrder refuses it too).
+    notShippedTo: destination && !cart.destination?.zone ? countryName(destination, language) : null,
     codeAttempt: takeDiscountAttempt(context),
     // An item that cannot go to the chosen destination: which, and where it can go (docs/decisions/049).
-    restricted: await cartRestrictionMessages(services(context).db, cart, getLanguage(context)),
-    language: getLanguage(context),
+    restricted: await cartRestrictionMessages(services(context).db, cart, language),
+    language,
     signedIn: getUser(context) !== null,
     title: await titleWithShop(context, t("cart.title")),
   };
@@ -85,6 +97,20 @@ export const action = formAction<Route.ActionArgs, typeof cartActionSchema, void
               : { type: "success", key: "cart.removed", params: { name, color: colorName(line, language) } },
           );
         }
+        case "shipping": {
+          // The shipping for this country from now on (cart, checkout and payment show it); the
+          // country checkout typed before follows, so the two pages never disagree.
+          const code = resolveCountry(value.country);
+          if (!code) throw new UserError("checkout.errors.countryUnknown");
+          setDestination(context, code);
+          const draft = getCheckoutDraft(context);
+          if (draft) saveCheckoutDraft(context, { ...draft, country: code });
+          return done({
+            type: "success",
+            key: "cart.shippingUpdated",
+            params: { country: countryName(code, language) },
+          });
+        }
         case "clear": {
           const cartId = await currentCartId(context);
           if (cartId) await clearCart(db, cartId);
@@ -119,13 +145,34 @@ function refusalFlash(problem: Problem, language: Language, standard: string): F
 
 export default function CartPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cart, language, signedIn, codeAttempt, restricted } = loaderData;
+  const { cart, language, signedIn, codeAttempt, restricted, destination, countries, notShippedTo } = loaderData;
   if (cart.lines.length === 0) return <StoreNotice notice="emptyCart" />;
   return (
     <SummaryPage
       title={t("cart.title")}
       summary={
         <CartSummaryPanel cart={cart} signedIn={signedIn}>
+          {destination ? (
+            // A new key after each answer: the select shows the destination the server kept.
+            <Form key={destination} method="post" className="mt-4 border-t border-stone-200 pt-4 text-sm">
+              <label htmlFor="cart-country" className="mb-1 block font-medium text-stone-700">
+                {t("cart.shipTo")}
+              </label>
+              <div className="flex flex-wrap gap-2">
+                <CountrySelect
+                  id="cart-country"
+                  name="country"
+                  defaultValue={destination}
+                  countries={countries}
+                  className={`${inputClass} min-w-0 flex-1`}
+                />
+                <UpdateShippingButton />
+              </div>
+              <div className="mt-2">
+                <NotShippedNotice country={notShippedTo} />
+              </div>
+            </Form>
+          ) : null}
           <DiscountCodeForm state={{ ...cart, attempt: codeAttempt }} redirectTo="/cart" />
         </CartSummaryPanel>
       }

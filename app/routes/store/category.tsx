@@ -1,4 +1,4 @@
-import { data, Form, useLocation, useSubmit } from "react-router";
+import { data, Form, Link, useLocation, useSubmit } from "react-router";
 import { ProductGrid } from "~/components/product-card";
 import { publicPageMeta } from "~/components/store/public-page-meta";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
@@ -35,16 +35,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const currency = getCurrency(context);
   const price = parsePriceBand(url.searchParams.get("price"));
   const newArrivals = special === "new-arrivals";
+  // What is on sale now (docs/decisions/053): a listing of its own, like new arrivals.
+  const onSale = special === "sale";
   const sortParam = url.searchParams.get("sort");
   const sort: Sort = isSort(sortParam) ? sortParam : newArrivals ? "newest" : "featured";
   const page = Number(url.searchParams.get("page") ?? 1);
 
-  const category = special === "all" || newArrivals ? undefined : await findActiveCategory(db, params.slug);
-  const known = special === "all" || newArrivals || category !== undefined;
+  const category = special === "all" || newArrivals || onSale ? undefined : await findActiveCategory(db, params.slug);
+  const known = special === "all" || newArrivals || onSale || category !== undefined;
   const listing = known
     ? await listProducts(db, {
         categoryId: category?.id ?? null,
         newArrivals,
+        onSale,
         price,
         sort,
         page,
@@ -68,7 +71,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       ? t("catalog.allProducts")
       : newArrivals
         ? t("catalog.newArrivals")
-        : titleFromSlug(params.slug));
+        : onSale
+          ? t("catalog.sale")
+          : titleFromSlug(params.slug));
   const title = localized({ title_en: titleFromSlug(params.slug), title_zh: titleZh }, "title", language);
   return data(
     {
@@ -119,6 +124,11 @@ export default function Category({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-stone-600" data-testid="product-count">
             {t("catalog.showing", { count: total })}
           </p>
+          {location.pathname !== "/category/sale" ? (
+            <Link to="/category/sale" className="mt-1 inline-block text-sm font-semibold text-red-700 hover:underline">
+              {t("catalog.sale")} →
+            </Link>
+          ) : null}
         </div>
         {/* Filters and sort are a GET form: plain links to shareable URLs, no JavaScript needed. */}
         <Form method="get" className="flex flex-wrap items-end gap-3" aria-label={t("catalog.filters")}>

@@ -2,6 +2,7 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import { AccountNeeded } from "~/components/account-needed";
 import { CartSummary } from "~/components/order-summary";
+import { CountrySelect, NotShippedNotice, UpdateShippingButton } from "~/components/store/destination-select";
 import { DiscountCodeForm } from "~/components/store/discount-code-form";
 import { RestrictedItems } from "~/components/store/restricted-items";
 import { addressOfOrder } from "~/components/store/ship-to";
@@ -207,39 +208,12 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <div className="flex flex-wrap items-end gap-3">
           <div className="min-w-0 flex-1">
             <FieldFor field={fields.country} label={t("checkout.country")}>
-              <select
-                {...selectProps(fields.country)}
-                autoComplete="country"
-                className={inputClass}
-                onChange={(event) => {
-                  // With JavaScript the shipping follows the choice at once; without, the button below.
-                  const button = event.currentTarget.form?.querySelector<HTMLButtonElement>("button[value=shipping]");
-                  if (button) event.currentTarget.form?.requestSubmit(button);
-                }}
-              >
-                {countries.map((option) => (
-                  <option key={option.code} value={option.code}>
-                    {option.name}
-                  </option>
-                ))}
-              </select>
+              <CountrySelect {...selectProps(fields.country)} countries={countries} />
             </FieldFor>
           </div>
-          <button
-            type="submit"
-            name="intent"
-            value="shipping"
-            formNoValidate
-            className="rounded border border-stone-300 px-3 py-2 text-sm hover:bg-stone-50"
-          >
-            {t("checkout.updateShipping")}
-          </button>
+          <UpdateShippingButton />
         </div>
-        {notShippedTo ? (
-          <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-            {t("checkout.errors.notShipped", { country: notShippedTo })}
-          </p>
-        ) : null}
+        <NotShippedNotice country={notShippedTo} />
         <FieldFor field={fields.notes} label={t("checkout.notes")} hint={t("checkout.notesHint")}>
           <textarea {...textareaProps(fields.notes)} rows={3} className={inputClass} />
         </FieldFor>

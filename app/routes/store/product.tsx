@@ -9,6 +9,7 @@ import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { services } from "~/context";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { chosenColour, imageIndex, imagesForColour } from "~/lib/colour-images";
+import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { localized } from "~/lib/localize";
@@ -45,6 +46,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       name,
       description: localized(product, "description", language),
       price_cents: product.price_cents,
+      regular_price_cents: product.regular_price_cents,
+      sale_ends_at: product.sale_ends_at,
       currency: product.currency,
       is_featured: product.is_featured,
       adult_only: product.adult_only,
@@ -152,6 +155,23 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <p className="mt-2 text-2xl font-bold text-brand-700" data-price>
               {formatMoney(product.price_cents, product.currency)}
             </p>
+            {product.regular_price_cents > product.price_cents ? (
+              <p className="mt-1 flex flex-wrap items-baseline gap-x-3 text-sm" data-sale>
+                <s className="text-stone-500" data-was-price>
+                  {t("product.wasPrice", { amount: formatMoney(product.regular_price_cents, product.currency) })}
+                </s>
+                <span className="font-semibold text-red-700" data-saving>
+                  {t("product.save", {
+                    amount: formatMoney(product.regular_price_cents - product.price_cents, product.currency),
+                  })}
+                </span>
+                {product.sale_ends_at ? (
+                  <span className="text-stone-600">
+                    {t("product.saleEnds", { date: formatDate(product.sale_ends_at, language, "dateTime") })}
+                  </span>
+                ) : null}
+              </p>
+            ) : null}
           </div>
           {product.shipsTo !== null ? (
             <p className="text-sm font-medium text-amber-800" data-ships-to>

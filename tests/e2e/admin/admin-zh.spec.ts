@@ -203,6 +203,8 @@ test.describe("the back office in Chinese", () => {
           "/admin/blog",
           "/admin/blog/new",
           "/admin/settings",
+          "/admin/settings/shipping",
+          "/admin/settings/shipping/new",
         ];
         for (const url of screens) {
           await test.step(url, async () => {

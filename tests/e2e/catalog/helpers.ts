@@ -57,7 +57,10 @@ export function escapeRegExp(text: string): string {
 
 /** Prices of every card, as shown. */
 export async function cardPrices(page: Page): Promise<string[]> {
-  return (await cards(page).locator("[data-price]").allTextContents()).map((t) => t.trim());
+  // The price paid is the element's first text; a sale adds the regular price struck through after it.
+  return cards(page)
+    .locator("[data-price]")
+    .evaluateAll((elements) => elements.map((element) => (element.firstChild?.textContent ?? "").trim()));
 }
 
 /** Chooses `currency` in the header's currency form (auto-submits with JS, button without). */
