@@ -10,6 +10,7 @@ import { defineConfig } from "vitest/config";
 const POSTGRES_SUITES = [
   "admin-blog",
   "admin-categories",
+  "admin-brands",
   "brands",
   "admin-customers",
   "admin-messages",

@@ -403,6 +403,22 @@ export const FORMS: readonly FormAction[] = [
     files: ["image"],
   },
   {
+    name: "admin: brands",
+    module: "app/routes/admin/brands.tsx",
+    path: () => "/admin/brands",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["create", "update", "delete", "other"],
+      id: ["1", "999999", "x", ""],
+      confirmed: ["", "1"],
+      name: ["Fuzz Arms", "", "x".repeat(101), "<script>alert(1)</script>"],
+      name_zh: ["", "模糊"],
+      slug: ["", "fuzz-arms", "Fuzz Arms!", "!!!"],
+      sort_order: ["0", "5", "-3", "1.5", "x"],
+    },
+  },
+  {
     name: "admin: order transitions",
     module: "app/routes/admin/order.tsx",
     path: (ctx) => `/admin/orders/${ctx.transitionOrderId}`,
