@@ -4,6 +4,7 @@ import type { CurrentUser } from "~/lib/auth.server";
 import type { Problem } from "~/lib/problem";
 import { listBrands } from "~/models/brands.server";
 import { action, loader } from "~/routes/admin/brands";
+import { action as productAction, loader as productLoader } from "~/routes/admin/product-form";
 import { createProduct, createSignedIn } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
 import { adminAccount, dataOf, formOf, runRoute, statusOf } from "./setup/route";
@@ -130,5 +131,58 @@ describe("Admin → Brands", () => {
       expect([302, 403]).toContain(statusOf(added.thrown ?? added.result));
     }
     expect(await listBrands(svc.db)).toHaveLength(0);
+  });
+});
+
+describe("the product form's Brand select", () => {
+  const PRODUCT = { intent: "save", name_en: "Hi-Capa 5.1", name_zh: "大容量手槍", price_hkd: "1500" };
+  const saveProduct = (fields: Record<string, string>, id?: number) =>
+    runRoute(
+      svc,
+      productAction,
+      post(id === undefined ? "/admin/products/new" : `/admin/products/edit/${id}`, { ...PRODUCT, ...fields }),
+      owner,
+      id === undefined ? {} : { id: String(id) },
+    );
+  const brandOf = async (name: string) =>
+    await svc.db
+      .selectFrom("products")
+      .select(["id", "brand_id"])
+      .where("name_en", "=", name)
+      .executeTakeFirstOrThrow();
+
+  it("offers the brands, saves the chosen one, shows it again, audits it and clears it", async () => {
+    await add("Tokyo Marui", { name_zh: "東京丸井" });
+    const [marui] = await listBrands(svc.db);
+    const blank = await runRoute(svc, productLoader, new Request(`${BASE}/admin/products/new`), owner);
+    expect(blank.result?.brands.map((brand) => brand.name)).toEqual(["Tokyo Marui"]);
+
+    expect(statusOf((await saveProduct({ brand_id: String(marui?.id) })).result)).toBe(302);
+    const product = await brandOf("Hi-Capa 5.1");
+    expect(product.brand_id).toBe(marui?.id);
+    const edit = await runRoute(svc, productLoader, new Request(`${BASE}/admin/products/edit/${product.id}`), owner, {
+      id: String(product.id),
+    });
+    expect(edit.result?.defaultValue.brand_id).toBe(String(marui?.id));
+
+    expect(statusOf((await saveProduct({ brand_id: "" }, product.id)).result)).toBe(302);
+    expect((await brandOf("Hi-Capa 5.1")).brand_id).toBeNull();
+    const audit = await svc.db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "product.updated")
+      .where("entity_id", "=", String(product.id))
+      .executeTakeFirstOrThrow();
+    const details = JSON.parse(audit.details ?? "{}");
+    expect([details.before.product.brand_id, details.after.product.brand_id]).toEqual([marui?.id, null]);
+  });
+
+  it("refuses a brand that does not exist next to the field (400), keeping the input", async () => {
+    const refused = await saveProduct({ brand_id: "999999" });
+    expect(statusOf(refused.result)).toBe(400);
+    const answer = dataOf<Answer>(refused.result);
+    expect(answer.result.error?.brand_id).toEqual(["adminProductForm.errors.brandInvalid"]);
+    expect(answer.result.initialValue).toMatchObject({ name_en: "Hi-Capa 5.1", brand_id: "999999" });
+    expect(await svc.db.selectFrom("products").select("id").where("name_en", "=", "Hi-Capa 5.1").execute()).toEqual([]);
   });
 });

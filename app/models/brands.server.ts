@@ -1,9 +1,12 @@
+import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import { isForeignKeyViolation, isUniqueViolation } from "#db/errors";
-import type { BrandRow } from "#db/schema";
+import type { BrandRow, Database } from "#db/schema";
 import { UserError } from "~/lib/problem";
 import { slugify } from "~/schemas/category";
 import { auditAction } from "./audit.server";
+
+type Executor = DB | Transaction<Database>;
 
 // Brands (issue 28, docs/decisions/052): a managed list the owner and staff keep like products.
 // A brand products still use is not deleted: the operator moves its products first.
@@ -47,6 +50,13 @@ export async function listBrands(db: DB): Promise<AdminBrand[]> {
 /** The brand a listing's ?brand= names, or null when no brand has that slug. */
 export async function findBrandBySlug(db: DB, slug: string): Promise<BrandRow | null> {
   return (await db.selectFrom("brands").selectAll().where("slug", "=", slug).executeTakeFirst()) ?? null;
+}
+
+/** A product's brand must exist (the form offers only existing ones; a stale page may not): 400 on "brand_id". */
+export async function requireBrand(db: Executor, brandId: number | null | undefined): Promise<void> {
+  if (brandId === null || brandId === undefined) return;
+  const brand = await db.selectFrom("brands").select("id").where("id", "=", brandId).executeTakeFirst();
+  if (!brand) throw new UserError("adminProductForm.errors.brandInvalid", { field: "brand_id" });
 }
 
 /** The brand's name in a language: its Chinese name in Chinese when it has one. */

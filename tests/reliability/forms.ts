@@ -96,6 +96,7 @@ const productFields: Record<string, Examples> = {
   price_eur: ["", ...PRICES],
   price_usd: ["", ...PRICES],
   category_id: (ctx) => ["", String(ctx.categoryId)],
+  brand_id: ["", "1", "999999", "x"],
   is_featured: ["on"],
   weight_grams: ["", "0", "3200", "1000000"],
   stock: STOCKS,

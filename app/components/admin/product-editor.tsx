@@ -23,6 +23,7 @@ import {
   type ProductFormValue,
   productSchema,
 } from "~/schemas/product";
+import { type BrandChoice, ProductBrandField } from "./product-brand-field";
 import { imageColorOptions, ProductImages } from "./product-images";
 import { ProductPriceFields, ProductSaleFields } from "./product-price-fields";
 import { ProductVariantRows } from "./product-variant-rows";
@@ -45,6 +46,8 @@ export interface ProductEditorProps {
   /** The product's own images: storage key → address. */
   imageUrls: Record<string, string>;
   categories: { id: number; name_en: string; name_zh: string }[];
+  /** The managed brands (docs/decisions/052). */
+  brands?: BrandChoice[];
   /** The shipping zones it can be limited to, and those it is (docs/decisions/049). */
   zones?: { id: number; name_en: string; name_zh: string }[];
   zoneIds?: number[];
@@ -63,6 +66,7 @@ export function ProductEditor({
   defaultValue,
   imageUrls,
   categories,
+  brands = [],
   zones = [],
   zoneIds = [],
   rates,
@@ -157,6 +161,7 @@ export function ProductEditor({
               ))}
             </select>
           </FieldFor>
+          <ProductBrandField field={fields.brand_id} brands={brands} />
           <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
             <input {...getInputProps(fields.is_featured, { type: "checkbox" })} className="size-4" />
             {t("adminProductForm.featured")}
