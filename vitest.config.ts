@@ -12,6 +12,7 @@ const POSTGRES_SUITES = [
   "admin-categories",
   "admin-brands",
   "brands",
+  "brand-listings",
   "admin-customers",
   "admin-messages",
   "admin-orders",

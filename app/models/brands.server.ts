@@ -5,6 +5,7 @@ import type { BrandRow, Database } from "#db/schema";
 import { UserError } from "~/lib/problem";
 import { slugify } from "~/schemas/category";
 import { auditAction } from "./audit.server";
+import { type ListingQuery, listingBrands } from "./products/catalog.server";
 
 type Executor = DB | Transaction<Database>;
 
@@ -165,4 +166,32 @@ export async function deleteBrand(db: DB, id: number, options: { actorUserId: st
     throw error;
   }
   return before;
+}
+
+/** A listing's brand filter: the brand its ?brand= names and the brands it can be narrowed to. */
+export interface BrandFilterView {
+  /** The listing's brand, or null for every brand (no ?brand=, or one no brand has). */
+  brandId: number | null;
+  active: { slug: string; name: string } | null;
+  brands: { slug: string; name: string; count: number }[];
+}
+
+export const NO_BRAND_FILTER: BrandFilterView = { brandId: null, active: null, brands: [] };
+
+/**
+ * The brand filter of a listing (category, all products, new arrivals, sale, search) in a
+ * language: a `?brand=` slug no brand has (a deleted brand's old link) filters nothing.
+ */
+export async function brandFilterOf(
+  db: DB,
+  slug: string | null,
+  listing: Omit<ListingQuery, "sort" | "page" | "brandId" | "price">,
+  language: string,
+): Promise<BrandFilterView> {
+  const [brand, brands] = await Promise.all([slug ? findBrandBySlug(db, slug) : null, listingBrands(db, listing)]);
+  return {
+    brandId: brand?.id ?? null,
+    active: brand ? { slug: brand.slug, name: brandName(brand, language) } : null,
+    brands: brands.map((row) => ({ slug: row.slug, name: brandName(row, language), count: row.count })),
+  };
 }

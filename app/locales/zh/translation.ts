@@ -15,6 +15,7 @@ import adminSettings from "./admin-settings";
 import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
 import adminWebhooks from "./admin-webhooks";
+import brands from "./brands";
 import dashboard from "./dashboard";
 import discounts from "./discounts";
 import shopAlert from "./shop-alerts";
@@ -637,6 +638,7 @@ export default {
   shopAlert,
   adminCategories,
   adminBrands,
+  brands,
   adminOrders,
   adminMessages,
   adminCustomers,

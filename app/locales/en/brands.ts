@@ -1,0 +1,11 @@
+/** English text of brands in the storefront (docs/decisions/052); zh/brands.ts must have the same keys. */
+export default {
+  filterLabel: "Brand",
+  allBrands: "All brands",
+  brandCount: "{{name}} ({{count}})",
+  active: "Brand: {{name}}",
+  clear: "Clear brand",
+  clearNamed: "Clear the brand filter {{name}}",
+  productBrand: "Brand",
+  moreFrom: "More from {{name}}",
+};
