@@ -13,6 +13,7 @@ const POSTGRES_SUITES = [
   "admin-brands",
   "brands",
   "brand-listings",
+  "brand-csv",
   "admin-customers",
   "admin-messages",
   "admin-orders",

@@ -39,6 +39,7 @@ export default {
     missingColumns: "The header lacks these columns: {{columns}}.",
     unknownProduct: "There is no product with id {{id}}.",
     unknownCategory: "There is no category with the slug “{{slug}}”.",
+    unknownBrand: "There is no brand with the slug “{{slug}}” (Admin → Brands).",
     featuredInvalid: "featured must be yes or no.",
     adultInvalid: "adult_only must be yes, no or empty.",
     unknownZone: "ship_zones: there is no shipping zone with id “{{zone}}” (separate ids with |).",

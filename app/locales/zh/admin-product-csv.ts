@@ -38,6 +38,7 @@ export default {
     missingColumns: "標題行缺少以下欄位：{{columns}}。",
     unknownProduct: "沒有編號為 {{id}} 的產品。",
     unknownCategory: "沒有代號為「{{slug}}」的分類。",
+    unknownBrand: "沒有代號為「{{slug}}」的品牌（管理 → 品牌）。",
     featuredInvalid: "featured 必須是 yes 或 no。",
     adultInvalid: "adult_only 必須是 yes、no 或留空。",
     unknownZone: "ship_zones：沒有編號為「{{zone}}」的運送區域（編號之間以 | 分隔）。",
