@@ -13,6 +13,8 @@ export default {
   ruleImages: "Images are not imported: the image_urls column is ignored and product images stay as they are.",
   ruleShipping:
     "weight_grams is the weight in grams (empty: 0). ship_zones lists the ids of the shipping zones the product may go to, separated by | (empty: wherever its category allows). A file without these columns leaves them as they are.",
+  ruleBrand:
+    "brand is the brand's slug from Admin → Brands (empty: no brand). A file without the column leaves brands as they are.",
   fileLabel: "CSV file",
   fileHint: "UTF-8, at most 10 MB, with the export's header row.",
   previewButton: "Preview import",
