@@ -14,6 +14,7 @@ const POSTGRES_SUITES = [
   "brands",
   "brand-listings",
   "brand-csv",
+  "brand-demo",
   "admin-customers",
   "admin-messages",
   "admin-orders",
