@@ -42,7 +42,7 @@ export function BrandFilter({
   return (
     <nav aria-label={t("brands.filterLabel")} className="mt-4" data-testid="brand-filter">
       <div className="flex flex-wrap items-center gap-2">
-        <span className="text-sm font-medium text-stone-700">{t("brands.filterLabel")}:</span>
+        <span className="text-sm font-medium text-stone-700">{t("brands.filterHeading")}</span>
         <Link to={href(null)} className={active ? chipIdle : chipActive} aria-current={active ? undefined : "true"}>
           {t("brands.allBrands")}
         </Link>
