@@ -6,7 +6,7 @@ export default {
   brandCount: "{{name}} ({{count}})",
   active: "Brand: {{name}}",
   clear: "Clear brand",
-  clearNamed: "Clear the brand filter {{name}}",
+  clearNamed: "Clear brand {{name}}",
   productBrand: "Brand",
   moreFrom: "More from {{name}}",
 };

@@ -8,7 +8,7 @@ export default {
   brandCount: "{{name}}（{{count}}）",
   active: "品牌：{{name}}",
   clear: "清除品牌",
-  clearNamed: "清除品牌篩選 {{name}}",
+  clearNamed: "清除品牌 {{name}}",
   productBrand: "品牌",
   moreFrom: "更多 {{name}} 產品",
 } satisfies typeof en;
