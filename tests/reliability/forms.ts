@@ -714,12 +714,12 @@ export const FORMS: readonly FormAction[] = [
 /** GET forms and resource routes that read query strings. */
 export const QUERIES: readonly { name: string; path: string; param: string; extra?: Record<string, string[]> }[] = [
   { name: "search resource", path: "/resources/search", param: "q" },
-  { name: "search page", path: "/search", param: "q", extra: { page: ["1", "2", "-1", "abc"] } },
+  { name: "search page", path: "/search", param: "q", extra: { page: ["1", "2", "-1", "abc"], brand: ["g-g", "x"] } },
   {
     name: "category filters",
     path: "/category/rifles",
     param: "sort",
-    extra: { price: ["0-500", "500-", "x"], page: ["1", "999999999999"] },
+    extra: { price: ["0-500", "500-", "x"], page: ["1", "999999999999"], brand: ["tokyo-marui", "", "%00", "x"] },
   },
   { name: "admin products list", path: "/admin/products", param: "q", extra: { category: ["1", "x"], page: ["2"] } },
   {
