@@ -10,6 +10,11 @@ import { defineConfig } from "vitest/config";
 const POSTGRES_SUITES = [
   "admin-blog",
   "admin-categories",
+  "admin-brands",
+  "brands",
+  "brand-listings",
+  "brand-csv",
+  "brand-demo",
   "admin-customers",
   "admin-messages",
   "admin-orders",

@@ -44,6 +44,7 @@ export default [
       index("routes/admin/dashboard.tsx"),
       route("products", "routes/admin/products.tsx"),
       route("categories", "routes/admin/categories.tsx"),
+      route("brands", "routes/admin/brands.tsx"),
       route("products/new", "routes/admin/product-form.tsx", { id: "admin-product-new" }),
       route("products/import", "routes/admin/products-import.tsx"),
       route("products/edit/:id", "routes/admin/product-form.tsx", { id: "admin-product-edit" }),

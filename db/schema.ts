@@ -59,6 +59,20 @@ export interface AdminUsersTable {
   created_at: CreatedAt;
 }
 
+/** A brand (migration 0025, docs/decisions/052): a proper noun, optionally with a Chinese name. */
+export interface BrandsTable {
+  id: Generated<number>;
+  name: string;
+  /** Shown in Chinese instead of `name`; null: the same name in both languages. */
+  name_zh: string | null;
+  slug: string;
+  sort_order: Generated<number>;
+  /** 1: written by the demo catalogue and removed with it. */
+  is_demo: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface CategoriesTable {
   id: Generated<number>;
   slug: string;
@@ -83,6 +97,8 @@ type DerivedFlag = ColumnType<Bool, Bool | undefined, Bool>;
 export interface ProductsTable {
   id: Generated<number>;
   category_id: number | null;
+  /** The product's brand (migration 0025); null: none. */
+  brand_id: number | null;
   name_en: string;
   name_zh: string;
   description_en: string;
@@ -594,6 +610,7 @@ export interface Database {
   sessions: SessionsTable;
   admin_users: AdminUsersTable;
   categories: CategoriesTable;
+  brands: BrandsTable;
   products: ProductsTable;
   product_variants: ProductVariantsTable;
   product_images: ProductImagesTable;
@@ -634,6 +651,7 @@ export interface Database {
 
 export type UserRow = Selectable<UsersTable>;
 export type CategoryRow = Selectable<CategoriesTable>;
+export type BrandRow = Selectable<BrandsTable>;
 export type NewCategory = Insertable<CategoriesTable>;
 export type ProductRow = Selectable<ProductsTable>;
 export type NewProduct = Insertable<ProductsTable>;

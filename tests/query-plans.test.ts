@@ -8,7 +8,13 @@ import { listOrdersForUser } from "~/models/orders/shopper.server";
 import { findMessage, listMessages, listOrderMessages, outboxCounts } from "~/models/outbox/admin-list.server";
 import { pruneSentMessages } from "~/models/outbox/deliver.server";
 import { listFeaturedProducts } from "~/models/products/cards.server";
-import { findProduct, listProducts, listRelatedProducts, type Sort } from "~/models/products/catalog.server";
+import {
+  findProduct,
+  listingBrands,
+  listProducts,
+  listRelatedProducts,
+  type Sort,
+} from "~/models/products/catalog.server";
 import { searchProducts } from "~/models/products/search.server";
 import { createTestDb } from "./setup/db";
 import { seedPlanData } from "./setup/plan-data";
@@ -124,6 +130,12 @@ const file = path.join(dir, "test.db");
 const data = seedPlanData(file);
 const capture = captureQueries(file);
 afterAll(() => capture.close());
+// Brands (decision 052): three, one on every tenth product, for the brand filter and search cases.
+capture.sqlite.exec(`INSERT INTO brands (name, name_zh, slug, sort_order, is_demo, created_at, updated_at) VALUES
+  ('Tokyo Marui', '東京丸井', 'tokyo-marui', 1, 0, '2026-01-01', '2026-01-01'),
+  ('G&G', NULL, 'g-g', 2, 0, '2026-01-01', '2026-01-01'),
+  ('Krytac', NULL, 'krytac', 3, 0, '2026-01-01', '2026-01-01')`);
+capture.sqlite.exec("UPDATE products SET brand_id = 1 + (id / 10) % 3 WHERE id % 10 = 0");
 
 const rifles = data.categoryIds.get("rifles") ?? null;
 const SORT_LIST: Sort[] = ["featured", "newest", "price-low-high", "price-high-low"];
@@ -160,6 +172,23 @@ const bandSort: Exception = {
 
 const cases: Record<string, Case[]> = {
   "category listing": [
+    {
+      label: "all products of one brand, featured first, page 1 (decision 052)",
+      run: (db) => listProducts(db, { categoryId: null, brandId: 1, sort: "featured", page: 1, currency: "HKD" }),
+      exceptions: [
+        {
+          kind: "sort",
+          table: "products",
+          sql: /"products"\."brand_id" = \?.*limit/s,
+          why: "one brand's products, found through products_brand_id_idx, are sorted for the page: bounded by one brand's products, like a category's price band",
+        },
+      ],
+    },
+    {
+      label: "the brands with products in rifles, for its brand links",
+      run: async (db) =>
+        expect((await listingBrands(db, { categoryId: rifles, currency: "HKD" })).length).toBeGreaterThan(0),
+    },
     ...SORT_LIST.map(
       (sort): Case => ({
         label: `rifles, ${sort}, page 2`,
@@ -191,6 +220,18 @@ const cases: Record<string, Case[]> = {
     ),
   ],
   search: [
+    {
+      label: "a brand's name (its products through the brand index, or-ed with the full-text match)",
+      run: async (db) => expect((await searchProducts(db, "marui", "HKD")).length).toBeGreaterThan(0),
+      exceptions: [
+        {
+          kind: "sort",
+          table: "products",
+          sql: /product_search MATCH.*"products"\."brand_id" in \(.*limit/s,
+          why: "the full-text matches and the brand's products (each found through an index, no scan) are sorted for the panel's 10: bounded by the matches",
+        },
+      ],
+    },
     {
       label: "2 characters (partial match, LIKE)",
       run: async (db) => expect((await searchProducts(db, "手槍", "HKD")).length).toBeGreaterThan(0),

@@ -76,9 +76,11 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "option_name_zh",
     "gtin",
     "mpn",
+    "brand_id",
     "created_at",
     "updated_at",
   ],
+  brands: ["id", "name", "name_zh", "slug", "sort_order", "is_demo", "created_at", "updated_at"],
   product_variants: [
     "id",
     "product_id",

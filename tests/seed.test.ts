@@ -4,6 +4,7 @@ import path from "node:path";
 import sharp, { type Metadata } from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, migrateToLatest, openDatabase } from "#db/connect.server";
+import { SEED_BRANDS, SEED_PRODUCT_BRANDS } from "#db/seed/brands";
 import { CATEGORY_SLUGS, SEED_PRODUCTS } from "#db/seed/catalogue";
 import { HERO_SETTING_KEY, isDatabaseEmpty, seedDemo } from "#db/seed/index.server";
 import { MemoryStorage } from "~/lib/storage.server";
@@ -172,6 +173,17 @@ describe("seedDemo", () => {
     const images = SEED_PRODUCTS.reduce((sum, product) => sum + product.images, 0);
     // Each 800-pixel product image has its 400 copy (decision 031).
     expect(storage.files.size).toBe(images * 2 + 10 + 1 + 2);
+  });
+
+  it("adds the demo brands, marked demo, each on the products the brand list names (docs/decisions/052)", async () => {
+    const brands = await db.selectFrom("brands").select(["id", "slug", "is_demo"]).orderBy("sort_order").execute();
+    expect(brands.map((brand) => [brand.slug, brand.is_demo])).toEqual(SEED_BRANDS.map((brand) => [brand.slug, 1]));
+    const branded = await db
+      .selectFrom("products")
+      .innerJoin("brands", "brands.id", "products.brand_id")
+      .select(["products.name_en", "brands.slug"])
+      .execute();
+    expect(Object.fromEntries(branded.map((row) => [row.name_en, row.slug]))).toEqual(SEED_PRODUCT_BRANDS);
   });
 
   it("refuses to seed a database that already has a catalogue", async () => {

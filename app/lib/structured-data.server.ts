@@ -163,8 +163,12 @@ export function productJsonLd(product: ProductDetail, siteUrl: string, language:
   const sized = product.variants.some((variant) => variant.option_value !== "");
   const price = (cents: number) => (cents / 100).toFixed(2);
   const onSale = product.price_cents < product.regular_price_cents;
-  // BRAND (issue 28 item 2): when products carry a brand, add `brand: { "@type": "Brand", name }` here.
+  // The brand (decision 052) in the page's language, on the group and each variant.
+  const brand = product.brand
+    ? { brand: { "@type": "Brand", name: (language === "zh" && product.brand.name_zh) || product.brand.name } }
+    : {};
   const identifiers = {
+    ...brand,
     ...(product.gtin ? { gtin: product.gtin } : {}),
     ...(product.mpn ? { mpn: product.mpn } : {}),
   };
@@ -176,6 +180,7 @@ export function productJsonLd(product: ProductDetail, siteUrl: string, language:
     description: localized(product, "description", language),
     url,
     productGroupID: String(product.id),
+    ...brand,
     ...(coloured || sized
       ? {
           variesBy: [...(coloured ? ["https://schema.org/color"] : []), ...(sized ? ["https://schema.org/size"] : [])],

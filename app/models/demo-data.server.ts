@@ -214,6 +214,16 @@ export async function removeDemoData(
     const categories = await trx.selectFrom("categories").select("image_path").where("is_demo", "=", 1).execute();
     for (const category of categories) if (category.image_path) files.add(category.image_path);
     await trx.deleteFrom("categories").where("is_demo", "=", 1).execute();
+    // Demo brands go too, except one a remaining product (the owner's, or an edited demo product
+    // kept) still uses: that one stays, no longer marked as demo (docs/decisions/052).
+    const usedBrands = trx.selectFrom("products").select("brand_id").where("brand_id", "is not", null);
+    await trx
+      .updateTable("brands")
+      .set({ is_demo: 0, updated_at: at })
+      .where("is_demo", "=", 1)
+      .where("id", "in", usedBrands)
+      .execute();
+    await trx.deleteFrom("brands").where("is_demo", "=", 1).execute();
 
     const demoAccounts = await trx.selectFrom("bank_accounts").select("is_primary").where("is_demo", "=", 1).execute();
     await trx.deleteFrom("bank_accounts").where("is_demo", "=", 1).execute();

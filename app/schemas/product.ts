@@ -190,6 +190,12 @@ export const productSchema = z
       .regex(/^\d{1,9}$/, { error: "adminProductForm.errors.categoryInvalid" })
       .transform((value) => Number.parseInt(value, 10))
       .optional(),
+    /** The brand's id (docs/decisions/052); empty: none. */
+    brand_id: z
+      .string()
+      .regex(/^\d{1,9}$/, { error: "adminProductForm.errors.brandInvalid" })
+      .transform((value) => Number.parseInt(value, 10))
+      .optional(),
     is_featured: z.boolean().optional(),
     /** 18+: sold only to shoppers who confirm their age at checkout (docs/decisions/049). */
     adult_only: z.boolean().optional(),
@@ -268,6 +274,7 @@ export const productSchema = z
     price_usd_cents: value.price_usd ?? null,
     sale: saleOf(value),
     category_id: value.category_id ?? null,
+    brand_id: (value.brand_id ?? null) as number | null | undefined,
     is_featured: value.is_featured ?? false,
     adult_only: value.adult_only ?? false,
     ship_zone_ids: (value.ship_zones ?? []).map((id) => Number.parseInt(id, 10)) as number[] | undefined,

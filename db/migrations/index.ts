@@ -19,6 +19,7 @@ import * as m0018 from "./0018-shipping-zones";
 import * as m0019 from "./0019-discount-codes";
 import * as m0020 from "./0020-age-and-restricted-items";
 import * as m0024 from "./0024-sale-prices";
+import * as m0025 from "./0025-brands";
 import * as m0026 from "./0026-variant-options";
 import * as m0027 from "./0027-stock-alerts";
 import * as m0028 from "./0028-product-identifiers";
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   "0019-discount-codes": m0019,
   "0020-age-and-restricted-items": m0020,
   "0024-sale-prices": m0024,
+  "0025-brands": m0025,
   "0026-variant-options": m0026,
   "0027-stock-alerts": m0027,
   "0028-product-identifiers": m0028,

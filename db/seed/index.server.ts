@@ -8,6 +8,7 @@ import { generateKey, type Storage } from "../../app/lib/storage.server";
 import { DEMO_HERO_IMAGE_KEY, HERO_IMAGE_KEY } from "../../app/models/settings/site-settings.server";
 import { type DB, now } from "../connect.server";
 import { lockTable } from "../dialect";
+import { SEED_BRANDS, SEED_PRODUCT_BRANDS } from "./brands";
 import {
   SEED_BANK_ACCOUNT,
   SEED_BLOG_POSTS,
@@ -159,6 +160,16 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
         categoryIds.set(category.slug, row.id);
       }
 
+      const brandIds = new Map<string, number>();
+      for (const brand of SEED_BRANDS) {
+        const row = await trx
+          .insertInto("brands")
+          .values({ ...brand, is_demo: 1, created_at: categoriesCreated, updated_at: categoriesCreated })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        brandIds.set(brand.slug, row.id);
+      }
+
       const variants: {
         product_id: number;
         color: string;
@@ -172,6 +183,7 @@ export async function seedDemo(db: DB, storage: Storage): Promise<{ categories: 
           .insertInto("products")
           .values({
             category_id: categoryIds.get(product.category) ?? null,
+            brand_id: brandIds.get(SEED_PRODUCT_BRANDS[product.name_en] ?? "") ?? null,
             name_en: product.name_en,
             name_zh: product.name_zh,
             description_en: product.description_en,

@@ -142,6 +142,7 @@ test.describe("accessibility and markup of every page type", () => {
       // Signed out.
       await visit("/");
       await visit("/category/accessories?price=budget&sort=price-low-high");
+      await visit("/category/pistols?brand=tokyo-marui&sort=newest");
       await visit(`/product/${colours}`);
       await visit(`/product/${soldOut}`);
       const bare = insertProductWithoutImage();
@@ -223,6 +224,8 @@ test.describe("accessibility and markup of every page type", () => {
       await visit(`/admin/products/edit/${product}`);
       await visit("/admin/categories");
       await visit(await firstLink(page, /^\/admin\/categories\?edit=\d+$/));
+      await visit("/admin/brands");
+      await visit("/admin/brands?new=1");
       await visit(`/admin/orders?q=${encodeURIComponent(shopper.email)}`);
       await visit(await firstLink(page, /^\/admin\/orders\/[\w-]+$/));
       await visit("/admin/discounts");

@@ -96,6 +96,7 @@ const productFields: Record<string, Examples> = {
   price_eur: ["", ...PRICES],
   price_usd: ["", ...PRICES],
   category_id: (ctx) => ["", String(ctx.categoryId)],
+  brand_id: ["", "1", "999999", "x"],
   is_featured: ["on"],
   weight_grams: ["", "0", "3200", "1000000"],
   stock: STOCKS,
@@ -435,6 +436,22 @@ export const FORMS: readonly FormAction[] = [
     files: ["image"],
   },
   {
+    name: "admin: brands",
+    module: "app/routes/admin/brands.tsx",
+    path: () => "/admin/brands",
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["create", "update", "delete", "other"],
+      id: ["1", "999999", "x", ""],
+      confirmed: ["", "1"],
+      name: ["Fuzz Arms", "", "x".repeat(101), "<script>alert(1)</script>"],
+      name_zh: ["", "模糊"],
+      slug: ["", "fuzz-arms", "Fuzz Arms!", "!!!"],
+      sort_order: ["0", "5", "-3", "1.5", "x"],
+    },
+  },
+  {
     name: "admin: order transitions",
     module: "app/routes/admin/order.tsx",
     path: (ctx) => `/admin/orders/${ctx.transitionOrderId}`,
@@ -737,12 +754,12 @@ export const FORMS: readonly FormAction[] = [
 /** GET forms and resource routes that read query strings. */
 export const QUERIES: readonly { name: string; path: string; param: string; extra?: Record<string, string[]> }[] = [
   { name: "search resource", path: "/resources/search", param: "q" },
-  { name: "search page", path: "/search", param: "q", extra: { page: ["1", "2", "-1", "abc"] } },
+  { name: "search page", path: "/search", param: "q", extra: { page: ["1", "2", "-1", "abc"], brand: ["g-g", "x"] } },
   {
     name: "category filters",
     path: "/category/rifles",
     param: "sort",
-    extra: { price: ["0-500", "500-", "x"], page: ["1", "999999999999"] },
+    extra: { price: ["0-500", "500-", "x"], page: ["1", "999999999999"], brand: ["tokyo-marui", "", "%00", "x"] },
   },
   { name: "admin products list", path: "/admin/products", param: "q", extra: { category: ["1", "x"], page: ["2"] } },
   {

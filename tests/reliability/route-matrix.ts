@@ -389,6 +389,11 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     adminBody: () => ({ intent: "nothing" }),
     admin: 400,
   }),
+  adminRow("/admin/brands", "routes/admin/brands.tsx", () => "/admin/brands", {
+    body: () => ({ intent: "create", name: "Forged brand" }),
+    adminBody: () => ({ intent: "nothing" }),
+    admin: 400,
+  }),
   adminRow(
     "/admin/products/new",
     { file: "routes/admin/product-form.tsx", id: "admin-product-new" },

@@ -23,6 +23,7 @@ import {
   type ProductFormValue,
   productSchema,
 } from "~/schemas/product";
+import { type BrandChoice, ProductBrandField } from "./product-brand-field";
 import { ProductIdentifierFields } from "./product-identifier-fields";
 import { imageColorOptions, ProductImages } from "./product-images";
 import { ProductOptionGrid } from "./product-option-grid";
@@ -47,6 +48,8 @@ export interface ProductEditorProps {
   /** The product's own images: storage key → address. */
   imageUrls: Record<string, string>;
   categories: { id: number; name_en: string; name_zh: string }[];
+  /** The managed brands (docs/decisions/052). */
+  brands?: BrandChoice[];
   /** The shipping zones it can be limited to, and those it is (docs/decisions/049). */
   zones?: { id: number; name_en: string; name_zh: string }[];
   zoneIds?: number[];
@@ -65,6 +68,7 @@ export function ProductEditor({
   defaultValue,
   imageUrls,
   categories,
+  brands = [],
   zones = [],
   zoneIds = [],
   rates,
@@ -160,6 +164,7 @@ export function ProductEditor({
               ))}
             </select>
           </FieldFor>
+          <ProductBrandField field={fields.brand_id} brands={brands} />
           <label className="flex items-center gap-2 text-sm font-medium text-stone-800">
             <input {...getInputProps(fields.is_featured, { type: "checkbox" })} className="size-4" />
             {t("adminProductForm.featured")}

@@ -12,6 +12,7 @@ const SECTIONS = [
   { to: "/admin", key: "admin.dashboard", end: true, ownerOnly: false },
   { to: "/admin/products", key: "admin.products", end: false, ownerOnly: false },
   { to: "/admin/categories", key: "admin.categories", end: false, ownerOnly: false },
+  { to: "/admin/brands", key: "adminBrands.nav", end: false, ownerOnly: false },
   { to: "/admin/orders", key: "admin.orders", end: false, ownerOnly: false },
   { to: "/admin/discounts", key: "adminDiscounts.nav", end: false, ownerOnly: false },
   { to: "/admin/messages", key: "adminMessages.nav", end: false, ownerOnly: false },

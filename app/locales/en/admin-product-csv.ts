@@ -13,6 +13,8 @@ export default {
   ruleImages: "Images are not imported: the image_urls column is ignored and product images stay as they are.",
   ruleShipping:
     "weight_grams is the weight in grams (empty: 0). ship_zones lists the ids of the shipping zones the product may go to, separated by | (empty: wherever its category allows). A file without these columns leaves them as they are.",
+  ruleBrand:
+    "brand is the brand's slug from Admin → Brands (empty: no brand). A file without the column leaves brands as they are.",
   fileLabel: "CSV file",
   fileHint: "UTF-8, at most 10 MB, with the export's header row.",
   previewButton: "Preview import",
@@ -41,6 +43,7 @@ export default {
     missingColumns: "The header lacks these columns: {{columns}}.",
     unknownProduct: "There is no product with id {{id}}.",
     unknownCategory: "There is no category with the slug “{{slug}}”.",
+    unknownBrand: "There is no brand with the slug “{{slug}}” (Admin → Brands).",
     featuredInvalid: "featured must be yes or no.",
     adultInvalid: "adult_only must be yes, no or empty.",
     unknownZone: "ship_zones: there is no shipping zone with id “{{zone}}” (separate ids with |).",

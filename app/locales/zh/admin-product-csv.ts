@@ -12,6 +12,7 @@ export default {
   ruleImages: "不會匯入圖片：image_urls 一欄會被忽略，產品圖片保持不變。",
   ruleShipping:
     "weight_grams 是以克計算的重量（留空：0）。ship_zones 列出產品可寄往的運送區域編號，以 | 分隔（留空：按其分類允許的地區）。檔案沒有這兩欄時，兩者保持不變。",
+  ruleBrand: "brand 是「管理 → 品牌」中品牌的網址代稱（留空：不設品牌）。檔案沒有此欄時，品牌保持不變。",
   fileLabel: "CSV 檔案",
   fileHint: "UTF-8 編碼，最大 10 MB，須包含匯出檔案的標題行。",
   previewButton: "預覽匯入",
@@ -40,6 +41,7 @@ export default {
     missingColumns: "標題行缺少以下欄位：{{columns}}。",
     unknownProduct: "沒有編號為 {{id}} 的產品。",
     unknownCategory: "沒有代號為「{{slug}}」的分類。",
+    unknownBrand: "沒有代號為「{{slug}}」的品牌（管理 → 品牌）。",
     featuredInvalid: "featured 必須是 yes 或 no。",
     adultInvalid: "adult_only 必須是 yes、no 或留空。",
     unknownZone: "ship_zones：沒有編號為「{{zone}}」的運送區域（編號之間以 | 分隔）。",

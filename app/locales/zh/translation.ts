@@ -1,5 +1,6 @@
 import type en from "../en/translation";
 import adminBlog from "./admin-blog";
+import adminBrands from "./admin-brands";
 import adminCategories from "./admin-categories";
 import adminCustomers from "./admin-customers";
 import adminDemoData from "./admin-demo-data";
@@ -15,6 +16,7 @@ import adminSettings from "./admin-settings";
 import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
 import adminWebhooks from "./admin-webhooks";
+import brands from "./brands";
 import dashboard from "./dashboard";
 import discounts from "./discounts";
 import shopAlert from "./shop-alerts";
@@ -638,6 +640,8 @@ export default {
   },
   shopAlert,
   adminCategories,
+  adminBrands,
+  brands,
   adminOrders,
   adminMessages,
   adminCustomers,

@@ -1,7 +1,7 @@
 import type { RawBuilder, SelectQueryBuilder } from "kysely";
 import type { DB } from "#db/connect.server";
 import type { CategoryRow, Currency, Database } from "#db/schema";
-import { matchProductSearch } from "#db/search";
+import { brandIdsMatching, matchProductSearch } from "#db/search";
 import { publicUrl } from "~/lib/storage.server";
 import type { StoreVariant } from "~/lib/variants";
 import { searchTerms } from "../settings/search-synonyms.server";
@@ -112,6 +112,8 @@ export async function findActiveCategory(db: DB, slug: string): Promise<Category
 export interface ListingQuery {
   /** A category id, or every product. */
   categoryId: number | null;
+  /** A brand id (the listing's ?brand=, docs/decisions/052), or every brand. */
+  brandId?: number | null;
   newArrivals?: boolean;
   /** Only products on sale now (the Sale listing, docs/decisions/053). */
   onSale?: boolean;
@@ -143,6 +145,53 @@ export function normalizeSearch(term: string | null | undefined): string {
     .slice(0, 100);
 }
 
+/** The products a listing shows, before its price band, sort and page; the search's terms. */
+async function listingBase(db: DB, query: Omit<ListingQuery, "sort" | "page">, search: string, at: Date) {
+  let base = db.selectFrom("products").where(shownToShoppers);
+  if (query.categoryId !== null) base = base.where("products.category_id", "=", query.categoryId);
+  if (query.brandId != null) base = base.where("products.brand_id", "=", query.brandId);
+  if (query.newArrivals) {
+    const since = new Date(Date.now() - NEW_ARRIVAL_DAYS * 24 * 60 * 60 * 1000).toISOString();
+    base = base.where("products.created_at", ">=", since);
+  }
+  if (query.onSale) base = base.where(onSaleAt(at));
+  // The term and its synonyms (Settings → Search synonyms): a product matching any of them.
+  const terms = search ? await searchTerms(db, search) : [];
+  if (terms.length > 0) base = base.where(matchProductSearch(db, terms, await brandIdsMatching(db, terms)));
+  return { base, terms };
+}
+
+/** A brand a listing can be narrowed to, with how many of its products the listing has. */
+export interface ListingBrand {
+  id: number;
+  name: string;
+  name_zh: string | null;
+  slug: string;
+  count: number;
+}
+
+/**
+ * The brands that have products in a listing (its category, new arrivals, sale or search, any
+ * price band), in the operator's order: the listing's brand links (docs/decisions/052).
+ */
+export async function listingBrands(
+  db: DB,
+  query: Omit<ListingQuery, "sort" | "page" | "brandId" | "price">,
+): Promise<ListingBrand[]> {
+  const search = normalizeSearch(query.search);
+  if (query.search !== undefined && [...search].length < 2) return [];
+  const { base } = await listingBase(db, { ...query, brandId: null }, search, query.at ?? new Date());
+  const rows = await base
+    .innerJoin("brands", "brands.id", "products.brand_id")
+    .select(["brands.id", "brands.name", "brands.name_zh", "brands.slug", "brands.sort_order"])
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .groupBy(["brands.id", "brands.name", "brands.name_zh", "brands.slug", "brands.sort_order"])
+    .orderBy("brands.sort_order")
+    .orderBy("brands.name")
+    .execute();
+  return rows.map(({ sort_order: _order, count, ...brand }) => ({ ...brand, count: Number(count) }));
+}
+
 /**
  * A page of a listing. Sorting by price and the price bands use the price the shopper pays now
  * (docs/decisions/053): the listed price (`listedPrice`: the sale price when below the regular
@@ -156,16 +205,7 @@ export async function listProducts(db: DB, query: ListingQuery): Promise<Listing
   const search = normalizeSearch(query.search);
   if (query.search !== undefined && [...search].length < 2) return { products: [], total: 0, page: 1, pages: 1 };
 
-  let base = db.selectFrom("products").where(shownToShoppers);
-  if (query.categoryId !== null) base = base.where("products.category_id", "=", query.categoryId);
-  if (query.newArrivals) {
-    const since = new Date(Date.now() - NEW_ARRIVAL_DAYS * 24 * 60 * 60 * 1000).toISOString();
-    base = base.where("products.created_at", ">=", since);
-  }
-  if (query.onSale) base = base.where(onSaleAt(at));
-  // The term and its synonyms (Settings → Search synonyms): a product matching any of them.
-  const terms = search ? await searchTerms(db, search) : [];
-  if (terms.length > 0) base = base.where(matchProductSearch(db, terms));
+  const { base, terms } = await listingBase(db, query, search, at);
 
   // The price paid now, in the shopper's currency (the one the cards show): the listed price for
   // the products whose sale has not ended (each currency's listed price has a (category_id, price)
@@ -298,6 +338,8 @@ export interface ProductDetail extends PricedProduct {
   total_stock: number;
   /** 18+: the product or its category is marked so (docs/decisions/049). */
   adult_only: boolean;
+  /** Its brand (docs/decisions/052), null without one. */
+  brand: { name: string; name_zh: string | null; slug: string } | null;
   updated_at: string;
 }
 
@@ -312,8 +354,12 @@ export async function findProduct(
   const row = await db
     .selectFrom("products")
     .leftJoin("categories", "categories.id", "products.category_id")
+    .leftJoin("brands", "brands.id", "products.brand_id")
     .selectAll("products")
     .select([
+      "brands.name as brand_name",
+      "brands.name_zh as brand_name_zh",
+      "brands.slug as brand_slug",
       "categories.slug as category_slug",
       "categories.name_en as category_name_en",
       "categories.name_zh as category_name_zh",
@@ -366,6 +412,10 @@ export async function findProduct(
     mpn: row.mpn,
     total_stock: variants.reduce((sum, v) => sum + v.stock, 0),
     adult_only: row.adult_only === 1 || row.category_adult_only === 1,
+    brand:
+      row.brand_name !== null && row.brand_slug !== null
+        ? { name: row.brand_name, name_zh: row.brand_name_zh, slug: row.brand_slug }
+        : null,
     updated_at: row.updated_at,
   };
 }

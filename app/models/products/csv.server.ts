@@ -7,6 +7,8 @@
  *   product_id      the product's id; empty on import = a new product
  *   name_en, name_zh, description_en, description_zh
  *   category        the category's slug; empty = no category
+ *   brand           the brand's slug (Admin → Brands, docs/decisions/052); empty = no brand; a slug
+ *                   no brand has is an error of that row; a file without the column leaves brands as they are
  *   price_hkd       HK$ with two decimals ("1234.50")
  *   price_gbp, price_eur, price_usd
  *                   a fixed price, or EMPTY when it follows HKD at the shop's rate (derived)
@@ -65,6 +67,7 @@ export const PRODUCT_CSV_COLUMNS = [
   "description_en",
   "description_zh",
   "category",
+  "brand",
   "price_hkd",
   "price_gbp",
   "price_eur",
@@ -101,6 +104,7 @@ const OPTIONAL_COLUMNS: readonly ProductCsvColumn[] = [
   "sku",
   "gtin",
   "mpn",
+  "brand",
 ];
 
 /** Every column but image_urls (and the optional ones) must be in an imported file's header. */
@@ -115,6 +119,7 @@ const PRODUCT_FIELDS = [
   "description_en",
   "description_zh",
   "category",
+  "brand",
   "price_hkd",
   "price_gbp",
   "price_eur",
@@ -176,6 +181,8 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
 export async function* productCsvRecords(db: DB, origin: string, batchSize = BATCH_SIZE): AsyncGenerator<CsvRecord> {
   const categories = await db.selectFrom("categories").select(["id", "slug"]).execute();
   const slugs = new Map(categories.map((row) => [row.id, row.slug]));
+  const brands = await db.selectFrom("brands").select(["id", "slug"]).execute();
+  const brandSlugs = new Map(brands.map((row) => [row.id, row.slug]));
   let after = 0;
   for (;;) {
     const products = await db
@@ -225,7 +232,7 @@ export async function* productCsvRecords(db: DB, origin: string, batchSize = BAT
           (image) => `${origin}${publicUrl(image.path)}`,
         );
         const zoneIds = (zonesOf.get(product.id) ?? []).map((row) => row.zone_id);
-        yield exportRecord(product, slugs, variant, urls, zoneIds);
+        yield exportRecord(product, slugs, variant, urls, zoneIds, brandSlugs);
       }
     }
     if (products.length < batchSize) return;
@@ -257,6 +264,7 @@ function exportRecord(
   },
   urls: string[],
   zoneIds: number[],
+  brandSlugs: Map<number, string>,
 ): CsvRecord {
   const price = (cents: number, derived: number) => (derived === 1 ? "" : centsToText(cents));
   return {
@@ -266,6 +274,7 @@ function exportRecord(
     description_en: product.description_en,
     description_zh: product.description_zh,
     category: product.category_id === null ? "" : (slugs.get(product.category_id) ?? ""),
+    brand: product.brand_id === null ? "" : (brandSlugs.get(product.brand_id) ?? ""),
     price_hkd: centsToText(product.price_hkd_cents),
     price_gbp: price(product.price_gbp_cents, product.price_gbp_derived),
     price_eur: price(product.price_eur_cents, product.price_eur_derived),
@@ -631,6 +640,8 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
   const categories = await db.selectFrom("categories").select(["id", "slug"]).execute();
   const categoryIds = new Map(categories.map((row) => [row.slug.toLowerCase(), row.id]));
   const zoneIds = new Set((await db.selectFrom("shipping_zones").select("id").execute()).map((row) => row.id));
+  const brands = await db.selectFrom("brands").select(["id", "slug"]).execute();
+  const brandIds = new Map(brands.map((row) => [row.slug.toLowerCase(), row.id]));
   const groups = groupRows(lines);
   const ids = [
     ...new Set(
@@ -672,6 +683,11 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
     const categoryId = slug === "" ? null : (categoryIds.get(slug) ?? null);
     if (slug !== "" && categoryId === null) {
       groupErrors.push({ line: first.line, key: "adminProductCsv.errors.unknownCategory", params: { slug } });
+    }
+    const brandSlug = first.cells.brand.trim().toLowerCase();
+    const brandId = brandSlug === "" ? null : (brandIds.get(brandSlug) ?? null);
+    if (brandSlug !== "" && brandId === null) {
+      groupErrors.push({ line: first.line, key: "adminProductCsv.errors.unknownBrand", params: { slug: brandSlug } });
     }
     const featuredText = first.cells.featured.trim().toLowerCase();
     if (!["", "yes", "no"].includes(featuredText)) {
@@ -723,6 +739,7 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
       gtin: columns.has("gtin") ? parsed.data.gtin : undefined,
       mpn: columns.has("mpn") ? parsed.data.mpn : undefined,
       ship_zone_ids: columns.has("ship_zones") ? [...new Set(shipZones.map(Number))].sort((a, b) => a - b) : undefined,
+      brand_id: columns.has("brand") ? brandId : undefined,
     };
     const input = columns.has("sku") ? read : keepSkus(read);
     const skuErrors = skuRefusals(rows, input, id, typedSkus);
@@ -831,6 +848,17 @@ export async function applyProductImport(
       zonesFound += (await trx.selectFrom("shipping_zones").select("id").where("id", "in", chunk).execute()).length;
     }
     if (zonesFound !== wantedZones.length) throw new UserError("adminProductCsv.errors.changedSince", { status: 409 });
+    const wantedBrands = [
+      ...new Set(
+        [...plan.creates, ...plan.updates].flatMap((p) => (p.input.brand_id == null ? [] : [p.input.brand_id])),
+      ),
+    ];
+    let brandsFound = 0;
+    for (const chunk of chunks(wantedBrands)) {
+      brandsFound += (await trx.selectFrom("brands").select("id").where("id", "in", chunk).execute()).length;
+    }
+    if (brandsFound !== wantedBrands.length)
+      throw new UserError("adminProductCsv.errors.changedSince", { status: 409 });
     const existing = await loadExisting(
       trx,
       plan.updates.map((p) => p.id as number),

@@ -15,6 +15,7 @@ import {
   type SaleInput,
 } from "~/schemas/product";
 import { auditAction } from "../audit.server";
+import { requireBrand } from "../brands.server";
 import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
 import { notifyBackInStock, type StockAlertMailConfig } from "./stock-alerts.server";
@@ -58,6 +59,8 @@ export interface ProductInput extends VariantsInput {
   price_eur_cents: number | null;
   price_usd_cents: number | null;
   category_id: number | null;
+  /** The brand (docs/decisions/052); null: none; missing: left as it is (an import without the column). */
+  brand_id?: number | null;
   is_featured: boolean;
   /** 18+ (docs/decisions/049); left as it is when missing (an import without the column). */
   adult_only?: boolean;
@@ -156,6 +159,7 @@ export function productFormValues(existing: ProductForEdit | null): Partial<Prod
     sale_price_usd: salePrice(product.sale_price_usd_cents, product.sale_price_usd_derived),
     sale_ends: sale && product.sale_ends_at ? toHongKongInput(product.sale_ends_at) : "",
     category_id: product.category_id === null ? "" : String(product.category_id),
+    brand_id: product.brand_id === null ? "" : String(product.brand_id),
     is_featured: product.is_featured === 1,
     adult_only: product.adult_only === 1,
     weight_grams: String(product.weight_grams),
@@ -311,6 +315,7 @@ export function productColumns(input: ProductInput, rates: ExchangeRates) {
     ...(input.weight_grams === undefined ? {} : { weight_grams: input.weight_grams }),
     ...(input.gtin === undefined ? {} : { gtin: input.gtin }),
     ...(input.mpn === undefined ? {} : { mpn: input.mpn }),
+    ...(input.brand_id === undefined ? {} : { brand_id: input.brand_id }),
     ...(input.sale === undefined ? {} : saleColumns(input.sale, rates)),
     ...(input.option === undefined
       ? {}
@@ -411,6 +416,7 @@ export async function createProduct(
   actorUserId: string | null,
 ): Promise<number> {
   await requireCategory(db, input.category_id);
+  await requireBrand(db, input.brand_id);
   const files = newFiles.slice(0, MAX_PRODUCT_IMAGES);
   const keys = await storeNewImages(storage, files);
   try {
@@ -455,6 +461,7 @@ export async function updateProduct(
   const current = await findProductForEdit(db, id);
   if (!current) return null;
   await requireCategory(db, input.category_id);
+  await requireBrand(db, input.brand_id);
   const known = new Set(current.images);
   const keep = [...new Set(images.keep)].filter((key) => known.has(key)).slice(0, MAX_PRODUCT_IMAGES);
   const files = images.newFiles.slice(0, MAX_PRODUCT_IMAGES - keep.length);

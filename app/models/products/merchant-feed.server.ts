@@ -99,6 +99,9 @@ interface FeedProduct extends ProductRow {
   category_name_en: string | null;
   category_name_zh: string | null;
   category_adult_only: number | null;
+  /** The brand's names (decision 052); null: none. */
+  brand_name: string | null;
+  brand_name_zh: string | null;
 }
 
 interface ItemContext {
@@ -145,9 +148,9 @@ function itemXml(
       );
     }
   }
-  // BRAND (issue 28 item 2): when products carry a brand, add <g:brand> here and count it in
-  // identifier_exists below.
-  const brand: string | null = null;
+  // The brand (decision 052) in the feed's language; it counts as an identifier for Google.
+  const brand = (language === "zh" && product.brand_name_zh) || product.brand_name;
+  if (brand) parts.push(xmlElement("g:brand", clip(brand, 70)));
   if (product.gtin) parts.push(xmlElement("g:gtin", product.gtin));
   if (product.mpn) parts.push(xmlElement("g:mpn", product.mpn));
   if (!product.gtin && !product.mpn && !brand) parts.push(xmlElement("g:identifier_exists", "no"));
@@ -195,8 +198,11 @@ export async function* merchantFeedXml(db: DB, feed: Feed, options: FeedOptions)
     const products = (await db
       .selectFrom("products")
       .leftJoin("categories", "categories.id", "products.category_id")
+      .leftJoin("brands", "brands.id", "products.brand_id")
       .selectAll("products")
       .select([
+        "brands.name as brand_name",
+        "brands.name_zh as brand_name_zh",
         "categories.name_en as category_name_en",
         "categories.name_zh as category_name_zh",
         "categories.adult_only as category_adult_only",

@@ -7,6 +7,7 @@ import { parseId } from "~/lib/ids";
 import { IMAGE_PRESETS } from "~/lib/images.server";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
+import { listBrands } from "~/models/brands.server";
 import { listZoneChoices, productZoneIds } from "~/models/orders/restrictions.server";
 import {
   createProduct,
@@ -55,6 +56,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     defaultValue: productFormValues(existing),
     imageUrls: imageUrls(existing),
     categories: await listCategoryChoices(services(context).db),
+    brands: await listBrands(services(context).db),
     zones: await listZoneChoices(services(context).db),
     zoneIds: existing ? await productZoneIds(services(context).db, existing.product.id) : [],
     rates: (await getShop(context)).exchangeRates,
@@ -158,6 +160,7 @@ export default function ProductForm({ loaderData, actionData }: Route.ComponentP
       defaultValue={loaderData.defaultValue}
       imageUrls={loaderData.imageUrls}
       categories={loaderData.categories}
+      brands={loaderData.brands}
       zones={loaderData.zones}
       zoneIds={loaderData.zoneIds}
       rates={loaderData.rates}

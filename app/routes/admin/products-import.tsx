@@ -133,6 +133,7 @@ export default function AdminProductsImport({ actionData }: Route.ComponentProps
         <li>{t("adminProductCsv.rulePrices")}</li>
         <li>{t("adminProductCsv.ruleImages")}</li>
         <li>{t("adminProductCsv.ruleShipping")}</li>
+        <li>{t("adminProductCsv.ruleBrand")}</li>
       </ul>
 
       {formProblem ? (

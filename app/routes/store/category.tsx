@@ -1,5 +1,6 @@
 import { data, Form, Link, useLocation, useSubmit } from "react-router";
 import { ProductGrid } from "~/components/product-card";
+import { BrandFilter } from "~/components/store/brand-filter";
 import { publicPageMeta } from "~/components/store/public-page-meta";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { Button, ButtonLink } from "~/components/ui/button";
@@ -10,6 +11,7 @@ import { localized } from "~/lib/localize";
 import { formatMoneyShort } from "~/lib/money";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
+import { brandFilterOf, NO_BRAND_FILTER } from "~/models/brands.server";
 import { cardViews } from "~/models/products/cards.server";
 import {
   countProducts,
@@ -43,9 +45,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
   const category = special === "all" || newArrivals || onSale ? undefined : await findActiveCategory(db, params.slug);
   const known = special === "all" || newArrivals || onSale || category !== undefined;
+  const brandFilter = known
+    ? await brandFilterOf(
+        db,
+        url.searchParams.get("brand"),
+        { categoryId: category?.id ?? null, newArrivals, onSale, currency },
+        language,
+      )
+    : NO_BRAND_FILTER;
   const listing = known
     ? await listProducts(db, {
         categoryId: category?.id ?? null,
+        brandId: brandFilter.brandId,
         newArrivals,
         onSale,
         price,
@@ -59,7 +70,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!known) empty = "unknown";
   else if (listing.total === 0) {
     if ((await countProducts(db)) === 0) empty = "shopEmpty";
-    else if (price) empty = "noMatch";
+    else if (price || brandFilter.active) empty = "noMatch";
     else empty = "categoryEmpty";
   }
 
@@ -94,6 +105,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       description: t("catalog.metaDescription", { title, shop: shopName(await getShop(context), language) }),
       price,
       sort,
+      brandFilter,
       empty,
       ...listing,
       products: cardViews(listing.products, language),
@@ -113,7 +125,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const submit = useSubmit();
   const location = useLocation();
-  const { title, price, priceOptions, sort, empty, products, total, page, pages } = loaderData;
+  const { title, price, priceOptions, sort, brandFilter, empty, products, total, page, pages } = loaderData;
   const selectClass = "rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm";
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -132,6 +144,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
         </div>
         {/* Filters and sort are a GET form: plain links to shareable URLs, no JavaScript needed. */}
         <Form method="get" className="flex flex-wrap items-end gap-3" aria-label={t("catalog.filters")}>
+          {brandFilter.active ? <input type="hidden" name="brand" value={brandFilter.active.slug} /> : null}
           <label className="flex flex-col text-sm">
             <span className="mb-1 font-medium">{t("catalog.priceLabel")}</span>
             <select
@@ -170,6 +183,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
           </Button>
         </Form>
       </div>
+      <BrandFilter brands={brandFilter.brands} active={brandFilter.active} />
 
       {empty ? (
         <div className="mt-10 rounded-lg border border-dashed border-stone-300 p-10 text-center">

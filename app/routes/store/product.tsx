@@ -1,6 +1,7 @@
 import { Link, type ShouldRevalidateFunctionArgs, useLocation, useNavigate, useNavigation } from "react-router";
 import { notFound } from "~/components/layout/route-error-boundary";
 import { ProductGrid } from "~/components/product-card";
+import { ProductBrandLink } from "~/components/store/brand-filter";
 import { JsonLd } from "~/components/store/json-ld";
 import { ProductBuyForm } from "~/components/store/product-page-buy-form";
 import { ColourLinks, colourHref, Gallery, optionHref } from "~/components/store/product-page-gallery";
@@ -19,6 +20,7 @@ import { productJsonLd } from "~/lib/structured-data.server";
 import { chosenOptionValue, coloursOf, findVariant } from "~/lib/variants";
 import { getCurrency } from "~/middleware/currency";
 import { getLanguage } from "~/middleware/i18next";
+import { brandName } from "~/models/brands.server";
 import { shipsToText } from "~/models/orders/restrictions.server";
 import { cardViews } from "~/models/products/cards.server";
 import { findProduct, listRelatedProducts } from "~/models/products/catalog.server";
@@ -66,6 +68,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       // What the choice and the back-in-stock form need; the SKU stays on the server (docs/decisions/054).
       variants: product.variants.map(({ sku: _sku, ...variant }) => variant),
       option: product.option ? localized(product.option, "name", language) : null,
+      brand: product.brand ? { slug: product.brand.slug, name: brandName(product.brand, language) } : null,
     },
     related: cardViews(related, language),
     // The page works both out of the address as well (it switches without the server); these are
@@ -160,6 +163,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 {t("product.adultOnly")}
               </span>
             ) : null}
+            <ProductBrandLink brand={product.brand} />
             <h1 className="text-3xl font-bold">{name}</h1>
             <p className="mt-2 text-2xl font-bold text-brand-700" data-price>
               {formatMoney(product.price_cents, product.currency)}

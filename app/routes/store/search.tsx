@@ -1,4 +1,5 @@
 import { ProductGrid } from "~/components/product-card";
+import { BrandFilter } from "~/components/store/brand-filter";
 import { Pagination } from "~/components/ui/pagination";
 import { SearchForm } from "~/components/ui/search-form";
 import { services } from "~/context";
@@ -7,6 +8,7 @@ import { privatePageMeta } from "~/lib/meta";
 import { HTML_LANG } from "~/locales/languages";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
+import { brandFilterOf, NO_BRAND_FILTER } from "~/models/brands.server";
 import { cardViews } from "~/models/products/cards.server";
 import { listProducts, normalizeSearch } from "~/models/products/catalog.server";
 import { titleWithShop } from "~/models/settings/shop.server";
@@ -18,19 +20,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const q = normalizeSearch(url.searchParams.get("q"));
   const t = getInstance(context).t;
   const tooShort = [...q].length < 2;
+  const language = getLanguage(context);
+  const currency = getCurrency(context);
+  const db = services(context).db;
+  const brandFilter = tooShort
+    ? NO_BRAND_FILTER
+    : await brandFilterOf(db, url.searchParams.get("brand"), { categoryId: null, search: q, currency }, language);
   const listing = tooShort
     ? { products: [], total: 0, page: 1, pages: 1, synonyms: [] }
-    : await listProducts(services(context).db, {
+    : await listProducts(db, {
         categoryId: null,
+        brandId: brandFilter.brandId,
         search: q,
         sort: "featured",
         page: Number(url.searchParams.get("page") ?? 1),
-        currency: getCurrency(context),
+        currency,
       });
-  const language = getLanguage(context);
   return {
     q,
     tooShort,
+    brandFilter,
     title: await titleWithShop(context, q ? t("search.resultsFor", { q }) : t("search.title")),
     ...listing,
     products: cardViews(listing.products, language),
@@ -45,7 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Search({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { q, tooShort, products, total, page, pages, synonyms } = loaderData;
+  const { q, tooShort, brandFilter, products, total, page, pages, synonyms } = loaderData;
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-3xl font-bold">{q ? t("search.resultsFor", { q }) : t("search.heading")}</h1>
@@ -62,6 +71,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           {t("search.synonyms", { terms: synonyms })}
         </p>
       ) : null}
+      {tooShort ? null : <BrandFilter brands={brandFilter.brands} active={brandFilter.active} />}
       {tooShort ? (
         <p className="mt-6 text-stone-600">{q ? t("search.tooShort") : t("search.hint")}</p>
       ) : total === 0 ? (

@@ -196,6 +196,7 @@ test.describe("the back office in Chinese", () => {
           "/admin/products",
           "/admin/products/new",
           "/admin/categories",
+          "/admin/brands",
           "/admin/orders",
           `/admin/orders/${order.id}`,
           "/admin/customers",
