@@ -10,6 +10,7 @@ import { xmlText } from "~/lib/xml";
 import { currencyContext } from "~/middleware/currency";
 import { languageCookie } from "~/middleware/i18next";
 import { setProductZones } from "~/models/orders/restrictions.server";
+import { createBrand } from "~/models/brands.server";
 import { findProduct } from "~/models/products/catalog.server";
 import { applyProductImport, planProductImport, productCsvRecords } from "~/models/products/csv.server";
 import { findProductForEdit } from "~/models/products/editor.server";
@@ -383,6 +384,14 @@ describe("the feed's items", () => {
     const other = await itemOf((await feedOf()).channel, withMpn.id, "Black");
     expect(childText(other, "g:mpn")).toBe("BP-2");
     expect(childText(other, "g:identifier_exists")).toBeUndefined();
+    // A brand (decision 052) is named in the feed's language and counts as an identifier.
+    const brand = await createBrand(db, { name: "Tokyo Marui", name_zh: "東京丸井" }, { actorUserId: null });
+    const branded = await createProduct(db, { name_en: "Hi-Capa", brand_id: brand.id });
+    const en = await itemOf((await feedOf()).channel, branded.id, "Black");
+    expect(childText(en, "g:brand")).toBe("Tokyo Marui");
+    expect(childText(en, "g:identifier_exists")).toBeUndefined();
+    const zh = await itemOf((await feedOf({ language: "zh", currency: "HKD" })).channel, branded.id, "Black");
+    expect(childText(zh, "g:brand")).toBe("東京丸井");
   });
 
   it("a second option (size): its value in the title, g:size, the page with the value chosen; JSON-LD varies by size", async () => {
