@@ -58,7 +58,7 @@ import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
 import { type ProductInput, productColumns } from "./editor.server";
 import { notifyBackInStock, type StockAlertMailConfig } from "./stock-alerts.server";
-import { type VariantRow, variantKey, variantRows } from "./variants.server";
+import { freeSkus, type VariantRow, variantKey, variantRows } from "./variants.server";
 
 export const PRODUCT_CSV_COLUMNS = [
   "product_id",
@@ -895,17 +895,10 @@ export async function applyProductImport(
       const moving = wanted
         .map((row) => ({ row, current: byKey.get(key(row)) }))
         .filter(({ row, current }) => current !== undefined && skuChanges(current.sku, row.sku));
-      if (moving.length > 0) {
-        await trx
-          .updateTable("product_variants")
-          .set({ sku: "" })
-          .where(
-            "id",
-            "in",
-            moving.map(({ current }) => current?.id ?? 0),
-          )
-          .execute();
-      }
+      await freeSkus(
+        trx,
+        moving.map(({ current }) => current?.id ?? 0),
+      );
       for (const [index, variant] of wanted.entries()) {
         const current = byKey.get(key(variant));
         if (current === undefined) {

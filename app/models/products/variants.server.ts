@@ -114,6 +114,15 @@ export function variantRows(input: VariantsInput): VariantRow[] {
   );
 }
 
+/**
+ * Gives these variants their own made SKU ("P{product}-{id}", which nobody else can hold) for a
+ * moment, so SKUs can move between a product's variants without meeting the unique index.
+ */
+export async function freeSkus(trx: Transaction<Database>, variantIds: number[]): Promise<void> {
+  if (variantIds.length === 0) return;
+  await trx.updateTable("product_variants").set({ sku: "" }).where("id", "in", variantIds).execute();
+}
+
 /** A typed SKU, trimmed; null when empty (the shop makes one), undefined when not given. */
 function typedSku(sku: string | null | undefined): string | null | undefined {
   if (sku === undefined) return undefined;
@@ -206,17 +215,10 @@ export async function writeVariants(
   const changing = rows
     .map((row) => ({ sku: typedSku(row.sku), current: claimed.get(row) }))
     .filter(({ sku, current }) => typeof sku === "string" && current !== undefined && current.sku !== sku);
-  if (changing.length > 0) {
-    await trx
-      .updateTable("product_variants")
-      .set({ sku: "" })
-      .where(
-        "id",
-        "in",
-        changing.map(({ current }) => current?.id ?? 0),
-      )
-      .execute();
-  }
+  await freeSkus(
+    trx,
+    changing.map(({ current }) => current?.id ?? 0),
+  );
 
   const restockedIds: number[] = [];
   for (const row of rows) {

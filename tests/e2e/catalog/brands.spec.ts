@@ -1,5 +1,4 @@
-import type { Page } from "@playwright/test";
-import { expect, productIdByName, setLanguage, signInAsAdmin, test, waitForReact } from "../fixtures";
+import { expect, openPage as open, productIdByName, setLanguage, signInAsAdmin, test } from "../fixtures";
 
 /**
  * Brands end to end (issue 28 item 2, docs/decisions/052), JavaScript on and off: the owner adds
@@ -7,11 +6,6 @@ import { expect, productIdByName, setLanguage, signInAsAdmin, test, waitForReact
  * product page, follows it to the brand's listing, narrows another listing by it with a plain
  * link that keeps the sort, and clears it; in Chinese at phone width once (its Chinese name).
  */
-
-async function open(page: Page, url: string, jsEnabled: boolean): Promise<void> {
-  await page.goto(url);
-  if (jsEnabled) await waitForReact(page);
-}
 
 test("an owner's brand shows on the product page and filters listings", async ({
   page,
