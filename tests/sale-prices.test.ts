@@ -6,6 +6,7 @@ import { productJsonLd } from "~/lib/structured-data.server";
 import { addToCart, cartIdForUser, loadCart } from "~/models/cart.server";
 import { placeOrder } from "~/models/orders/place.server";
 import { findProduct, listProducts } from "~/models/products/catalog.server";
+import { applyProductImport, planProductImport, productCsvRecords } from "~/models/products/csv.server";
 import { clearEndedSales, nextSaleEnd } from "~/models/products/sale-prices.server";
 import type { CheckoutInput } from "~/schemas/checkout";
 import { createCustomer, createProduct, TEST_CONFIG } from "./factories";
@@ -21,7 +22,7 @@ beforeEach(async () => {
   ({ db } = await freshTestDb());
 });
 
-const END = new Date("2026-12-01T10:00:00.000Z");
+const END = new Date("2099-12-01T10:00:00.000Z");
 const BEFORE = new Date(END.getTime() - 1000);
 const AFTER = new Date(END.getTime() + 1000);
 
@@ -154,5 +155,76 @@ describe("sale prices", () => {
     expect(await clearEndedSales(db, AFTER)).toEqual({ ended: 1 });
     const row = await db.selectFrom("products").selectAll().where("id", "=", product.id).executeTakeFirstOrThrow();
     expect(row.sale_price_hkd_cents).toBeNull();
+  });
+});
+
+describe("sale prices in the product CSV", () => {
+  function csvOf(rows: Record<string, string>[]): string {
+    const columns = Object.keys(rows[0] ?? {});
+    return [columns.join(","), ...rows.map((row) => columns.map((c) => row[c] ?? "").join(","))].join("\r\n");
+  }
+  async function exported(productId: number) {
+    for await (const record of productCsvRecords(db, "http://shop.test")) {
+      if (record.product_id === String(productId)) return record;
+    }
+    throw new Error("not exported");
+  }
+  const saleOf = async (id: number) =>
+    db
+      .selectFrom("products")
+      .select(["sale_price_hkd_cents", "sale_price_gbp_cents", "sale_price_gbp_derived", "sale_ends_at"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+
+  it("exports the sale in Hong Kong time, imports a change, refuses one not below the price, and leaves it alone without the columns", async () => {
+    const product = await saleProduct();
+    const row = await exported(product.id);
+    expect(row).toMatchObject({
+      sale_price_hkd: "450.00",
+      sale_price_gbp: "",
+      sale_ends: "2099-12-01 18:00",
+    });
+    expect((await planProductImport(db, csvOf([row]))).unchanged).toBe(1);
+
+    const changed = await planProductImport(
+      db,
+      csvOf([{ ...row, sale_price_hkd: "400", sale_price_gbp: "39.00", sale_ends: "2099-12-24 12:00" }]),
+    );
+    expect(changed.errors).toEqual([]);
+    await applyProductImport(db, changed, null);
+    expect(await saleOf(product.id)).toEqual({
+      sale_price_hkd_cents: 400_00,
+      sale_price_gbp_cents: 39_00,
+      sale_price_gbp_derived: 0,
+      sale_ends_at: "2099-12-24T04:00:00.000Z",
+    });
+
+    const notBelow = await planProductImport(db, csvOf([{ ...row, sale_price_hkd: "500" }]));
+    expect(notBelow.errors).toEqual([
+      expect.objectContaining({
+        line: 2,
+        params: { column: "sale_price_hkd", reason: "adminProductForm.errors.saleNotBelow" },
+      }),
+    ]);
+
+    const {
+      sale_price_hkd: _a,
+      sale_price_gbp: _b,
+      sale_price_eur: _c,
+      sale_price_usd: _d,
+      sale_ends: _e,
+      ...old
+    } = row;
+    const untouched = await planProductImport(db, csvOf([{ ...old, price_hkd: "520.00" }]));
+    await applyProductImport(db, untouched, null);
+    expect((await saleOf(product.id)).sale_price_hkd_cents).toBe(400_00);
+
+    // Emptied: the sale ends.
+    const cleared = await planProductImport(
+      db,
+      csvOf([{ ...(await exported(product.id)), sale_price_hkd: "", sale_price_gbp: "", sale_ends: "" }]),
+    );
+    await applyProductImport(db, cleared, null);
+    expect((await saleOf(product.id)).sale_price_hkd_cents).toBeNull();
   });
 });

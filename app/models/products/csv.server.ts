@@ -12,6 +12,12 @@
  *   price_hkd       HK$ with two decimals ("1234.50")
  *   price_gbp, price_eur, price_usd
  *                   a fixed price, or EMPTY when it follows HKD at the shop's rate (derived)
+ *   sale_price_hkd  the sale price paid while the sale lasts (docs/decisions/053); empty = no sale
+ *   sale_price_gbp, sale_price_eur, sale_price_usd
+ *                   a fixed sale price, or EMPTY when it follows the HKD sale price at the shop's rate
+ *   sale_ends       when the sale ends, Hong Kong time ("2026-12-01 18:00"); empty = until removed
+ *                   A file without the sale columns leaves the sale as it is; a sale that has ended
+ *                   exports as none.
  *   featured        "yes" or "no" (empty on import = no)
  *   adult_only      "yes" (18+, docs/decisions/049) or "no"; a file without the column, or an
  *                   empty cell, leaves the product's flag as it is (a new product: no)
@@ -48,7 +54,7 @@ import { type DB, now } from "#db/connect.server";
 import type { Database, ProductRow } from "#db/schema";
 import { imagesForColour } from "~/lib/colour-images";
 import { restoreCell } from "~/lib/csv.server";
-import { hongKongDate } from "~/lib/dates";
+import { hongKongDate, toHongKongInput } from "~/lib/dates";
 import type { ExchangeRates } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import { publicUrl, type Storage } from "~/lib/storage.server";
@@ -56,7 +62,7 @@ import { centsToText, DEFAULT_COLOR, type ProductFormInput, productSchema } from
 import { auditAction } from "../audit.server";
 import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
-import { type ProductInput, productColumns } from "./editor.server";
+import { type ProductInput, productColumns, saleRefusal, saleShown } from "./editor.server";
 import { notifyBackInStock, type StockAlertMailConfig } from "./stock-alerts.server";
 import { freeSkus, type VariantRow, variantKey, variantRows } from "./variants.server";
 
@@ -72,6 +78,11 @@ export const PRODUCT_CSV_COLUMNS = [
   "price_gbp",
   "price_eur",
   "price_usd",
+  "sale_price_hkd",
+  "sale_price_gbp",
+  "sale_price_eur",
+  "sale_price_usd",
+  "sale_ends",
   "featured",
   "adult_only",
   "weight_grams",
@@ -94,6 +105,11 @@ type CsvRecord = Record<ProductCsvColumn, string>;
 
 /** Columns younger than many files: a file without one leaves what it holds as it is. */
 const OPTIONAL_COLUMNS: readonly ProductCsvColumn[] = [
+  "sale_price_hkd",
+  "sale_price_gbp",
+  "sale_price_eur",
+  "sale_price_usd",
+  "sale_ends",
   "adult_only",
   "weight_grams",
   "ship_zones",
@@ -124,6 +140,11 @@ const PRODUCT_FIELDS = [
   "price_gbp",
   "price_eur",
   "price_usd",
+  "sale_price_hkd",
+  "sale_price_gbp",
+  "sale_price_eur",
+  "sale_price_usd",
+  "sale_ends",
   "featured",
   "adult_only",
   "weight_grams",
@@ -279,6 +300,7 @@ function exportRecord(
     price_gbp: price(product.price_gbp_cents, product.price_gbp_derived),
     price_eur: price(product.price_eur_cents, product.price_eur_derived),
     price_usd: price(product.price_usd_cents, product.price_usd_derived),
+    ...saleCells(product),
     featured: product.is_featured === 1 ? "yes" : "no",
     adult_only: product.adult_only === 1 ? "yes" : "no",
     weight_grams: String(product.weight_grams),
@@ -294,6 +316,20 @@ function exportRecord(
     option_value_zh: variant.option_value_zh ?? "",
     sku: variant.sku,
     image_urls: urls.join(" "),
+  };
+}
+
+/** The sale's cells (docs/decisions/053) as the product form shows them: none once it has ended. */
+function saleCells(product: ProductRow) {
+  const on = saleShown(product);
+  const cents = (value: number | null, derived = 0) =>
+    on && value !== null && derived === 0 ? centsToText(value) : "";
+  return {
+    sale_price_hkd: cents(product.sale_price_hkd_cents),
+    sale_price_gbp: cents(product.sale_price_gbp_cents, product.sale_price_gbp_derived),
+    sale_price_eur: cents(product.sale_price_eur_cents, product.sale_price_eur_derived),
+    sale_price_usd: cents(product.sale_price_usd_cents, product.sale_price_usd_derived),
+    sale_ends: on && product.sale_ends_at ? toHongKongInput(product.sale_ends_at).replace("T", " ") : "",
   };
 }
 
@@ -338,6 +374,11 @@ const COLUMN_OF_FIELD: Record<string, ProductCsvColumn> = {
   price_gbp: "price_gbp",
   price_eur: "price_eur",
   price_usd: "price_usd",
+  sale_price_hkd: "sale_price_hkd",
+  sale_price_gbp: "sale_price_gbp",
+  sale_price_eur: "sale_price_eur",
+  sale_price_usd: "sale_price_usd",
+  sale_ends: "sale_ends",
   category_id: "category",
   weight_grams: "weight_grams",
   gtin: "gtin",
@@ -474,6 +515,11 @@ function formInputOf(rows: CsvLine[], categoryId: number | null, featured: boole
     price_gbp: formText(first.price_gbp.trim()),
     price_eur: formText(first.price_eur.trim()),
     price_usd: formText(first.price_usd.trim()),
+    sale_price_hkd: formText(first.sale_price_hkd.trim()),
+    sale_price_gbp: formText(first.sale_price_gbp.trim()),
+    sale_price_eur: formText(first.sale_price_eur.trim()),
+    sale_price_usd: formText(first.sale_price_usd.trim()),
+    sale_ends: formText(first.sale_ends.trim()),
     category_id: categoryId === null ? undefined : String(categoryId),
     is_featured: featured,
     weight_grams: formText(first.weight_grams.trim()),
@@ -741,7 +787,19 @@ export async function planProductImport(db: DB, data: Buffer | string): Promise<
       ship_zone_ids: columns.has("ship_zones") ? [...new Set(shipZones.map(Number))].sort((a, b) => a - b) : undefined,
       brand_id: columns.has("brand") ? brandId : undefined,
     };
-    const input = columns.has("sku") ? read : keepSkus(read);
+    const withSkus = columns.has("sku") ? read : keepSkus(read);
+    // A file without the sale columns leaves the sale as it is (docs/decisions/053).
+    const input = columns.has("sale_price_hkd") ? withSkus : { ...withSkus, sale: undefined };
+    // What needs the shop's rates and the clock: a sale price below the regular one, an end ahead.
+    const saleRefused = saleRefusal(productColumns(input, exchangeRates), new Date());
+    if (saleRefused) {
+      errors.push({
+        line: first.line,
+        key: "adminProductCsv.errors.field",
+        params: { column: COLUMN_OF_FIELD[saleRefused.field] ?? saleRefused.field, reason: saleRefused.key },
+      });
+      continue;
+    }
     const skuErrors = skuRefusals(rows, input, id, typedSkus);
     if (skuErrors.length > 0) {
       errors.push(...skuErrors);
