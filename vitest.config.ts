@@ -53,6 +53,7 @@ const POSTGRES_SUITES = [
   "payment-window",
   "product-csv",
   "product-variants",
+  "variant-migration",
   "payment-qr",
   "rate-limit",
   "receipt-replace",

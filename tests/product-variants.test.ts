@@ -5,6 +5,7 @@ import type { CurrentUser } from "~/lib/auth.server";
 import { UserError } from "~/lib/problem";
 import { MemoryStorage } from "~/lib/storage.server";
 import { addToCart, loadCart } from "~/models/cart.server";
+import { placeOrder } from "~/models/orders/place.server";
 import { restockOrderLines } from "~/models/orders/stock.server";
 import { findProduct } from "~/models/products/catalog.server";
 import { applyProductImport, planProductImport, productCsvRecords } from "~/models/products/csv.server";
@@ -15,8 +16,9 @@ import {
   productFormValues,
   updateProduct,
 } from "~/models/products/editor.server";
+import type { CheckoutInput } from "~/schemas/checkout";
 import { productSchema } from "~/schemas/product";
-import { createCustomer, createSignedIn, placeTestOrder, TEST_CONFIG } from "./factories";
+import { createCustomer, createShopper, createSignedIn, placeTestOrder, TEST_CONFIG } from "./factories";
 import { freshTestServices } from "./setup/db";
 import { formOf } from "./setup/route";
 
@@ -347,6 +349,62 @@ describe("variants in the cart and orders", () => {
     // Cancelling puts the stock back on the variant it came from, not on another size.
     await db.transaction().execute((trx) => restockOrderLines(trx, order.id, TEST_CONFIG));
     expect(await stock()).toEqual([3, 0, 1, 2]);
+  });
+});
+
+describe("the last unit of one size", () => {
+  it("is sold once when 50 shoppers order it at the same moment, and the other size is untouched", async () => {
+    const id = await createProduct(
+      db,
+      storage,
+      input({
+        cells: [
+          { color: "Black", value: "M", stock: 1, sku: null },
+          { color: "Black", value: "L", stock: 5, sku: null },
+          { color: "Tan", value: "M", stock: 5, sku: null },
+          { color: "Tan", value: "L", stock: 5, sku: null },
+        ],
+      }),
+      [],
+      ADMIN.id,
+    );
+    const shoppers = [];
+    for (let i = 0; i < 50; i++) {
+      const shopper = await createShopper(db);
+      await addToCart(db, shopper.cartId, { productId: id, color: "Black", option: "M", quantity: "1" });
+      shoppers.push(shopper);
+    }
+    const results = await Promise.allSettled(
+      shoppers.map((shopper) =>
+        placeOrder(db, TEST_CONFIG, {
+          userId: shopper.userId,
+          cartId: shopper.cartId,
+          currency: "HKD",
+          locale: "en",
+          customer: {
+            firstName: "Chan",
+            lastName: "Tai Man",
+            email: shopper.user.email,
+            address: "1 Nathan Road",
+            city: "Kowloon",
+            country: "Hong Kong",
+          } as CheckoutInput,
+          receiptPath: null,
+          submissionKey: crypto.randomUUID(),
+        }),
+      ),
+    );
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const refused = results.filter((result): result is PromiseRejectedResult => result.status === "rejected");
+    expect(refused).toHaveLength(49);
+    for (const { reason } of refused) expect((reason as UserError).key).toBe("checkout.errors.outOfStock");
+    expect((await rows(id)).map((row) => row.stock)).toEqual([0, 5, 5, 5]);
+    const sold = await db
+      .selectFrom("order_lines")
+      .select(["option_value", "quantity"])
+      .where("product_id", "=", id)
+      .execute();
+    expect(sold).toEqual([{ option_value: "M", quantity: 1 }]);
   });
 });
 
