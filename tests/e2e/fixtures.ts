@@ -619,3 +619,19 @@ export async function apiOrders(request: PurchaseRequest): Promise<{ id: string;
 export function testIdText(html: string, testId: string): string | undefined {
   return new RegExp(`data-testid="${testId}"[^>]*>([^<]*)<`).exec(html)?.[1]?.trim();
 }
+
+/** The newest e-mail to `email` whose text matches `pattern`: the match. */
+export async function waitForMail(email: string, pattern: RegExp): Promise<RegExpExecArray> {
+  let found: RegExpExecArray | null = null;
+  await expect
+    .poll(
+      () => {
+        found = null;
+        for (const { raw } of mailsTo(email)) found = pattern.exec(readableMail(raw)) ?? found;
+        return found !== null;
+      },
+      { message: `an e-mail to ${email} matching ${pattern}`, timeout: 15_000 },
+    )
+    .toBe(true);
+  return found as unknown as RegExpExecArray;
+}

@@ -8,6 +8,7 @@ import {
   signInAsAdmin,
   test,
   uniqueEmail,
+  waitForMail,
   waitForReact,
   withMainDatabase,
 } from "../fixtures";
@@ -24,22 +25,6 @@ import {
 async function open(page: Page, url: string, jsEnabled: boolean): Promise<void> {
   await page.goto(url);
   if (jsEnabled) await waitForReact(page);
-}
-
-/** The newest e-mail to `email` whose text matches `pattern`: the match. */
-async function waitForMail(email: string, pattern: RegExp): Promise<RegExpExecArray> {
-  let found: RegExpExecArray | null = null;
-  await expect
-    .poll(
-      () => {
-        found = null;
-        for (const { raw } of mailsTo(email)) found = pattern.exec(readableMail(raw)) ?? found;
-        return found !== null;
-      },
-      { message: `an e-mail to ${email} matching ${pattern}`, timeout: 15_000 },
-    )
-    .toBe(true);
-  return found as unknown as RegExpExecArray;
 }
 
 function alertStatus(email: string): string | undefined {

@@ -1,4 +1,15 @@
-import { expect, openPage, setLanguage, signInAsAdmin, test, withMainDatabase } from "../fixtures";
+import {
+  expect,
+  mailsTo,
+  openPage,
+  readableMail,
+  setLanguage,
+  signInAsAdmin,
+  test,
+  uniqueEmail,
+  waitForMail,
+  withMainDatabase,
+} from "../fixtures";
 
 /**
  * Sizes (issue 28 item 1, docs/decisions/054), JavaScript on and off: the owner gives a new
@@ -6,7 +17,9 @@ import { expect, openPage, setLanguage, signInAsAdmin, test, withMainDatabase } 
  * list intents: in the browser, or through the server without JavaScript), fills the grid's stock
  * and SKU; the shopper sees the two choices on its page, the size sold out in that colour marked
  * and not choosable, adds the other to the cart (the form itself, not an API), and the cart line
- * names colour and size; in Chinese at phone width the option's Chinese name shows.
+ * names colour and size; in Chinese at phone width the option's Chinese name shows. The shopper
+ * then asks to hear when the sold-out size is back, confirms by e-mail, the owner restocks that
+ * cell of the grid, and the shopper gets one e-mail naming colour and size (docs/decisions/055).
  */
 test("a product with sizes: the owner fills the grid, the shopper chooses a size and the cart names it", async ({
   page,
@@ -18,6 +31,7 @@ test("a product with sizes: the owner fills the grid, the shopper chooses a size
   const tag = `${Date.now().toString(36)}-${testInfo.project.name}`;
   const name = `Sized Gloves ${tag}`;
   const sku = `E2E-${tag}-M`.toUpperCase();
+  const email = uniqueEmail("size-alert");
 
   await signInAsAdmin(page, "sizes-admin");
   await openPage(page, "/admin/products/new", jsEnabled);
@@ -81,8 +95,31 @@ test("a product with sizes: the owner fills the grid, the shopper chooses a size
       await openPage(shopper, `/product/${productId}`, jsEnabled);
       await expect(shopper.locator("[data-option-choice] legend")).toHaveText("尺寸");
       await shopper.screenshot({ path: testInfo.outputPath("sizes-zh-390.png"), fullPage: true });
+      await setLanguage(context, baseURL ?? "", "en");
+      await shopper.setViewportSize({ width: 1280, height: 900 });
     }
+
+    // The sold-out size: "e-mail me when it's back", confirmed through the e-mailed link.
+    await openPage(shopper, `/product/${productId}`, jsEnabled);
+    await shopper.getByRole("link", { name: "Black / L is sold out: e-mail me when it's back" }).click();
+    const alert = shopper.getByTestId("stock-alert");
+    await alert.getByLabel("E-mail", { exact: true }).fill(email);
+    await alert.getByRole("button", { name: "E-mail me when it's back" }).click();
+    const link = await waitForMail(email, /https?:\/\/[^\s"'<>]+\/stock-alerts\/confirm\?token=[A-Za-z0-9_-]+/);
+    const confirm = new URL(link[0]);
+    await openPage(shopper, `${confirm.pathname}${confirm.search}`, jsEnabled);
+    await shopper.getByRole("button", { name: "Confirm the alert" }).click();
+    await expect(shopper.getByRole("status").filter({ hasText: "Alert confirmed." })).toBeVisible();
   } finally {
     await context.close();
   }
+
+  // The owner restocks that one cell of the grid: one e-mail naming the colour and size.
+  await openPage(page, `/admin/products/edit/${productId}`, jsEnabled);
+  await page.locator("[data-variant-grid]").getByLabel("Stock of Black / L", { exact: true }).fill("2");
+  await page.getByRole("button", { name: "Save", exact: true }).last().click();
+  await expect(page).toHaveURL(/\/admin\/products(\?|$)/);
+  const back = await waitForMail(email, /Back in stock: [^\n]*/);
+  expect(back[0]).toContain(`${name} (Black / L)`);
+  expect(mailsTo(email).filter(({ raw }) => /Back in stock/.test(readableMail(raw)))).toHaveLength(1);
 });
