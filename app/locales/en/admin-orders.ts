@@ -51,7 +51,7 @@ export default {
   product: "Product",
   color: "Colour",
   colorValue: "Colour: {{color}}",
-  sku: "SKU {{sku}}",
+  sku: "SKU: {{sku}}",
   quantity: "Quantity",
   unitPrice: "Unit price",
   lineTotal: "Line total",

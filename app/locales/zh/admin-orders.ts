@@ -52,7 +52,7 @@ export default {
   product: "產品",
   color: "顏色",
   colorValue: "顏色：{{color}}",
-  sku: "SKU 貨號 {{sku}}",
+  sku: "SKU 貨號：{{sku}}",
   quantity: "數量",
   unitPrice: "單價",
   lineTotal: "小計",
