@@ -143,7 +143,8 @@ test.describe("storefront interface", () => {
       maxRedirects: 0,
     });
     expect(plain.status()).toBe(303);
-    expect(plain.headers().location).toBe(`/product/${id}`);
+    // Back to the product page with the colour asked for in the address (docs/decisions/054).
+    expect(plain.headers().location).toBe(`/product/${id}?colour=Olive+Drab`);
     await page.goto(`/product/${id}`);
     await expect(page.getByRole("alert")).toContainText(zh.cart.errors.insufficientStock);
     const viaFetcher = await page.request.post("/cart", {
