@@ -92,15 +92,28 @@ try {
         )
       : row;
   });
+  // New products' rows by column name, in the header's order (columns come and go with releases).
+  const columns = header.replace(/^\uFEFF/, "").split(",");
+  const quote = (value) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
   const added = [];
   for (let i = 0; i < NEW; i++) {
     for (const [colour, zh] of [
       ["Black", "黑色"],
       ["Olive", "橄欖綠"],
     ]) {
-      added.push(
-        `,New pistol ${i},新手槍 ${i},"A new pistol, ""${i}""",全新手槍,category-${i % 20},899.50,,,,no,${colour},${zh},${i % 7},`,
-      );
+      const record = {
+        name_en: `New pistol ${i}`,
+        name_zh: `新手槍 ${i}`,
+        description_en: `A new pistol, "${i}"`,
+        description_zh: "全新手槍",
+        category: `category-${i % 20}`,
+        price_hkd: "899.50",
+        featured: "no",
+        colour,
+        colour_zh: zh,
+        stock: String(i % 7),
+      };
+      added.push(columns.map((column) => quote(record[column] ?? "")).join(","));
     }
   }
   const file = Buffer.from(`${header}\r\n${[...edited, ...added].join("\r\n")}\r\n`);
