@@ -68,7 +68,7 @@ export function ProductOptionGrid({
   let total = 0;
 
   return (
-    <fieldset className="flex flex-col gap-3">
+    <fieldset className="flex min-w-0 flex-col gap-3">
       <legend className="text-lg font-semibold">{t("adminProductForm.option")}</legend>
       <p className="text-sm text-stone-600">{t("adminProductForm.optionHint")}</p>
       <div className="grid max-w-lg gap-3 sm:grid-cols-2">
