@@ -128,7 +128,7 @@ export function ProductOptionGrid({
       </div>
       {values.length > 0 ? (
         <div className="flex flex-col gap-2">
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="min-w-full border-collapse text-sm" data-variant-grid>
               <caption className="mb-2 text-left font-medium">{t("adminProductForm.variantGrid")}</caption>
               <thead>
