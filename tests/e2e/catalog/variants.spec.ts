@@ -116,6 +116,12 @@ test("a product with sizes: the owner fills the grid, the shopper chooses a size
 
   // The owner restocks that one cell of the grid: one e-mail naming the colour and size.
   await openPage(page, `/admin/products/edit/${productId}`, jsEnabled);
+  if (jsEnabled) {
+    // At phone width the grid scrolls inside its box; the page does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
   await page.locator("[data-variant-grid]").getByLabel("Stock of Black / L", { exact: true }).fill("2");
   await page.getByRole("button", { name: "Save", exact: true }).last().click();
   await expect(page).toHaveURL(/\/admin\/products(\?|$)/);
