@@ -292,8 +292,6 @@ async function variantFor(db: DB, productId: number, color: string, optionValue:
         "product_variants.option_value_zh",
         "products.name_en",
         "products.name_zh",
-        "products.option_name",
-        "products.option_name_zh",
       ])
       // A product of an inactive category is hidden: it cannot be added (it is "not available").
       .where(shownToShoppers)

@@ -62,7 +62,7 @@ import { centsToText, DEFAULT_COLOR, type ProductFormInput, productSchema } from
 import { auditAction } from "../audit.server";
 import { setProductZones } from "../orders/restrictions.server";
 import { loadShop } from "../settings/shop.server";
-import { type ProductInput, productColumns, saleRefusal, saleShown } from "./editor.server";
+import { type ProductInput, productColumns, type SavedVariant, saleRefusal, saleShown } from "./editor.server";
 import { notifyBackInStock, type StockAlertMailConfig } from "./stock-alerts.server";
 import { freeSkus, type VariantRow, variantKey, variantRows } from "./variants.server";
 
@@ -580,20 +580,10 @@ function keepSkus(input: ProductInput): ProductInput {
   };
 }
 
-interface ExistingVariant {
-  id: number;
-  color: string;
-  color_zh: string | null;
-  option_value: string;
-  option_value_zh: string | null;
-  stock: number;
-  sku: string;
-}
-
 interface Existing {
   product: ProductRow;
   /** In colour order, then value order. */
-  variants: ExistingVariant[];
+  variants: SavedVariant[];
   /** Its own zone limit, ids ascending (empty: none). */
   zoneIds: number[];
 }
