@@ -362,6 +362,7 @@ export default {
     inStock_one: "{{count}} in stock",
     inStock_other: "{{count}} in stock",
     soldOut: "Sold out",
+    option: "Option",
     category: "Category",
     related: "Related Products",
     featured: "Featured",

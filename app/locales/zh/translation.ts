@@ -354,6 +354,7 @@ export default {
     inStock_one: "尚餘 {{count}} 件",
     inStock_other: "尚餘 {{count}} 件",
     soldOut: "已售罄",
+    option: "選項",
     category: "類別",
     related: "相關產品",
     featured: "精選",

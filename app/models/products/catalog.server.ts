@@ -402,12 +402,8 @@ export async function findProduct(
     images: images.map((image) => publicUrl(image.path) as string),
     imageColors: images.map((image) => image.color),
     variants,
-    option:
-      hasOption && row.option_name
-        ? { name_en: row.option_name, name_zh: row.option_name_zh || row.option_name }
-        : hasOption
-          ? { name_en: "Option", name_zh: "選項" }
-          : null,
+    // An option without a name (only a hand-written row can make one): the page says "Option".
+    option: hasOption ? { name_en: row.option_name ?? "", name_zh: row.option_name_zh ?? "" } : null,
     gtin: row.gtin,
     mpn: row.mpn,
     total_stock: variants.reduce((sum, v) => sum + v.stock, 0),

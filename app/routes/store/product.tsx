@@ -19,7 +19,7 @@ import { formatMoney } from "~/lib/money";
 import { productJsonLd } from "~/lib/structured-data.server";
 import { chosenOptionValue, coloursOf, findVariant } from "~/lib/variants";
 import { getCurrency } from "~/middleware/currency";
-import { getLanguage } from "~/middleware/i18next";
+import { getInstance, getLanguage } from "~/middleware/i18next";
 import { brandName } from "~/models/brands.server";
 import { shipsToText } from "~/models/orders/restrictions.server";
 import { cardViews } from "~/models/products/cards.server";
@@ -67,7 +67,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       images,
       // What the choice and the back-in-stock form need; the SKU stays on the server (docs/decisions/054).
       variants: product.variants.map(({ sku: _sku, ...variant }) => variant),
-      option: product.option ? localized(product.option, "name", language) : null,
+      option: product.option
+        ? localized(product.option, "name", language) || getInstance(context).t("product.option")
+        : null,
       brand: product.brand ? { slug: product.brand.slug, name: brandName(product.brand, language) } : null,
     },
     related: cardViews(related, language),
