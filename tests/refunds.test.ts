@@ -1,12 +1,15 @@
 import { describe, expect, test } from "vitest";
 import type { DB } from "#db/connect.server";
-import { UserError } from "~/lib/problem";
+import { readFieldMessage, UserError } from "~/lib/problem";
 import { getBusinessMetrics } from "~/models/analytics.server";
 import { findCustomer } from "~/models/customers.server";
 import { transitionOrder } from "~/models/orders/desk.server";
 import { canRefund, listOrderRefunds, refundOrder, refundState, unitsPutBack } from "~/models/orders/refunds.server";
+import { action, loader } from "~/routes/admin/order";
+import { loader as shopperLoader } from "~/routes/store/account-order";
 import { createProduct, createSignedIn, placeTestOrder, TEST_CONFIG, variantStock } from "./factories";
 import { freshTestServices } from "./setup/db";
+import { adminAccount, dataOf, formOf, runRoute, statusOf } from "./setup/route";
 
 /*
  * Refunds (issue 29 item 1, docs/decisions/057) on a real database — SQLite, and PostgreSQL in
@@ -51,13 +54,20 @@ async function paidOrder(db: DB, options: { locale?: "en" | "zh"; status?: "pend
   return { admin, product, order: paid, lines };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<UserError> {
+/** The refusal a promise ends in, its key without the parameters a field message carries. */
+async function refusal(promise: Promise<unknown>) {
   const error = await promise.then(
     () => null,
     (caught: unknown) => caught,
   );
   expect(error).toBeInstanceOf(UserError);
-  return error as UserError;
+  const refused = error as UserError;
+  return {
+    status: refused.status,
+    problem: refused.problem,
+    params: refused.params,
+    key: readFieldMessage(refused.key).key,
+  };
 }
 
 describe("refund limits", () => {
@@ -333,5 +343,108 @@ describe("what a refund leaves behind", () => {
     });
     expect(await revenue()).toBe(order.total_cents - 75_00);
     expect(await spent()).toBe(order.total_cents - 75_00);
+  });
+});
+
+describe("the refund form (admin order page)", () => {
+  const url = (id: string) => `http://localhost/admin/orders/${id}`;
+
+  test("bad input comes back 400 with the input kept and the error on its field; nothing is refunded", async () => {
+    const svc = await freshTestServices();
+    const { order, lines } = await paidOrder(svc.db);
+    const staff = await adminAccount(svc, "staff");
+    const [black] = lines;
+    if (!black) throw new Error("a line expected");
+    const fields = {
+      intent: "refund",
+      expectedRefunded: "0",
+      amount: "99999.99",
+      reason: "Scope scratched",
+      "restock[0].line": String(black.id),
+      "restock[0].quantity": "1",
+    };
+    const tooMuch = await runRoute(
+      svc,
+      action,
+      new Request(url(order.id), { method: "POST", body: formOf(fields) }),
+      staff,
+      { id: order.id },
+    );
+    expect(statusOf(tooMuch.result)).toBe(400);
+    const answer = dataOf<{ result: { initialValue: Record<string, unknown>; error: Record<string, string[]> } }>(
+      tooMuch.result,
+    );
+    expect(answer.result.initialValue).toMatchObject({ amount: "99999.99", reason: "Scope scratched" });
+    expect(answer.result.error.amount?.[0]).toMatch(/^refunds\.errors\.amountTooHigh\?max=/);
+    const blank = await runRoute(
+      svc,
+      action,
+      new Request(url(order.id), { method: "POST", body: formOf({ ...fields, amount: "0", reason: "" }) }),
+      staff,
+      { id: order.id },
+    );
+    expect(statusOf(blank.result)).toBe(400);
+    const errors = dataOf<{ result: { error: Record<string, string[]> } }>(blank.result).result.error;
+    expect(errors.amount).toEqual(["refunds.errors.amountInvalid"]);
+    expect(errors.reason).toEqual(["refunds.errors.reasonRequired"]);
+    expect((await orderRow(svc.db, order.id)).refunded_cents).toBe(0);
+  });
+
+  test("staff may refund (as they may cancel); the page and the shopper's page then show it; a customer gets 403", async () => {
+    const svc = await freshTestServices();
+    const { order, lines, product } = await paidOrder(svc.db);
+    const staff = await adminAccount(svc, "staff");
+    const [black] = lines;
+    if (!black) throw new Error("a line expected");
+    const body = () =>
+      formOf({
+        intent: "refund",
+        expectedRefunded: "0",
+        amount: "100.50",
+        reason: "Magazine missing",
+        "restock[0].line": String(black.id),
+        "restock[0].quantity": "1",
+      });
+    const customer = { id: order.user_id ?? "", email: order.email, isAdmin: false, role: null };
+    const refused = await runRoute(
+      svc,
+      action,
+      new Request(url(order.id), { method: "POST", body: body() }),
+      customer,
+      {
+        id: order.id,
+      },
+    );
+    expect((refused.thrown as Response).status).toBe(403);
+    expect((await orderRow(svc.db, order.id)).refunded_cents).toBe(0);
+
+    const done = await runRoute(svc, action, new Request(url(order.id), { method: "POST", body: body() }), staff, {
+      id: order.id,
+    });
+    expect((done.result as Response).status).toBe(302);
+    expect((done.result as Response).headers.get("Location")).toBe(`/admin/orders/${order.id}`);
+    expect(done.flash).toMatchObject({ type: "success", key: "refunds.done" });
+    expect((await orderRow(svc.db, order.id)).refunded_cents).toBe(100_50);
+    expect(await variantStock(svc.db, product.id, "Black")).toBe(3);
+
+    const page = await runRoute(svc, loader, new Request(url(order.id)), staff, { id: order.id });
+    const shown = page.result as Awaited<ReturnType<typeof loader>>;
+    expect(shown.refundable).toBe(true);
+    expect(shown.putBack).toEqual({ [black.id]: 1 });
+    expect(shown.refunds.map((refund) => [refund.amount_cents, refund.reason, refund.actor])).toEqual([
+      [100_50, "Magazine missing", staff.email],
+    ]);
+    const own = await runRoute(
+      svc,
+      shopperLoader,
+      new Request(`http://localhost/account/orders/${order.id}`),
+      customer,
+      { id: order.id },
+    );
+    const mine = own.result as Awaited<ReturnType<typeof shopperLoader>>;
+    expect(mine.refunds).toEqual([
+      expect.objectContaining({ amount_cents: 100_50, reason: "Magazine missing", currency: "HKD" }),
+    ]);
+    expect(JSON.stringify(mine.refunds)).not.toContain(staff.email);
   });
 });

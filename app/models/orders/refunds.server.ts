@@ -4,11 +4,13 @@ import type { Currency, Database, OrderRow, OrderStatus } from "#db/schema";
 import type { Config } from "~/lib/config.server";
 import { renderLocalizedEmail } from "~/lib/mail.server";
 import { formatMoney } from "~/lib/money";
-import { UserError } from "~/lib/problem";
+import { fieldMessage, UserError } from "~/lib/problem";
+import { REFUND_REASON_MAX } from "~/schemas/refund";
 import { auditAction } from "../audit.server";
 import { queueEmail } from "../outbox/queue.server";
 import { loadShop } from "../settings/shop.server";
 import { orderLanguage } from "./emails.server";
+import { refundState } from "./refund-state";
 import { putLinesBack, type RestockedLine } from "./stock.server";
 
 /*
@@ -21,8 +23,6 @@ import { putLinesBack, type RestockedLine } from "./stock.server";
 /** Where the shop holds the shopper's money (and the goods may still be in the shop). */
 const REFUNDABLE_STATUSES: readonly OrderStatus[] = ["paid", "processing", "shipped", "delivered", "cancelled"];
 
-export const REFUND_REASON_MAX = 500;
-
 /** Whether an order can be refunded at all: paid (a cancelled one too, if it was paid first) with money left to give back. */
 export function canRefund(order: Pick<OrderRow, "status" | "paid_at" | "total_cents" | "refunded_cents">): boolean {
   if (!REFUNDABLE_STATUSES.includes(order.status)) return false;
@@ -30,13 +30,7 @@ export function canRefund(order: Pick<OrderRow, "status" | "paid_at" | "total_ce
   return order.refunded_cents < order.total_cents;
 }
 
-/** How an order's refunds stand: none, part of the total given back, or all of it. */
-export type RefundState = "none" | "partial" | "full";
-
-export function refundState(order: Pick<OrderRow, "total_cents" | "refunded_cents">): RefundState {
-  if (order.refunded_cents <= 0) return "none";
-  return order.refunded_cents >= order.total_cents ? "full" : "partial";
-}
+export { type RefundState, refundState } from "./refund-state";
 
 export interface RefundInput {
   orderId: string;
@@ -154,10 +148,9 @@ export async function refundOrder(
     }
     const left = order.total_cents - order.refunded_cents;
     if (input.amountCents > left) {
-      throw new UserError("refunds.errors.amountTooHigh", {
-        field: "amount",
-        params: { max: formatMoney(left, order.currency) },
-      });
+      // The limit travels in the field's message (fieldMessage): a field error carries no params of its own.
+      const params = { max: formatMoney(left, order.currency) };
+      throw new UserError(fieldMessage("refunds.errors.amountTooHigh", params), { field: "amount", params });
     }
     // The compare-and-set. On PostgreSQL a second refund's update waits on the row's lock, then
     // re-checks the WHERE against the committed row and changes nothing; on SQLite the write
