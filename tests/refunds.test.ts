@@ -183,6 +183,40 @@ describe("refund limits", () => {
   });
 });
 
+// PostgreSQL runs the two transactions side by side (read committed): the second admin's refund
+// reads the order before the first commits, so only the compare-and-set can stop it. SQLite runs
+// write transactions one at a time (the test above covers it there).
+test.runIf(process.env.SHOP_TEST_DATABASE === "postgres")(
+  "PostgreSQL: a refund that read the order before another committed is stopped by the compare-and-set",
+  async () => {
+    const { db } = await freshTestServices();
+    const { admin, order } = await paidOrder(db);
+    const first = await db.startTransaction().execute();
+    await first
+      .updateTable("orders")
+      .set((eb) => ({ refunded_cents: eb("refunded_cents", "+", 100_00) }))
+      .where("id", "=", order.id)
+      .execute();
+    const second = refundOrder(db, TEST_CONFIG, admin, {
+      orderId: order.id,
+      amountCents: order.total_cents,
+      reason: "All of it",
+      expectedRefundedCents: 0,
+      restock: [],
+    }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    // The second refund has read 0 refunded and waits on the row's lock.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await first.commit().execute();
+    const error = await second;
+    expect(error).toBeInstanceOf(UserError);
+    expect([(error as UserError).status, (error as UserError).key]).toEqual([409, "refunds.errors.changedMeanwhile"]);
+    expect((await orderRow(db, order.id)).refunded_cents).toBe(100_00);
+  },
+);
+
 describe("stock back per line", () => {
   test("units go back to their line's variant once: a second refund cannot put back more than was sold", async () => {
     const { db } = await freshTestServices();
