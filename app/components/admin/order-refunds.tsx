@@ -111,6 +111,7 @@ export function OrderRefunds({
         <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-3 border-t border-stone-200 pt-3">
           <h3 className="font-medium">{t("refunds.formTitle")}</h3>
           <p className="text-sm text-stone-600">{t("refunds.formIntro")}</p>
+          <input type="hidden" name="intent" value="refund" />
           <input type="hidden" name="expectedRefunded" value={order.refunded_cents} />
           <FormErrors errors={form.errors} />
           <p className="text-sm">{t("refunds.left", { amount: money(left) })}</p>
@@ -165,7 +166,7 @@ export function OrderRefunds({
               })}
             </fieldset>
           ) : null}
-          <StatusButton name="intent" value="refund" className="w-full">
+          <StatusButton className="w-full">
             {t("refunds.submit")}
           </StatusButton>
         </Form>
