@@ -25,7 +25,7 @@ import {
  */
 const PRODUCT: Record<string, { name: string; colour: string }> = {
   js: { name: "3-9x40 Sniper Scope with Rings", colour: "Black" },
-  "no-js": { name: "11.1V 1300 mAh LiPo Battery", colour: "Default" },
+  "no-js": { name: "Tri-Shot Spring Shotgun", colour: "Tan" },
 };
 
 async function placeOrder(shopper: ApiShopper, productId: number, colour: string, quantity: number) {
