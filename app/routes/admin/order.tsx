@@ -187,6 +187,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <OrderItems lines={lines} money={money} language={language} order={order} />
 
           <OrderRefunds
+            // A new refunded total starts a fresh form: the amount left prefilled again, no reason.
+            key={order.refunded_cents}
             order={order}
             lines={lines}
             refunds={loaderData.refunds}

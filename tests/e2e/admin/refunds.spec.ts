@@ -82,6 +82,9 @@ test("a paid order is refunded in part: the refusal by its field, stock back, th
     await expect(list).toContainText("HK$10.00");
     await expect(list).toContainText("Scope caps missing from the box");
     await expect(list).toContainText("1 unit back in stock");
+    // The form starts again: what is left prefilled, no reason.
+    await expect(reason).toHaveValue("");
+    await expect(amount).not.toHaveValue("10.00");
 
     const after = await colourStocks(browser, baseURL as string, productId);
     expect(after[colour]).toBe((before[colour] ?? 0) - 1);
