@@ -166,9 +166,7 @@ export function OrderRefunds({
               })}
             </fieldset>
           ) : null}
-          <StatusButton className="w-full">
-            {t("refunds.submit")}
-          </StatusButton>
+          <StatusButton className="w-full">{t("refunds.submit")}</StatusButton>
         </Form>
       ) : null}
     </AdminSection>
