@@ -9,6 +9,7 @@ import { defineConfig } from "vitest/config";
  */
 const POSTGRES_SUITES = [
   "admin-blog",
+  "refunds",
   "admin-categories",
   "admin-brands",
   "brands",

@@ -238,6 +238,27 @@ export interface OrdersTable {
   /** The shipping zone the order was charged for, and its English name then (the zone may change or go). */
   shipping_zone_id: ColumnType<number | null, number | null | undefined, number | null>;
   shipping_zone_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What refunds gave back so far, in the order's currency (migration 0029): the refunds' compare-and-set key. */
+  refunded_cents: ColumnType<number, number | undefined, number>;
+}
+
+/** One refund of an order (migration 0029, docs/decisions/057). */
+export interface OrderRefundsTable {
+  id: Generated<number>;
+  order_id: string;
+  amount_cents: number;
+  currency: Currency;
+  /** Why, as the shopper is told it. */
+  reason: string;
+  actor_user_id: string | null;
+  created_at: Timestamp;
+}
+
+/** The units of one order line a refund put back in stock. */
+export interface OrderRefundLinesTable {
+  refund_id: number;
+  order_line_id: number;
+  quantity: number;
 }
 
 /** A shipping zone (migration 0018, decision 047). */
@@ -618,6 +639,8 @@ export interface Database {
   cart_lines: CartLinesTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
+  order_refunds: OrderRefundsTable;
+  order_refund_lines: OrderRefundLinesTable;
   blog_posts: BlogPostsTable;
   bank_accounts: BankAccountsTable;
   site_settings: SiteSettingsTable;
@@ -659,6 +682,7 @@ export type ProductUpdate = Updateable<ProductsTable>;
 export type ProductVariantRow = Selectable<ProductVariantsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type OrderLineRow = Selectable<OrderLinesTable>;
+export type OrderRefundRow = Selectable<OrderRefundsTable>;
 export type OutboxMessageRow = Selectable<OutboxMessagesTable>;
 export type OutboxAttemptRow = Selectable<OutboxAttemptsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;

@@ -137,7 +137,10 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "country_code",
     "shipping_zone_id",
     "shipping_zone_name",
+    "refunded_cents",
   ],
+  order_refunds: ["id", "order_id", "amount_cents", "currency", "reason", "actor_user_id", "created_at"],
+  order_refund_lines: ["refund_id", "order_line_id", "quantity"],
   order_lines: [
     "id",
     "order_id",

@@ -254,7 +254,7 @@ export interface BusinessMetrics {
   totalProducts: number;
   totalOrders: number;
   uniqueCustomers: number;
-  /** Orders paid for (paid, processing, shipped, delivered), per currency, in the order of CURRENCIES. */
+  /** Orders paid for (paid, processing, shipped, delivered), net of their refunds, per currency, in the order of CURRENCIES. */
   revenue: CurrencyTotal[];
   /** Orders waiting for their payment to be confirmed (pending_payment), per currency. */
   pending: CurrencyTotal[];
@@ -289,6 +289,7 @@ export async function getBusinessMetrics(db: DB): Promise<BusinessMetrics> {
         "status",
         eb.fn.countAll<number>().as("n"),
         eb.fn.sum<number>("total_cents").as("cents"),
+        eb.fn.sum<number>("refunded_cents").as("refunded"),
       ])
       .where("status", "!=", "cancelled")
       .groupBy(["currency", "status"])
@@ -306,7 +307,8 @@ export async function getBusinessMetrics(db: DB): Promise<BusinessMetrics> {
     if (!into) continue;
     const total = into.get(row.currency) ?? { currency: row.currency, count: 0, cents: 0 };
     total.count += Number(row.n);
-    total.cents += Number(row.cents);
+    // Revenue is net of refunds (docs/decisions/057); nothing of a pending order is refunded.
+    total.cents += Number(row.cents) - Number(row.refunded ?? 0);
     into.set(row.currency, total);
   }
   const inOrder = (totals: Map<Currency, CurrencyTotal>) =>

@@ -181,7 +181,13 @@ async function withOrderFigures(db: DB, users: UserPart[]): Promise<CustomerRow[
       .execute(),
     db
       .selectFrom("orders")
-      .select(["user_id", "currency", (eb) => eb.fn.sum<number>("total_cents").as("cents")])
+      // Net of refunds (docs/decisions/057).
+      .select([
+        "user_id",
+        "currency",
+        (eb) => eb.fn.sum<number>("total_cents").as("cents"),
+        (eb) => eb.fn.sum<number>("refunded_cents").as("refunded"),
+      ])
       .where("user_id", "in", ids)
       .where("status", "in", SPENDING_STATUSES)
       .groupBy(["user_id", "currency"])
@@ -211,7 +217,7 @@ async function withOrderFigures(db: DB, users: UserPart[]): Promise<CustomerRow[
   for (const row of sums) {
     if (!row.user_id) continue;
     const list = totalsOf.get(row.user_id) ?? [];
-    list.push({ currency: row.currency, cents: Number(row.cents) });
+    list.push({ currency: row.currency, cents: Number(row.cents) - Number(row.refunded ?? 0) });
     totalsOf.set(row.user_id, list);
   }
   const contactOf = new Map(contacts.map((row) => [row.user_id, row]));

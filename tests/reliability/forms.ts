@@ -469,6 +469,21 @@ export const FORMS: readonly FormAction[] = [
     },
   },
   {
+    name: "admin: refund (order page)",
+    module: "app/routes/admin/order.tsx",
+    path: (ctx) => `/admin/orders/${ctx.transitionOrderId}`,
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["refund"],
+      expectedRefunded: ["0", "100", "-1", "x"],
+      amount: ["1.00", "0.01", "0", "-5", "12.345", "99999999", "abc"],
+      reason: ["Damaged in transit", "", "x".repeat(501)],
+      "restock[0].line": ["1", "999999", "x"],
+      "restock[0].quantity": ["0", "1", "-1", "100000", "1.5"],
+    },
+  },
+  {
     name: "admin: receipt review queue (mark paid, reject from the list)",
     module: "app/routes/admin/orders.tsx",
     path: () => "/admin/orders?status=review",

@@ -426,6 +426,7 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     adminBody: () => ({ intent: "nothing" }),
     admin: 400,
   }),
+  // Status changes, the deadline and refunds (intent "refund", docs/decisions/057): owner and staff alike.
   adminRow("/admin/orders/:id", "routes/admin/order.tsx", (ids) => `/admin/orders/${ids.orderA}`, {
     body: () => ({ intent: "markPaid", expected: "pending_payment" }),
     adminBody: () => ({ intent: "nothing" }),

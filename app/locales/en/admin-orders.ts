@@ -94,6 +94,7 @@ export default {
     receiptReplaced: "New receipt uploaded by the customer",
     expired: "Cancelled by the shop: not paid by the deadline",
     deadlineExtended: "Payment deadline extended",
+    refunded: "Refunded",
   },
   updated: "Order status updated successfully",
   updatedDetail: "The customer has been told by e-mail.",

@@ -95,6 +95,7 @@ export default {
     receiptReplaced: "客戶已上載新收據",
     expired: "商店自動取消：未於期限前付款",
     deadlineExtended: "已延長付款期限",
+    refunded: "已退款",
   },
   updated: "訂單狀態已成功更新",
   updatedDetail: "已經以電郵通知客戶。",

@@ -19,6 +19,7 @@ import adminWebhooks from "./admin-webhooks";
 import brands from "./brands";
 import dashboard from "./dashboard";
 import discounts from "./discounts";
+import refunds from "./refunds";
 import shopAlert from "./shop-alerts";
 import stockAlerts from "./stock-alerts";
 
@@ -667,6 +668,7 @@ export default {
   adminDiscounts,
   discounts,
   stockAlerts,
+  refunds,
   adminDemoData,
   adminShop,
   adminProducts,

@@ -57,6 +57,8 @@ export interface AdminOrderListRow {
   shown_status: ShownOrderStatus;
   currency: OrderRow["currency"];
   total_cents: number;
+  /** What refunds gave back (RefundBadge tells "refunded" from "partially refunded", docs/decisions/057). */
+  refunded_cents: number;
   has_receipt: boolean;
   receipt_rejected: boolean;
   created_at: string;
@@ -138,6 +140,7 @@ export async function listAdminOrders(
       "status",
       "currency",
       "total_cents",
+      "refunded_cents",
       "receipt_path",
       "receipt_rejected_reason",
       "created_at",

@@ -6,7 +6,9 @@ import { OrderDeadline } from "~/components/admin/order-deadline";
 import { OrderItems } from "~/components/admin/order-items";
 import { OrderMessages } from "~/components/admin/order-messages";
 import { OrderReceipt } from "~/components/admin/order-receipt";
+import { OrderRefunds } from "~/components/admin/order-refunds";
 import { OrderStatusBadge } from "~/components/order-status-badge";
+import { RefundBadge } from "~/components/refund-badge";
 import { BackLink } from "~/components/ui/back-link";
 import { FormErrors } from "~/components/ui/field";
 import { services } from "~/context";
@@ -23,10 +25,12 @@ import { getInstance, getLanguage } from "~/middleware/i18next";
 import { findAdminOrder, transitionOrder, transitionsFor } from "~/models/orders/desk.server";
 import { mailsCustomer } from "~/models/orders/emails.server";
 import { deadlineState, extendPaymentDeadline } from "~/models/orders/payment-deadlines.server";
+import { canRefund, listOrderRefunds, refundOrder, unitsPutBack } from "~/models/orders/refunds.server";
 import { shownStatus } from "~/models/orders/status";
 import { listOrderMessages } from "~/models/outbox/admin-list.server";
 import { extendDeadlineSchema } from "~/schemas/order-deadline";
 import { orderStatusSchema } from "~/schemas/order-status";
+import { refundSchema } from "~/schemas/refund";
 import type { Route } from "./+types/order";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -35,12 +39,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const found = await findAdminOrder(db, params.id);
   if (!found) throw data(null, { status: 404 });
   const messages = await listOrderMessages(db, found.order.id);
+  const refunds = await listOrderRefunds(db, found.order.id);
+  const putBack = Object.fromEntries(await unitsPutBack(db, found.order.id));
   const t = getInstance(context).t;
   const url = new URL(request.url);
   return {
     ...found,
     lines: found.lines.map((line) => ({ ...line, image_url: publicUrl(line.image_path) })),
     messages,
+    refunds,
+    putBack,
+    refundable: canRefund(found.order),
     actions: transitionsFor(found.order),
     confirmingCancel: url.searchParams.get("cancel") === "1",
     deadline: deadlineState(found.order),
@@ -57,9 +66,13 @@ function backTo(value: FormDataEntryValue | null, orderId: string): string {
 }
 
 /** The order page's forms: a status change, or more time to pay (told apart by `intent`). */
-const orderPageSchema = z.discriminatedUnion("intent", [...orderStatusSchema.options, extendDeadlineSchema], {
-  error: "adminOrders.errors.notAllowed",
-});
+const orderPageSchema = z.discriminatedUnion(
+  "intent",
+  [...orderStatusSchema.options, extendDeadlineSchema, refundSchema],
+  {
+    error: "adminOrders.errors.notAllowed",
+  },
+);
 
 /**
  * Mark paid, reject the receipt, mark shipped or delivered, cancel: each a compare-and-set; or
@@ -72,6 +85,24 @@ export const action = formAction(
   },
   async ({ context, params, form, value, auth: admin }) => {
     const { db, config } = services(context);
+    if (value.intent === "refund") {
+      const { order } = await refundOrder(db, config, admin, {
+        orderId: params.id ?? "",
+        amountCents: value.amount,
+        reason: value.reason,
+        expectedRefundedCents: value.expectedRefunded,
+        restock: value.restock.map((row) => ({ lineId: row.line, quantity: row.quantity })),
+      });
+      return succeed(context, form, {
+        redirectTo: `/admin/orders/${order.id}`,
+        flash: {
+          type: "success",
+          key: "refunds.done",
+          params: { amount: formatMoney(value.amount, order.currency) },
+          detailKey: "refunds.doneDetail",
+        },
+      });
+    }
     if (value.intent === "extendDeadline") {
       const extended = await extendPaymentDeadline(db, config, admin, {
         orderId: params.id ?? "",
@@ -108,9 +139,11 @@ export const action = formAction(
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { order, lines, customer, history, actions, confirmingCancel, language, deadline, messages } = loaderData;
+  // The refund form's answer (the schema's 400 or the model's refusal) comes back to that form.
+  const refundAnswer = actionData?.result?.initialValue?.intent === "refund" ? actionData : null;
   // The extension form's refusal: the model's (409) or the schema's (400), shown in its panel.
   const deadlineAnswer = actionData?.result?.initialValue?.intent === "extendDeadline" ? actionData : null;
-  const pageProblem = deadlineAnswer ? null : actionData?.problem;
+  const pageProblem = deadlineAnswer || refundAnswer ? null : actionData?.problem;
   const date = (value: string) => formatDate(value, language, "dateTime");
   const money = (cents: number) => formatMoney(cents, order.currency);
   // "Changed meanwhile" names the order's status now, in the reader's language.
@@ -135,6 +168,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           {t("adminOrders.orderTitle", { number: order.order_number })}
         </h1>
         <OrderStatusBadge status={shownStatus(order)} />
+        <RefundBadge order={order} />
       </div>
       <p className="mt-1 text-sm text-stone-600">
         <span className="whitespace-nowrap">{t("adminOrders.placedOn", { date: date(order.created_at) })}</span> ·{" "}
@@ -151,6 +185,20 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_22rem]">
         <div className="flex min-w-0 flex-col gap-6">
           <OrderItems lines={lines} money={money} language={language} order={order} />
+
+          <OrderRefunds
+            // A new refunded total starts a fresh form: the amount left prefilled again, no reason.
+            key={order.refunded_cents}
+            order={order}
+            lines={lines}
+            refunds={loaderData.refunds}
+            putBack={loaderData.putBack}
+            refundable={loaderData.refundable}
+            lastResult={refundAnswer?.result}
+            date={date}
+            money={money}
+            language={language}
+          />
 
           <AdminSection id="customer" look="panel" heading={t("adminOrders.customerInfo")}>
             <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">

@@ -5,6 +5,7 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { ReceiptReviewList, type ReviewAnswer } from "~/components/admin/receipt-review-list";
 import { UnpaidSummary } from "~/components/admin/unpaid-summary";
 import { OrderStatusBadge } from "~/components/order-status-badge";
+import { RefundBadge } from "~/components/refund-badge";
 import { Button } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
@@ -199,7 +200,7 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
                 {formatMoney(order.total_cents, order.currency)}
               </td>
               <td className="px-3 py-2" data-label={label("status")}>
-                <OrderStatusBadge status={order.shown_status} />
+                <OrderStatusBadge status={order.shown_status} /> <RefundBadge order={order} />
               </td>
               <td className="px-3 py-2" data-label={label("receipt")}>
                 {order.receipt_rejected ? (

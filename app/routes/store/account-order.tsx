@@ -1,6 +1,8 @@
 import { data, Form } from "react-router";
 import { OrderStatusBadge } from "~/components/order-status-badge";
 import { OrderSummary } from "~/components/order-summary";
+import { RefundBadge } from "~/components/refund-badge";
+import { ShopperOrderRefunds } from "~/components/store/order-refunds";
 import { PaymentDetails } from "~/components/store/payment-details";
 import { ReceiptInput } from "~/components/store/receipt-input";
 import { addressOfOrder, ShipTo } from "~/components/store/ship-to";
@@ -25,6 +27,7 @@ import {
   RECEIPT_UNREAD,
   uploadReplacementReceipt,
 } from "~/models/orders/receipts.server";
+import { listOrderRefunds } from "~/models/orders/refunds.server";
 import { findOrder, listOrderHistory } from "~/models/orders/shopper.server";
 import { shownStatus } from "~/models/orders/status";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
@@ -68,6 +71,14 @@ export async function loader(args: Route.LoaderArgs) {
       : null,
     status: shownStatus(order),
     history: await listOrderHistory(services(context).db, order),
+    // Who at the shop recorded a refund stays on the server.
+    refunds: (await listOrderRefunds(db, order.id)).map(({ id, amount_cents, currency, reason, created_at }) => ({
+      id,
+      amount_cents,
+      currency,
+      reason,
+      created_at,
+    })),
     language: getLanguage(context),
     title: await titleWithShop(context, t("orders.orderTitle", { number: order.order_number })),
   };
@@ -112,7 +123,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
       <BackLink to="/account/orders">{t("orders.backToOrders")}</BackLink>
       <h1 className="mt-2 font-mono text-2xl font-bold">{t("orders.orderTitle", { number: order.order_number })}</h1>
       <p className="mt-1">
-        <OrderStatusBadge status={status} className="text-sm" />
+        <OrderStatusBadge status={status} className="text-sm" /> <RefundBadge order={order} className="text-sm" />
       </p>
       {deadline || order.payment_expired_at ? (
         <p
@@ -174,6 +185,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
               </Form>
             ) : null}
           </HeadedPanel>
+          <ShopperOrderRefunds refunds={loaderData.refunds} language={language} />
           <HeadedPanel headingId="history-heading" title={t("orders.history")}>
             <ul className="mt-2 space-y-1 text-sm" data-testid="order-history">
               {history.map((entry) => (
