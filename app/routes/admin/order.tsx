@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AdminSection } from "~/components/admin/admin-section";
 import { OrderActions } from "~/components/admin/order-actions";
 import { OrderDeadline } from "~/components/admin/order-deadline";
+import { OrderHistory } from "~/components/admin/order-history";
 import { OrderItems } from "~/components/admin/order-items";
 import { OrderMessages } from "~/components/admin/order-messages";
 import { OrderReceipt } from "~/components/admin/order-receipt";
@@ -22,10 +23,12 @@ import { publicUrl } from "~/lib/storage.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { findAdminOrder, transitionOrder, transitionsFor } from "~/models/orders/desk.server";
 import { mailsCustomer } from "~/models/orders/emails.server";
+import { addOrderNote, listOrderNotes, orderTimeline } from "~/models/orders/notes.server";
 import { deadlineState, extendPaymentDeadline } from "~/models/orders/payment-deadlines.server";
 import { shownStatus } from "~/models/orders/status";
 import { listOrderMessages } from "~/models/outbox/admin-list.server";
 import { extendDeadlineSchema } from "~/schemas/order-deadline";
+import { orderNoteSchema } from "~/schemas/order-note";
 import { orderStatusSchema } from "~/schemas/order-status";
 import type { Route } from "./+types/order";
 
@@ -34,13 +37,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = services(context);
   const found = await findAdminOrder(db, params.id);
   if (!found) throw data(null, { status: 404 });
-  const messages = await listOrderMessages(db, found.order.id);
+  const [messages, notes] = await Promise.all([
+    listOrderMessages(db, found.order.id),
+    listOrderNotes(db, found.order.id),
+  ]);
   const t = getInstance(context).t;
   const url = new URL(request.url);
   return {
     ...found,
     lines: found.lines.map((line) => ({ ...line, image_url: publicUrl(line.image_path) })),
     messages,
+    timeline: orderTimeline(found.history, messages, notes),
     actions: transitionsFor(found.order),
     confirmingCancel: url.searchParams.get("cancel") === "1",
     deadline: deadlineState(found.order),
@@ -57,13 +64,17 @@ function backTo(value: FormDataEntryValue | null, orderId: string): string {
 }
 
 /** The order page's forms: a status change, or more time to pay (told apart by `intent`). */
-const orderPageSchema = z.discriminatedUnion("intent", [...orderStatusSchema.options, extendDeadlineSchema], {
-  error: "adminOrders.errors.notAllowed",
-});
+const orderPageSchema = z.discriminatedUnion(
+  "intent",
+  [...orderStatusSchema.options, extendDeadlineSchema, orderNoteSchema],
+  {
+    error: "adminOrders.errors.notAllowed",
+  },
+);
 
 /**
  * Mark paid, reject the receipt, mark shipped or delivered, cancel: each a compare-and-set; or
- * extend the payment deadline (extendPaymentDeadline, also a compare-and-set).
+ * extend the payment deadline (extendPaymentDeadline, also a compare-and-set); or add a staff note.
  */
 export const action = formAction(
   {
@@ -72,6 +83,13 @@ export const action = formAction(
   },
   async ({ context, params, form, value, auth: admin }) => {
     const { db, config } = services(context);
+    if (value.intent === "addNote") {
+      await addOrderNote(db, admin, { orderId: params.id ?? "", body: value.body });
+      return succeed(context, form, {
+        redirectTo: `/admin/orders/${params.id}#history`,
+        flash: { type: "success", key: "adminOrders.staffNotes.added" },
+      });
+    }
     if (value.intent === "extendDeadline") {
       const extended = await extendPaymentDeadline(db, config, admin, {
         orderId: params.id ?? "",
@@ -107,7 +125,7 @@ export const action = formAction(
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { order, lines, customer, history, actions, confirmingCancel, language, deadline, messages } = loaderData;
+  const { order, lines, customer, timeline, actions, confirmingCancel, language, deadline, messages } = loaderData;
   // The extension form's refusal: the model's (409) or the schema's (400), shown in its panel.
   const deadlineAnswer = actionData?.result?.initialValue?.intent === "extendDeadline" ? actionData : null;
   const pageProblem = deadlineAnswer ? null : actionData?.problem;
@@ -192,30 +210,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             ) : null}
           </AdminSection>
 
-          <AdminSection id="history" look="panel" heading={t("adminOrders.history")}>
-            {history.length === 0 ? (
-              <p className="mt-2 text-sm text-stone-600">{t("adminOrders.historyEmpty")}</p>
-            ) : (
-              <ol className="mt-2 space-y-1 text-sm">
-                {history.map((entry) => {
-                  const name = entry.action.replace(/^order\./, "");
-                  return (
-                    <li key={`${entry.action}-${entry.created_at}`}>
-                      <span className="text-stone-500">{date(entry.created_at)}</span> ·{" "}
-                      {t(`adminOrders.historyActions.${name}` as "adminOrders.historyActions.placed", {
-                        defaultValue: entry.action,
-                      })}
-                      {entry.actor ? (
-                        <span className="text-stone-500"> · {t("adminOrders.historyBy", { email: entry.actor })}</span>
-                      ) : entry.action === "order.expired" ? (
-                        <span className="text-stone-500"> · {t("adminOrders.historySystem")}</span>
-                      ) : null}
-                    </li>
-                  );
-                })}
-              </ol>
-            )}
-          </AdminSection>
+          <OrderHistory entries={timeline} date={date} result={actionData?.result} />
 
           <OrderMessages orderId={order.id} orderNumber={order.order_number} messages={messages} language={language} />
         </div>
