@@ -21,6 +21,7 @@ const POSTGRES_SUITES = [
   "admin-product-form",
   "admin-products",
   "admin-settings",
+  "admin-sorting",
   "admin-setup",
   "analytics",
   "auth",

@@ -1,9 +1,11 @@
 import type { MouseEvent } from "react";
 import { Form, Link } from "react-router";
 import { AdminTable } from "~/components/admin/admin-table";
+import { useSortHeaders } from "~/components/admin/sort-header";
 import { Thumbnail } from "~/components/ui/thumbnail";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
+import { type ListSort, PRODUCT_SORTS, type ProductSortKey } from "~/lib/list-sort";
 import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
@@ -122,19 +124,26 @@ export function ProductTable({
   categories,
   language,
   returnTo,
+  sort,
   onDelete,
 }: {
   products: ProductTableRow[];
   categories: AdminCategoryOption[];
   language: Language;
   returnTo: string;
+  /** The list's order: the name and price headers sort it (list-sort.ts). */
+  sort: ListSort<ProductSortKey>;
   onDelete: (event: MouseEvent<HTMLAnchorElement>, id: number) => void;
 }) {
   const { t } = useTranslation();
   const label = (column: (typeof COLUMNS)[number]) => t(`adminProducts.columns.${column}`);
   const cell = "px-3 py-2";
+  const sortable = useSortHeaders(PRODUCT_SORTS, sort);
+  const headers = COLUMNS.map((column) =>
+    column === "name" || column === "price" ? sortable(column, label(column)) : label(column),
+  );
   return (
-    <AdminTable columns={COLUMNS.map(label)} minWidth="min-w-[60rem]" testId="products-table" layout="cards">
+    <AdminTable columns={headers} minWidth="min-w-[60rem]" testId="products-table" layout="cards">
       {products.map((product) => (
         <tr key={product.id} data-product-id={product.id}>
           <td className={cell} data-label={label("image")}>

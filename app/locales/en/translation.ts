@@ -284,6 +284,11 @@ export default {
   },
   admin: {
     title: "Admin",
+    sort: {
+      ascending: "(sorted ascending; select to sort descending)",
+      descending: "(sorted descending; select to sort ascending)",
+      sortable: "(select to sort by this column)",
+    },
     dashboard: "Dashboard",
     products: "Products",
     categories: "Categories",

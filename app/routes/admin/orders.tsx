@@ -3,6 +3,7 @@ import { ORDER_STATUSES } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ReceiptReviewList, type ReviewAnswer } from "~/components/admin/receipt-review-list";
+import { SortInputs, useSortHeaders } from "~/components/admin/sort-header";
 import { UnpaidSummary } from "~/components/admin/unpaid-summary";
 import { OrderStatusBadge } from "~/components/order-status-badge";
 import { Button } from "~/components/ui/button";
@@ -13,6 +14,7 @@ import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { ORDER_SORTS, parseSort } from "~/lib/list-sort";
 import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
@@ -32,7 +34,7 @@ import type { Route } from "./+types/orders";
 const COLUMNS = ["number", "customer", "items", "total", "status", "receipt", "date", "actions"] as const;
 
 /**
- * GET /admin/orders?status=&q=&page= — every filter is a query string, so it works without JS.
+ * GET /admin/orders?status=&q=&sort=&dir=&page= — every filter is a query string, so it works without JS.
  * `status` is an order status, `review` (receipts waiting, oldest first) or `overdue`.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -42,7 +44,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const status = parseOrderListStatus(url.searchParams.get("status"));
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
   const at = new Date();
-  const listing = await listAdminOrders(db, { status, q, page: Number(url.searchParams.get("page") ?? 1) }, at);
+  const sort = parseSort(ORDER_SORTS, url.searchParams);
+  const page = Number(url.searchParams.get("page") ?? 1);
+  const listing = await listAdminOrders(db, { status, q, page, sort }, at);
   const [queue, unpaid] = await Promise.all([receiptQueueSummary(db, at), unpaidByAge(db, at)]);
   const t = getInstance(context).t;
   return {
@@ -57,6 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     })),
     status,
     q,
+    sort,
     language: getLanguage(context),
     title: `${t("adminOrders.title")} | ${t("admin.title")}`,
   };
@@ -98,9 +103,15 @@ export const action = formAction(
 export default function OrdersManagement({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const location = useLocation();
-  const { orders, total, page, pages, status, q, language, queue, unpaid, at } = loaderData;
+  const { orders, total, page, pages, status, q, sort, language, queue, unpaid, at } = loaderData;
   const returnTo = `${location.pathname}${location.search}`;
   const label = (column: (typeof COLUMNS)[number]) => t(`adminOrders.columns.${column}`);
+  const sortable = useSortHeaders(ORDER_SORTS, sort);
+  const headers = COLUMNS.map((column) =>
+    column === "items" || column === "receipt" || column === "actions"
+      ? label(column)
+      : sortable(column, label(column)),
+  );
   return (
     <div className="max-w-6xl">
       <AdminPageHeader title={t("adminOrders.title")} intro={t("adminOrders.intro")}>
@@ -119,6 +130,7 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
         method="get"
         className="mt-6 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4"
       >
+        <SortInputs sort={sort} />
         <label className="flex min-w-56 flex-1 flex-col gap-1 text-sm font-medium">
           {t("adminOrders.searchLabel")}
           <input
@@ -172,13 +184,7 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
           {t("adminOrders.empty")}
         </p>
       ) : (
-        <AdminTable
-          columns={COLUMNS.map(label)}
-          minWidth="min-w-[56rem]"
-          className="mt-3"
-          layout="cards"
-          testId="orders-table"
-        >
+        <AdminTable columns={headers} minWidth="min-w-[56rem]" className="mt-3" layout="cards" testId="orders-table">
           {orders.map((order) => (
             <tr key={order.id} data-testid="order-row">
               <td className="px-3 py-2 font-mono text-xs" data-label={label("number")}>

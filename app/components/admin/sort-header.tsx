@@ -1,0 +1,50 @@
+import { Link, useLocation } from "react-router";
+import type { Column } from "~/components/admin/admin-table";
+import { useTranslation } from "~/lib/i18n";
+import { ariaSort, DIR_PARAM, type ListSort, SORT_PARAM, type SortColumns, sortHref } from "~/lib/list-sort";
+
+/**
+ * A list's column headers that sort (docs/decisions/058): `column(key, label)` is a header whose
+ * label is a link to the list sorted by it (the other way when it already is), with a visible
+ * arrow and `aria-sort` on the sorted one; `plain(label)` is a header that does not sort.
+ */
+export function useSortHeaders<K extends string>(columns: SortColumns<K>, sort: ListSort<K>) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (key: K, label: string): Column => {
+    const shown = ariaSort(sort, key);
+    return {
+      ariaSort: shown,
+      label: (
+        <Link
+          to={sortHref(columns, sort, key, location)}
+          className="inline-flex items-center gap-1 uppercase hover:text-stone-900 hover:underline"
+          data-sort={key}
+        >
+          {label}
+          <span aria-hidden="true" className={shown ? "text-stone-900" : "text-stone-400"}>
+            {shown === "ascending" ? "▲" : shown === "descending" ? "▼" : "↕"}
+          </span>
+          <span className="sr-only">
+            {shown === "ascending"
+              ? t("admin.sort.ascending")
+              : shown === "descending"
+                ? t("admin.sort.descending")
+                : t("admin.sort.sortable")}
+          </span>
+        </Link>
+      ),
+    };
+  };
+}
+
+/** The list's sort, carried by its filter form (a search keeps the order the admin chose). */
+export function SortInputs({ sort }: { sort: ListSort }) {
+  if (!sort.key) return null;
+  return (
+    <>
+      <input type="hidden" name={SORT_PARAM} value={sort.key} />
+      <input type="hidden" name={DIR_PARAM} value={sort.dir} />
+    </>
+  );
+}
