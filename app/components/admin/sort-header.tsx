@@ -38,6 +38,49 @@ export function useSortHeaders<K extends string>(columns: SortColumns<K>, sort: 
   };
 }
 
+/**
+ * The same sort links for a "cards" table on a phone, whose header row is hidden: a row of links
+ * above the cards, the sorted one marked (`aria-current`) with its arrow.
+ */
+export function SortLinks<K extends string>({
+  columns,
+  sort,
+  labels,
+}: {
+  columns: SortColumns<K>;
+  sort: ListSort<K>;
+  labels: Record<K, string>;
+}) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (
+    <nav aria-label={t("admin.sort.label")} className="mt-3 flex flex-wrap items-center gap-2 text-sm sm:hidden">
+      <span className="text-stone-600">{t("admin.sort.label")}:</span>
+      {(Object.keys(columns) as K[]).map((key) => {
+        const shown = ariaSort(sort, key);
+        return (
+          <Link
+            key={key}
+            to={sortHref(columns, sort, key, location)}
+            aria-current={shown ? "true" : undefined}
+            className={`rounded-md border px-2 py-1 ${shown ? "border-stone-800 font-semibold" : "border-stone-300"}`}
+          >
+            {labels[key]}
+            {shown ? (
+              <>
+                <span aria-hidden="true"> {shown === "ascending" ? "▲" : "▼"}</span>
+                <span className="sr-only">
+                  {shown === "ascending" ? t("admin.sort.ascending") : t("admin.sort.descending")}
+                </span>
+              </>
+            ) : null}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
 /** The list's sort, carried by its filter form (a search keeps the order the admin chose). */
 export function SortInputs({ sort }: { sort: ListSort }) {
   if (!sort.key) return null;

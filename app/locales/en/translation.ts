@@ -288,6 +288,7 @@ export default {
       ascending: "(sorted ascending; select to sort descending)",
       descending: "(sorted descending; select to sort ascending)",
       sortable: "(select to sort by this column)",
+      label: "Sort by",
     },
     dashboard: "Dashboard",
     products: "Products",

@@ -3,7 +3,7 @@ import { ORDER_STATUSES } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ReceiptReviewList, type ReviewAnswer } from "~/components/admin/receipt-review-list";
-import { SortInputs, useSortHeaders } from "~/components/admin/sort-header";
+import { SortInputs, SortLinks, useSortHeaders } from "~/components/admin/sort-header";
 import { UnpaidSummary } from "~/components/admin/unpaid-summary";
 import { OrderStatusBadge } from "~/components/order-status-badge";
 import { Button } from "~/components/ui/button";
@@ -184,82 +184,98 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
           {t("adminOrders.empty")}
         </p>
       ) : (
-        <AdminTable columns={headers} minWidth="min-w-[56rem]" className="mt-3" layout="cards" testId="orders-table">
-          {orders.map((order) => (
-            <tr key={order.id} data-testid="order-row">
-              <td className="px-3 py-2 font-mono text-xs" data-label={label("number")}>
-                <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline">
-                  {order.order_number}
-                </Link>
-              </td>
-              <td className="px-3 py-2" data-label={label("customer")}>
-                <div className="min-w-0">
-                  <div className="font-medium">{formatPersonName(order.first_name, order.last_name)}</div>
-                  <div className="break-words text-xs text-stone-600">{order.email}</div>
-                </div>
-              </td>
-              <td className="px-3 py-2" data-label={label("items")}>
-                {order.items}
-              </td>
-              <td className="whitespace-nowrap px-3 py-2 font-semibold" data-label={label("total")}>
-                {formatMoney(order.total_cents, order.currency)}
-              </td>
-              <td className="px-3 py-2" data-label={label("status")}>
-                <OrderStatusBadge status={order.shown_status} />
-              </td>
-              <td className="px-3 py-2" data-label={label("receipt")}>
-                {order.receipt_rejected ? (
-                  <span className="text-xs font-medium text-red-700">{t("adminOrders.receiptRejected")}</span>
-                ) : order.has_receipt ? (
-                  <a
-                    href={`/admin/orders/${order.id}/receipt`}
-                    target="_blank"
-                    rel="noreferrer"
-                    className="text-brand-700 hover:underline"
-                  >
-                    {t("adminOrders.receiptView")}
-                  </a>
-                ) : (
-                  <span className="text-stone-500">{t("adminOrders.receiptNone")}</span>
-                )}
-              </td>
-              <td className="whitespace-nowrap px-3 py-2 text-xs" data-label={label("date")}>
-                {formatDate(order.created_at, language, "dateTime")}
-                {order.payment_due_at && order.payment_due_at <= at ? (
-                  <div className="font-medium text-red-700">
-                    {t("adminOrders.queue.due", { date: formatDate(order.payment_due_at, language, "dateTime") })}
-                  </div>
-                ) : null}
-              </td>
-              <td className="px-3 py-2" data-label={label("actions")}>
-                <div className="flex flex-wrap items-center gap-2">
-                  <Link
-                    to={`/admin/orders/${order.id}`}
-                    className="rounded border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-50"
-                    aria-label={t("adminOrders.detailsFor", { number: order.order_number })}
-                  >
-                    {t("adminOrders.details")}
+        <>
+          <SortLinks
+            columns={ORDER_SORTS}
+            sort={sort}
+            labels={{
+              number: label("number"),
+              customer: label("customer"),
+              total: label("total"),
+              status: label("status"),
+              date: label("date"),
+            }}
+          />
+          <AdminTable columns={headers} minWidth="min-w-[56rem]" className="mt-3" layout="cards" testId="orders-table">
+            {orders.map((order) => (
+              <tr key={order.id} data-testid="order-row">
+                <td className="px-3 py-2 font-mono text-xs" data-label={label("number")}>
+                  <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline">
+                    {order.order_number}
                   </Link>
-                  {order.actions.map((name) => (
-                    <Form key={name} method="post" action={`/admin/orders/${order.id}`}>
-                      <input type="hidden" name="intent" value={name} />
-                      <input type="hidden" name="expected" value={order.status} />
-                      <input type="hidden" name="returnTo" value={returnTo} />
-                      <Button
-                        size="sm"
-                        aria-label={t(name === "markPaid" ? "adminOrders.markPaidFor" : "adminOrders.markShippedFor", {
-                          number: order.order_number,
-                        })}
-                      >
-                        {t(`adminOrders.${name}`)}
-                      </Button>
-                    </Form>
-                  ))}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </AdminTable>
+                </td>
+                <td className="px-3 py-2" data-label={label("customer")}>
+                  <div className="min-w-0">
+                    <div className="font-medium">{formatPersonName(order.first_name, order.last_name)}</div>
+                    <div className="break-words text-xs text-stone-600">{order.email}</div>
+                  </div>
+                </td>
+                <td className="px-3 py-2" data-label={label("items")}>
+                  {order.items}
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 font-semibold" data-label={label("total")}>
+                  {formatMoney(order.total_cents, order.currency)}
+                </td>
+                <td className="px-3 py-2" data-label={label("status")}>
+                  <OrderStatusBadge status={order.shown_status} />
+                </td>
+                <td className="px-3 py-2" data-label={label("receipt")}>
+                  {order.receipt_rejected ? (
+                    <span className="text-xs font-medium text-red-700">{t("adminOrders.receiptRejected")}</span>
+                  ) : order.has_receipt ? (
+                    <a
+                      href={`/admin/orders/${order.id}/receipt`}
+                      target="_blank"
+                      rel="noreferrer"
+                      className="text-brand-700 hover:underline"
+                    >
+                      {t("adminOrders.receiptView")}
+                    </a>
+                  ) : (
+                    <span className="text-stone-500">{t("adminOrders.receiptNone")}</span>
+                  )}
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 text-xs" data-label={label("date")}>
+                  {formatDate(order.created_at, language, "dateTime")}
+                  {order.payment_due_at && order.payment_due_at <= at ? (
+                    <div className="font-medium text-red-700">
+                      {t("adminOrders.queue.due", { date: formatDate(order.payment_due_at, language, "dateTime") })}
+                    </div>
+                  ) : null}
+                </td>
+                <td className="px-3 py-2" data-label={label("actions")}>
+                  <div className="flex flex-wrap items-center gap-2">
+                    <Link
+                      to={`/admin/orders/${order.id}`}
+                      className="rounded border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-50"
+                      aria-label={t("adminOrders.detailsFor", { number: order.order_number })}
+                    >
+                      {t("adminOrders.details")}
+                    </Link>
+                    {order.actions.map((name) => (
+                      <Form key={name} method="post" action={`/admin/orders/${order.id}`}>
+                        <input type="hidden" name="intent" value={name} />
+                        <input type="hidden" name="expected" value={order.status} />
+                        <input type="hidden" name="returnTo" value={returnTo} />
+                        <Button
+                          size="sm"
+                          aria-label={t(
+                            name === "markPaid" ? "adminOrders.markPaidFor" : "adminOrders.markShippedFor",
+                            {
+                              number: order.order_number,
+                            },
+                          )}
+                        >
+                          {t(`adminOrders.${name}`)}
+                        </Button>
+                      </Form>
+                    ))}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
+        </>
       )}
       <Pagination page={page} pages={pages} />
     </div>
