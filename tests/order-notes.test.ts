@@ -148,7 +148,7 @@ describe("the order page's note form", () => {
       { intent: "addNote", body: "Customer asked for a gift wrap" },
       staff,
     );
-    expect((result as Response).headers.get("Location")).toBe(`/admin/orders/${order.id}#history`);
+    expect((result as Response).headers.get("Location")).toBe(`/admin/orders/${order.id}#history-heading`);
     expect(flash).toMatchObject({ type: "success", key: "adminOrders.staffNotes.added" });
     const [note] = await listOrderNotes(db, order.id);
     const at = new Date(note?.created_at ?? "");

@@ -86,7 +86,7 @@ export const action = formAction(
     if (value.intent === "addNote") {
       await addOrderNote(db, admin, { orderId: params.id ?? "", body: value.body });
       return succeed(context, form, {
-        redirectTo: `/admin/orders/${params.id}#history`,
+        redirectTo: `/admin/orders/${params.id}#history-heading`,
         flash: { type: "success", key: "adminOrders.staffNotes.added" },
       });
     }

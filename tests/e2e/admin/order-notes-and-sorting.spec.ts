@@ -69,7 +69,7 @@ test.describe("staff notes and sortable lists", () => {
 
       await page.goto(`/admin/orders/${order.id}`);
       if (jsEnabled) await waitForReact(page);
-      const history = page.locator("#history");
+      const history = page.getByRole("region", { name: "History" });
       // An empty note is refused next to the field.
       await page.getByLabel("Staff note").fill("   ");
       await page.getByRole("button", { name: "Add note" }).click();
