@@ -605,6 +605,16 @@ export interface DiscountUsesTable {
 /** pending: not confirmed yet; active: waiting; sent: the back-in-stock e-mail is queued; cancelled (docs/decisions/055). */
 export type StockAlertStatus = "pending" | "active" | "sent" | "cancelled";
 
+/** A staff note on an order (docs/decisions/058): internal, never shown to the shopper. */
+export interface OrderNotesTable {
+  id: Generated<number>;
+  order_id: string;
+  /** Null once the author's account is deleted: the note stays. */
+  author_user_id: string | null;
+  body: string; // at most 2,000 characters
+  created_at: Timestamp;
+}
+
 export interface StockAlertsTable {
   id: Generated<number>;
   variant_id: number;
@@ -670,6 +680,7 @@ export interface Database {
   shipping_zone_rates: ShippingZoneRatesTable;
   shipping_zone_bands: ShippingZoneBandsTable;
   stock_alerts: StockAlertsTable;
+  order_notes: OrderNotesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

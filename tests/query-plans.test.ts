@@ -1,12 +1,14 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
+import { ORDER_SORTS } from "~/lib/list-sort";
 import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } from "~/models/analytics.server";
 import { customerBatches, customerSummary, listCustomers, listIpActivity } from "~/models/customers.server";
 import { listAdminOrders, receiptQueueSummary, unpaidByAge } from "~/models/orders/desk.server";
 import { listOrdersForUser } from "~/models/orders/shopper.server";
 import { findMessage, listMessages, listOrderMessages, outboxCounts } from "~/models/outbox/admin-list.server";
 import { pruneSentMessages } from "~/models/outbox/deliver.server";
+import { listAdminProducts } from "~/models/products/admin-list.server";
 import { listFeaturedProducts } from "~/models/products/cards.server";
 import {
   findProduct,
@@ -162,6 +164,12 @@ const countUsers: Exception = {
   table: "users",
   sql: /^select count\(\*\) as "total" from "users"$/,
   why: "COUNT(*) of all accounts for the page count reads the smallest covering index, once a page",
+};
+const countAdminProducts: Exception = {
+  kind: "scan",
+  table: "products",
+  sql: /^select count\(\*\) as "total" from "products"$/,
+  why: "COUNT(*) of all products for the admin list's page count reads the smallest covering index, once a page",
 };
 const bandSort: Exception = {
   kind: "sort",
@@ -391,6 +399,45 @@ const cases: Record<string, Case[]> = {
       ],
     },
   ],
+  // Sortable admin lists (issue 29 item 6, decision 058): every column's order walks an index
+  // (migration 0030) to the page's LIMIT, both ways.
+  "admin products sorted": [
+    ...(["newest", "name", "price"] as const).flatMap((key) =>
+      (["asc", "desc"] as const).flatMap((dir) =>
+        (["en", "zh"] as const).map(
+          (language): Case => ({
+            label: `${key} ${dir}, ${language}, page 20`,
+            run: (db) =>
+              listAdminProducts(db, {
+                page: 20,
+                currency: language === "zh" ? "HKD" : "GBP",
+                language,
+                sort: key === "newest" ? undefined : { key, dir },
+              }),
+            exceptions: [countAdminProducts],
+          }),
+        ),
+      ),
+    ),
+  ],
+  "admin orders sorted": (Object.keys(ORDER_SORTS) as (keyof typeof ORDER_SORTS)[]).flatMap((key) =>
+    (["asc", "desc"] as const).map(
+      (dir): Case => ({
+        label: `${key} ${dir}, page 100`,
+        run: (db) => listAdminOrders(db, { status: null, q: "", page: 100, sort: { key, dir } }),
+        exceptions: [countOrders],
+      }),
+    ),
+  ),
+  "customers sorted": (["email", "status"] as const).flatMap((key) =>
+    (["asc", "desc"] as const).map(
+      (dir): Case => ({
+        label: `${key} ${dir}, page 30`,
+        run: (db) => listCustomers(db, { page: 30, sort: { key, dir } }),
+        exceptions: [countUsers],
+      }),
+    ),
+  ),
   customers: [
     {
       label: "customerSummary (cards)",
@@ -571,12 +618,17 @@ describe("a dropped index is noticed", () => {
     ["products_created", "category listing", "all products, newest, page 20"],
     ["orders_created_id", "admin orders", "no filter, deep page (100)"],
     ["orders_status_created_id", "admin orders", "status paid"],
-    ["orders_email", "admin orders", "search by e-mail"],
+    ["orders_email_id", "admin orders", "search by e-mail"],
     ["orders_user_created, orders_customer_totals", "account orders", "listOrdersForUser"],
     ["users_list", "customers", "listCustomers deep page (30)"],
     ["sign_in_events_ip_activity, sign_in_events_created", "customers", "listIpActivity (30 days)"],
     ["order_lines_order", "admin orders", "no filter, page 1"],
     ["outbox_status_list", "messages", "status sent, channel any, an older page"],
+    ["products_name_en_id", "admin products sorted", "name asc, en, page 20"],
+    ["products_name_zh_id", "admin products sorted", "name desc, zh, page 20"],
+    ["orders_total_id", "admin orders sorted", "total desc, page 100"],
+    ["orders_email_id", "admin orders sorted", "customer asc, page 100"],
+    ["users_status_email", "customers sorted", "status asc, page 30"],
   ];
   it.each(reliedOn)("without %s, %s: %s fails", async (indexes, screen, label) => {
     const item = cases[screen]?.find((c) => c.label === label);

@@ -287,6 +287,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "sent_at",
     "cancelled_at",
   ],
+  order_notes: ["id", "order_id", "author_user_id", "body", "created_at"],
 };
 
 const stamp = now();

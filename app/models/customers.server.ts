@@ -4,6 +4,7 @@ import { containsText } from "#db/dialect";
 import { CURRENCIES, type Currency, type Database, type OrderStatus, type UserRow, type UserStatus } from "#db/schema";
 import { csvStream, neutralizeCell } from "~/lib/csv.server";
 import { hongKongDate, hongKongDateTime } from "~/lib/dates";
+import type { CustomerSortKey, ListSort } from "~/lib/list-sort";
 import { formatPersonName } from "~/lib/person-name";
 import { UserError } from "~/lib/problem";
 import { HTML_LANG, type Language } from "~/locales";
@@ -270,7 +271,7 @@ export async function customerSummary(db: DB): Promise<CustomerSummary> {
 /** One page of accounts, newest first (ties by id), with their order counts and spending. */
 export async function listCustomers(
   db: DB,
-  query: { search?: string | null; page?: number; pageSize?: number },
+  query: { search?: string | null; page?: number; pageSize?: number; sort?: ListSort<CustomerSortKey> },
 ): Promise<CustomerListing> {
   const pageSize = query.pageSize ?? CUSTOMER_PAGE_SIZE;
   const condition = await searchCondition(db, query.search);
@@ -281,8 +282,13 @@ export async function listCustomers(
   const page = Math.min(Math.max(1, Math.trunc(query.page ?? 1) || 1), pages);
   const users = await base
     .select(USER_COLUMNS)
-    .orderBy("users.created_at", "desc")
-    .orderBy("users.id", "desc")
+    .$call((rows) => {
+      // A column's order (list-sort.ts; users_email, users_status_email), else newest first.
+      const { key, dir } = query.sort ?? { key: null, dir: "desc" };
+      if (key === "email") return rows.orderBy("users.email", dir);
+      if (key === "status") return rows.orderBy("users.status", dir).orderBy("users.email", dir);
+      return rows.orderBy("users.created_at", "desc").orderBy("users.id", "desc");
+    })
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .execute();

@@ -24,6 +24,7 @@ import * as m0026 from "./0026-variant-options";
 import * as m0027 from "./0027-stock-alerts";
 import * as m0028 from "./0028-product-identifiers";
 import * as m0029 from "./0029-refunds";
+import * as m0030 from "./0030-order-notes";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   "0027-stock-alerts": m0027,
   "0028-product-identifiers": m0028,
   "0029-refunds": m0029,
+  "0030-order-notes": m0030,
 };

@@ -484,6 +484,24 @@ export const FORMS: readonly FormAction[] = [
     },
   },
   {
+    name: "admin: staff note on an order",
+    module: "app/routes/admin/order.tsx",
+    path: (ctx) => `/admin/orders/${ctx.transitionOrderId}`,
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["addNote"],
+      body: [
+        "Called the customer: ships Monday",
+        "",
+        "   ",
+        "x".repeat(2001),
+        "<script>alert(1)</script>",
+        "客人要求週一寄出",
+      ],
+    },
+  },
+  {
     name: "admin: receipt review queue (mark paid, reject from the list)",
     module: "app/routes/admin/orders.tsx",
     path: () => "/admin/orders?status=review",

@@ -3,6 +3,8 @@ import type { ReactNode } from "react";
 export interface Column {
   label: ReactNode;
   className?: string;
+  /** The column the table is sorted by (list-sort.ts). */
+  ariaSort?: "ascending" | "descending";
 }
 
 /**
@@ -19,13 +21,16 @@ export function HeadingRow({
   return (
     <tr>
       {columns.map((column, index) => {
-        const { label, className = "" } =
-          typeof column === "object" && column !== null && "label" in column
-            ? (column as Column)
-            : { label: column as ReactNode };
+        const {
+          label,
+          className = "",
+          ariaSort,
+        } = typeof column === "object" && column !== null && "label" in column
+          ? (column as Column)
+          : { label: column as ReactNode };
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: the columns are a fixed list
-          <th key={index} scope="col" className={`${cellClass} ${className}`.trim()}>
+          <th key={index} scope="col" className={`${cellClass} ${className}`.trim()} aria-sort={ariaSort}>
             {label}
           </th>
         );

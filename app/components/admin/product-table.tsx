@@ -1,9 +1,11 @@
 import type { MouseEvent } from "react";
 import { Form, Link } from "react-router";
 import { AdminTable } from "~/components/admin/admin-table";
+import { SortLinks, useSortHeaders } from "~/components/admin/sort-header";
 import { Thumbnail } from "~/components/ui/thumbnail";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { useTranslation } from "~/lib/i18n";
+import { type ListSort, PRODUCT_SORTS, type ProductSortKey } from "~/lib/list-sort";
 import { colorName, localized } from "~/lib/localize";
 import { formatMoney } from "~/lib/money";
 import type { Language } from "~/locales";
@@ -122,82 +124,92 @@ export function ProductTable({
   categories,
   language,
   returnTo,
+  sort,
   onDelete,
 }: {
   products: ProductTableRow[];
   categories: AdminCategoryOption[];
   language: Language;
   returnTo: string;
+  /** The list's order: the name and price headers sort it (list-sort.ts). */
+  sort: ListSort<ProductSortKey>;
   onDelete: (event: MouseEvent<HTMLAnchorElement>, id: number) => void;
 }) {
   const { t } = useTranslation();
   const label = (column: (typeof COLUMNS)[number]) => t(`adminProducts.columns.${column}`);
   const cell = "px-3 py-2";
+  const sortable = useSortHeaders(PRODUCT_SORTS, sort);
+  const headers = COLUMNS.map((column) =>
+    column === "name" || column === "price" ? sortable(column, label(column)) : label(column),
+  );
   return (
-    <AdminTable columns={COLUMNS.map(label)} minWidth="min-w-[60rem]" testId="products-table" layout="cards">
-      {products.map((product) => (
-        <tr key={product.id} data-product-id={product.id}>
-          <td className={cell} data-label={label("image")}>
-            <Thumbnail src={product.image_url} width={48} height={48} className="size-12 rounded" />
-          </td>
-          <td className={`${cell} font-medium`} data-label={label("name")}>
-            {localized(product, "name", language)}
-          </td>
-          <td className={cell} data-label={label("category")}>
-            <div className="flex flex-col items-start gap-1">
-              <CategoryForm product={product} categories={categories} language={language} returnTo={returnTo} />
-              {product.hidden_from_shoppers ? (
-                <span
-                  className="whitespace-nowrap rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
-                  data-testid="hidden-badge"
-                >
-                  {t("adminProducts.hiddenInactive")}
+    <>
+      <SortLinks columns={PRODUCT_SORTS} sort={sort} labels={{ name: label("name"), price: label("price") }} />
+      <AdminTable columns={headers} minWidth="min-w-[60rem]" testId="products-table" layout="cards">
+        {products.map((product) => (
+          <tr key={product.id} data-product-id={product.id}>
+            <td className={cell} data-label={label("image")}>
+              <Thumbnail src={product.image_url} width={48} height={48} className="size-12 rounded" />
+            </td>
+            <td className={`${cell} font-medium`} data-label={label("name")}>
+              {localized(product, "name", language)}
+            </td>
+            <td className={cell} data-label={label("category")}>
+              <div className="flex flex-col items-start gap-1">
+                <CategoryForm product={product} categories={categories} language={language} returnTo={returnTo} />
+                {product.hidden_from_shoppers ? (
+                  <span
+                    className="whitespace-nowrap rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900"
+                    data-testid="hidden-badge"
+                  >
+                    {t("adminProducts.hiddenInactive")}
+                  </span>
+                ) : null}
+              </div>
+            </td>
+            <td className={`whitespace-nowrap ${cell}`} data-testid="price" data-label={label("price")}>
+              {formatMoney(product.price_cents, product.currency)}
+            </td>
+            <td className={cell} data-testid="colours" data-label={label("colorsStock")}>
+              <ColoursCell summary={product.colourSummary} language={language} />
+            </td>
+            <td className={cell} data-label={label("stock")}>
+              <span
+                data-testid="stock-badge"
+                data-level={product.stockLevel}
+                className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${BADGE[product.stockLevel]}`}
+              >
+                {product.total_stock}
+              </span>
+              {product.waiting > 0 ? <WaitingMarker count={product.waiting} /> : null}
+            </td>
+            <td className={cell} data-label={label("featured")}>
+              {product.is_featured ? (
+                <span className="inline-block rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-900">
+                  {t("adminProducts.featured")}
                 </span>
               ) : null}
-            </div>
-          </td>
-          <td className={`whitespace-nowrap ${cell}`} data-testid="price" data-label={label("price")}>
-            {formatMoney(product.price_cents, product.currency)}
-          </td>
-          <td className={cell} data-testid="colours" data-label={label("colorsStock")}>
-            <ColoursCell summary={product.colourSummary} language={language} />
-          </td>
-          <td className={cell} data-label={label("stock")}>
-            <span
-              data-testid="stock-badge"
-              data-level={product.stockLevel}
-              className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${BADGE[product.stockLevel]}`}
-            >
-              {product.total_stock}
-            </span>
-            {product.waiting > 0 ? <WaitingMarker count={product.waiting} /> : null}
-          </td>
-          <td className={cell} data-label={label("featured")}>
-            {product.is_featured ? (
-              <span className="inline-block rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-900">
-                {t("adminProducts.featured")}
-              </span>
-            ) : null}
-          </td>
-          <td className={`whitespace-nowrap ${cell}`} data-label={label("actions")}>
-            <div className="flex gap-2">
-              <Link
-                to={`/admin/products/edit/${product.id}`}
-                className="rounded-md border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-100"
-              >
-                {t("adminProducts.edit")}
-              </Link>
-              <Link
-                to={deleteHref(returnTo, product.id)}
-                onClick={(event) => onDelete(event, product.id)}
-                className="rounded-md border border-red-300 px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50"
-              >
-                {t("adminProducts.delete")}
-              </Link>
-            </div>
-          </td>
-        </tr>
-      ))}
-    </AdminTable>
+            </td>
+            <td className={`whitespace-nowrap ${cell}`} data-label={label("actions")}>
+              <div className="flex gap-2">
+                <Link
+                  to={`/admin/products/edit/${product.id}`}
+                  className="rounded-md border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-100"
+                >
+                  {t("adminProducts.edit")}
+                </Link>
+                <Link
+                  to={deleteHref(returnTo, product.id)}
+                  onClick={(event) => onDelete(event, product.id)}
+                  className="rounded-md border border-red-300 px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50"
+                >
+                  {t("adminProducts.delete")}
+                </Link>
+              </div>
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
+    </>
   );
 }

@@ -99,6 +99,17 @@ export default {
   updated: "Order status updated successfully",
   updatedDetail: "The customer has been told by e-mail.",
   historySystem: "by the shop (automatic)",
+  staffNotes: {
+    add: "Add note",
+    label: "Staff note",
+    hint: "Only the shop's team sees notes: never the customer. At most 2,000 characters.",
+    added: "Note added to the order's history.",
+    bodyRequired: "Write the note first",
+    bodyTooLong: "A note can be at most 2,000 characters",
+    noteBy: "Note by {{email}}",
+    noteByDeleted: "Note by a deleted account",
+    emailSent: "E-mail sent to {{recipient}}: {{subject}}",
+  },
   deadline: {
     title: "Payment deadline",
     due: "Pay by {{deadline}}",

@@ -285,6 +285,12 @@ export default {
   },
   admin: {
     title: "Admin",
+    sort: {
+      ascending: "(sorted ascending; select to sort descending)",
+      descending: "(sorted descending; select to sort ascending)",
+      sortable: "(select to sort by this column)",
+      label: "Sort by",
+    },
     dashboard: "Dashboard",
     products: "Products",
     categories: "Categories",

@@ -100,6 +100,17 @@ export default {
   updated: "訂單狀態已成功更新",
   updatedDetail: "已經以電郵通知客戶。",
   historySystem: "由商店自動處理",
+  staffNotes: {
+    add: "新增備註",
+    label: "內部備註",
+    hint: "只有商店團隊看到備註，客戶永遠看不到。最多 2,000 字。",
+    added: "備註已加入訂單的處理記錄。",
+    bodyRequired: "請先輸入備註",
+    bodyTooLong: "備註最多 2,000 字",
+    noteBy: "{{email}} 的備註",
+    noteByDeleted: "已刪除帳戶的備註",
+    emailSent: "已發送電郵給 {{recipient}}：{{subject}}",
+  },
   deadline: {
     title: "付款期限",
     due: "請於 {{deadline}} 前付款",

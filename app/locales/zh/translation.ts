@@ -278,6 +278,12 @@ export default {
   },
   admin: {
     title: "管理後台",
+    sort: {
+      ascending: "（已遞增排序；選擇以遞減排序）",
+      descending: "（已遞減排序；選擇以遞增排序）",
+      sortable: "（選擇以此欄排序）",
+      label: "排序",
+    },
     dashboard: "儀表板",
     products: "產品",
     categories: "分類",

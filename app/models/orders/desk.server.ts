@@ -9,6 +9,7 @@ import {
   type OrdersTable,
 } from "#db/schema";
 import type { Config } from "~/lib/config.server";
+import type { ListSort, OrderSortKey } from "~/lib/list-sort";
 import { UserError } from "~/lib/problem";
 import { auditAction } from "../audit.server";
 import { releaseDiscountUse } from "../discounts/uses.server";
@@ -43,7 +44,18 @@ export interface AdminOrderFilter {
   /** Order number, the first characters of the order id, or the customer's e-mail (all as prefixes). */
   q: string;
   page: number;
+  /** A column's order; without one, newest first (a queue: its own order). */
+  sort?: ListSort<OrderSortKey>;
 }
+
+/** The column each sortable header of the orders list sorts by. */
+const ORDER_SORT_COLUMNS = {
+  number: "order_number",
+  customer: "email",
+  total: "total_cents",
+  status: "status",
+  date: "created_at",
+} as const satisfies Record<OrderSortKey, string>;
 
 export interface AdminOrderListRow {
   id: string;
@@ -147,13 +159,20 @@ export async function listAdminOrders(
       "receipt_uploaded_at",
       "payment_due_at",
     ])
-    .$call((query) =>
-      status === "review"
+    .$call((query) => {
+      const sort = filter.sort;
+      // A column's order (list-sort.ts): each walks an index (migrations 0007 and 0030).
+      if (sort?.key) {
+        const first = ORDER_SORT_COLUMNS[sort.key];
+        const ordered = query.orderBy(first, sort.dir);
+        return (first === "status" ? ordered.orderBy("created_at", sort.dir) : ordered).orderBy("id", sort.dir);
+      }
+      return status === "review"
         ? query.orderBy("receipt_uploaded_at", "asc").orderBy("id", "asc")
         : status === "overdue"
           ? query.orderBy("payment_due_at", "asc").orderBy("id", "asc")
-          : query.orderBy("created_at", "desc").orderBy("id", "desc"),
-    )
+          : query.orderBy("created_at", "desc").orderBy("id", "desc");
+    })
     .limit(ORDERS_PER_PAGE)
     .offset((page - 1) * ORDERS_PER_PAGE)
     .execute();

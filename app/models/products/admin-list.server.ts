@@ -1,6 +1,7 @@
 import { type DB, now } from "#db/connect.server";
 import { containsText } from "#db/dialect";
 import type { Currency } from "#db/schema";
+import type { ListSort, ProductSortKey } from "~/lib/list-sort";
 import { UserError } from "~/lib/problem";
 import { safeRedirect } from "~/lib/redirect";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
@@ -13,7 +14,7 @@ import { countWaitingByProduct } from "./stock-alerts.server";
 
 /**
  * The admin product list: search on the name in the admin's language, a category filter,
- * newest first, 20 a page. Count, page, categories, and one query each for all rows' images
+ * newest first or sorted by name or price (list-sort.ts; each an index walk), 20 a page. Count, page, categories, and one query each for all rows' images
  * and colours: a fixed number of queries, never one per row. Plus the two writes the list
  * offers (category change and delete), each recorded in the audit log.
  */
@@ -27,6 +28,8 @@ export interface AdminProductQuery {
   pageSize?: number;
   currency: Currency;
   language: Language;
+  /** A column's order (name in `language`, price in `currency`); newest first without one. */
+  sort?: ListSort<ProductSortKey>;
 }
 
 export type AdminProductRow = ProductCard & {
@@ -58,14 +61,14 @@ export const ADMIN_LIST_PATH = "/admin/products";
 
 /**
  * Where a list action sends the admin back to: a same-origin /admin/products URL with only the
- * list's own parameters (q, category, page); anything else falls back to the plain list.
+ * list's own parameters (q, category, page, sort, dir); anything else falls back to the plain list.
  */
 export function adminListPath(value: FormDataEntryValue | string | null | undefined): string {
   const path = safeRedirect(value, ADMIN_LIST_PATH);
   const url = new URL(path, "http://local.invalid");
   if (url.pathname !== ADMIN_LIST_PATH) return ADMIN_LIST_PATH;
   const kept = new URLSearchParams();
-  for (const name of ["q", "category", "page"]) {
+  for (const name of ["q", "category", "page", "sort", "dir"]) {
     const param = url.searchParams.get(name);
     if (param) kept.set(name, param.slice(0, 200));
   }
@@ -104,8 +107,17 @@ export async function listAdminProducts(db: DB, query: AdminProductQuery): Promi
     .leftJoin("categories", "categories.id", "products.category_id")
     .select(CARD_COLUMNS)
     .select("products.category_id")
-    .orderBy("products.created_at", "desc")
-    .orderBy("products.id", "desc")
+    .$call((rows) => {
+      const { key, dir } = query.sort ?? { key: null, dir: "desc" };
+      if (key === null) return rows.orderBy("products.created_at", "desc").orderBy("products.id", "desc");
+      const column =
+        key === "name"
+          ? query.language === "zh"
+            ? "products.name_zh"
+            : "products.name_en"
+          : (`products.price_${query.currency.toLowerCase() as Lowercase<Currency>}_cents` as const);
+      return rows.orderBy(column, dir).orderBy("products.id", dir);
+    })
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .execute();

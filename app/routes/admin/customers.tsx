@@ -3,6 +3,7 @@ import { AdminSection } from "~/components/admin/admin-section";
 import { AdminTable } from "~/components/admin/admin-table";
 import { CustomerStatusBadge } from "~/components/admin/badges";
 import { AdminPageHeader } from "~/components/admin/page-header";
+import { SortInputs, useSortHeaders } from "~/components/admin/sort-header";
 import { StatCard } from "~/components/admin/stat-card";
 import { Pagination } from "~/components/ui/pagination";
 import { SearchForm } from "~/components/ui/search-form";
@@ -10,6 +11,7 @@ import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
+import { CUSTOMER_SORTS, parseSort } from "~/lib/list-sort";
 import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -26,16 +28,17 @@ import type { Route } from "./+types/customers";
 
 const PATH = "/admin/customers";
 
-/** GET /admin/customers?q=&page=: the cards, one page of 25 accounts and the IP activity. */
+/** GET /admin/customers?q=&sort=&dir=&page=: the cards, one page of 25 accounts and the IP activity. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
   const { db } = services(context);
   const url = new URL(request.url);
   const q = normalizeCustomerSearch(url.searchParams.get("q"));
   const language = getLanguage(context);
+  const sort = parseSort(CUSTOMER_SORTS, url.searchParams);
   const [summary, listing, activity] = await Promise.all([
     customerSummary(db),
-    listCustomers(db, { search: q, page: Number(url.searchParams.get("page") ?? 1) }),
+    listCustomers(db, { search: q, sort, page: Number(url.searchParams.get("page") ?? 1) }),
     listIpActivity(db),
   ]);
   const t = getInstance(context).t;
@@ -48,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     pages: listing.pages,
     activity,
     q,
+    sort,
     language,
     /** The export is the owner's. */
     canExport: admin.role === "owner",
@@ -77,8 +81,9 @@ const COLUMNS = ["email", "ip", "location", "lastLogin", "orders", "totalSpent",
 
 export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { summary, customers, total, page, pages, activity, q, language, canExport } = loaderData;
+  const { summary, customers, total, page, pages, activity, q, sort, language, canExport } = loaderData;
   const none = t("adminCustomers.none");
+  const sortable = useSortHeaders(CUSTOMER_SORTS, sort);
   return (
     <div className="max-w-7xl">
       <AdminPageHeader title={t("adminCustomers.title")} intro={t("adminCustomers.intro")}>
@@ -122,7 +127,9 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
         submitLabel={t("adminCustomers.search")}
         clear={{ to: PATH, label: t("adminCustomers.clearSearch") }}
         className="mt-6"
-      />
+      >
+        <SortInputs sort={sort} />
+      </SearchForm>
 
       {total === 0 ? (
         <p className="mt-6 rounded-lg bg-white p-8 text-center text-stone-600 shadow-sm" data-testid="empty-state">
@@ -134,7 +141,11 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
             {t("adminCustomers.showing", { count: total })}
           </p>
           <AdminTable
-            columns={COLUMNS.map((column) => t(`adminCustomers.columns.${column}`))}
+            columns={COLUMNS.map((column) =>
+              column === "email" || column === "status"
+                ? sortable(column, t(`adminCustomers.columns.${column}`))
+                : t(`adminCustomers.columns.${column}`),
+            )}
             minWidth="min-w-[52rem]"
             testId="customers-table"
           >

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AdminSection } from "~/components/admin/admin-section";
 import { OrderActions } from "~/components/admin/order-actions";
 import { OrderDeadline } from "~/components/admin/order-deadline";
+import { OrderHistory } from "~/components/admin/order-history";
 import { OrderItems } from "~/components/admin/order-items";
 import { OrderMessages } from "~/components/admin/order-messages";
 import { OrderReceipt } from "~/components/admin/order-receipt";
@@ -24,11 +25,13 @@ import { publicUrl } from "~/lib/storage.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { findAdminOrder, transitionOrder, transitionsFor } from "~/models/orders/desk.server";
 import { mailsCustomer } from "~/models/orders/emails.server";
+import { addOrderNote, listOrderNotes, orderTimeline } from "~/models/orders/notes.server";
 import { deadlineState, extendPaymentDeadline } from "~/models/orders/payment-deadlines.server";
 import { canRefund, listOrderRefunds, refundOrder, unitsPutBack } from "~/models/orders/refunds.server";
 import { shownStatus } from "~/models/orders/status";
 import { listOrderMessages } from "~/models/outbox/admin-list.server";
 import { extendDeadlineSchema } from "~/schemas/order-deadline";
+import { orderNoteSchema } from "~/schemas/order-note";
 import { orderStatusSchema } from "~/schemas/order-status";
 import { refundSchema } from "~/schemas/refund";
 import type { Route } from "./+types/order";
@@ -38,9 +41,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = services(context);
   const found = await findAdminOrder(db, params.id);
   if (!found) throw data(null, { status: 404 });
-  const messages = await listOrderMessages(db, found.order.id);
-  const refunds = await listOrderRefunds(db, found.order.id);
-  const putBack = Object.fromEntries(await unitsPutBack(db, found.order.id));
+  const [messages, notes, refunds, putBackRows] = await Promise.all([
+    listOrderMessages(db, found.order.id),
+    listOrderNotes(db, found.order.id),
+    listOrderRefunds(db, found.order.id),
+    unitsPutBack(db, found.order.id),
+  ]);
+  const putBack = Object.fromEntries(putBackRows);
   const t = getInstance(context).t;
   const url = new URL(request.url);
   return {
@@ -50,6 +57,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     refunds,
     putBack,
     refundable: canRefund(found.order),
+    timeline: orderTimeline(found.history, messages, notes),
     actions: transitionsFor(found.order),
     confirmingCancel: url.searchParams.get("cancel") === "1",
     deadline: deadlineState(found.order),
@@ -68,7 +76,7 @@ function backTo(value: FormDataEntryValue | null, orderId: string): string {
 /** The order page's forms: a status change, or more time to pay (told apart by `intent`). */
 const orderPageSchema = z.discriminatedUnion(
   "intent",
-  [...orderStatusSchema.options, extendDeadlineSchema, refundSchema],
+  [...orderStatusSchema.options, extendDeadlineSchema, refundSchema, orderNoteSchema],
   {
     error: "adminOrders.errors.notAllowed",
   },
@@ -76,7 +84,7 @@ const orderPageSchema = z.discriminatedUnion(
 
 /**
  * Mark paid, reject the receipt, mark shipped or delivered, cancel: each a compare-and-set; or
- * extend the payment deadline (extendPaymentDeadline, also a compare-and-set).
+ * extend the payment deadline (extendPaymentDeadline, also a compare-and-set); or add a staff note.
  */
 export const action = formAction(
   {
@@ -101,6 +109,13 @@ export const action = formAction(
           params: { amount: formatMoney(value.amount, order.currency) },
           detailKey: "refunds.doneDetail",
         },
+      });
+    }
+    if (value.intent === "addNote") {
+      await addOrderNote(db, admin, { orderId: params.id ?? "", body: value.body });
+      return succeed(context, form, {
+        redirectTo: `/admin/orders/${params.id}#history-heading`,
+        flash: { type: "success", key: "adminOrders.staffNotes.added" },
       });
     }
     if (value.intent === "extendDeadline") {
@@ -138,7 +153,7 @@ export const action = formAction(
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { order, lines, customer, history, actions, confirmingCancel, language, deadline, messages } = loaderData;
+  const { order, lines, customer, timeline, actions, confirmingCancel, language, deadline, messages } = loaderData;
   // The refund form's answer (the schema's 400 or the model's refusal) comes back to that form.
   const refundAnswer = actionData?.result?.initialValue?.intent === "refund" ? actionData : null;
   // The extension form's refusal: the model's (409) or the schema's (400), shown in its panel.
@@ -240,30 +255,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             ) : null}
           </AdminSection>
 
-          <AdminSection id="history" look="panel" heading={t("adminOrders.history")}>
-            {history.length === 0 ? (
-              <p className="mt-2 text-sm text-stone-600">{t("adminOrders.historyEmpty")}</p>
-            ) : (
-              <ol className="mt-2 space-y-1 text-sm">
-                {history.map((entry) => {
-                  const name = entry.action.replace(/^order\./, "");
-                  return (
-                    <li key={`${entry.action}-${entry.created_at}`}>
-                      <span className="text-stone-500">{date(entry.created_at)}</span> ·{" "}
-                      {t(`adminOrders.historyActions.${name}` as "adminOrders.historyActions.placed", {
-                        defaultValue: entry.action,
-                      })}
-                      {entry.actor ? (
-                        <span className="text-stone-500"> · {t("adminOrders.historyBy", { email: entry.actor })}</span>
-                      ) : entry.action === "order.expired" ? (
-                        <span className="text-stone-500"> · {t("adminOrders.historySystem")}</span>
-                      ) : null}
-                    </li>
-                  );
-                })}
-              </ol>
-            )}
-          </AdminSection>
+          <OrderHistory entries={timeline} date={date} result={actionData?.result} />
 
           <OrderMessages orderId={order.id} orderNumber={order.order_number} messages={messages} language={language} />
         </div>

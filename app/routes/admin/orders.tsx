@@ -3,6 +3,7 @@ import { ORDER_STATUSES } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ReceiptReviewList, type ReviewAnswer } from "~/components/admin/receipt-review-list";
+import { SortInputs, SortLinks, useSortHeaders } from "~/components/admin/sort-header";
 import { UnpaidSummary } from "~/components/admin/unpaid-summary";
 import { OrderStatusBadge } from "~/components/order-status-badge";
 import { RefundBadge } from "~/components/refund-badge";
@@ -14,6 +15,7 @@ import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { ORDER_SORTS, parseSort } from "~/lib/list-sort";
 import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { formatPersonName } from "~/lib/person-name";
@@ -33,7 +35,7 @@ import type { Route } from "./+types/orders";
 const COLUMNS = ["number", "customer", "items", "total", "status", "receipt", "date", "actions"] as const;
 
 /**
- * GET /admin/orders?status=&q=&page= — every filter is a query string, so it works without JS.
+ * GET /admin/orders?status=&q=&sort=&dir=&page= — every filter is a query string, so it works without JS.
  * `status` is an order status, `review` (receipts waiting, oldest first) or `overdue`.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -43,7 +45,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const status = parseOrderListStatus(url.searchParams.get("status"));
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
   const at = new Date();
-  const listing = await listAdminOrders(db, { status, q, page: Number(url.searchParams.get("page") ?? 1) }, at);
+  const sort = parseSort(ORDER_SORTS, url.searchParams);
+  const page = Number(url.searchParams.get("page") ?? 1);
+  const listing = await listAdminOrders(db, { status, q, page, sort }, at);
   const [queue, unpaid] = await Promise.all([receiptQueueSummary(db, at), unpaidByAge(db, at)]);
   const t = getInstance(context).t;
   return {
@@ -58,6 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     })),
     status,
     q,
+    sort,
     language: getLanguage(context),
     title: `${t("adminOrders.title")} | ${t("admin.title")}`,
   };
@@ -99,9 +104,15 @@ export const action = formAction(
 export default function OrdersManagement({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const location = useLocation();
-  const { orders, total, page, pages, status, q, language, queue, unpaid, at } = loaderData;
+  const { orders, total, page, pages, status, q, sort, language, queue, unpaid, at } = loaderData;
   const returnTo = `${location.pathname}${location.search}`;
   const label = (column: (typeof COLUMNS)[number]) => t(`adminOrders.columns.${column}`);
+  const sortable = useSortHeaders(ORDER_SORTS, sort);
+  const headers = COLUMNS.map((column) =>
+    column === "items" || column === "receipt" || column === "actions"
+      ? label(column)
+      : sortable(column, label(column)),
+  );
   return (
     <div className="max-w-6xl">
       <AdminPageHeader title={t("adminOrders.title")} intro={t("adminOrders.intro")}>
@@ -120,6 +131,7 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
         method="get"
         className="mt-6 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4"
       >
+        <SortInputs sort={sort} />
         <label className="flex min-w-56 flex-1 flex-col gap-1 text-sm font-medium">
           {t("adminOrders.searchLabel")}
           <input
@@ -173,88 +185,98 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
           {t("adminOrders.empty")}
         </p>
       ) : (
-        <AdminTable
-          columns={COLUMNS.map(label)}
-          minWidth="min-w-[56rem]"
-          className="mt-3"
-          layout="cards"
-          testId="orders-table"
-        >
-          {orders.map((order) => (
-            <tr key={order.id} data-testid="order-row">
-              <td className="px-3 py-2 font-mono text-xs" data-label={label("number")}>
-                <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline">
-                  {order.order_number}
-                </Link>
-              </td>
-              <td className="px-3 py-2" data-label={label("customer")}>
-                <div className="min-w-0">
-                  <div className="font-medium">{formatPersonName(order.first_name, order.last_name)}</div>
-                  <div className="break-words text-xs text-stone-600">{order.email}</div>
-                </div>
-              </td>
-              <td className="px-3 py-2" data-label={label("items")}>
-                {order.items}
-              </td>
-              <td className="whitespace-nowrap px-3 py-2 font-semibold" data-label={label("total")}>
-                {formatMoney(order.total_cents, order.currency)}
-              </td>
-              <td className="px-3 py-2" data-label={label("status")}>
-                <OrderStatusBadge status={order.shown_status} /> <RefundBadge order={order} />
-              </td>
-              <td className="px-3 py-2" data-label={label("receipt")}>
-                {order.receipt_rejected ? (
-                  <span className="text-xs font-medium text-red-700">{t("adminOrders.receiptRejected")}</span>
-                ) : order.has_receipt ? (
-                  <a
-                    href={`/admin/orders/${order.id}/receipt`}
-                    target="_blank"
-                    rel="noreferrer"
-                    className="text-brand-700 hover:underline"
-                  >
-                    {t("adminOrders.receiptView")}
-                  </a>
-                ) : (
-                  <span className="text-stone-500">{t("adminOrders.receiptNone")}</span>
-                )}
-              </td>
-              <td className="whitespace-nowrap px-3 py-2 text-xs" data-label={label("date")}>
-                {formatDate(order.created_at, language, "dateTime")}
-                {order.payment_due_at && order.payment_due_at <= at ? (
-                  <div className="font-medium text-red-700">
-                    {t("adminOrders.queue.due", { date: formatDate(order.payment_due_at, language, "dateTime") })}
-                  </div>
-                ) : null}
-              </td>
-              <td className="px-3 py-2" data-label={label("actions")}>
-                <div className="flex flex-wrap items-center gap-2">
-                  <Link
-                    to={`/admin/orders/${order.id}`}
-                    className="rounded border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-50"
-                    aria-label={t("adminOrders.detailsFor", { number: order.order_number })}
-                  >
-                    {t("adminOrders.details")}
+        <>
+          <SortLinks
+            columns={ORDER_SORTS}
+            sort={sort}
+            labels={{
+              number: label("number"),
+              customer: label("customer"),
+              total: label("total"),
+              status: label("status"),
+              date: label("date"),
+            }}
+          />
+          <AdminTable columns={headers} minWidth="min-w-[56rem]" className="mt-3" layout="cards" testId="orders-table">
+            {orders.map((order) => (
+              <tr key={order.id} data-testid="order-row">
+                <td className="px-3 py-2 font-mono text-xs" data-label={label("number")}>
+                  <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline">
+                    {order.order_number}
                   </Link>
-                  {order.actions.map((name) => (
-                    <Form key={name} method="post" action={`/admin/orders/${order.id}`}>
-                      <input type="hidden" name="intent" value={name} />
-                      <input type="hidden" name="expected" value={order.status} />
-                      <input type="hidden" name="returnTo" value={returnTo} />
-                      <Button
-                        size="sm"
-                        aria-label={t(name === "markPaid" ? "adminOrders.markPaidFor" : "adminOrders.markShippedFor", {
-                          number: order.order_number,
-                        })}
-                      >
-                        {t(`adminOrders.${name}`)}
-                      </Button>
-                    </Form>
-                  ))}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </AdminTable>
+                </td>
+                <td className="px-3 py-2" data-label={label("customer")}>
+                  <div className="min-w-0">
+                    <div className="font-medium">{formatPersonName(order.first_name, order.last_name)}</div>
+                    <div className="break-words text-xs text-stone-600">{order.email}</div>
+                  </div>
+                </td>
+                <td className="px-3 py-2" data-label={label("items")}>
+                  {order.items}
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 font-semibold" data-label={label("total")}>
+                  {formatMoney(order.total_cents, order.currency)}
+                </td>
+                <td className="px-3 py-2" data-label={label("status")}>
+                  <OrderStatusBadge status={order.shown_status} /> <RefundBadge order={order} />
+                </td>
+                <td className="px-3 py-2" data-label={label("receipt")}>
+                  {order.receipt_rejected ? (
+                    <span className="text-xs font-medium text-red-700">{t("adminOrders.receiptRejected")}</span>
+                  ) : order.has_receipt ? (
+                    <a
+                      href={`/admin/orders/${order.id}/receipt`}
+                      target="_blank"
+                      rel="noreferrer"
+                      className="text-brand-700 hover:underline"
+                    >
+                      {t("adminOrders.receiptView")}
+                    </a>
+                  ) : (
+                    <span className="text-stone-500">{t("adminOrders.receiptNone")}</span>
+                  )}
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 text-xs" data-label={label("date")}>
+                  {formatDate(order.created_at, language, "dateTime")}
+                  {order.payment_due_at && order.payment_due_at <= at ? (
+                    <div className="font-medium text-red-700">
+                      {t("adminOrders.queue.due", { date: formatDate(order.payment_due_at, language, "dateTime") })}
+                    </div>
+                  ) : null}
+                </td>
+                <td className="px-3 py-2" data-label={label("actions")}>
+                  <div className="flex flex-wrap items-center gap-2">
+                    <Link
+                      to={`/admin/orders/${order.id}`}
+                      className="rounded border border-stone-300 px-2 py-1 text-xs font-medium hover:bg-stone-50"
+                      aria-label={t("adminOrders.detailsFor", { number: order.order_number })}
+                    >
+                      {t("adminOrders.details")}
+                    </Link>
+                    {order.actions.map((name) => (
+                      <Form key={name} method="post" action={`/admin/orders/${order.id}`}>
+                        <input type="hidden" name="intent" value={name} />
+                        <input type="hidden" name="expected" value={order.status} />
+                        <input type="hidden" name="returnTo" value={returnTo} />
+                        <Button
+                          size="sm"
+                          aria-label={t(
+                            name === "markPaid" ? "adminOrders.markPaidFor" : "adminOrders.markShippedFor",
+                            {
+                              number: order.order_number,
+                            },
+                          )}
+                        >
+                          {t(`adminOrders.${name}`)}
+                        </Button>
+                      </Form>
+                    ))}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
+        </>
       )}
       <Pagination page={page} pages={pages} />
     </div>

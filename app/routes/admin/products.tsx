@@ -3,6 +3,7 @@ import { Form, useSubmit } from "react-router";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ProductTable } from "~/components/admin/product-table";
+import { SortInputs } from "~/components/admin/sort-header";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
@@ -12,6 +13,7 @@ import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formAction, refuse, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
+import { type ListSort, PRODUCT_SORTS, type ProductSortKey, parseSort, sortParams } from "~/lib/list-sort";
 import { localized } from "~/lib/localize";
 import { privatePageMeta } from "~/lib/meta";
 import { translateKey } from "~/lib/translate-key";
@@ -30,7 +32,7 @@ import { normalizeSearch } from "~/models/products/catalog.server";
 import { productListActionSchema } from "~/schemas/product";
 import type { Route } from "./+types/products";
 
-/** GET /admin/products?q=&category=&page=(&delete=id: the confirmation step without JavaScript). */
+/** GET /admin/products?q=&category=&sort=&dir=&page=(&delete=id: the confirmation step without JavaScript). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context, request);
   const { db } = services(context);
@@ -38,7 +40,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const q = normalizeSearch(url.searchParams.get("q"));
   const categoryId = parseId(url.searchParams.get("category"));
   const language = getLanguage(context);
+  const sort = parseSort(PRODUCT_SORTS, url.searchParams);
   const listing = await listAdminProducts(db, {
+    sort,
     search: q,
     categoryId,
     page: Number(url.searchParams.get("page") ?? 1),
@@ -57,18 +61,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     })),
     q,
     categoryId,
+    sort,
     language,
     toDelete: deleteId === null ? null : await findProductName(db, deleteId),
-    returnTo: listUrl(q, categoryId, listing.page),
+    returnTo: listUrl(q, categoryId, sort, listing.page),
     title: `${t("adminProducts.title")} | ${t("admin.title")}`,
   };
 }
 
 /** The list URL with its cleaned parameters: where list actions and "Cancel" lead back to. */
-function listUrl(q: string, categoryId: number | null, page: number): string {
+function listUrl(q: string, categoryId: number | null, sort: ListSort<ProductSortKey>, page: number): string {
   const params = new URLSearchParams();
   if (q) params.set("q", q);
   if (categoryId !== null) params.set("category", String(categoryId));
+  for (const [name, value] of sortParams(sort)) params.set(name, value);
   if (page > 1) params.set("page", String(page));
   return adminListPath(`/admin/products?${params.toString()}`);
 }
@@ -102,7 +108,7 @@ export const action = formAction(
 export default function AdminProducts({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const submit = useSubmit();
-  const { products, categories, total, page, pages, q, categoryId, language, toDelete, returnTo } = loaderData;
+  const { products, categories, total, page, pages, q, categoryId, sort, language, toDelete, returnTo } = loaderData;
   const filtered = Boolean(q) || categoryId !== null;
   // A refusal from the model, or the first message of a post the list's own forms never send.
   const problem = actionData?.problem;
@@ -168,6 +174,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
         submitLabel={t("adminProducts.filter")}
         className="mt-6"
       >
+        <SortInputs sort={sort} />
         <label htmlFor="admin-product-category" className="sr-only">
           {t("adminProducts.categoryFilterLabel")}
         </label>
@@ -203,6 +210,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
             categories={categories}
             language={language}
             returnTo={returnTo}
+            sort={sort}
             onDelete={confirmDelete}
           />
           <Pagination page={page} pages={pages} />
