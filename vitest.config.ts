@@ -43,6 +43,7 @@ const POSTGRES_SUITES = [
   "form-action",
   "hidden-category",
   "order",
+  "order-export",
   "outbox",
   "outbox-settings",
   "order-status-words",
