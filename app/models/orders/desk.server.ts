@@ -52,7 +52,7 @@ export interface AdminOrderFilter {
 /** The list's filters without its page: what the orders export selects too (issue 29). */
 export type AdminOrderSelection = Omit<AdminOrderFilter, "page">;
 
-const HONG_KONG_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const HONG_KONG_DAY = /^(19|20)\d{2}-\d{2}-\d{2}$/;
 
 /** A Hong Kong date from a query string or form ("2026-11-27"), null when it is not a real one. */
 export function parseOrderListDate(value: unknown): string | null {
