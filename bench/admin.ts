@@ -165,6 +165,7 @@ async function exportFigures(label: string, stream: () => ReadableStream<Uint8Ar
     median_ms: Number((times[1] ?? 0).toFixed(1)),
     peak_heap_growth_mb: mb(peakHeap - base.heapUsed),
     peak_rss_growth_mb: mb(peakRss - base.rss),
+    peak_rss_mb: mb(peakRss),
     live_heap_per_1000_rows_mb: live.length ? `${mb(Math.min(...live))} … ${mb(Math.max(...live))}` : "-",
     retained_after_mb: mb(after.heapUsed - base.heapUsed),
   };
@@ -488,7 +489,7 @@ export async function main() {
       const flat = year.peak_heap_growth_mb <= month.peak_heap_growth_mb + 2 && liveMax < 2;
       console.info(
         `  ${flat ? "PASS" : "FAIL"} order export memory: peak heap +${month.peak_heap_growth_mb} MB for ${month.rows} rows, ` +
-          `+${year.peak_heap_growth_mb} MB (RSS +${year.peak_rss_growth_mb} MB) for ${year.rows} rows of ` +
+          `+${year.peak_heap_growth_mb} MB (peak RSS ${year.peak_rss_mb} MB, +${year.peak_rss_growth_mb} MB) for ${year.rows} rows of ` +
           `${counts.orders} orders (${year.csv_mb} MB of CSV); live heap ${year.live_heap_per_1000_rows_mb} MB along ` +
           `the way; ${year.median_ms} ms for all of them`,
       );
