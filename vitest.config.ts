@@ -45,6 +45,7 @@ const POSTGRES_SUITES = [
   "form-action",
   "hidden-category",
   "order",
+  "order-export",
   "order-notes",
   "outbox",
   "outbox-settings",

@@ -38,6 +38,7 @@ export default [
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/orders/:id/receipt", "routes/admin/order-receipt.ts"),
   route("admin/customers/export", "routes/admin/customers-export.ts"),
+  route("admin/orders/export", "routes/admin/orders-export.ts"),
   route("admin/products/export", "routes/admin/products-export.ts"),
   ...prefix("admin", [
     layout("routes/admin/layout.tsx", [

@@ -8,6 +8,7 @@ import { type CompiledQuery, Kysely, SqliteDialect } from "kysely";
 import { type DB, migrateToLatest, openDatabase } from "#db/connect.server";
 import type { Database } from "#db/schema";
 import { seedDemo } from "#db/seed/index.server";
+import { hongKongDate } from "~/lib/dates";
 import { MemoryStorage } from "~/lib/storage.server";
 import {
   countCustomers,
@@ -18,6 +19,7 @@ import {
   listIpActivity,
 } from "~/models/customers.server";
 import { findAdminOrder, listAdminOrders } from "~/models/orders/desk.server";
+import { countExportOrders, orderCsvStream } from "~/models/orders/export.server";
 import { measure } from "./catalog";
 import { type SeededUser, seedShop } from "./seed";
 
@@ -25,7 +27,8 @@ import { type SeededUser, seedShop } from "./seed";
  * The admin Orders and Customers screens with 10,000 customers and 50,000 orders
  * (npm run bench:admin, issue 7): the database time of each model function the routes call,
  * the query plan of every statement they send (an unbounded SCAN of orders, order_lines,
- * users or sign_in_events is flagged), and the CSV export's time and memory at two sizes.
+ * users or sign_in_events is flagged), and the CSV exports' (customers, and orders: issue 29)
+ * time and memory at two sizes each.
  */
 
 /* ------------------------------------------------------------------------------------------
@@ -62,7 +65,7 @@ function unboundedScans(sqlText: string, plan: PlanLine[]): string[] {
 }
 
 interface Case {
-  target: "orders" | "customers" | "customer page" | "export";
+  target: "orders" | "customers" | "customer page" | "export" | "order export";
   label: string;
   run: (db: DB) => Promise<unknown>;
   /** Scans we keep on purpose, and why (the pattern is matched against the plan line). */
@@ -125,12 +128,12 @@ async function drain(stream: ReadableStream<Uint8Array>, onRows?: (rows: number)
 
 const mb = (bytes: number) => Number((bytes / 1_048_576).toFixed(1));
 
-async function exportFigures(db: DB, label: string, search: string | null) {
+async function exportFigures(label: string, stream: () => ReadableStream<Uint8Array>) {
   const times: number[] = [];
   let size = { bytes: 0, rows: 0 };
   for (let i = 0; i < 3; i++) {
     const started = process.hrtime.bigint();
-    size = await drain(customerCsvStream(db, search));
+    size = await drain(stream());
     times.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
   times.sort((a, b) => a - b);
@@ -145,7 +148,7 @@ async function exportFigures(db: DB, label: string, search: string | null) {
     peakHeap = Math.max(peakHeap, usage.heapUsed);
     peakRss = Math.max(peakRss, usage.rss);
   }, 5);
-  await drain(customerCsvStream(db, search), () => {
+  await drain(stream(), () => {
     const usage = process.memoryUsage();
     peakHeap = Math.max(peakHeap, usage.heapUsed);
     peakRss = Math.max(peakRss, usage.rss);
@@ -162,6 +165,7 @@ async function exportFigures(db: DB, label: string, search: string | null) {
     median_ms: Number((times[1] ?? 0).toFixed(1)),
     peak_heap_growth_mb: mb(peakHeap - base.heapUsed),
     peak_rss_growth_mb: mb(peakRss - base.rss),
+    peak_rss_mb: mb(peakRss),
     live_heap_per_1000_rows_mb: live.length ? `${mb(Math.min(...live))} … ${mb(Math.max(...live))}` : "-",
     retained_after_mb: mb(after.heapUsed - base.heapUsed),
   };
@@ -221,6 +225,9 @@ export async function main() {
     );
 
     const countAll = { pattern: /COVERING INDEX/, why: "COUNT(*) for the page count, once a page" };
+    // The order export's date filter: the 30 Hong Kong days up to the newest order.
+    const newest = (sqlite.prepare("select max(created_at) at from orders").get() as { at: string }).at;
+    const lastMonth = hongKongDate(new Date(Date.parse(newest) - 29 * 86_400_000));
     const substring = {
       pattern: /^SCAN users/,
       why: "e-mail substring (LIKE '%…%' has no index): one pass over 10,000 accounts",
@@ -376,6 +383,39 @@ export async function main() {
           await reader.cancel();
         },
       },
+      {
+        target: "order export",
+        label: "order export: order count (audit log)",
+        run: (d) => countExportOrders(d, { status: null, q: "" }),
+        accepted: [countAll],
+      },
+      {
+        target: "order export",
+        label: "order export: first batch of 500 orders",
+        run: async (d) => {
+          const reader = orderCsvStream(d, { status: null, q: "" }).getReader();
+          await reader.read();
+          await reader.cancel();
+        },
+      },
+      {
+        target: "order export",
+        label: "order export: first batch, last 30 days",
+        run: async (d) => {
+          const reader = orderCsvStream(d, { status: null, q: "", from: lastMonth }).getReader();
+          await reader.read();
+          await reader.cancel();
+        },
+      },
+      {
+        target: "order export",
+        label: "order export: first batch, delivered + search 'emma'",
+        run: async (d) => {
+          const reader = orderCsvStream(d, { status: "delivered", q: "emma" }).getReader();
+          await reader.read();
+          await reader.cancel();
+        },
+      },
     ];
 
     console.info("\nQuery plans (EXPLAIN QUERY PLAN of every statement each case sends):");
@@ -401,13 +441,22 @@ export async function main() {
 
     console.info("\nCSV export (counting sink; memory after a forced collection every 1,000 rows):");
     const exports = [
-      await exportFigures(db, "2,000 rows (search 'Taiwan')", "Taiwan"),
-      await exportFigures(db, `all ${counts.users} rows`, null),
+      await exportFigures("2,000 rows (search 'Taiwan')", () => customerCsvStream(db, "Taiwan")),
+      await exportFigures(`all ${counts.users} rows`, () => customerCsvStream(db, null)),
     ];
     console.table(exports);
 
+    console.info("\nOrder CSV export, one row per line (same sink and memory readings):");
+    const orderExports = [
+      await exportFigures(`orders placed since ${lastMonth}`, () =>
+        orderCsvStream(db, { status: null, q: "", from: lastMonth }),
+      ),
+      await exportFigures(`all ${counts.orders} orders`, () => orderCsvStream(db, { status: null, q: "" })),
+    ];
+    console.table(orderExports);
+
     console.info("\nVerdicts (target: median under 10 ms, no unbounded scan):");
-    for (const target of ["orders", "customers", "customer page", "export"] as const) {
+    for (const target of ["orders", "customers", "customer page", "export", "order export"] as const) {
       const mine = cases.filter((item) => item.target === target);
       const slow = rows.filter((row) => mine.some((item) => item.label === row.case) && row.p50_ms > 10);
       const open = mine.flatMap((item) => (flaggedByCase.get(item.label) ?? []).filter((scan) => scan.why === null));
@@ -431,6 +480,18 @@ export async function main() {
         `  ${flat ? "PASS" : "FAIL"} export memory: peak heap +${small.peak_heap_growth_mb} MB for ${small.rows} rows, ` +
           `+${large.peak_heap_growth_mb} MB for ${large.rows} rows (${large.csv_mb} MB of CSV); live heap ` +
           `${large.live_heap_per_1000_rows_mb} MB along the way; ${large.median_ms} ms for all rows`,
+      );
+    }
+    const [month, year] = orderExports;
+    if (month && year) {
+      // The same rule for the orders: many times the rows, no more than 2 MB of extra peak heap.
+      const liveMax = Number(year.live_heap_per_1000_rows_mb.split(" … ")[1] ?? 0);
+      const flat = year.peak_heap_growth_mb <= month.peak_heap_growth_mb + 2 && liveMax < 2;
+      console.info(
+        `  ${flat ? "PASS" : "FAIL"} order export memory: peak heap +${month.peak_heap_growth_mb} MB for ${month.rows} rows, ` +
+          `+${year.peak_heap_growth_mb} MB (peak RSS ${year.peak_rss_mb} MB, +${year.peak_rss_growth_mb} MB) for ${year.rows} rows of ` +
+          `${counts.orders} orders (${year.csv_mb} MB of CSV); live heap ${year.live_heap_per_1000_rows_mb} MB along ` +
+          `the way; ${year.median_ms} ms for all of them`,
       );
     }
   } finally {

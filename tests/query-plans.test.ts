@@ -5,6 +5,7 @@ import { ORDER_SORTS } from "~/lib/list-sort";
 import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } from "~/models/analytics.server";
 import { customerBatches, customerSummary, listCustomers, listIpActivity } from "~/models/customers.server";
 import { listAdminOrders, receiptQueueSummary, unpaidByAge } from "~/models/orders/desk.server";
+import { orderExportBatches } from "~/models/orders/export.server";
 import { listOrdersForUser } from "~/models/orders/shopper.server";
 import { findMessage, listMessages, listOrderMessages, outboxCounts } from "~/models/outbox/admin-list.server";
 import { pruneSentMessages } from "~/models/outbox/deliver.server";
@@ -438,6 +439,25 @@ const cases: Record<string, Case[]> = {
       }),
     ),
   ),
+  // The orders export (issue 29, decision 059): keyset batches on orders_created_id, lines by order.
+  "order export": [
+    {
+      label: "every batch, no filter (each starts after the last one's order)",
+      run: async (db) => {
+        let batches = 0;
+        for await (const _batch of orderExportBatches(db, { status: null, q: "" })) batches++;
+        expect(batches).toBeGreaterThan(1);
+      },
+    },
+    {
+      label: "every batch, a status and 90 Hong Kong days",
+      run: async (db) => {
+        const to = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+        const from = new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10);
+        for await (const _batch of orderExportBatches(db, { status: "delivered", q: "", from, to }, new Date(), 100));
+      },
+    },
+  ],
   customers: [
     {
       label: "customerSummary (cards)",

@@ -292,11 +292,12 @@ export function ownerServer(javaScriptEnabled: boolean): string {
 
 /**
  * Makes `email` an admin of a test server (the main one unless named) with the real CLI
- * (creating the account with `password` if it does not exist yet).
+ * (creating the account with `password` if it does not exist yet): an owner, or staff.
  */
-export function createAdmin(email: string, password: string, server = "main"): void {
+export function createAdmin(email: string, password: string, server = "main", role: "owner" | "staff" = "owner"): void {
   const { data, uploads } = serverPaths(server);
-  execFileSync(process.execPath, ["bin/shop.mjs", "admin:create", "--email", email, "--password", password], {
+  const args = ["bin/shop.mjs", "admin:create", "--email", email, "--password", password];
+  execFileSync(process.execPath, role === "staff" ? [...args, "--role", "staff"] : args, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -799,7 +799,12 @@ export const QUERIES: readonly { name: string; path: string; param: string; extr
     name: "admin orders list",
     path: "/admin/orders",
     param: "q",
-    extra: { status: ["paid", "review", "overdue", "x"], page: ["0"] },
+    extra: {
+      status: ["paid", "review", "overdue", "x"],
+      page: ["0"],
+      from: ["2026-11-01", "2026-02-31", "x"],
+      to: ["2026-11-30", "99999-01-01"],
+    },
   },
   { name: "admin customers list", path: "/admin/customers", param: "q", extra: { page: ["-5"] } },
   {

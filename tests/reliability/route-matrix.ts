@@ -359,6 +359,15 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     "all",
   ),
   adminRow(
+    "/admin/orders/export",
+    "routes/admin/orders-export.ts",
+    () => "/admin/orders/export",
+    // The owner's, audited like the customer export: a refused one must leave no row.
+    { body: () => ({ status: "paid" }), adminBody: () => ({ status: "paid" }), admin: 200 },
+    to("/admin/orders"),
+    "all",
+  ),
+  adminRow(
     "/admin",
     "routes/admin/dashboard.tsx",
     () => "/admin",

@@ -10,6 +10,11 @@ export default {
   allStatuses: "All statuses",
   filter: "Filter",
   clear: "Clear",
+  dateFrom: "Placed from",
+  dateTo: "Placed until",
+  exportCsv: "Export CSV",
+  exportHint:
+    "Downloads a CSV file of the orders the current filters show (every order without one), one row per item.",
   count_one: "{{count}} order",
   count_other: "{{count}} orders",
   empty: "No orders found",

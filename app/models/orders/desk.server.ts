@@ -10,6 +10,7 @@ import {
 } from "#db/schema";
 import type { Config } from "~/lib/config.server";
 import type { ListSort, OrderSortKey } from "~/lib/list-sort";
+import { fromHongKongInput } from "~/lib/dates";
 import { UserError } from "~/lib/problem";
 import { auditAction } from "../audit.server";
 import { releaseDiscountUse } from "../discounts/uses.server";
@@ -46,6 +47,35 @@ export interface AdminOrderFilter {
   page: number;
   /** A column's order; without one, newest first (a queue: its own order). */
   sort?: ListSort<OrderSortKey>;
+  /** Placed on or after this Hong Kong date (YYYY-MM-DD), on or before `to` (both optional). */
+  from?: string | null;
+  to?: string | null;
+}
+
+/** The list's filters without its page: what the orders export selects too (issue 29). */
+export type AdminOrderSelection = Omit<AdminOrderFilter, "page">;
+
+const HONG_KONG_DAY = /^(19|20)\d{2}-\d{2}-\d{2}$/;
+
+/** A Hong Kong date from a query string or form ("2026-11-27"), null when it is not a real one. */
+export function parseOrderListDate(value: unknown): string | null {
+  if (typeof value !== "string" || !HONG_KONG_DAY.test(value.trim())) return null;
+  return fromHongKongInput(`${value.trim()} 00:00`) ? value.trim() : null;
+}
+
+/**
+ * The list's filters as a query string or a form sends them (`status`, `q`, `from`, `to`), read
+ * the one way the list and the export both use: an unknown status or a date that is not one is
+ * no filter, the search is trimmed to 200 characters.
+ */
+export function parseAdminOrderSelection(read: (name: string) => unknown): AdminOrderSelection {
+  const q = read("q");
+  return {
+    status: parseOrderListStatus(read("status")),
+    q: (typeof q === "string" ? q : "").trim().slice(0, 200),
+    from: parseOrderListDate(read("from")),
+    to: parseOrderListDate(read("to")),
+  };
 }
 
 /** The column each sortable header of the orders list sorts by. */
@@ -87,19 +117,14 @@ function prefixRange(prefix: string): [string, string] {
 }
 
 /**
- * Orders newest first (the review queue oldest receipt first, overdue orders oldest deadline
- * first), filtered by status and by a search that is a prefix of the order number
- * (with or without `ORD-`), of the order id (the 8 characters the dashboard shows), or of the
- * e-mail. Prefixes keep every search on an index with 50,000 orders; item counts are one
- * grouped query for the page's orders.
+ * The orders the list's filters select (status, search, placed between two Hong Kong dates),
+ * the one condition the list (listAdminOrders) and the export (./export.server.ts) share. The
+ * search is a prefix of the order number (with or without `ORD-`), of the order id (the 8
+ * characters the dashboard shows) or of the e-mail; the dates a range on `created_at`.
  */
-export async function listAdminOrders(
-  db: DB,
-  filter: AdminOrderFilter,
-  at: Date = new Date(),
-): Promise<{ orders: AdminOrderListRow[]; total: number; page: number; pages: number }> {
+export function selectAdminOrders(query: OrdersQuery, filter: AdminOrderSelection, at: Date = new Date()): OrdersQuery {
   const q = filter.q.trim();
-  let base = db.selectFrom("orders");
+  let base = query;
   const status = filter.status;
   if (status === "review") {
     base = waitingForReview(base, at);
@@ -137,6 +162,31 @@ export async function listAdminOrders(
       return eb.or(clauses);
     });
   }
+  // The dates are Hong Kong days: from its midnight, to the next day's midnight (exclusive).
+  const from = parseOrderListDate(filter.from);
+  const to = parseOrderListDate(filter.to);
+  if (from) base = base.where("created_at", ">=", fromHongKongInput(`${from} 00:00`) as string);
+  if (to) {
+    const end = new Date(Date.parse(fromHongKongInput(`${to} 00:00`) as string) + 86_400_000);
+    base = base.where("created_at", "<", now(end));
+  }
+  return base;
+}
+
+/**
+ * Orders newest first (the review queue oldest receipt first, overdue orders oldest deadline
+ * first), filtered by status, by a search that is a prefix of the order number
+ * (with or without `ORD-`), of the order id (the 8 characters the dashboard shows), or of the
+ * e-mail, and by the days they were placed (selectAdminOrders). Prefixes keep every search on an index with 50,000 orders; item counts are one
+ * grouped query for the page's orders.
+ */
+export async function listAdminOrders(
+  db: DB,
+  filter: AdminOrderFilter,
+  at: Date = new Date(),
+): Promise<{ orders: AdminOrderListRow[]; total: number; page: number; pages: number }> {
+  const status = filter.status;
+  const base = selectAdminOrders(db.selectFrom("orders"), filter, at);
   const counted = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const total = Number(counted.n);
   const pages = Math.max(1, Math.ceil(total / ORDERS_PER_PAGE));

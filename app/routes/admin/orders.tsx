@@ -1,6 +1,7 @@
 import { Form, Link, useLocation } from "react-router";
 import { ORDER_STATUSES } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
+import { OrderDateFilter, OrderExportForm } from "~/components/admin/order-export";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ReceiptReviewList, type ReviewAnswer } from "~/components/admin/receipt-review-list";
 import { SortInputs, SortLinks, useSortHeaders } from "~/components/admin/sort-header";
@@ -22,7 +23,7 @@ import { formatPersonName } from "~/lib/person-name";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import {
   listAdminOrders,
-  parseOrderListStatus,
+  parseAdminOrderSelection,
   receiptQueueSummary,
   transitionOrder,
   unpaidByAge,
@@ -35,19 +36,19 @@ import type { Route } from "./+types/orders";
 const COLUMNS = ["number", "customer", "items", "total", "status", "receipt", "date", "actions"] as const;
 
 /**
- * GET /admin/orders?status=&q=&sort=&dir=&page= — every filter is a query string, so it works without JS.
- * `status` is an order status, `review` (receipts waiting, oldest first) or `overdue`.
+ * GET /admin/orders?status=&q=&from=&to=&sort=&dir=&page= — every filter is a query string, so it
+ * works without JS. `status` is an order status, `review` (receipts waiting, oldest first) or
+ * `overdue`; `from`/`to` are Hong Kong days the orders were placed on.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin(context, request);
+  const admin = requireAdmin(context, request);
   const { db } = services(context);
   const url = new URL(request.url);
-  const status = parseOrderListStatus(url.searchParams.get("status"));
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+  const { status, q, from = null, to = null } = parseAdminOrderSelection((name) => url.searchParams.get(name));
   const at = new Date();
   const sort = parseSort(ORDER_SORTS, url.searchParams);
   const page = Number(url.searchParams.get("page") ?? 1);
-  const listing = await listAdminOrders(db, { status, q, page, sort }, at);
+  const listing = await listAdminOrders(db, { status, q, from, to, page, sort }, at);
   const [queue, unpaid] = await Promise.all([receiptQueueSummary(db, at), unpaidByAge(db, at)]);
   const t = getInstance(context).t;
   return {
@@ -63,6 +64,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     status,
     q,
     sort,
+    from,
+    to,
+    /** The export is the owner's (docs/decisions/059). */
+    canExport: admin.role === "owner",
     language: getLanguage(context),
     title: `${t("adminOrders.title")} | ${t("admin.title")}`,
   };
@@ -104,7 +109,7 @@ export const action = formAction(
 export default function OrdersManagement({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const location = useLocation();
-  const { orders, total, page, pages, status, q, sort, language, queue, unpaid, at } = loaderData;
+  const { orders, total, page, pages, status, q, from, to, sort, canExport, language, queue, unpaid, at } = loaderData;
   const returnTo = `${location.pathname}${location.search}`;
   const label = (column: (typeof COLUMNS)[number]) => t(`adminOrders.columns.${column}`);
   const sortable = useSortHeaders(ORDER_SORTS, sort);
@@ -116,13 +121,16 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
   return (
     <div className="max-w-6xl">
       <AdminPageHeader title={t("adminOrders.title")} intro={t("adminOrders.intro")}>
-        <Link
-          to={returnTo}
-          reloadDocument
-          className="rounded-md border border-stone-300 bg-white px-4 py-2 text-sm font-semibold hover:bg-stone-50"
-        >
-          {t("adminOrders.refresh")}
-        </Link>
+        <div className="flex flex-wrap items-start gap-3">
+          <Link
+            to={returnTo}
+            reloadDocument
+            className="rounded-md border border-stone-300 bg-white px-4 py-2 text-sm font-semibold hover:bg-stone-50"
+          >
+            {t("adminOrders.refresh")}
+          </Link>
+          {canExport ? <OrderExportForm filters={{ status, q, from, to }} /> : null}
+        </div>
       </AdminPageHeader>
 
       <UnpaidSummary queue={queue} unpaid={unpaid} at={at} language={language} className="mt-4" />
@@ -159,8 +167,9 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
             ))}
           </select>
         </label>
+        <OrderDateFilter from={from} to={to} />
         <Button>{t("adminOrders.filter")}</Button>
-        {q || status ? (
+        {q || status || from || to ? (
           <Link to="/admin/orders" className="px-2 py-2 text-sm text-brand-700 hover:underline">
             {t("adminOrders.clear")}
           </Link>
