@@ -455,10 +455,13 @@ export async function main() {
     ];
     console.table(orderExports);
 
-    console.info("\nVerdicts (target: median under 10 ms, no unbounded scan):");
+    // A page's queries: 10 ms. The order export's batch (500 orders, their lines, formatted) is a
+    // step of a download, not a page: 50 ms, so 50,000 orders stream in about 5 s (decision 059).
+    const limitMs = (target: Case["target"]) => (target === "order export" ? 50 : 10);
+    console.info("\nVerdicts (target: median under 10 ms, 50 ms for an order-export batch; no unbounded scan):");
     for (const target of ["orders", "customers", "customer page", "export", "order export"] as const) {
       const mine = cases.filter((item) => item.target === target);
-      const slow = rows.filter((row) => mine.some((item) => item.label === row.case) && row.p50_ms > 10);
+      const slow = rows.filter((row) => mine.some((item) => item.label === row.case) && row.p50_ms > limitMs(target));
       const open = mine.flatMap((item) => (flaggedByCase.get(item.label) ?? []).filter((scan) => scan.why === null));
       const worst = rows
         .filter((row) => mine.some((item) => item.label === row.case))
@@ -466,7 +469,7 @@ export async function main() {
       const ok = slow.length === 0 && open.length === 0;
       console.info(
         `  ${ok ? "PASS" : "FAIL"} ${target}: slowest median ${worst.p50_ms} ms (${worst.case})` +
-          (slow.length ? `; ${slow.length} case(s) over 10 ms` : "") +
+          (slow.length ? `; ${slow.length} case(s) over ${limitMs(target)} ms` : "") +
           (open.length ? `; ${open.length} unbounded scan(s)` : ""),
       );
     }

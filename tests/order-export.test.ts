@@ -58,6 +58,8 @@ interface OrderInput {
   discount_code?: string | null;
   discount_cents?: number;
   tracking_number?: string | null;
+  /** Given back so far (refunds, decision 057). */
+  refunded_cents?: number;
   created_at?: string;
   paid_at?: string | null;
   shipped_at?: string | null;
@@ -106,6 +108,7 @@ async function addOrder(input: OrderInput = {}): Promise<{ id: string; number: s
       country_code: input.country_code === undefined ? "HK" : input.country_code,
       shipping_zone_name: input.shipping_zone_name === undefined ? "Hong Kong" : input.shipping_zone_name,
       tracking_number: input.tracking_number ?? null,
+      refunded_cents: input.refunded_cents ?? 0,
       receipt_path: input.receipt_path ?? null,
       created_at: at,
       updated_at: at,
@@ -166,6 +169,7 @@ describe("order export: the rows", () => {
       discount_code: "SPRING10",
       discount_cents: 12_34,
       tracking_number: "HK123456789",
+      refunded_cents: 500_00,
       created_at: "2026-03-01T10:15:00.000Z",
       paid_at: "2026-03-01T12:00:00.000Z",
       shipped_at: "2026-03-02T17:30:00.000Z",
@@ -218,7 +222,8 @@ describe("order export: the rows", () => {
       Discount: "12.34",
       Shipping: "25.50",
       Total: "2511.86",
-      Refunded: "0.00",
+      // Given back so far (decision 057), on the order's first row only.
+      Refunded: "500.00",
       "Tracking Number": "HK123456789",
     });
     // The second line repeats who and where, not the order's amounts (a column's sum stays true).

@@ -69,6 +69,7 @@ const ORDER_COLUMNS = [
   "discount_cents",
   "shipping_cents",
   "total_cents",
+  "refunded_cents",
   "first_name",
   "last_name",
   "email",
@@ -82,10 +83,8 @@ const ORDER_COLUMNS = [
   "shipped_at",
 ] as const;
 
-type ExportOrder = Pick<OrderRow, (typeof ORDER_COLUMNS)[number]> & {
-  /** What has been given back so far, in the order's currency (cents). */
-  refunded_cents: number;
-};
+/** An order's columns the export writes; `refunded_cents` is what has been given back so far (decision 057). */
+type ExportOrder = Pick<OrderRow, (typeof ORDER_COLUMNS)[number]>;
 
 type ExportLine = Pick<
   OrderLineRow,
@@ -178,10 +177,7 @@ export async function* orderExportBatches(
       else linesByOrder.set(line.order_id, [line]);
     }
     yield rows.map((row) => ({
-      // REFUNDS (docs/decisions/059): orders.refunded_cents comes with migration 0029 (issue 29
-      // item 1, h/refunds). Until then nothing is refunded; once it is merged, add
-      // "refunded_cents" to ORDER_COLUMNS above and read `row.refunded_cents` here.
-      order: { ...row, refunded_cents: 0 },
+      order: row,
       lines: linesByOrder.get(row.id) ?? [],
     }));
     const last = rows[rows.length - 1];
