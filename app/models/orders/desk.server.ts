@@ -9,8 +9,8 @@ import {
   type OrdersTable,
 } from "#db/schema";
 import type { Config } from "~/lib/config.server";
-import type { ListSort, OrderSortKey } from "~/lib/list-sort";
 import { fromHongKongInput } from "~/lib/dates";
+import type { ListSort, OrderSortKey } from "~/lib/list-sort";
 import { UserError } from "~/lib/problem";
 import { auditAction } from "../audit.server";
 import { releaseDiscountUse } from "../discounts/uses.server";
