@@ -96,15 +96,25 @@ describe("orderTimeline", () => {
           channel: "email",
           subject: "Paid",
           recipient: "c@x.hk",
+          language: "zh",
           status: "sent",
           sent_at: "2026-11-01T04:30:00.000Z",
         },
-        { id: "m2", channel: "email", subject: "Waiting", recipient: "c@x.hk", status: "pending", sent_at: null },
+        {
+          id: "m2",
+          channel: "email",
+          subject: "Waiting",
+          recipient: "c@x.hk",
+          language: "en",
+          status: "pending",
+          sent_at: null,
+        },
         {
           id: "w1",
           channel: "webhook",
           subject: "order.paid",
           recipient: "https://x",
+          language: "en",
           status: "sent",
           sent_at: "2026-11-01T04:31:00.000Z",
         },
@@ -117,6 +127,8 @@ describe("orderTimeline", () => {
       "audit@04:00",
       "message@04:30",
     ]);
+    // The subject is marked with its recipient's language on the page (the Chinese back office).
+    expect(entries.find((entry) => entry.kind === "message")).toMatchObject({ subject: "Paid", language: "zh" });
   });
 });
 

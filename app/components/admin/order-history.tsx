@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "react-router";
 import { AdminSection } from "~/components/admin/admin-section";
+import { messageLang } from "~/components/admin/messages";
 import { Field, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { TimelineEntry } from "~/models/orders/notes.server";
@@ -88,7 +89,9 @@ function HistoryLine({ entry, date }: { entry: TimelineEntry; date: (value: stri
   if (entry.kind === "message") {
     return (
       <p className="[overflow-wrap:anywhere]" data-testid="history-message">
-        {when} · {t("adminOrders.staffNotes.emailSent", { recipient: entry.recipient, subject: entry.subject })}
+        {when} · {t("adminOrders.staffNotes.emailSent", { recipient: entry.recipient })}{" "}
+        {/* The subject is in the recipient's language, marked as such (as Admin → Messages does). */}
+        <span lang={messageLang(entry.language)}>{entry.subject}</span>
       </p>
     );
   }

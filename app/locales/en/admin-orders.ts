@@ -113,7 +113,7 @@ export default {
     bodyTooLong: "A note can be at most 2,000 characters",
     noteBy: "Note by {{email}}",
     noteByDeleted: "Note by a deleted account",
-    emailSent: "E-mail sent to {{recipient}}: {{subject}}",
+    emailSent: "E-mail sent to {{recipient}}:",
   },
   deadline: {
     title: "Payment deadline",

@@ -113,7 +113,7 @@ export default {
     bodyTooLong: "備註最多 2,000 字",
     noteBy: "{{email}} 的備註",
     noteByDeleted: "已刪除帳戶的備註",
-    emailSent: "已發送電郵給 {{recipient}}：{{subject}}",
+    emailSent: "已發送電郵給 {{recipient}}：",
   },
   deadline: {
     title: "付款期限",

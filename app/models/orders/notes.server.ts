@@ -59,7 +59,7 @@ export async function listOrderNotes(db: DB, orderId: string): Promise<OrderNote
 /** One line of an order's history: a change (audit entry), a message that went out, or a note. */
 export type TimelineEntry =
   | { kind: "audit"; at: string; action: string; actor: string | null }
-  | { kind: "message"; at: string; id: string; channel: string; subject: string; recipient: string }
+  | { kind: "message"; at: string; id: string; channel: string; subject: string; recipient: string; language: string }
   | { kind: "note"; at: string; id: number; body: string; author: string | null };
 
 /**
@@ -74,6 +74,7 @@ export function orderTimeline(
     channel: string;
     subject: string;
     recipient: string;
+    language: string;
     status: string;
     sent_at: string | null;
   }[],
@@ -92,6 +93,7 @@ export function orderTimeline(
         channel: message.channel,
         subject: message.subject,
         recipient: message.recipient,
+        language: message.language,
       })),
     ...notes.map((note) => ({ kind: "note" as const, at: note.created_at, ...note })),
   ];
