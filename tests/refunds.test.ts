@@ -360,6 +360,56 @@ describe("what a refund leaves behind", () => {
     expect(text).toContain("瞄準鏡刮花");
   });
 
+  test("a webhook subscribed to order.refunded is told the refund and the order's refunded total, in the refund's transaction", async () => {
+    const { db } = await freshTestServices();
+    const { admin, order } = await paidOrder(db);
+    const at = new Date().toISOString();
+    await db
+      .insertInto("webhooks")
+      .values({
+        id: crypto.randomUUID(),
+        url: "https://books.example.com/hook",
+        secret: "whsec_refunds",
+        events: JSON.stringify(["order.refunded"]),
+        created_at: at,
+        updated_at: at,
+        secret_created_at: at,
+      })
+      .execute();
+    const deliveries = () =>
+      db
+        .selectFrom("outbox_messages")
+        .select(["payload"])
+        .where("channel", "=", "webhook")
+        .where("event", "=", "order.refunded")
+        .execute();
+    // A refused refund tells nobody.
+    await refusal(
+      refundOrder(db, TEST_CONFIG, admin, {
+        orderId: order.id,
+        amountCents: order.total_cents + 1,
+        reason: "Too much",
+        expectedRefundedCents: 0,
+        restock: [],
+      }),
+    );
+    expect(await deliveries()).toHaveLength(0);
+    const { refundId } = await refundOrder(db, TEST_CONFIG, admin, {
+      orderId: order.id,
+      amountCents: 30_00,
+      reason: "Scratched scope",
+      expectedRefundedCents: 0,
+      restock: [],
+    });
+    const sent = await deliveries();
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0]?.payload ?? "{}")).toMatchObject({
+      event: "order.refunded",
+      refund: { id: refundId, amount_cents: 30_00, currency: "HKD", reason: "Scratched scope" },
+      order: { number: order.order_number, amount_cents: order.total_cents, refunded_cents: 30_00 },
+    });
+  });
+
   test("dashboard revenue and the customer's total spent are net of refunds", async () => {
     const { db } = await freshTestServices();
     const { admin, order } = await paidOrder(db);

@@ -289,6 +289,7 @@ describe("the shop's events", () => {
           number: order.order_number,
           status: order.status,
           amount_cents: order.total_cents,
+          refunded_cents: 0,
           currency: "HKD",
           link: `${PUBLIC_URL}/admin/orders/${order.id}`,
         },

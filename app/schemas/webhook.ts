@@ -19,6 +19,7 @@ export const WEBHOOK_EVENTS = [
   "order.cancelled",
   "order.expired",
   "order.deadline_extended",
+  "order.refunded",
   "message.failed",
 ] as const satisfies readonly ShopEventType[];
 

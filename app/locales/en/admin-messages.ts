@@ -67,6 +67,7 @@ export default {
     order_delivered: "Order delivered",
     order_cancelled: "Order cancelled",
     order_deadline_extended: "Payment deadline extended",
+    order_refunded: "Refund",
     message_failed: "A message failed",
     account_verify: "E-mail address check",
     account_reset: "Password reset",

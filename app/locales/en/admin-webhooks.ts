@@ -39,6 +39,7 @@ export default {
     order_cancelled: "Order cancelled",
     order_expired: "Order expired unpaid",
     order_deadline_extended: "Payment deadline extended",
+    order_refunded: "Order refunded (in full or in part)",
     message_failed: "A message could not be sent for 24 hours",
     webhook_test: "Test (ping)",
   },

@@ -65,6 +65,7 @@ export default {
     order_delivered: "訂單已送達",
     order_cancelled: "訂單已取消",
     order_deadline_extended: "付款期限已延長",
+    order_refunded: "退款",
     message_failed: "訊息發送失敗",
     account_verify: "電郵地址驗證",
     account_reset: "重設密碼",

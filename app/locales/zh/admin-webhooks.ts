@@ -40,6 +40,7 @@ export default {
     order_cancelled: "訂單已取消",
     order_expired: "訂單逾期未付款",
     order_deadline_extended: "已延長付款期限",
+    order_refunded: "訂單已退款（全數或部分）",
     message_failed: "有訊息 24 小時內無法送出",
     webhook_test: "測試（ping）",
   },

@@ -7,6 +7,7 @@ import { formatMoney } from "~/lib/money";
 import { fieldMessage, UserError } from "~/lib/problem";
 import { REFUND_REASON_MAX } from "~/schemas/refund";
 import { auditAction } from "../audit.server";
+import { recordShopEvent } from "../outbox/events.server";
 import { queueEmail } from "../outbox/queue.server";
 import { loadShop } from "../settings/shop.server";
 import { orderLanguage } from "./emails.server";
@@ -195,6 +196,13 @@ export async function refundOrder(
       },
     });
     await queueRefundEmail(trx, config, after, input.amountCents, reason, at);
+    await recordShopEvent(trx, {
+      type: "order.refunded",
+      at,
+      publicUrl: config.publicUrl,
+      orderId: order.id,
+      refund: { id: refund.id, amount_cents: input.amountCents, currency: order.currency, reason },
+    });
     return { order: after, refundId: refund.id };
   });
 }

@@ -18,6 +18,7 @@ export type ShopEventType =
   | "order.cancelled"
   | "order.expired"
   | "order.deadline_extended"
+  | "order.refunded"
   | "message.failed";
 
 export interface ShopEvent {
@@ -31,6 +32,8 @@ export interface ShopEvent {
   messageId?: string;
   /** order.receipt_uploaded: a receipt that replaced an earlier one. */
   replaced?: boolean;
+  /** order.refunded: the refund just recorded (docs/decisions/057). */
+  refund?: { id: number; amount_cents: number; currency: string; reason: string };
 }
 
 /** Queues, in `trx`, the alerts and webhook deliveries the event causes. */

@@ -23,6 +23,8 @@ interface OrderPart {
   number: string;
   status: string;
   amount_cents: number;
+  /** What has been refunded of it so far (docs/decisions/057). */
+  refunded_cents: number;
   currency: string;
   link: string;
 }
@@ -31,7 +33,7 @@ async function orderPart(trx: DB, orderId: string | null | undefined, publicUrl:
   if (!orderId) return null;
   const order = await trx
     .selectFrom("orders")
-    .select(["id", "order_number", "status", "total_cents", "currency"])
+    .select(["id", "order_number", "status", "total_cents", "refunded_cents", "currency"])
     .where("id", "=", orderId)
     .executeTakeFirst();
   if (!order) return null;
@@ -39,6 +41,7 @@ async function orderPart(trx: DB, orderId: string | null | undefined, publicUrl:
     number: order.order_number,
     status: order.status,
     amount_cents: order.total_cents,
+    refunded_cents: order.refunded_cents,
     currency: order.currency,
     link: `${publicUrl}/admin/orders/${order.id}`,
   };
@@ -70,7 +73,10 @@ async function eventBody(
 ): Promise<{ body: Record<string, unknown>; orderId: string | null; skipWebhook: string | null } | null> {
   if (event.type !== "message.failed") {
     const order = await orderPart(trx, event.orderId, event.publicUrl);
-    return order ? { body: { order }, orderId: event.orderId ?? null, skipWebhook: null } : null;
+    if (!order) return null;
+    // A refund's receiver is told which refund this was (its amount and reason), not only the total.
+    const body = event.refund ? { order, refund: event.refund } : { order };
+    return { body, orderId: event.orderId ?? null, skipWebhook: null };
   }
   if (!event.messageId) return null;
   const message = await trx
