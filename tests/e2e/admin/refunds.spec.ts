@@ -12,6 +12,7 @@ import {
   productIdByName,
   readableMail,
   receiptJpeg,
+  setLanguage,
   signInAsAdmin,
   shopperTest as test,
 } from "../fixtures";
@@ -101,6 +102,72 @@ test("a paid order is refunded in part: the refusal by its field, stock back, th
     const html = await own.text();
     expect(html).toContain("Partially refunded");
     expect(html).toContain("Scope caps missing from the box");
+  } finally {
+    await shopper.dispose();
+  }
+});
+
+/** The Chinese test's product per project: bought by no other spec, one unit, no stock figures read. */
+const ZH_PRODUCT: Record<string, { name: string; colour: string }> = {
+  js: { name: "Electric Compact Pistol AEP", colour: "Black" },
+  "no-js": { name: "Six-Inch CO2 Revolver", colour: "Black" },
+};
+
+test("in Chinese: the back office refunds a Chinese order in part, the shopper reads it in Chinese", async ({
+  page,
+  context,
+  playwright,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const { name, colour } = ZH_PRODUCT[testInfo.project.name] ?? { name: "", colour: "" };
+  const shopper = await newApiShopper(playwright, baseURL as string, "refund-buyer-zh");
+  try {
+    // The product is found by its English name (the search reads the shopper's language).
+    const productId = await productIdByName(shopper.request, name);
+    // The shopper shops in Chinese (the language toggle's POST sets the cookie): the order is Chinese.
+    const toggled = await shopper.request.post("/resources/language", {
+      form: { language: "zh", redirectTo: "/" },
+      maxRedirects: 0,
+    });
+    expect(toggled.status()).toBe(302);
+    const order = await placeOrder(shopper, productId, colour, 1);
+
+    await signInAsAdmin(page, "refunds-admin-zh");
+    await setLanguage(context, baseURL as string, "zh");
+    await page.goto(`/admin/orders/${order.id}`);
+    await page.getByRole("button", { name: "標記為已付款", exact: true }).click();
+    await expect(page.getByTestId("order-status").first()).toHaveText("已付款");
+
+    const refunds = page.getByRole("region", { name: "退款" });
+    const amount = refunds.getByLabel("金額（HKD）");
+    const reason = refunds.getByLabel("原因（顧客會看到）");
+    // No amount: refused next to the field in Chinese, the reason kept.
+    await amount.fill("");
+    await reason.fill("槍身有刮痕");
+    await refunds.getByRole("button", { name: "退款", exact: true }).click();
+    await expect(amount).toHaveAttribute("aria-invalid", "true");
+    await expect(reason).toHaveValue("槍身有刮痕");
+
+    await amount.fill("20.00");
+    await refunds.getByRole("button", { name: "退款", exact: true }).click();
+    await expect(page.getByRole("status").filter({ hasText: "已記錄退款 HK$20.00" })).toBeVisible();
+    await expect(page.getByTestId("refund-state").first()).toHaveText("已部分退款");
+    await expect(page.getByTestId("refund-list")).toContainText("槍身有刮痕");
+
+    // The shopper's e-mail in the order's language, once, and their order page in Chinese.
+    // (The subject is an encoded header; the body's first sentence names the refund.)
+    const subject = `我們已為你的訂單 ${order.number} 退回 HK$20.00`;
+    await expect
+      .poll(() => mailsTo(shopper.email).filter(({ raw }) => readableMail(raw).includes(subject)).length)
+      .toBe(1);
+    const mail = mailsTo(shopper.email).find(({ raw }) => readableMail(raw).includes(subject));
+    expect(readableMail(mail?.raw ?? "")).toContain("原因：槍身有刮痕");
+    const own = await shopper.request.get(`/account/orders/${order.id}`);
+    expect(own.status()).toBe(200);
+    const html = await own.text();
+    expect(html).toContain("已部分退款");
+    expect(html).toContain("槍身有刮痕");
   } finally {
     await shopper.dispose();
   }
