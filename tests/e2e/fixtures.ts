@@ -616,6 +616,20 @@ export async function apiOrders(request: PurchaseRequest): Promise<{ id: string;
   );
 }
 
+/**
+ * A signed-in API shopper buys `quantity` of one colour, checks out and pays with a receipt (plain
+ * HTTP, as a browser without JavaScript): the order as their account lists it.
+ */
+export async function apiPlaceOrder(shopper: ApiShopper, productId: number, colour: string, quantity = 1) {
+  await apiAddToCart(shopper.request, productId, colour, quantity);
+  await apiCheckout(shopper.request, shopper.email);
+  const response = await apiSubmitPayment(shopper.request, await apiPaymentKey(shopper.request), await receiptJpeg());
+  expect(response.status(), "payment").toBe(302);
+  const [order] = await apiOrders(shopper.request);
+  if (!order) throw new Error("the order is missing from the shopper's account");
+  return order;
+}
+
 /** The text of an element with `data-testid` in server HTML ("HK$78.00"). */
 export function testIdText(html: string, testId: string): string | undefined {
   return new RegExp(`data-testid="${testId}"[^>]*>([^<]*)<`).exec(html)?.[1]?.trim();

@@ -85,6 +85,7 @@ export default {
     alert_order_cancelled: "Shop alert: order cancelled",
     alert_order_expired: "Shop alert: order expired unpaid",
     alert_order_deadline_extended: "Shop alert: payment deadline extended",
+    alert_order_refunded: "Shop alert: order refunded",
     alert_message_failed: "Shop alert: a message failed",
     alert_test: "Shop alert: test",
     webhook_test: "Test delivery",

@@ -83,6 +83,7 @@ export default {
     alert_order_cancelled: "商店通知：訂單已取消",
     alert_order_expired: "商店通知：訂單逾期未付款",
     alert_order_deadline_extended: "商店通知：付款期限已延長",
+    alert_order_refunded: "商店通知：訂單已退款",
     alert_message_failed: "商店通知：訊息發送失敗",
     alert_test: "商店通知：測試",
     webhook_test: "測試發送",

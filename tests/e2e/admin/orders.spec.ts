@@ -1,11 +1,7 @@
 import type { Page } from "@playwright/test";
 import {
-  type ApiShopper,
-  apiAddToCart,
-  apiCheckout,
   apiOrders,
-  apiPaymentKey,
-  apiSubmitPayment,
+  apiPlaceOrder,
   colourStocks,
   expect,
   mailsTo,
@@ -35,17 +31,6 @@ const RESTOCK_PRODUCT: Record<string, { name: string; colour: string }> = {
   "no-js": { name: "Knee & Elbow Pad Set", colour: "Tan" },
 };
 
-/** A shopper who buys `quantity` of the project's product and pays with a receipt. */
-async function placeOrder(shopper: ApiShopper, productId: number, colour: string, quantity: number) {
-  await apiAddToCart(shopper.request, productId, colour, quantity);
-  await apiCheckout(shopper.request, shopper.email);
-  const response = await apiSubmitPayment(shopper.request, await apiPaymentKey(shopper.request), await receiptJpeg());
-  expect(response.status()).toBe(302);
-  const [order] = await apiOrders(shopper.request);
-  if (!order) throw new Error("the order is missing from the shopper's account");
-  return order;
-}
-
 async function expectMail(email: string, subject: string, text?: string) {
   await expect
     .poll(() => mailsTo(email).some(({ raw }) => readableMail(raw).includes(subject)), { message: subject })
@@ -72,7 +57,7 @@ test.describe("Orders Management", () => {
     const stranger = await newApiShopper(playwright, baseURL as string, "orders-stranger");
     try {
       const productId = await productIdByName(shopper.request, name);
-      const order = await placeOrder(shopper, productId, colour, 2);
+      const order = await apiPlaceOrder(shopper, productId, colour, 2);
       await signInAsAdmin(page, "orders-admin");
 
       // The list finds it by its number; the row shows what the spec lists.
@@ -140,7 +125,7 @@ test.describe("Orders Management", () => {
     try {
       const productId = await productIdByName(shopper.request, name);
       const before = await colourStocks(browser, baseURL as string, productId);
-      const order = await placeOrder(shopper, productId, colour, 3);
+      const order = await apiPlaceOrder(shopper, productId, colour, 3);
 
       await signInAsAdmin(page, "orders-admin");
       await page.goto(`/admin/orders/${order.id}`);

@@ -1,17 +1,11 @@
 import {
-  type ApiShopper,
-  apiAddToCart,
-  apiCheckout,
-  apiOrders,
-  apiPaymentKey,
-  apiSubmitPayment,
+  apiPlaceOrder,
   colourStocks,
   expect,
   mailsTo,
   newApiShopper,
   productIdByName,
   readableMail,
-  receiptJpeg,
   setLanguage,
   signInAsAdmin,
   shopperTest as test,
@@ -29,16 +23,6 @@ const PRODUCT: Record<string, { name: string; colour: string }> = {
   "no-js": { name: "Tri-Shot Spring Shotgun", colour: "Tan" },
 };
 
-async function placeOrder(shopper: ApiShopper, productId: number, colour: string, quantity: number) {
-  await apiAddToCart(shopper.request, productId, colour, quantity);
-  await apiCheckout(shopper.request, shopper.email);
-  const response = await apiSubmitPayment(shopper.request, await apiPaymentKey(shopper.request), await receiptJpeg());
-  expect(response.status()).toBe(302);
-  const [order] = await apiOrders(shopper.request);
-  if (!order) throw new Error("the order is missing from the shopper's account");
-  return order;
-}
-
 test("a paid order is refunded in part: the refusal by its field, stock back, the shopper told and shown", async ({
   page,
   playwright,
@@ -51,7 +35,7 @@ test("a paid order is refunded in part: the refusal by its field, stock back, th
   try {
     const productId = await productIdByName(shopper.request, name);
     const before = await colourStocks(browser, baseURL as string, productId);
-    const order = await placeOrder(shopper, productId, colour, 2);
+    const order = await apiPlaceOrder(shopper, productId, colour, 2);
     await signInAsAdmin(page, "refunds-admin");
     await page.goto(`/admin/orders/${order.id}`);
     // An order not yet paid offers no refund.
@@ -131,7 +115,7 @@ test("in Chinese: the back office refunds a Chinese order in part, the shopper r
       maxRedirects: 0,
     });
     expect(toggled.status()).toBe(302);
-    const order = await placeOrder(shopper, productId, colour, 1);
+    const order = await apiPlaceOrder(shopper, productId, colour, 1);
 
     await signInAsAdmin(page, "refunds-admin-zh");
     await setLanguage(context, baseURL as string, "zh");
