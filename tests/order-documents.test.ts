@@ -251,7 +251,7 @@ describe("a selection", () => {
       expect(thrown).toBeUndefined();
       expect(statusOf(result)).toBe(400);
       const data = pageData(result);
-      expect(data.problem?.key).toBe(key);
+      expect((data.problem as { key: string } | null)?.key).toBe(key);
       expect(data.documents).toEqual([]);
     }
     const { result } = await runRoute(svc, adminLoader, get(`/admin/orders/print?doc=invoice&${many}`), admin);
