@@ -36,7 +36,7 @@ function Sheet({ document, label, children }: { document: OrderDocument; label: 
 
 function ShopHeading({ shop, details }: { shop: DocumentShop; details: boolean }) {
   return (
-    <div className="min-w-0">
+    <div className="min-w-0 flex-1">
       <p className="flex items-center gap-2 text-lg font-bold tracking-tight text-brand-900">
         <ShopMark className="h-9 w-9 shrink-0" />
         <span className="[overflow-wrap:anywhere]">{shop.name}</span>
@@ -97,9 +97,9 @@ export function PackingSlipSheet({ slip, t }: { slip: PackingSlip; t: TFunction 
   const units = slip.lines.reduce((sum, line) => sum + line.quantity, 0);
   return (
     <Sheet document={slip} label={`${t("orderDocuments.packingSlip")} ${slip.orderNumber}`}>
-      <header className="flex flex-wrap items-start justify-between gap-4 border-b border-stone-300 pb-4">
+      <header className="flex flex-col gap-4 border-b border-stone-300 pb-4 sm:flex-row sm:items-start sm:justify-between print:flex-row print:items-start print:justify-between">
         <ShopHeading shop={slip.shop} details={false} />
-        <div className="text-right">
+        <div className="shrink-0 text-right">
           <h1 className="text-xl font-bold uppercase tracking-wide">{t("orderDocuments.packingSlip")}</h1>
           <div
             className="ml-auto mt-2 h-14 w-56 max-w-full [&>svg]:h-full [&>svg]:w-full"
@@ -154,7 +154,7 @@ export function PackingSlipSheet({ slip, t }: { slip: PackingSlip; t: TFunction 
           </p>
         </section>
       ) : null}
-      <p className="mt-10 text-xs text-stone-500">{t("orderDocuments.packedBy")}: ______________________</p>
+      <p className="mt-10 text-xs text-stone-500">{t("orderDocuments.packedBy")}</p>
     </Sheet>
   );
 }
@@ -186,9 +186,9 @@ export function InvoiceSheet({ invoice, t }: { invoice: Invoice; t: TFunction })
   const date = (value: string) => formatDate(value, invoice.language, "longDate");
   return (
     <Sheet document={invoice} label={`${t("orderDocuments.invoice")} ${invoice.orderNumber}`}>
-      <header className="flex flex-wrap items-start justify-between gap-4 border-b border-stone-300 pb-4">
+      <header className="flex flex-col gap-4 border-b border-stone-300 pb-4 sm:flex-row sm:items-start sm:justify-between print:flex-row print:items-start print:justify-between">
         <ShopHeading shop={invoice.shop} details />
-        <div className="sm:text-right print:text-right">
+        <div className="shrink-0 sm:text-right print:text-right">
           <h1 className="text-xl font-bold uppercase tracking-wide">{t("orderDocuments.invoice")}</h1>
           <dl className="mt-2 text-sm">
             <dt className="text-xs text-stone-500">{t("orderDocuments.invoiceNumber")}</dt>

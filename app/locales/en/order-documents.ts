@@ -48,7 +48,7 @@ export default {
   option: "{{name}}: {{value}}",
   itemsTotal_one: "{{count}} item",
   itemsTotal_other: "{{count}} items",
-  packedBy: "Packed by",
+  packedBy: "Packed by: ______________________",
   subtotal: "Subtotal",
   discount: "Discount ({{code}})",
   shipping: "Shipping",
