@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { htmlErrors, seriousViolations } from "../a11y";
 import {
   type ApiShopper,
   apiAddToCart,
@@ -12,6 +13,7 @@ import {
   receiptJpeg,
   signInAsAdmin,
   shopperTest as test,
+  waitForReact,
 } from "../fixtures";
 
 /**
@@ -44,6 +46,15 @@ async function pdfPages(page: Page): Promise<number> {
   const pdf = (await page.pdf({ format: "A4" })).toString("latin1");
   expect(pdf.startsWith("%PDF-")).toBe(true);
   return pdf.match(/\/Type\s*\/Page(?![s\w])/g)?.length ?? 0;
+}
+
+/** No serious axe finding on the page as shown, no html-validate error in its server HTML. */
+async function expectAccessible(page: Page, jsEnabled: boolean) {
+  if (jsEnabled) await waitForReact(page);
+  const html = await (await page.request.get(page.url())).text();
+  const [violations, problems] = await Promise.all([seriousViolations(page, jsEnabled), htmlErrors(html)]);
+  expect(violations, page.url()).toEqual([]);
+  expect(problems, page.url()).toEqual([]);
 }
 
 /** What the paper shows: the screen toolbar hidden, every sheet visible. */
@@ -102,6 +113,7 @@ test("packing slip and invoice: printed to PDF, totals, a selection, a Chinese o
     await expect(page.getByText(/Print with your browser/)).toBeVisible();
     await expectPrintsOnlySheets(page, 1);
     expect(await pdfPages(page)).toBe(1);
+    await expectAccessible(page, jsEnabled);
 
     // The invoice: numbered by the order, its total the order's.
     await page.goto(`/admin/orders/${order.id}/invoice`);
@@ -110,6 +122,7 @@ test("packing slip and invoice: printed to PDF, totals, a selection, a Chinese o
     await expect(invoice.getByTestId("invoice-total")).toHaveText(orderTotal ?? "");
     await expect(invoice.getByTestId("invoice-paid")).toContainText("Paid on");
     await expect(invoice).toContainText("Bank transfer / FPS");
+    await expectAccessible(page, jsEnabled);
 
     // A selection (as the orders list sends it): one sheet a page, an unknown id named, not printed.
     const unknown = "00000000-0000-4000-8000-000000000000";
@@ -117,6 +130,7 @@ test("packing slip and invoice: printed to PDF, totals, a selection, a Chinese o
     await expect(page.getByTestId("documents-missing")).toContainText(unknown);
     await expectPrintsOnlySheets(page, 2);
     expect(await pdfPages(page)).toBe(2);
+    await expectAccessible(page, jsEnabled);
 
     // The Chinese order's documents are Chinese, read by an English admin.
     await page.goto(`/admin/orders/${chineseOrder.id}/invoice`);
