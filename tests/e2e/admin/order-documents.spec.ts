@@ -116,7 +116,11 @@ test("packing slip and invoice: printed to PDF, totals, a selection, a Chinese o
     await expectAccessible(page, jsEnabled);
 
     // The invoice: numbered by the order, its total the order's.
-    await page.goto(`/admin/orders/${order.id}/invoice`);
+    // Back to the order (the toolbar's link), then its invoice (with JavaScript, both client-side).
+    await page.getByRole("link", { name: "← Back to the order" }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/orders/${order.id}$`));
+    await page.getByRole("navigation", { name: "Documents" }).getByRole("link", { name: "Invoice" }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/orders/${order.id}/invoice$`));
     const invoice = page.locator('article[data-document="invoice"]');
     await expect(invoice.getByTestId("document-order-number")).toHaveText(order.number);
     await expect(invoice.getByTestId("invoice-total")).toHaveText(orderTotal ?? "");
