@@ -193,6 +193,25 @@ describe("invoice", () => {
   });
 });
 
+describe("invoice in another currency", () => {
+  test("a GBP order is invoiced in pounds, paid by (international) bank transfer, not FPS", async () => {
+    const product = await createProduct(db, { price_gbp_cents: 12_34 });
+    const { order } = await placeTestOrder(db, {
+      currency: "GBP",
+      lines: [{ productId: product.id, color: "Black", quantity: 3 }],
+    });
+    const { result } = await runRoute(svc, adminLoader, get(`/admin/orders/${order.id}/invoice`), admin, {
+      id: order.id,
+    });
+    const text = sheetsText(await render(AdminOrderDocuments, pageData(result)));
+    expect(text).toContain(`Total ${formatMoney(order.total_cents, "GBP")}`);
+    expect(text).toContain("£37.02");
+    expect(text).toContain("Bank transfer Not paid yet");
+    expect(text).not.toContain("FPS");
+    expect(text).not.toContain("HK$");
+  });
+});
+
 describe("language", () => {
   test("a Chinese order's documents are in Chinese whatever the admin reads; the toolbar stays the reader's", async () => {
     const { order } = await placedOrder({ locale: "zh", paid: true });

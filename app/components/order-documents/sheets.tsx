@@ -255,7 +255,9 @@ export function InvoiceSheet({ invoice, t }: { invoice: Invoice; t: TFunction })
           <h2 className="text-xs font-semibold uppercase tracking-wide text-stone-500">
             {t("orderDocuments.payment")}
           </h2>
-          <p className="mt-1">{t("orderDocuments.paymentMethod")}</p>
+          <p className="mt-1">
+            {t(invoice.currency === "HKD" ? "orderDocuments.paymentMethod" : "orderDocuments.paymentMethodTransfer")}
+          </p>
           <p data-testid="invoice-paid">
             {invoice.paidAt ? t("orderDocuments.paidOn", { date: date(invoice.paidAt) }) : t("orderDocuments.unpaid")}
           </p>

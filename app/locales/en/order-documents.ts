@@ -55,7 +55,9 @@ export default {
   free: "Free",
   total: "Total",
   payment: "Payment",
+  /** HKD orders are paid by transfer or FPS; the other currencies by international transfer. */
   paymentMethod: "Bank transfer / FPS",
+  paymentMethodTransfer: "Bank transfer",
   paidOn: "Paid on {{date}}",
   unpaid: "Not paid yet",
   cancelledOn: "Order cancelled on {{date}}",

@@ -49,6 +49,7 @@ export default {
   total: "總計",
   payment: "付款",
   paymentMethod: "銀行轉帳／轉數快（FPS）",
+  paymentMethodTransfer: "銀行轉帳",
   paidOn: "付款日期：{{date}}",
   unpaid: "尚未付款",
   cancelledOn: "訂單已於 {{date}} 取消",
