@@ -46,6 +46,7 @@ const POSTGRES_SUITES = [
   "hidden-category",
   "order",
   "order-export",
+  "order-documents",
   "order-notes",
   "outbox",
   "outbox-settings",

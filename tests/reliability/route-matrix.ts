@@ -317,6 +317,17 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     url: (ids) => `/account/orders/${ids.orderA}/receipt`,
   },
   {
+    ...page("/account/orders/:id/invoice", "routes/store/account-order-invoice.tsx", {
+      // The owner's invoice once paid (order A is not paid yet: 404 for everyone); signed out: sign in first.
+      signedOut: to(/^\/login\?redirectTo=%2Faccount%2Forders%2F[0-9a-f-]{36}%2Finvoice$/),
+      customerA: 404,
+      customerB: 404,
+      admin: 404,
+      staff: 404,
+    }),
+    url: (ids) => `/account/orders/${ids.orderA}/invoice`,
+  },
+  {
     path: "/resources/language",
     file: "routes/resources/language.ts",
     url: () => "/resources/language",
@@ -347,6 +358,25 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     "/admin/orders/:id/receipt",
     "routes/admin/order-receipt.ts",
     (ids) => `/admin/orders/${ids.orderA}/receipt`,
+    null,
+  ),
+  // Packing slips and invoices (docs/decisions/060): owner and staff, read-only pages.
+  adminRow(
+    "/admin/orders/:id/packing-slip",
+    { file: "routes/admin/order-documents.tsx", id: "admin-packing-slip" },
+    (ids) => `/admin/orders/${ids.orderA}/packing-slip`,
+    null,
+  ),
+  adminRow(
+    "/admin/orders/:id/invoice",
+    { file: "routes/admin/order-documents.tsx", id: "admin-invoice" },
+    (ids) => `/admin/orders/${ids.orderA}/invoice`,
+    null,
+  ),
+  adminRow(
+    "/admin/orders/print",
+    { file: "routes/admin/order-documents.tsx", id: "admin-order-documents" },
+    (ids) => `/admin/orders/print?doc=packing-slip&id=${ids.orderA}`,
     null,
   ),
   adminRow(

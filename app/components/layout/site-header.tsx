@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { Form, Link, useLocation } from "react-router";
 import type { Currency } from "#db/schema";
+import { ShopMark } from "~/components/shop-mark";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import type { Language } from "~/locales";
@@ -105,11 +106,7 @@ function Brand({ shopName }: { shopName: string }) {
       title={shopName}
       className="flex max-w-[20rem] items-center gap-2 font-bold tracking-tight xl:max-w-[16rem] xl:shrink-0"
     >
-      <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8 shrink-0">
-        <circle cx="16" cy="16" r="14" fill="none" stroke="currentColor" strokeWidth="2.5" />
-        <path d="M16 4v8M16 20v8M4 16h8M20 16h8" stroke="currentColor" strokeWidth="2.5" />
-        <circle cx="16" cy="16" r="2.5" fill="#a3b86c" />
-      </svg>
+      <ShopMark />
       <span
         className={`line-clamp-2 min-w-12 leading-tight [overflow-wrap:anywhere] ${long ? "text-sm sm:text-base" : "text-base sm:text-lg"}`}
         data-testid="shop-name"

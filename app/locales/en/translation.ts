@@ -18,6 +18,7 @@ import adminWebhooks from "./admin-webhooks";
 import brands from "./brands";
 import dashboard from "./dashboard";
 import discounts from "./discounts";
+import orderDocuments from "./order-documents";
 import refunds from "./refunds";
 import shopAlert from "./shop-alerts";
 import stockAlerts from "./stock-alerts";
@@ -698,6 +699,7 @@ export default {
   discounts,
   stockAlerts,
   refunds,
+  orderDocuments,
   adminDemoData,
   adminShop,
   adminProducts,

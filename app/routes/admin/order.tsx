@@ -8,6 +8,7 @@ import { OrderItems } from "~/components/admin/order-items";
 import { OrderMessages } from "~/components/admin/order-messages";
 import { OrderReceipt } from "~/components/admin/order-receipt";
 import { OrderRefunds } from "~/components/admin/order-refunds";
+import { OrderDocumentLinks } from "~/components/order-documents/document-links";
 import { OrderStatusBadge } from "~/components/order-status-badge";
 import { RefundBadge } from "~/components/refund-badge";
 import { BackLink } from "~/components/ui/back-link";
@@ -190,6 +191,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <span className="whitespace-nowrap">{t("adminOrders.lastUpdated", { date: date(order.updated_at) })}</span> ·{" "}
         <span className="font-semibold text-stone-900">{money(order.total_cents)}</span>
       </p>
+      <OrderDocumentLinks orderId={order.id} />
 
       {pageProblem ? (
         <div className="mt-4">

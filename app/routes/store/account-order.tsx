@@ -1,4 +1,5 @@
 import { data, Form } from "react-router";
+import { ShopperInvoiceLink } from "~/components/order-documents/document-links";
 import { OrderStatusBadge } from "~/components/order-status-badge";
 import { OrderSummary } from "~/components/order-summary";
 import { RefundBadge } from "~/components/refund-badge";
@@ -125,6 +126,7 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
       <p className="mt-1">
         <OrderStatusBadge status={status} className="text-sm" /> <RefundBadge order={order} className="text-sm" />
       </p>
+      <ShopperInvoiceLink order={order} />
       {deadline || order.payment_expired_at ? (
         <p
           className={`mt-4 rounded-lg border p-4 text-sm ${deadline?.running ? "border-amber-300 bg-amber-50 text-amber-950" : "border-stone-200 bg-white text-stone-700"}`}

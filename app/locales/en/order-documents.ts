@@ -1,0 +1,70 @@
+/**
+ * English text of packing slips and invoices (docs/decisions/060): the documents, printed in the
+ * order's language, and the small toolbar above them in the reader's. zh/order-documents.ts has
+ * the same keys.
+ */
+export default {
+  packingSlip: "Packing slip",
+  invoice: "Invoice",
+  packingSlips: "Packing slips",
+  invoices: "Invoices",
+  /** The links on the admin order page. */
+  documents: "Documents",
+  openPackingSlip: "Packing slip",
+  openInvoice: "Invoice",
+  /** The shopper's order page. */
+  shopperInvoice: "View or print the invoice",
+  /** The toolbar (screen only). */
+  print: "Print",
+  printHint: "Print with your browser (Ctrl+P, ⌘P on a Mac) or save as PDF: only the document is printed, on A4.",
+  backToOrder: "Back to the order",
+  backToOrders: "Back to orders",
+  count_one: "{{count}} document, one per page",
+  count_other: "{{count}} documents, one per page",
+  missing_one: "Not found, not printed: {{ids}}",
+  missing_other: "Not found, not printed ({{count}}): {{ids}}",
+  errors: {
+    title: "Nothing to print",
+    kind: "Choose packing slips or invoices to print.",
+    none: "Choose at least one order to print.",
+    tooMany: "At most {{max}} orders can be printed at once ({{count}} were chosen). Choose fewer and print again.",
+  },
+  /** The documents themselves (the order's language). */
+  orderNumber: "Order number",
+  invoiceNumber: "Invoice number",
+  orderDate: "Order date",
+  shipTo: "Ship to",
+  billTo: "Bill to",
+  from: "From",
+  phone: "Phone: {{phone}}",
+  email: "E-mail: {{email}}",
+  note: "Customer's note",
+  item: "Item",
+  sku: "SKU",
+  quantity: "Qty",
+  unitPrice: "Unit price",
+  amount: "Amount",
+  colour: "Colour: {{value}}",
+  option: "{{name}}: {{value}}",
+  itemsTotal_one: "{{count}} item",
+  itemsTotal_other: "{{count}} items",
+  packedBy: "Packed by: ______________________",
+  subtotal: "Subtotal",
+  discount: "Discount ({{code}})",
+  shipping: "Shipping",
+  free: "Free",
+  total: "Total",
+  payment: "Payment",
+  /** HKD orders are paid by transfer or FPS; the other currencies by international transfer. */
+  paymentMethod: "Bank transfer / FPS",
+  paymentMethodTransfer: "Bank transfer",
+  paidOn: "Paid on {{date}}",
+  unpaid: "Not paid yet",
+  cancelledOn: "Order cancelled on {{date}}",
+  refunds: "Refunds",
+  refundLine: "Refund on {{date}}: {{reason}}",
+  refunded: "Refunded",
+  keptTotal: "Paid, after refunds",
+  thanks: "Thank you for your order.",
+  contact: "Questions about this order? Write to {{email}} and quote the order number.",
+};
