@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { extractText } from "unpdf";
 import { htmlErrors, seriousViolations } from "../a11y";
 import {
   type ApiShopper,
@@ -23,9 +24,8 @@ import {
  * total equal to the order's, a selection printed one order a page, a Chinese order's documents
  * in Chinese, and the shopper's invoice link once the order is paid.
  *
- * No PDF text parser is installed (and none is added for this): the PDF is checked for its
- * pages, and what prints is checked in the page under print media, which is what Chromium lays
- * out into the PDF.
+ * The PDF Chromium prints is read back with a PDF text parser (unpdf, Mozilla's pdf.js): its
+ * pages and the text on each, so "no price on a packing slip" is checked on paper itself.
  */
 
 const REVOLVER = "Six-Inch CO2 Revolver";
@@ -41,11 +41,13 @@ async function placeOrder(shopper: ApiShopper, lines: { id: number; colour: stri
   return order;
 }
 
-/** Prints the page to PDF as Chromium does (A4) and counts its pages. */
-async function pdfPages(page: Page): Promise<number> {
-  const pdf = (await page.pdf({ format: "A4" })).toString("latin1");
-  expect(pdf.startsWith("%PDF-")).toBe(true);
-  return pdf.match(/\/Type\s*\/Page(?![s\w])/g)?.length ?? 0;
+/** Prints the page to PDF as Chromium does (A4) and reads back the text of each printed page. */
+async function printedPages(page: Page): Promise<string[]> {
+  const pdf = await page.pdf({ format: "A4" });
+  expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  const { totalPages, text } = await extractText(new Uint8Array(pdf), { mergePages: false });
+  expect(text).toHaveLength(totalPages);
+  return text;
 }
 
 /** No serious axe finding on the page as shown, no html-validate error in its server HTML. */
@@ -112,7 +114,13 @@ test("packing slip and invoice: printed to PDF, totals, a selection, a Chinese o
     await expect(page.getByTestId("print-button")).toHaveCount(jsEnabled ? 1 : 0);
     await expect(page.getByText(/Print with your browser/)).toBeVisible();
     await expectPrintsOnlySheets(page, 1);
-    expect(await pdfPages(page)).toBe(1);
+    // On paper: one A4 page with the order number and both lines, and no price or amount.
+    const [slipPaper, ...noMore] = await printedPages(page);
+    expect(noMore).toEqual([]);
+    expect(slipPaper).toContain(order.number);
+    expect(slipPaper).toContain(REVOLVER);
+    expect(slipPaper).toContain(BATTERY);
+    expect(slipPaper).not.toMatch(/HK\$|\d\.\d\d/);
     await expectAccessible(page, jsEnabled);
 
     // The invoice: numbered by the order, its total the order's.
@@ -124,6 +132,10 @@ test("packing slip and invoice: printed to PDF, totals, a selection, a Chinese o
     const invoice = page.locator('article[data-document="invoice"]');
     await expect(invoice.getByTestId("document-order-number")).toHaveText(order.number);
     await expect(invoice.getByTestId("invoice-total")).toHaveText(orderTotal ?? "");
+    // On paper too: the invoice's number and the order's total.
+    const [invoicePaper] = await printedPages(page);
+    expect(invoicePaper).toContain(order.number);
+    expect(invoicePaper).toContain(orderTotal ?? "?");
     await expect(invoice.getByTestId("invoice-paid")).toContainText("Paid on");
     await expect(invoice).toContainText("Bank transfer / FPS");
     await expectAccessible(page, jsEnabled);
@@ -133,7 +145,12 @@ test("packing slip and invoice: printed to PDF, totals, a selection, a Chinese o
     await page.goto(`/admin/orders/print?doc=packing-slip&id=${order.id}&id=${chineseOrder.id}&id=${unknown}`);
     await expect(page.getByTestId("documents-missing")).toContainText(unknown);
     await expectPrintsOnlySheets(page, 2);
-    expect(await pdfPages(page)).toBe(2);
+    // One order a page, in the order they were sent; the unknown id nowhere on paper.
+    const selection = await printedPages(page);
+    expect(selection).toHaveLength(2);
+    expect(selection[0]).toContain(order.number);
+    expect(selection[1]).toContain(chineseOrder.number);
+    expect(selection.join("\n")).not.toContain(unknown);
     await expectAccessible(page, jsEnabled);
 
     // The Chinese order's documents are Chinese, read by an English admin.
