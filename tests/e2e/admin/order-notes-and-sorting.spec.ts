@@ -56,7 +56,7 @@ test.describe("staff notes and sortable lists", () => {
     jsEnabled,
   }) => {
     test.setTimeout(60_000);
-    const [productId] = insertProducts([{ name: `Noted Pistol ${tagOf()}`, hkd: 50_000 }]);
+    const [productId] = insertProducts([{ name: `Noted Widget ${tagOf()}`, hkd: 50_000 }]);
     const shopper = await newApiShopper(playwright, baseURL as string, "notes-buyer");
     try {
       await apiAddToCart(shopper.request, productId as number, "Black", 1);
@@ -97,9 +97,9 @@ test.describe("staff notes and sortable lists", () => {
   test("the products list sorts by price through its header link", async ({ page, jsEnabled }) => {
     const tag = tagOf();
     insertProducts([
-      { name: `Sorted Rifle ${tag} B`, hkd: 300_00 },
-      { name: `Sorted Rifle ${tag} A`, hkd: 100_00 },
-      { name: `Sorted Rifle ${tag} C`, hkd: 200_00 },
+      { name: `Sorted Widget ${tag} B`, hkd: 300_00 },
+      { name: `Sorted Widget ${tag} A`, hkd: 100_00 },
+      { name: `Sorted Widget ${tag} C`, hkd: 200_00 },
     ]);
     await signInAsAdmin(page, "sort-admin");
     await page.goto(`/admin/products?q=${encodeURIComponent(tag)}`);

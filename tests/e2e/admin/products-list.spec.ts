@@ -67,8 +67,14 @@ test.describe("admin product list", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Products" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Manage Categories" })).toHaveAttribute("href", "/admin/categories");
     await expect(page.getByRole("link", { name: "New Product" })).toHaveAttribute("href", "/admin/products/new");
-    for (const column of ["Image", "Name", "Category", "Price", "Colours & Stock", "Stock", "Featured", "Actions"]) {
+    for (const column of ["Image", "Category", "Colours & Stock", "Stock", "Featured", "Actions"]) {
       await expect(page.getByRole("columnheader", { name: column, exact: true })).toBeVisible();
+    }
+    // Name and price sort (decision 058): their headers are links, named with the hint.
+    for (const column of ["Name", "Price"]) {
+      const header = page.getByRole("columnheader", { name: new RegExp(`^${column} \\(`) });
+      await expect(header).toBeVisible();
+      await expect(header.getByRole("link")).toHaveAttribute("href", new RegExp(`sort=${column.toLowerCase()}`));
     }
     // Newest first: the product just added is on the first page.
     await expect(row(page, id)).toBeVisible();
