@@ -16,6 +16,7 @@ import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
 import adminWebhooks from "./admin-webhooks";
 import brands from "./brands";
+import bulkShipping from "./bulk-shipping";
 import dashboard from "./dashboard";
 import discounts from "./discounts";
 import refunds from "./refunds";
@@ -589,6 +590,7 @@ export default {
     deliveredAt: "Delivered",
     cancelledAt: "Cancelled",
     tracking: "Tracking number",
+    carrier: "Carrier",
     receipt: "Payment receipt",
     noReceipt: "No receipt attached.",
     downloadReceipt: "Open receipt",
@@ -643,6 +645,7 @@ export default {
     shippedSubject: "Your order {{number}} is on its way",
     shippedText: "Your order {{number}} has been shipped.",
     trackingText: "Tracking number: {{tracking}}",
+    carrierText: "Carrier: {{carrier}}",
     cancelledSubject: "Your order {{number}} has been cancelled",
     cancelledText:
       "Your order {{number}} has been cancelled. If you have already paid, we will contact you about the refund. Reply to this e-mail if you have any questions.",
@@ -698,6 +701,7 @@ export default {
   discounts,
   stockAlerts,
   refunds,
+  bulkShipping,
   adminDemoData,
   adminShop,
   adminProducts,

@@ -2,6 +2,7 @@ import { Form, Link, useLocation } from "react-router";
 import { ORDER_STATUSES } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
 import { OrderDateFilter, OrderExportForm } from "~/components/admin/order-export";
+import { OrderSelectBox, OrderSelectionBar } from "~/components/admin/order-selection";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ReceiptReviewList, type ReviewAnswer } from "~/components/admin/receipt-review-list";
 import { SortInputs, SortLinks, useSortHeaders } from "~/components/admin/sort-header";
@@ -113,11 +114,15 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
   const returnTo = `${location.pathname}${location.search}`;
   const label = (column: (typeof COLUMNS)[number]) => t(`adminOrders.columns.${column}`);
   const sortable = useSortHeaders(ORDER_SORTS, sort);
-  const headers = COLUMNS.map((column) =>
-    column === "items" || column === "receipt" || column === "actions"
-      ? label(column)
-      : sortable(column, label(column)),
-  );
+  const headers = [
+    // A checkbox per row for the bulk actions (docs/decisions/061), named by each box's own label.
+    { label: <span className="sr-only">{t("bulkShipping.selectColumn")}</span>, className: "w-8" },
+    ...COLUMNS.map((column) =>
+      column === "items" || column === "receipt" || column === "actions"
+        ? label(column)
+        : sortable(column, label(column)),
+    ),
+  ];
   return (
     <div className="max-w-6xl">
       <AdminPageHeader title={t("adminOrders.title")} intro={t("adminOrders.intro")}>
@@ -206,9 +211,13 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
               date: label("date"),
             }}
           />
+          <OrderSelectionBar />
           <AdminTable columns={headers} minWidth="min-w-[56rem]" className="mt-3" layout="cards" testId="orders-table">
             {orders.map((order) => (
               <tr key={order.id} data-testid="order-row">
+                <td className="px-3 py-2" data-label={t("bulkShipping.selectColumn")}>
+                  <OrderSelectBox id={order.id} number={order.order_number} />
+                </td>
                 <td className="px-3 py-2 font-mono text-xs" data-label={label("number")}>
                   <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline">
                     {order.order_number}
