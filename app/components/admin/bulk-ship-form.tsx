@@ -114,7 +114,7 @@ export function BulkShipForm({
               </li>
             ))}
           </ul>
-          <p className="mt-1 text-sm">{t("bulkShipping.refusedHint")}</p>
+          {editable.length > 0 ? <p className="mt-1 text-sm">{t("bulkShipping.refusedHint")}</p> : null}
         </div>
       ) : null}
       {missing > 0 ? <p className="text-sm text-stone-700">{t("bulkShipping.missing", { count: missing })}</p> : null}
@@ -201,8 +201,12 @@ export function BulkShipForm({
                       </span>
                     ) : (
                       <span className="text-stone-600" data-testid="ship-blocked">
-                        {server?.problem ? `${reason(server.problem)} ` : null}
-                        {order.blocker ? t(`bulkShipping.blockers.${order.blocker}`) : null}
+                        {/* Why it did not move just now, else why it cannot (the refusal names the status). */}
+                        {server?.problem
+                          ? reason(server.problem)
+                          : order.blocker
+                            ? t(`bulkShipping.blockers.${order.blocker}`)
+                            : null}
                       </span>
                     )}
                   </td>
@@ -211,16 +215,16 @@ export function BulkShipForm({
             );
           })}
         </AdminTable>
-        {editable.length > 0 ? (
-          <div className="flex flex-wrap items-center gap-3">
+        <div className="flex flex-wrap items-center gap-3">
+          {editable.length > 0 ? (
             <StatusButton>{t("bulkShipping.submit", { count: editable.length })}</StatusButton>
-            <Link to="/admin/orders" className="text-sm text-brand-700 hover:underline">
-              {t("bulkShipping.back")}
-            </Link>
-          </div>
-        ) : (
-          <p className="text-sm text-stone-700">{t("bulkShipping.nothingToShip")}</p>
-        )}
+          ) : answer ? null : (
+            <p className="text-sm text-stone-700">{t("bulkShipping.nothingToShip")}</p>
+          )}
+          <Link to="/admin/orders" className="text-sm text-brand-700 hover:underline">
+            {t("bulkShipping.back")}
+          </Link>
+        </div>
       </Form>
     </div>
   );
