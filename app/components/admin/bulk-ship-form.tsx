@@ -160,6 +160,7 @@ export function BulkShipForm({
                         <p className="mb-1 text-sm font-medium text-red-700">{reason(server.problem)}</p>
                       ) : null}
                       <input
+                        type="text"
                         id={row.carrier.id}
                         name={row.carrier.name}
                         defaultValue={String(row.carrier.initialValue ?? "")}
@@ -175,6 +176,7 @@ export function BulkShipForm({
                     </td>
                     <td className="px-3 py-2 align-top" data-label={label("tracking")}>
                       <input
+                        type="text"
                         id={row.tracking.id}
                         name={row.tracking.name}
                         defaultValue={String(row.tracking.initialValue ?? "")}

@@ -88,7 +88,7 @@ export function OrderActions({
           <Form method="post" className="flex flex-col gap-2">
             {hidden}
             {input("markShipped", "carrier", t("adminOrders.carrier"), t("adminOrders.carrierHint"), (props) => (
-              <input {...props} maxLength={CARRIER_MAX} list={CARRIER_LIST_ID} autoComplete="off" />
+              <input {...props} type="text" maxLength={CARRIER_MAX} list={CARRIER_LIST_ID} autoComplete="off" />
             ))}
             <CarrierList />
             {input("markShipped", "tracking", t("adminOrders.tracking"), t("adminOrders.trackingHint"), (props) => (
