@@ -141,6 +141,8 @@ export default function ShipOrders({ loaderData, actionData }: Route.ComponentPr
         <AdminPageHeader title={t("bulkShipping.title")} intro={t("bulkShipping.intro")} />
       </div>
       <BulkShipForm
+        // A new list of rows (orders moved, statuses read again) starts the form afresh with its kept values.
+        key={JSON.stringify([loaderData.orders.map((order) => [order.id, order.status]), answer?.kept ?? null])}
         action={`${location.pathname}${location.search}`}
         orders={loaderData.orders}
         missing={loaderData.missing}
