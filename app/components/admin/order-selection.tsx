@@ -1,4 +1,6 @@
+import type { TFunction } from "i18next";
 import { useEffect, useRef, useState } from "react";
+import type { Column } from "~/components/admin/admin-table";
 import { buttonClass } from "~/components/ui/button";
 import { useTranslation } from "~/lib/i18n";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -95,18 +97,25 @@ export function OrderSelectionBar() {
   );
 }
 
-/** A row's checkbox: the order's id, named for its number, in the selection form. */
-export function OrderSelectBox({ id, number }: { id: string; number: string }) {
+/** The checkboxes' column header (bulk actions, docs/decisions/061): a name for screen readers, each box has its own label. */
+export function selectHeader(t: TFunction): Column {
+  return { label: <span className="sr-only">{t("bulkShipping.selectColumn")}</span>, className: "w-8" };
+}
+
+/** A row's first cell: its checkbox, the order's id, named for its number, in the selection form. */
+export function OrderSelectCell({ id, number }: { id: string; number: string }) {
   const { t } = useTranslation();
   return (
-    <input
-      type="checkbox"
-      name="id"
-      value={id}
-      form={ORDER_SELECTION_FORM}
-      className="size-5 sm:size-4"
-      aria-label={t("bulkShipping.selectOrder", { number })}
-      data-testid="order-select"
-    />
+    <td className="px-3 py-2" data-label={t("bulkShipping.selectColumn")}>
+      <input
+        type="checkbox"
+        name="id"
+        value={id}
+        form={ORDER_SELECTION_FORM}
+        className="size-5 sm:size-4"
+        aria-label={t("bulkShipping.selectOrder", { number })}
+        data-testid="order-select"
+      />
+    </td>
   );
 }
