@@ -10,6 +10,7 @@ import { defineConfig } from "vitest/config";
 const POSTGRES_SUITES = [
   "admin-blog",
   "refunds",
+  "bulk-shipping",
   "admin-categories",
   "admin-brands",
   "brands",

@@ -54,6 +54,7 @@ export default [
       route("products/import", "routes/admin/products-import.tsx"),
       route("products/edit/:id", "routes/admin/product-form.tsx", { id: "admin-product-edit" }),
       route("orders", "routes/admin/orders.tsx"),
+      route("orders/ship", "routes/admin/orders-ship.tsx"),
       route("orders/:id", "routes/admin/order.tsx"),
       route("discounts", "routes/admin/discounts.tsx"),
       route("discounts/new", "routes/admin/discount-form.tsx", { id: "admin-discount-new" }),

@@ -240,6 +240,8 @@ export interface OrdersTable {
   shipping_zone_name: ColumnType<string | null, string | null | undefined, string | null>;
   /** What refunds gave back so far, in the order's currency (migration 0029): the refunds' compare-and-set key. */
   refunded_cents: ColumnType<number, number | undefined, number>;
+  /** Who carries the parcel, typed beside the tracking number when shipped (migration 0031); null before. */
+  carrier: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One refund of an order (migration 0029, docs/decisions/057). */

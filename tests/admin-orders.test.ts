@@ -486,6 +486,7 @@ describe("the order routes", () => {
       intent: "markShipped",
       expected: "paid",
       tracking: null,
+      carrier: null,
     });
     expect(orderStatusSchema.safeParse({ intent: "markPaid", expected: "teleported" }).success).toBe(false);
   });

@@ -138,6 +138,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
     "shipping_zone_id",
     "shipping_zone_name",
     "refunded_cents",
+    "carrier",
   ],
   order_refunds: ["id", "order_id", "amount_cents", "currency", "reason", "actor_user_id", "created_at"],
   order_refund_lines: ["refund_id", "order_line_id", "quantity"],

@@ -12,6 +12,17 @@ export const rejectReasonField = z
 
 export { expected as expectedStatusField };
 
+/** The longest carrier name ("SF Express", "Hongkong Post"…; docs/decisions/061). */
+export const CARRIER_MAX = 60;
+
+/** Who carries the parcel, beside the tracking number when an order is marked shipped: optional. */
+export const carrierField = z
+  .string()
+  .trim()
+  .max(CARRIER_MAX, { error: "adminOrders.errors.carrierTooLong" })
+  .optional()
+  .transform((value) => value || null);
+
 /**
  * The admin's status-change forms, one per action, told apart by `intent`. `expected` is the
  * status the admin saw: the change applies only while the order is still in it.
@@ -30,6 +41,7 @@ export const orderStatusSchema = z.discriminatedUnion(
         .max(100, { error: "adminOrders.errors.trackingTooLong" })
         .optional()
         .transform((value) => value || null),
+      carrier: carrierField,
     }),
     z.object({
       intent: z.literal("rejectReceipt"),

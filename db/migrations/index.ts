@@ -25,6 +25,7 @@ import * as m0027 from "./0027-stock-alerts";
 import * as m0028 from "./0028-product-identifiers";
 import * as m0029 from "./0029-refunds";
 import * as m0030 from "./0030-order-notes";
+import * as m0031 from "./0031-order-carrier";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   "0028-product-identifiers": m0028,
   "0029-refunds": m0029,
   "0030-order-notes": m0030,
+  "0031-order-carrier": m0031,
 };

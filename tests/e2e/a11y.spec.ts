@@ -227,7 +227,16 @@ test.describe("accessibility and markup of every page type", () => {
       await visit("/admin/brands");
       await visit("/admin/brands?new=1");
       await visit(`/admin/orders?q=${encodeURIComponent(shopper.email)}`);
-      await visit(await firstLink(page, /^\/admin\/orders\/[\w-]+$/));
+      const orderPage = await firstLink(page, /^\/admin\/orders\/[\w-]+$/);
+      await visit(orderPage);
+      // Bulk shipping (docs/decisions/061): the order paid, its carrier and tracking fields.
+      const orderId = orderPage.split("/").pop() ?? "";
+      const paid = await page.request.post(orderPage, {
+        form: { intent: "markPaid", expected: "pending_payment" },
+        maxRedirects: 0,
+      });
+      expect(paid.status(), "the order marked paid").toBe(302);
+      await visit(`/admin/orders/ship?id=${orderId}`);
       await visit("/admin/discounts");
       await visit("/admin/discounts/new");
       await visit("/admin/messages");

@@ -502,6 +502,22 @@ export const FORMS: readonly FormAction[] = [
     },
   },
   {
+    name: "admin: mark several orders shipped (bulk shipping)",
+    module: "app/routes/admin/orders-ship.tsx",
+    path: (ctx) => `/admin/orders/ship?id=${ctx.transitionOrderId}`,
+    as: "admin",
+    encoding: "urlencoded",
+    fields: {
+      "orders[0].id": (ctx) => [ctx.transitionOrderId, "00000000-0000-0000-0000-000000000000", "x"],
+      "orders[0].expected": ORDER_STATUSES,
+      "orders[0].carrier": ["SF Express", "", "x".repeat(61), "<script>alert(1)</script>"],
+      "orders[0].tracking": ["SF1234567890", "", "x".repeat(101)],
+      "orders[1].id": (ctx) => [ctx.transitionOrderId, ctx.orderId],
+      "orders[1].expected": ["paid", "processing"],
+      "orders[1].tracking": ["HK123", ""],
+    },
+  },
+  {
     name: "admin: receipt review queue (mark paid, reject from the list)",
     module: "app/routes/admin/orders.tsx",
     path: () => "/admin/orders?status=review",
@@ -806,6 +822,8 @@ export const QUERIES: readonly { name: string; path: string; param: string; extr
       to: ["2026-11-30", "99999-01-01"],
     },
   },
+  // The orders chosen for bulk shipping (none or garbage: back to the list with a message).
+  { name: "admin bulk shipping", path: "/admin/orders/ship", param: "id" },
   { name: "admin customers list", path: "/admin/customers", param: "q", extra: { page: ["-5"] } },
   {
     name: "admin messages list",

@@ -471,6 +471,12 @@ export const ROUTE_MATRIX: readonly MatrixRow[] = [
     adminBody: () => ({ intent: "nothing" }),
     admin: 400,
   }),
+  // Bulk shipping (docs/decisions/061): owner and staff, as the order page's "mark shipped".
+  adminRow("/admin/orders/ship", "routes/admin/orders-ship.tsx", (ids) => `/admin/orders/ship?id=${ids.orderA}`, {
+    body: (ids) => ({ "orders[0].id": ids.orderA, "orders[0].expected": "paid", "orders[0].tracking": "FORGED1" }),
+    adminBody: () => ({}),
+    admin: 400,
+  }),
   // Discount codes: owner and staff; a forged write would give the shop away.
   adminRow("/admin/discounts", "routes/admin/discounts.tsx", () => "/admin/discounts", {
     body: () => ({ intent: "delete", id: "1" }),

@@ -7,6 +7,8 @@ import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { Field, inputClass, StatusButton } from "~/components/ui/field";
 import { useTranslation } from "~/lib/i18n";
 import type { OrderTransition } from "~/models/orders/desk.server";
+import { CARRIER_MAX } from "~/schemas/order-status";
+import { CARRIER_LIST_ID, CarrierList } from "./carrier-list";
 
 type Control = (props: {
   id: string;
@@ -28,7 +30,13 @@ export function OrderActions({
   confirmingCancel,
   result,
 }: {
-  order: { id: string; status: OrderStatus; order_number: string; tracking_number: string | null };
+  order: {
+    id: string;
+    status: OrderStatus;
+    order_number: string;
+    tracking_number: string | null;
+    carrier: string | null;
+  };
   actions: OrderTransition[];
   confirmingCancel: boolean;
   result: SubmissionResult<string[]> | undefined;
@@ -63,6 +71,11 @@ export function OrderActions({
   );
   return (
     <AdminSection id="actions" look="panel" heading={t("adminOrders.actions")}>
+      {order.carrier ? (
+        <p className="mt-2 text-sm" data-testid="order-carrier">
+          {t("adminOrders.carrier")}: {order.carrier}
+        </p>
+      ) : null}
       {order.tracking_number ? (
         <p className="mt-2 text-sm">
           {t("adminOrders.tracking")}: <span className="font-mono">{order.tracking_number}</span>
@@ -74,6 +87,10 @@ export function OrderActions({
         {actions.includes("markShipped") ? (
           <Form method="post" className="flex flex-col gap-2">
             {hidden}
+            {input("markShipped", "carrier", t("adminOrders.carrier"), t("adminOrders.carrierHint"), (props) => (
+              <input {...props} type="text" maxLength={CARRIER_MAX} list={CARRIER_LIST_ID} autoComplete="off" />
+            ))}
+            <CarrierList />
             {input("markShipped", "tracking", t("adminOrders.tracking"), t("adminOrders.trackingHint"), (props) => (
               <input {...props} maxLength={100} />
             ))}

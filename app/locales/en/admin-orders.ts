@@ -71,6 +71,7 @@ export default {
   rejectedBecause: "Receipt rejected: {{reason}}",
   uploadedAt: "Uploaded {{date}}",
   tracking: "Tracking number",
+  carrier: "Carrier",
   actions: "Actions",
   noActions: "No further status changes for this order.",
   markPaid: "Mark Paid",
@@ -82,6 +83,7 @@ export default {
   rejectReason: "Reason for the customer",
   rejectReasonHint: "The customer receives this by e-mail and can upload a new receipt from their account.",
   trackingHint: "Optional. Sent to the customer with the shipping e-mail.",
+  carrierHint: "Optional, e.g. SF Express or Hongkong Post.",
   cancel: "Cancel Order",
   cancelConfirm: "Cancel order {{number}}? Its items go back into stock and the customer is told by e-mail.",
   cancelYes: "Yes, cancel the order",
@@ -144,6 +146,7 @@ export default {
     reasonRequired: "Tell the customer why the receipt was rejected",
     reasonTooLong: "The reason can be at most 500 characters",
     trackingTooLong: "The tracking number can be at most 100 characters",
+    carrierTooLong: "The carrier can be at most 60 characters",
     failed: "Failed to update order status: {{message}}",
   },
   queue: {

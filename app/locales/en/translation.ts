@@ -16,6 +16,7 @@ import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
 import adminWebhooks from "./admin-webhooks";
 import brands from "./brands";
+import bulkShipping from "./bulk-shipping";
 import dashboard from "./dashboard";
 import discounts from "./discounts";
 import orderDocuments from "./order-documents";
@@ -590,6 +591,7 @@ export default {
     deliveredAt: "Delivered",
     cancelledAt: "Cancelled",
     tracking: "Tracking number",
+    carrier: "Carrier",
     receipt: "Payment receipt",
     noReceipt: "No receipt attached.",
     downloadReceipt: "Open receipt",
@@ -644,6 +646,7 @@ export default {
     shippedSubject: "Your order {{number}} is on its way",
     shippedText: "Your order {{number}} has been shipped.",
     trackingText: "Tracking number: {{tracking}}",
+    carrierText: "Carrier: {{carrier}}",
     cancelledSubject: "Your order {{number}} has been cancelled",
     cancelledText:
       "Your order {{number}} has been cancelled. If you have already paid, we will contact you about the refund. Reply to this e-mail if you have any questions.",
@@ -700,6 +703,7 @@ export default {
   stockAlerts,
   refunds,
   orderDocuments,
+  bulkShipping,
   adminDemoData,
   adminShop,
   adminProducts,

@@ -71,6 +71,7 @@ export default {
   rejectedBecause: "收據已退回：{{reason}}",
   uploadedAt: "上載時間：{{date}}",
   tracking: "追蹤編號",
+  carrier: "物流公司",
   actions: "操作",
   noActions: "此訂單不能再更改狀態。",
   markPaid: "標記為已付款",
@@ -82,6 +83,7 @@ export default {
   rejectReason: "給客戶的原因",
   rejectReasonHint: "客戶會經電郵收到此原因，並可在帳戶內重新上載收據。",
   trackingHint: "選填。會連同寄出通知電郵發送給客戶。",
+  carrierHint: "選填，例如順豐速運或香港郵政。",
   cancel: "取消訂單",
   cancelConfirm: "確定取消訂單 {{number}}？貨品會撥回庫存，並以電郵通知客戶。",
   cancelYes: "確定取消訂單",
@@ -143,6 +145,7 @@ export default {
     reasonRequired: "請告訴客戶退回收據的原因",
     reasonTooLong: "原因最多 500 個字元",
     trackingTooLong: "追蹤編號最多 100 個字元",
+    carrierTooLong: "物流公司最多 60 個字元",
     failed: "未能更新訂單狀態：{{message}}",
   },
   queue: {

@@ -17,6 +17,7 @@ import adminShop from "./admin-shop";
 import adminStaff from "./admin-staff";
 import adminWebhooks from "./admin-webhooks";
 import brands from "./brands";
+import bulkShipping from "./bulk-shipping";
 import dashboard from "./dashboard";
 import discounts from "./discounts";
 import orderDocuments from "./order-documents";
@@ -575,6 +576,7 @@ export default {
     deliveredAt: "已送達",
     cancelledAt: "已取消",
     tracking: "追蹤編號",
+    carrier: "物流公司",
     receipt: "付款收據",
     noReceipt: "沒有附上收據。",
     downloadReceipt: "打開收據",
@@ -626,6 +628,7 @@ export default {
     shippedSubject: "你的訂單 {{number}} 已寄出",
     shippedText: "你的訂單 {{number}} 已經寄出。",
     trackingText: "追蹤編號：{{tracking}}",
+    carrierText: "物流公司：{{carrier}}",
     cancelledSubject: "你的訂單 {{number}} 已取消",
     cancelledText: "你的訂單 {{number}} 已經取消。如你已付款，我們會聯絡你安排退款。如有任何疑問，請直接回覆此電郵。",
     receiptRejectedSubject: "請為訂單 {{number}} 重新上傳收據",
@@ -677,6 +680,7 @@ export default {
   stockAlerts,
   refunds,
   orderDocuments,
+  bulkShipping,
   adminDemoData,
   adminShop,
   adminProducts,

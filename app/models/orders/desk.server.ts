@@ -392,6 +392,8 @@ export interface TransitionInput {
   /** The status the admin saw: the change applies only if the order is still in it. */
   expected: OrderStatus;
   trackingNumber?: string | null;
+  /** Who carries the parcel (markShipped only; docs/decisions/061). */
+  carrier?: string | null;
   reason?: string | null;
 }
 
@@ -419,7 +421,11 @@ export async function transitionOrder(
     const set: Updateable<OrdersTable> = { status: rule.to, updated_at: timestamp };
     if (input.transition === "markPaid") Object.assign(set, { paid_at: timestamp, receipt_rejected_reason: null });
     if (input.transition === "markShipped") {
-      Object.assign(set, { shipped_at: timestamp, tracking_number: input.trackingNumber || null });
+      Object.assign(set, {
+        shipped_at: timestamp,
+        tracking_number: input.trackingNumber || null,
+        carrier: input.carrier || null,
+      });
     }
     if (input.transition === "markDelivered") set.delivered_at = timestamp;
     if (input.transition === "cancel") set.cancelled_at = timestamp;
@@ -457,6 +463,7 @@ export async function transitionOrder(
       after: {
         status: rule.to,
         ...(input.transition === "markShipped" ? { tracking_number: set.tracking_number } : {}),
+        ...(input.transition === "markShipped" && set.carrier ? { carrier: set.carrier } : {}),
         ...(input.transition === "rejectReceipt" ? { reason: set.receipt_rejected_reason } : {}),
         ...(input.transition === "cancel" ? { restocked } : {}),
         ...(discountReleased ? { discountReleased } : {}),

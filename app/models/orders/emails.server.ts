@@ -191,7 +191,7 @@ export function mailsCustomer(transition: string): transition is MailedTransitio
 
 /**
  * Tells the customer what an admin changed, queued in the change's transaction: paid, shipped
- * (with the tracking number), cancelled, or a rejected receipt with the reason and a link to
+ * (with the carrier and tracking number), cancelled, or a rejected receipt with the reason and a link to
  * upload a new one.
  */
 export async function queueOrderStatusEmail(
@@ -208,6 +208,7 @@ export async function queueOrderStatusEmail(
     name: order.first_name,
     total: formatMoney(order.total_cents, order.currency),
     tracking: order.tracking_number ?? "",
+    carrier: order.carrier ?? "",
     reason: order.receipt_rejected_reason ?? "",
   };
   const message = await renderLocalizedEmail(await loadShop(trx), order.email, language, (t) => ({
@@ -216,6 +217,7 @@ export async function queueOrderStatusEmail(
     paragraphs: [
       t(`orderEmail.${key}Text`, params),
       ...(amounts ? [amountsText(t, order)] : []),
+      ...(transition === "markShipped" && order.carrier ? [t("orderEmail.carrierText", params)] : []),
       ...(transition === "markShipped" && order.tracking_number ? [t("orderEmail.trackingText", params)] : []),
       ...(transition === "rejectReceipt" ? [t("orderEmail.reasonText", params)] : []),
     ],

@@ -139,6 +139,7 @@ export const action = formAction(
       transition: value.intent,
       expected: value.expected,
       trackingNumber: value.intent === "markShipped" ? value.tracking : null,
+      carrier: value.intent === "markShipped" ? value.carrier : null,
       reason: value.intent === "rejectReceipt" ? value.reason : null,
     });
     return succeed(context, form, {

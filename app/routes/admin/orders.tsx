@@ -2,6 +2,7 @@ import { Form, Link, useLocation } from "react-router";
 import { ORDER_STATUSES } from "#db/schema";
 import { AdminTable } from "~/components/admin/admin-table";
 import { OrderDateFilter, OrderExportForm } from "~/components/admin/order-export";
+import { OrderSelectCell, OrderSelectionBar, selectHeader } from "~/components/admin/order-selection";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ReceiptReviewList, type ReviewAnswer } from "~/components/admin/receipt-review-list";
 import { SortInputs, SortLinks, useSortHeaders } from "~/components/admin/sort-header";
@@ -33,7 +34,7 @@ import { shownStatus } from "~/models/orders/status";
 import { receiptReviewSchema } from "~/schemas/receipt-review";
 import type { Route } from "./+types/orders";
 
-const COLUMNS = ["number", "customer", "items", "total", "status", "receipt", "date", "actions"] as const;
+const COLUMNS = ["select", "number", "customer", "items", "total", "status", "receipt", "date", "actions"] as const;
 
 /**
  * GET /admin/orders?status=&q=&from=&to=&sort=&dir=&page= — every filter is a query string, so it
@@ -111,12 +112,14 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
   const location = useLocation();
   const { orders, total, page, pages, status, q, from, to, sort, canExport, language, queue, unpaid, at } = loaderData;
   const returnTo = `${location.pathname}${location.search}`;
-  const label = (column: (typeof COLUMNS)[number]) => t(`adminOrders.columns.${column}`);
+  const label = (column: Exclude<(typeof COLUMNS)[number], "select">) => t(`adminOrders.columns.${column}`);
   const sortable = useSortHeaders(ORDER_SORTS, sort);
   const headers = COLUMNS.map((column) =>
-    column === "items" || column === "receipt" || column === "actions"
-      ? label(column)
-      : sortable(column, label(column)),
+    column === "select"
+      ? selectHeader(t)
+      : column === "items" || column === "receipt" || column === "actions"
+        ? label(column)
+        : sortable(column, label(column)),
   );
   return (
     <div className="max-w-6xl">
@@ -206,9 +209,11 @@ export default function OrdersManagement({ loaderData, actionData }: Route.Compo
               date: label("date"),
             }}
           />
+          <OrderSelectionBar />
           <AdminTable columns={headers} minWidth="min-w-[56rem]" className="mt-3" layout="cards" testId="orders-table">
             {orders.map((order) => (
               <tr key={order.id} data-testid="order-row">
+                <OrderSelectCell id={order.id} number={order.order_number} />
                 <td className="px-3 py-2 font-mono text-xs" data-label={label("number")}>
                   <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline">
                     {order.order_number}

@@ -200,6 +200,11 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
                       : t(HISTORY_TEXT[entry.kind])}
                 </li>
               ))}
+              {order.carrier ? (
+                <li data-testid="order-carrier">
+                  {t("orders.carrier")}: {order.carrier}
+                </li>
+              ) : null}
               {order.tracking_number ? (
                 <li>
                   {t("orders.tracking")}: <span className="font-mono">{order.tracking_number}</span>

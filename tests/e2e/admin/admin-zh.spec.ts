@@ -199,6 +199,7 @@ test.describe("the back office in Chinese", () => {
           "/admin/brands",
           "/admin/orders",
           `/admin/orders/${order.id}`,
+          `/admin/orders/ship?id=${order.id}`,
           "/admin/customers",
           customerHref as string,
           "/admin/blog",
