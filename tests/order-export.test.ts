@@ -57,6 +57,7 @@ interface OrderInput {
   shipping_cents?: number;
   discount_code?: string | null;
   discount_cents?: number;
+  carrier?: string | null;
   tracking_number?: string | null;
   /** Given back so far (refunds, decision 057). */
   refunded_cents?: number;
@@ -107,6 +108,7 @@ async function addOrder(input: OrderInput = {}): Promise<{ id: string; number: s
       country: input.country ?? "Hong Kong",
       country_code: input.country_code === undefined ? "HK" : input.country_code,
       shipping_zone_name: input.shipping_zone_name === undefined ? "Hong Kong" : input.shipping_zone_name,
+      carrier: input.carrier ?? null,
       tracking_number: input.tracking_number ?? null,
       refunded_cents: input.refunded_cents ?? 0,
       receipt_path: input.receipt_path ?? null,
@@ -168,6 +170,7 @@ describe("order export: the rows", () => {
       shipping_cents: 25_50,
       discount_code: "SPRING10",
       discount_cents: 12_34,
+      carrier: "SF Express",
       tracking_number: "HK123456789",
       refunded_cents: 500_00,
       created_at: "2026-03-01T10:15:00.000Z",
@@ -224,6 +227,7 @@ describe("order export: the rows", () => {
       Total: "2511.86",
       // Given back so far (decision 057), on the order's first row only.
       Refunded: "500.00",
+      Carrier: "SF Express",
       "Tracking Number": "HK123456789",
     });
     // The second line repeats who and where, not the order's amounts (a column's sum stays true).
@@ -286,6 +290,7 @@ describe("order export: the rows", () => {
       last_name: "",
       email: "@evil@export.test",
       phone: "+852 9876 5432",
+      carrier: "=cmd",
       tracking_number: "-2+3",
       lines: [{ name_en: "+SUM(A1:A9)", color: "\tTab", sku: "=1+1", option_name: "Size", option_value: "-L" }],
     });
@@ -294,6 +299,7 @@ describe("order export: the rows", () => {
       "Customer Name": '\'=HYPERLINK("http://evil")',
       Email: "'@evil@export.test",
       Phone: "+852 9876 5432",
+      Carrier: "'=cmd",
       "Tracking Number": "'-2+3",
       Product: "'+SUM(A1:A9)",
       Colour: "'\tTab",

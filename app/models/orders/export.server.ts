@@ -42,6 +42,7 @@ export const ORDER_EXPORT_COLUMNS = [
   "Shipping",
   "Total",
   "Refunded",
+  "Carrier",
   "Tracking Number",
 ] as const;
 
@@ -77,6 +78,7 @@ const ORDER_COLUMNS = [
   "country",
   "country_code",
   "shipping_zone_name",
+  "carrier",
   "tracking_number",
   "created_at",
   "paid_at",
@@ -201,6 +203,7 @@ export function orderExportRecords({ order, lines }: OrderExportBatch): Record<O
     "Country Code": order.country_code ?? "",
     "Shipping Zone": order.shipping_zone_name ?? "",
     Currency: order.currency,
+    Carrier: order.carrier ?? "",
     "Tracking Number": order.tracking_number ?? "",
   };
   // subtotal_cents is after the discount (schema.ts): the lines' own sum is it plus the discount,
