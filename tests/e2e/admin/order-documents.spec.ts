@@ -65,7 +65,8 @@ async function expectPrintsOnlySheets(page: Page, sheets: number) {
   await expect(page.getByTestId("documents-toolbar")).toBeHidden();
   await expect(page.locator("article[data-document]")).toHaveCount(sheets);
   for (const sheet of await page.locator("article[data-document]").all()) await expect(sheet).toBeVisible();
-  await page.emulateMedia({ media: "screen" });
+  // Back to no emulation (not "screen"): page.pdf prints with print media, as a browser does.
+  await page.emulateMedia({ media: null });
 }
 
 test("packing slip and invoice: printed to PDF, totals, a selection, a Chinese order, the shopper's invoice", async ({
