@@ -19,7 +19,7 @@ import { startPostgres } from "./tests/setup/postgres";
  * together on an empty database are tested in tests/reliability/scale.spec.ts.
  *
  * Left out: admin/first-admin (the setup works once per fresh shop: playwright.config.ts gives
- * each of its runs a shop of its own), admin/products-list, admin/messages,
+ * each of its runs a shop of its own), admin/products-list, admin/order-notes-and-sorting, admin/messages,
  * purchase/discount-codes and purchase/restricted-items (they read or write the main shop's SQLite file; the outbox and the
  * discount race across two processes on PostgreSQL are tests/reliability/outbox.spec.ts and
  * discount-races.spec.ts), and the admin specs about how a page is drawn rather than about
@@ -86,6 +86,9 @@ export default defineConfig({
   testIgnore: [
     /first-admin/,
     /products-list/,
+    // Writes its products into the SQLite file; notes and sorting are tested on PostgreSQL by
+    // Vitest (order-notes, admin-sorting, query-plans).
+    /order-notes-and-sorting/,
     /admin\/messages\./,
     /discount-codes/,
     /restricted-items/,
