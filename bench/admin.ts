@@ -455,10 +455,10 @@ export async function main() {
     ];
     console.table(orderExports);
 
-    // A page's queries: 10 ms. The order export's batch (500 orders, their lines, formatted) is a
-    // step of a download, not a page: 50 ms, so 50,000 orders stream in about 5 s (decision 059).
-    const limitMs = (target: Case["target"]) => (target === "order export" ? 50 : 10);
-    console.info("\nVerdicts (target: median under 10 ms, 50 ms for an order-export batch; no unbounded scan):");
+    // A page's queries: 10 ms. An export's batch (500 customers or orders, with their figures or
+    // lines, formatted) is a step of a download, not a page: 50 ms (decision 059).
+    const limitMs = (target: Case["target"]) => (target === "order export" || target === "export" ? 50 : 10);
+    console.info("\nVerdicts (target: median under 10 ms, 50 ms for an export's batch; no unbounded scan):");
     for (const target of ["orders", "customers", "customer page", "export", "order export"] as const) {
       const mine = cases.filter((item) => item.target === target);
       const slow = rows.filter((row) => mine.some((item) => item.label === row.case) && row.p50_ms > limitMs(target));
