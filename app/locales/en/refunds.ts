@@ -8,7 +8,7 @@ export default {
   by: "by {{email}}",
   putBack_one: "{{count}} unit back in stock: {{item}}",
   putBack_other: "{{count}} units back in stock: {{item}}",
-  formTitle: "Refund",
+  formTitle: "Record a refund",
   formIntro: "Give money back on this order, in part or in full. The customer is e-mailed the amount and the reason.",
   left: "Left to refund: {{amount}}",
   amount: "Amount ({{currency}})",

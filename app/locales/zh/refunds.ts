@@ -9,7 +9,7 @@ export default {
   by: "由 {{email}} 處理",
   putBack_one: "{{count}} 件放回存貨：{{item}}",
   putBack_other: "{{count}} 件放回存貨：{{item}}",
-  formTitle: "退款",
+  formTitle: "記錄一筆退款",
   formIntro: "為此訂單退回部分或全部款項。顧客會收到列明金額和原因的電郵。",
   left: "尚可退款：{{amount}}",
   amount: "金額（{{currency}}）",
