@@ -77,6 +77,8 @@ test("the owner edits the search synonyms, and shoppers' searches follow", async
   // In Chinese, the screen and its messages.
   await setLanguage(page.context(), base, "zh");
   await page.goto("/admin/settings/search");
+  // With JavaScript, the form is filled once React owns it (a fill before hydration can be lost).
+  if (jsEnabled) await waitForReact(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("搜尋同義詞");
   await page.getByLabel("同義詞組").fill("x, 長槍");
   await page.getByRole("button", { name: "儲存同義詞" }).click();
