@@ -16,6 +16,19 @@ export interface Services {
   mailer: Mailer;
 }
 
+/**
+ * What the logs and metrics say about one request (server/request-trace.ts makes it, before the
+ * page cache; app/middleware/trace.ts fills in the route and user once React Router knows them).
+ */
+export interface RequestTrace {
+  /** From a trusted proxy's `X-Request-Id`, or generated; sent back as `X-Request-Id`. */
+  id: string;
+  /** The matched route's pattern (`/product/:id`), `page-cache` for a cache hit; null before routing. */
+  route: string | null;
+  /** The signed-in user, if any. */
+  userId: string | null;
+}
+
 export interface RequestInfo {
   /** CSP nonce for this response's inline scripts. */
   nonce: string;
@@ -28,6 +41,8 @@ export interface RequestInfo {
    * segment, which only the store's catch-all route matches, and that answers 400 (server/app.ts).
    */
   unreadablePath?: boolean;
+  /** Absent in tests that build their own context. */
+  trace?: RequestTrace;
 }
 
 export const servicesContext = createContext<Services>();

@@ -18,6 +18,7 @@ import { currencyMiddleware, getCurrency } from "./middleware/currency";
 import { getLanguage, i18nextMiddleware } from "./middleware/i18next";
 import { pageViewMiddleware } from "./middleware/page-views";
 import { sessionMiddleware } from "./middleware/session";
+import { traceMiddleware } from "./middleware/trace";
 import { userMiddleware } from "./middleware/user";
 import { countCartLines } from "./models/cart.server";
 import { listActiveCategories } from "./models/categories.server";
@@ -26,6 +27,7 @@ import { getShop, shopIdentity } from "./models/settings/shop.server";
 export const middleware: Route.MiddlewareFunction[] = [
   sessionMiddleware,
   userMiddleware,
+  traceMiddleware,
   i18nextMiddleware,
   currencyMiddleware,
   pageViewMiddleware,

@@ -28,6 +28,7 @@ import { dbCopyCommand, storageCopyCommand } from "./copy";
 import { checkPortFree, listen, StartError, stopWithLauncher } from "./lifecycle";
 import { PageCache, servePageCache } from "./page-cache";
 import { servePrecompressed } from "./precompress";
+import { assignRequestTrace, traceOf } from "./request-trace";
 import { createRequestHandler } from "./request-handler";
 import { proxyCountry } from "./request-origin";
 import { startScheduledJobs } from "./scheduled-jobs";
@@ -57,6 +58,7 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
   app.set("trust proxy", config.trustProxy);
 
   const pageCache = new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: PAGE_CACHE_TTL_MS });
+  app.use(assignRequestTrace(Boolean(config.trustProxy)));
   app.use(requestLogger);
   // Every answer carries the security headers, /healthz's too.
   app.use(securityHeaders(config, Boolean(options.vite)));
@@ -128,6 +130,7 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
           ip: req.ip ?? null,
           proxyCountry: config.trustProxy ? proxyCountry(req) : null,
           unreadablePath: res.locals.escapedUrl !== undefined,
+          trace: traceOf(res),
         });
         return context;
       },

@@ -1,0 +1,16 @@
+import type { MiddlewareFunction } from "react-router";
+import { requestInfoContext } from "~/context";
+import { userContext } from "~/lib/auth.server";
+
+/**
+ * Tells the request's trace (server/request-trace.ts) which route answered and who asked, for
+ * the log line and the metrics written when the response ends. Runs after the user middleware.
+ */
+export const traceMiddleware: MiddlewareFunction<Response> = ({ context, pattern }, next) => {
+  const trace = context.get(requestInfoContext).trace;
+  if (trace) {
+    trace.route = pattern;
+    trace.userId = context.get(userContext)?.id ?? null;
+  }
+  return next();
+};
