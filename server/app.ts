@@ -28,9 +28,9 @@ import { dbCopyCommand, storageCopyCommand } from "./copy";
 import { checkPortFree, listen, StartError, stopWithLauncher } from "./lifecycle";
 import { PageCache, servePageCache } from "./page-cache";
 import { servePrecompressed } from "./precompress";
-import { assignRequestTrace, traceOf } from "./request-trace";
 import { createRequestHandler } from "./request-handler";
 import { proxyCountry } from "./request-origin";
+import { assignRequestTrace, traceOf } from "./request-trace";
 import { startScheduledJobs } from "./scheduled-jobs";
 import { createStorage, serveBucketUploads } from "./uploads";
 
