@@ -103,8 +103,14 @@ async function auditOf(id: string) {
     .execute();
 }
 
+/**
+ * When the tests' events happen: now (a delivery's 24-hour retry window starts at its event, so a
+ * fixed date would make every delivery "failed for good" a day later).
+ */
+const EVENT_AT = new Date(Math.floor(Date.now() / 1000) * 1000);
+
 function event(type: ShopEvent["type"], orderId: string | null, extra: Partial<ShopEvent> = {}): ShopEvent {
-  return { type, at: new Date("2026-11-26T10:00:00.000Z"), publicUrl: PUBLIC_URL, orderId, ...extra };
+  return { type, at: EVENT_AT, publicUrl: PUBLIC_URL, orderId, ...extra };
 }
 
 async function record(shopEvent: ShopEvent) {
@@ -284,7 +290,7 @@ describe("the shop's events", () => {
       expect(JSON.parse(row.payload)).toEqual({
         event: "order.paid",
         id: row.message_key,
-        occurred_at: "2026-11-26T10:00:00.000Z",
+        occurred_at: EVENT_AT.toISOString(),
         order: {
           number: order.order_number,
           status: order.status,
@@ -297,7 +303,7 @@ describe("the shop's events", () => {
     }
     expect(new Set(queued.map((row) => row.message_key)).size).toBe(2);
 
-    await record(event("order.shipped", order.id, { at: new Date("2026-11-27T10:00:00.000Z") }));
+    await record(event("order.shipped", order.id, { at: new Date(EVENT_AT.getTime() + 60_000) }));
     expect((await deliveries(shipped)).map((row) => row.event)).toEqual(["order.shipped"]);
     expect((await deliveries(both)).map((row) => row.event)).toEqual(["order.paid", "order.shipped"]);
     expect(await deliveries(paused)).toEqual([]);
