@@ -14,7 +14,12 @@ const TEXT: Record<number, string> = {
  */
 export function answerOutages(error: unknown, req: Request, res: Response, next: NextFunction): void {
   const status = outageStatus(error);
-  if (!status || res.headersSent) return next(error);
-  console.error(`${req.method} ${req.path.slice(0, 200)}: answered ${status}, a dependency failed (${(error as Error).message})`);
+  if (!status || res.headersSent) {
+    next(error);
+    return;
+  }
+  console.error(
+    `${req.method} ${req.path.slice(0, 200)}: answered ${status}, a dependency failed (${(error as Error).message})`,
+  );
   res.status(status).set(outageHeaders()).type("text/plain").send(TEXT[status]);
 }

@@ -16,9 +16,9 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
+import { isDatabaseUnavailable } from "#db/errors";
 import { FETCHER_FIELD } from "./fetcher";
 import { type Flash, setFlash } from "./flash.server";
-import { isDatabaseUnavailable } from "#db/errors";
 import { BodyTooLargeError, readFormData } from "./images.server";
 import { outageHeaders, outageProblemKey, outageStatus } from "./outage.server";
 import { type Problem, type UnreadBodyProblems, UserError } from "./problem";
@@ -196,7 +196,10 @@ export function formAction<Args extends ActionArgsLike, Schema extends z.ZodType
       const status = outageStatus(error);
       if (!status || isDatabaseUnavailable(error)) throw error;
       console.error(`form: answered ${status}, a dependency failed (${(error as Error).message})`);
-      const problem: Problem = { key: outageProblemKey(status), ...(config.uploadField ? { field: config.uploadField } : {}) };
+      const problem: Problem = {
+        key: outageProblemKey(status),
+        ...(config.uploadField ? { field: config.uploadField } : {}),
+      };
       let extra: object = {};
       try {
         extra = await unsaved(problem);

@@ -15,7 +15,10 @@ import { notedOutage, outageHeaders, outageResponse } from "~/lib/outage.server"
  */
 export const retryAfterMiddleware: MiddlewareFunction<Response> = async (_args, next) => {
   const response = await next();
-  if ((response.status === 503 || response.status === 504 || response.status === 507) && !response.headers.has("Retry-After")) {
+  if (
+    (response.status === 503 || response.status === 504 || response.status === 507) &&
+    !response.headers.has("Retry-After")
+  ) {
     for (const [name, value] of Object.entries(outageHeaders())) response.headers.set(name, value);
   }
   return response;
