@@ -188,6 +188,15 @@ class ImmediateSqliteDriver extends SqliteDriver {
       await new Promise((resolve) => setTimeout(resolve, Math.min(8, 1 + attempt)));
     }
   }
+  /**
+   * SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM,
+   * and SQLITE_BUSY in some cases): a ROLLBACK then fails with "no transaction is active", and
+   * Kysely would throw that instead of the error that matters (a full disk answered 507).
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#sqlite && !this.#sqlite.inTransaction) return;
+    await super.rollbackTransaction(connection);
+  }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {

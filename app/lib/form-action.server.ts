@@ -20,7 +20,7 @@ import { isDatabaseUnavailable } from "#db/errors";
 import { FETCHER_FIELD } from "./fetcher";
 import { type Flash, setFlash } from "./flash.server";
 import { BodyTooLargeError, readFormData } from "./images.server";
-import { outageHeaders, outageProblemKey, outageStatus } from "./outage.server";
+import { isStorageFailure, outageHeaders, outageProblemKey, outageStatus } from "./outage.server";
 import { type Problem, type UnreadBodyProblems, UserError } from "./problem";
 
 export { FETCHER_FIELD } from "./fetcher";
@@ -194,7 +194,7 @@ export function formAction<Args extends ActionArgsLike, Schema extends z.ZodType
       // The bucket down or slow, the disk full: the form comes back with its input and says so.
       // A database that cannot serve is the 503 page instead (the page could not load either).
       const status = outageStatus(error);
-      if (!status || isDatabaseUnavailable(error)) throw error;
+      if (!status || (isDatabaseUnavailable(error) && !isStorageFailure(error))) throw error;
       console.error(`form: answered ${status}, a dependency failed (${(error as Error).message})`);
       const problem: Problem = {
         key: outageProblemKey(status),

@@ -40,6 +40,11 @@ function isStorageUnavailable(error: unknown): boolean {
   return typeof status === "number" && status >= 500;
 }
 
+/** An error of the bucket's client (the AWS SDK marks each with `$metadata`), refused connections included. */
+export function isStorageFailure(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "$metadata" in error;
+}
+
 /** The headers every outage answer carries. */
 export function outageHeaders(): Record<string, string> {
   return { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": "no-store" };
