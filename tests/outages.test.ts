@@ -176,6 +176,7 @@ describe("what counts as an outage, from a real PostgreSQL", () => {
         const timedOut = await rejection(client.query("select pg_sleep(1)"));
         expect((timedOut as { code: string }).code).toBe("57014");
         expect(isDatabaseUnavailable(timedOut)).toBe(true);
+        await client.query("set statement_timeout = 0");
 
         const pid = (await client.query("select pg_backend_pid() as pid")).rows[0].pid as number;
         const [terminated] = await Promise.all([
