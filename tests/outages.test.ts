@@ -12,6 +12,7 @@ import sharp from "sharp";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { type DB, openDatabase } from "#db/connect.server";
 import { isDatabaseUnavailable, isDiskFull, isUniqueViolation } from "#db/errors";
+import type { Services } from "~/context";
 import { handleError } from "~/entry.server";
 import type { CurrentUser } from "~/lib/auth.server";
 import { saveCheckout } from "~/lib/checkout-session.server";
@@ -25,6 +26,7 @@ import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { newOrderNumber } from "~/models/orders/place.server";
 import { action as paymentAction } from "~/routes/store/payment";
 import { answerOutages } from "../server/outage";
+import { PageCache, type PendingStore, servePageCache } from "../server/page-cache";
 import { runJobsOnce, startScheduledJobs } from "../server/scheduled-jobs";
 import { serveBucketUploads } from "../server/uploads";
 import { createCustomer, createProduct, variantStock } from "./factories";
@@ -386,6 +388,49 @@ describe("a request that meets a lost database", () => {
       expect(read.status).toBe(200);
     },
   );
+});
+
+describe("the page cache when the database is gone", () => {
+  it("serves an anonymous visitor the page it holds; without one, React Router answers (the 503)", async () => {
+    const svc = await freshTestServices();
+    const dead = open(await downUrl());
+    const live = { ...svc };
+    const cache = new PageCache({ maxBytes: 1_000_000, ttlMs: 60_000 });
+    let services: Services = live;
+    const app = express();
+    app.use((_req, res, next) => {
+      res.locals.nonce = "nonce-1";
+      next();
+    });
+    app.use((req, res, next) => servePageCache(services, cache)(req, res, next));
+    app.use((_req, res) => {
+      // React Router's part: renders the page and stores it when the cache asked for it.
+      const pending = res.locals.pageCacheStore as PendingStore | undefined;
+      const body = Buffer.from("<p>catalogue</p>");
+      if (pending) pending.cache.store(pending, [["content-type", "text/html; charset=utf-8"]], body);
+      res
+        .status(services === live ? 200 : 503)
+        .type("html")
+        .send(body);
+    });
+    app.use(answerOutages);
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      const first = await fetch(`http://127.0.0.1:${port}/search?q=gun`);
+      expect(first.headers.get("X-Page-Cache")).toBeNull();
+      services = { ...svc, db: dead };
+      const held = await fetch(`http://127.0.0.1:${port}/search?q=gun`);
+      expect(held.status).toBe(200);
+      expect(held.headers.get("X-Page-Cache")).toBe("stale");
+      expect(await held.text()).toBe("<p>catalogue</p>");
+      const notHeld = await fetch(`http://127.0.0.1:${port}/search?q=knife`);
+      expect(notHeld.status).toBe(503);
+    } finally {
+      server.close();
+    }
+  });
 });
 
 describe("the bucket unreachable or slow", () => {
