@@ -561,8 +561,8 @@ describe("a full uploads disk", () => {
     }
     try {
       const storage = new DiskStorage(mountPoint);
-      await storage.put("public", "products/small.webp", Buffer.alloc(1024), "image/webp");
-      const error = await rejection(storage.put("public", "products/big.webp", Buffer.alloc(256 * 1024), "image/webp"));
+      await storage.put("public", "products/small.webp", Buffer.alloc(1024));
+      const error = await rejection(storage.put("public", "products/big.webp", Buffer.alloc(256 * 1024)));
       expect((error as { code: string }).code).toBe("ENOSPC");
       expect(isDiskFull(error)).toBe(true);
       expect(outageStatus(error)).toBe(507);
@@ -570,7 +570,7 @@ describe("a full uploads disk", () => {
       expect(left).toEqual(["small.webp"]);
       // Space freed: the same write succeeds, nothing to restart.
       await storage.delete("public", "products/small.webp");
-      await storage.put("public", "products/medium.webp", Buffer.alloc(16 * 1024), "image/webp");
+      await storage.put("public", "products/medium.webp", Buffer.alloc(16 * 1024));
       expect(await storage.exists("public", "products/medium.webp")).toBe(true);
     } finally {
       execFileSync("umount", [mountPoint], { stdio: "ignore" });
