@@ -251,6 +251,8 @@ describe("what counts as an outage, from a real PostgreSQL", () => {
 function buildWith(options: {
   loader: (args: { context: unknown }) => Promise<unknown>;
   action?: (args: { context: unknown }) => Promise<unknown>;
+  /** The page is a resource route (no component): a feed, a receipt image. */
+  resource?: boolean;
 }): ServerBuild {
   const Empty = () => null;
   const route = (id: string, parentId: string | undefined, module: object, extra: object = {}) => ({
@@ -293,7 +295,11 @@ function buildWith(options: {
         default: Empty,
         ErrorBoundary: Empty,
       }),
-      page: route("page", "root", { loader: options.loader, action: options.action, default: Empty }),
+      page: route("page", "root", {
+        loader: options.loader,
+        action: options.action,
+        ...(options.resource ? {} : { default: Empty }),
+      }),
     },
     assets: {
       entry: { module: "/entry.js", imports: [] },
@@ -350,6 +356,17 @@ describe("a request that meets a lost database", () => {
     const broken = await bug(new Request("http://localhost/page"), await contextOn(dead));
     expect(broken.status).toBe(500);
     expect(broken.headers.get("Retry-After")).toBeNull();
+  });
+
+  it("a resource route answers 503 too, whether its loader or a middleware meets it", async () => {
+    const handler = createRequestHandler(buildWith({ loader: readCategories, resource: true }), "production");
+    const dead = open(await downUrl());
+    const fromLoader = await handler(new Request("http://localhost/page"), await contextOn(dead));
+    expect(fromLoader.status).toBe(503);
+    expect(fromLoader.headers.get("Retry-After")).toMatch(/^\d+$/);
+    const fromMiddleware = await handler(new Request("http://localhost/page"), await contextOn(dead, "someone"));
+    expect(fromMiddleware.status).toBe(503);
+    expect(fromMiddleware.headers.get("Retry-After")).toMatch(/^\d+$/);
   });
 
   it("the admin check meeting it answers 503 rather than treating the admin as a shopper", async () => {

@@ -1,5 +1,5 @@
 import type { MiddlewareFunction } from "react-router";
-import { notedOutage, outageHeaders, outageResponse } from "~/lib/outage.server";
+import { notedOutage, outageHeaders, outageResponse, outageStatus } from "~/lib/outage.server";
 
 /**
  * A request that met a failed dependency answers 503/504/507 with `Retry-After`, not a 500 page
@@ -25,7 +25,14 @@ export const retryAfterMiddleware: MiddlewareFunction<Response> = async (_args, 
 };
 
 export const outageMiddleware: MiddlewareFunction<Response> = async ({ context }, next) => {
-  const response = await next();
+  let response: Response;
+  try {
+    response = await next();
+  } catch (error) {
+    // A resource route's middleware error comes back thrown rather than rendered.
+    const status = outageStatus(error);
+    throw status ? outageResponse(status) : error;
+  }
   if (response.status !== 500) return response;
   const status = notedOutage(context);
   if (status) throw outageResponse(status);
