@@ -24,12 +24,13 @@ import { outageMiddleware, retryAfterMiddleware } from "~/middleware/outage";
 import { userMiddleware } from "~/middleware/user";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { newOrderNumber } from "~/models/orders/place.server";
+import { action as productAction } from "~/routes/admin/product-form";
 import { action as paymentAction } from "~/routes/store/payment";
 import { answerOutages } from "../server/outage";
 import { PageCache, type PendingStore, servePageCache } from "../server/page-cache";
 import { runJobsOnce, startScheduledJobs } from "../server/scheduled-jobs";
 import { serveBucketUploads } from "../server/uploads";
-import { createCustomer, createProduct, variantStock } from "./factories";
+import { createCustomer, createProduct, createSignedIn, variantStock } from "./factories";
 import { createTestContext, createTestDb, freshTestServices, type TestServices } from "./setup/db";
 import { formOf, routeContext, runRoute } from "./setup/route";
 import { freePort, S3_CREDENTIALS, startS3rver } from "./setup/servers";
@@ -42,6 +43,8 @@ import { freePort, S3_CREDENTIALS, startS3rver } from "./setup/servers";
  */
 
 const onPostgres = process.env.SHOP_TEST_DATABASE === "postgres";
+// The bucket clients below sign their requests with s3rver's pair (read by the AWS SDK).
+Object.assign(process.env, S3_CREDENTIALS);
 
 function caught(run: () => unknown): unknown {
   try {
@@ -452,7 +455,6 @@ describe("the page cache when the database is gone", () => {
 
 describe("the bucket unreachable or slow", () => {
   it("a stopped S3 server fails a storage call at once (503); a stalled one within its time limit (504)", async () => {
-    Object.assign(process.env, S3_CREDENTIALS);
     const s3rver = await startS3rver(["shop"]);
     const endpoint = s3rver.endpoint;
     await s3rver.stop();
@@ -563,6 +565,45 @@ describe("the bucket unreachable or slow", () => {
     expect(answer.data.problem).toEqual({ key: "error.formUnavailable", field: "receipt" });
     expect(await svc.db.selectFrom("orders").select("id").where("user_id", "=", user.id).execute()).toHaveLength(0);
     expect(await variantStock(svc.db, product.id)).toBe(4);
+  });
+});
+
+describe("a product image the bucket cannot take", () => {
+  it("answers 503 at the image field, keeps the input and writes no product", async () => {
+    const svc = await freshTestServices();
+    const admin = await createSignedIn(svc.db, { email: `admin-${Date.now()}@shop.hk`, admin: true });
+    const storage = new S3Storage({
+      bucket: "shop",
+      endpoint: `http://127.0.0.1:${await freePort()}`,
+      forcePathStyle: true,
+    });
+    const body = formOf({ intent: "save", name_en: "Outage Pistol", name_zh: "手槍", price_hkd: "880", stock: "3" });
+    const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#999" } })
+      .png()
+      .toBuffer();
+    body.append("newImages", new File([new Uint8Array(bytes)], "photo.png", { type: "image/png" }));
+    const withBucket = { ...svc, storage } as never;
+    const { result, thrown } = await runRoute(
+      withBucket,
+      productAction,
+      new Request("http://localhost/admin/products/new", { method: "POST", body }),
+      admin,
+      {},
+      routeContext(withBucket, admin),
+    );
+    storage.client.destroy();
+    expect(thrown).toBeUndefined();
+    const answer = result as unknown as {
+      init: { status: number; headers: Record<string, string> };
+      data: { problem: { key: string; field?: string }; result: { initialValue: Record<string, unknown> } };
+    };
+    expect(answer.init.status).toBe(503);
+    expect(answer.init.headers["Retry-After"]).toMatch(/^\d+$/);
+    expect(answer.data.problem).toEqual({ key: "error.formUnavailable", field: "newImages" });
+    expect(answer.data.result.initialValue.name_en).toBe("Outage Pistol");
+    expect(await svc.db.selectFrom("products").select("id").where("name_en", "=", "Outage Pistol").execute()).toEqual(
+      [],
+    );
   });
 });
 
