@@ -14,25 +14,21 @@ import { type DB, openDatabase } from "#db/connect.server";
 import { isDatabaseUnavailable, isDiskFull, isUniqueViolation } from "#db/errors";
 import type { Services } from "~/context";
 import { handleError } from "~/entry.server";
-import type { CurrentUser } from "~/lib/auth.server";
-import { saveCheckout } from "~/lib/checkout-session.server";
 import { outageStatus } from "~/lib/outage.server";
 import { emptySession, sessionContext } from "~/lib/session.server";
 import { DiskStorage } from "~/lib/storage.server";
 import { S3Storage } from "~/lib/storage-s3.server";
 import { outageMiddleware, retryAfterMiddleware } from "~/middleware/outage";
 import { userMiddleware } from "~/middleware/user";
-import { addToCart, cartIdForUser } from "~/models/cart.server";
-import { newOrderNumber } from "~/models/orders/place.server";
 import { action as productAction } from "~/routes/admin/product-form";
 import { action as paymentAction } from "~/routes/store/payment";
 import { answerOutages } from "../server/outage";
 import { PageCache, type PendingStore, servePageCache } from "../server/page-cache";
 import { runJobsOnce, startScheduledJobs } from "../server/scheduled-jobs";
 import { serveBucketUploads } from "../server/uploads";
-import { createCustomer, createProduct, createSignedIn, variantStock } from "./factories";
+import { createSignedIn, variantStock } from "./factories";
 import { createTestContext, createTestDb, freshTestServices, type TestServices } from "./setup/db";
-import { formOf, routeContext, runRoute } from "./setup/route";
+import { formOf, routeContext, runRoute, shopperAtPayment } from "./setup/route";
 import { freePort, S3_CREDENTIALS, startS3rver } from "./setup/servers";
 
 /*
@@ -518,30 +514,7 @@ describe("the bucket unreachable or slow", () => {
       endpoint: `http://127.0.0.1:${await freePort()}`,
       forcePathStyle: true,
     });
-    const product = await createProduct(svc.db, { price_hkd_cents: 300_00, variants: [["Black", 4]] });
-    const row = await createCustomer(svc.db);
-    const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false, role: null };
-    await addToCart(svc.db, await cartIdForUser(svc.db, row.id), {
-      productId: product.id,
-      color: "Black",
-      quantity: 1,
-    });
-    const ctx = routeContext({ ...svc, storage } as never, user);
-    const { submissionKey } = saveCheckout(
-      ctx,
-      {
-        firstName: "Chan",
-        lastName: "Tai Man",
-        email: row.email,
-        phone: undefined,
-        address: "1 Nathan Road",
-        city: "Kowloon",
-        postalCode: undefined,
-        country: "Hong Kong",
-        notes: undefined,
-      },
-      newOrderNumber(),
-    );
+    const { product, user, ctx, submissionKey } = await shopperAtPayment({ ...svc, storage });
     const bytes = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#246" } })
       .jpeg()
       .toBuffer();
