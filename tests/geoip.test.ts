@@ -11,8 +11,8 @@ import {
   countryForIp,
   GeoIpError,
   openCountryDatabase,
+  setCountryDatabase,
   startCountryLookup,
-  useCountryDatabase,
 } from "~/lib/geoip.server";
 import { countryRecord, type MmdbNetwork, writeMmdb } from "./setup/mmdb";
 
@@ -52,7 +52,7 @@ afterAll(() => {
 });
 
 afterEach(() => {
-  useCountryDatabase(null);
+  setCountryDatabase(null);
 });
 
 /** Writes `bytes` next to `file` and renames it over `file`, as geoipupdate replaces its database. */
@@ -155,7 +155,7 @@ describe("GEOIP_DB: the shopper's country and currency from a MaxMind database",
   afterAll(() => database.close());
 
   it("the currency default follows the database: GB → GBP, DE → EUR, US and HK → HKD, IPv4 and IPv6", async () => {
-    useCountryDatabase(database);
+    setCountryDatabase(database);
     expect(countryForIp("203.0.113.9")).toBe("GB");
     expect(await currencyOf("203.0.113.9")).toBe("GBP");
     expect(await currencyOf("::ffff:203.0.113.9")).toBe("GBP");
@@ -168,20 +168,20 @@ describe("GEOIP_DB: the shopper's country and currency from a MaxMind database",
   });
 
   it("a network placed only by its registered country answers that country", async () => {
-    useCountryDatabase(database);
+    setCountryDatabase(database);
     expect(countryForIp("192.0.2.200")).toBe("FR");
     expect(await currencyOf("192.0.2.200")).toBe("EUR");
   });
 
   it("loopback and private addresses have no country, whatever the database says; nor does a non-address", () => {
-    useCountryDatabase(database);
+    setCountryDatabase(database);
     for (const ip of ["10.1.2.3", "127.0.0.1", "::ffff:127.0.0.1", "::1", "fd00::5", "not an ip", "999.1.1.1", ""]) {
       expect(countryForIp(ip), ip).toBeNull();
     }
   });
 
   it("the database replaces the bundled data: an address it does not hold has no country", async () => {
-    useCountryDatabase(database);
+    setCountryDatabase(database);
     // The bundled data places these (below); this database does not hold them.
     expect(countryForIp("81.2.69.142")).toBeNull();
     expect(countryForIp("147.8.2.58")).toBeNull();
@@ -193,7 +193,7 @@ describe("GEOIP_DB replaced while the shop runs", () => {
   it("a new file renamed over the old one answers within a poll, without a restart", async () => {
     const file = databaseFile("renamed.mmdb", FIRST_RELEASE);
     const database = await openCountryDatabase(file, { pollMs: 50 });
-    useCountryDatabase(database);
+    setCountryDatabase(database);
     expect(countryForIp("203.0.113.9")).toBe("GB");
     expect(await currencyOf("198.51.100.20")).toBe("EUR");
 
@@ -210,7 +210,7 @@ describe("GEOIP_DB replaced while the shop runs", () => {
   it("a corrupt or half-written replacement is logged and the old answers stay; the next good file is taken", async () => {
     const file = databaseFile("corrupt.mmdb", FIRST_RELEASE);
     const database = await openCountryDatabase(file, { pollMs: 50 });
-    useCountryDatabase(database);
+    setCountryDatabase(database);
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const good = writeMmdb(SECOND_RELEASE);
@@ -272,8 +272,13 @@ describe("GEOIP_DB at start", () => {
     const gzipped = path.join(dir, "GeoLite2-Country.tar.gz");
     fs.writeFileSync(gzipped, zlib.gzipSync(writeMmdb(FIRST_RELEASE)));
     await expect(openCountryDatabase(gzipped)).rejects.toThrow(/is gzip-compressed: give the \.mmdb file inside/);
-    for (const error of [missing, text, gzipped].map((file) => openCountryDatabase(file).catch((e: Error) => e))) {
-      expect((await error).message).not.toContain("\n");
+    for (const file of [missing, text, gzipped]) {
+      const error = await openCountryDatabase(file).then(
+        () => null,
+        (reason: Error) => reason,
+      );
+      expect(error).toBeInstanceOf(GeoIpError);
+      expect(error?.message).not.toContain("\n");
     }
   });
 
@@ -315,7 +320,7 @@ describe("GEOIP_DB at start", () => {
 
 describe("without GEOIP_DB: the bundled data", () => {
   it("still answers (a Hong Kong and a British address)", async () => {
-    useCountryDatabase(null);
+    setCountryDatabase(null);
     expect(countryForIp("147.8.2.58")).toBe("HK");
     expect(await currencyOf("147.8.2.58")).toBe("HKD");
     expect(countryForIp("81.2.69.142")).toBe("GB");

@@ -239,7 +239,7 @@ let database: CountryDatabase | null = null;
 let bundled: GeoLookup | null | undefined;
 
 /** Which database countryForIp reads: GEOIP_DB's, or null for the bundled data. Stops following the one it replaces. */
-export function useCountryDatabase(next: CountryDatabase | null): void {
+export function setCountryDatabase(next: CountryDatabase | null): void {
   if (database && database !== next) database.close();
   database = next;
 }
@@ -255,7 +255,7 @@ export async function startCountryLookup(
   options: { strict: boolean; log?: boolean },
 ): Promise<() => void> {
   if (!file) {
-    useCountryDatabase(null);
+    setCountryDatabase(null);
     return () => {};
   }
   let opened: CountryDatabase;
@@ -264,13 +264,13 @@ export async function startCountryLookup(
   } catch (error) {
     if (options.strict || !(error instanceof GeoIpError)) throw error;
     console.error(`geoip: ${error.message}; using the bundled country data`);
-    useCountryDatabase(null);
+    setCountryDatabase(null);
     return () => {};
   }
-  useCountryDatabase(opened);
+  setCountryDatabase(opened);
   if (options.log) console.info(`geoip: ${describeDatabase(file, opened.info)}`);
   return () => {
-    if (database === opened) useCountryDatabase(null);
+    if (database === opened) setCountryDatabase(null);
     else opened.close();
   };
 }
