@@ -14,10 +14,10 @@ const require = createRequire(import.meta.url);
  * The database is read into memory once, so a lookup is a walk of a tree in memory: no file is
  * read on the request path. Each process watches the file (a stat every `pollMs`) and reads it
  * again when it changes — `geoipupdate` writes a new file and renames it over the old one —, then
- * swaps readers only if the new file reads as a database: a half-written or corrupt file is logged
- * and the old reader keeps answering. (The `maxmind` package's own watchForUpdates does not do
- * that: it loads whatever it finds into the reader in use, and its failure is an unhandled
- * rejection.)
+ * swaps readers only if the new file reads as a whole database: a half-written or corrupt file is
+ * logged once and the old reader keeps answering. (The `maxmind` package's own watchForUpdates
+ * does not do that: it loads whatever it finds into the reader in use, and a file it cannot parse
+ * is an unhandled rejection in the process.)
  */
 
 /** How often each process looks at GEOIP_DB's file for a change. */
@@ -132,40 +132,63 @@ export function describeDatabase(file: string, info: CountryDatabaseInfo): strin
   return `${info.type} built ${info.builtAt.toISOString().slice(0, 10)} (${file})`;
 }
 
+/** The file's identity and version as a stat sees it: a rename over it changes the inode, a rewrite the size or time. */
+function versionOf(stat: fs.Stats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+}
+
+/** Reads the file through one descriptor: the bytes and the version they are (a rename during the read cannot mix two). */
+async function readVersion(file: string): Promise<{ bytes: Buffer; version: string }> {
+  const handle = await fs.promises.open(file, "r");
+  try {
+    const version = versionOf(await handle.stat());
+    return { bytes: await handle.readFile(), version };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Why a file cannot be opened, in one line for the operator. */
+function unreadable(file: string, error: unknown): GeoIpError {
+  if (error instanceof GeoIpError) return error;
+  return new GeoIpError(
+    (error as NodeJS.ErrnoException).code === "ENOENT"
+      ? `GEOIP_DB ${file} does not exist: run geoipupdate first, or unset GEOIP_DB to use the bundled country data`
+      : `GEOIP_DB ${file} cannot be read (${(error as Error).message})`,
+  );
+}
+
 /**
  * A MaxMind country database in memory that follows its file: `country(ip)` answers from the
- * reader in use; a change to the file is read in the background and replaces the reader only when
- * it is a database.
+ * reader in use; every `pollMs` the path is stat'ed, and a version other than the last one read
+ * (good or bad) is read in the background and replaces the reader only when it is a database.
  */
 export class CountryDatabase {
   #reader: Reader<CountryResponse>;
-  #reloading: Promise<void> | null = null;
-  #again = false;
-  #closed = false;
-  readonly #watch: (current: fs.Stats, previous: fs.Stats) => void;
+  /** The version of the file last read, taken or not: it is not read again until it changes. */
+  #seen: string;
+  #checking = false;
+  readonly #timer: NodeJS.Timeout;
   /** The database answering now. */
   info: CountryDatabaseInfo;
-  /** Why the last change to the file was not taken (null once a change is taken). */
+  /** Why the file's latest version was not taken (null while the latest is the one answering). */
   lastError: string | null = null;
-  /** How many times the file was read again and taken. */
+  /** How many times a new version of the file was taken. */
   reloads = 0;
 
   constructor(
     readonly file: string,
-    reader: Reader<CountryResponse>,
+    opened: { reader: Reader<CountryResponse>; version: string },
     pollMs: number,
   ) {
-    this.#reader = reader;
-    this.info = infoOf(reader);
-    this.#watch = (current, previous) => {
-      if (current.mtimeMs === previous.mtimeMs && current.ino === previous.ino && current.size === previous.size) {
-        return;
-      }
-      void this.reload();
-    };
-    // Polling the path (not an inotify watch of the file) follows a rename over it and works on
-    // any file system; a stat a minute costs nothing. Not persistent: it never keeps a process alive.
-    fs.watchFile(file, { interval: pollMs, persistent: false }, this.#watch);
+    this.#reader = opened.reader;
+    this.#seen = opened.version;
+    this.info = infoOf(opened.reader);
+    // Polling the path (not an inotify watch of the file) follows a rename over it, works on any
+    // file system, and compares with the version read, so no change between the read and the
+    // first look is missed. A stat a minute costs nothing; unref: it never keeps a process alive.
+    this.#timer = setInterval(() => void this.check(), pollMs);
+    this.#timer.unref();
   }
 
   /** The ISO country code of the network `ip` is in (its registered country when no other), or null. */
@@ -174,37 +197,27 @@ export class CountryDatabase {
     return record?.country?.iso_code ?? record?.registered_country?.iso_code ?? null;
   }
 
-  /** Reads the file again (one read at a time; a change during a read is read after it). */
-  reload(): Promise<void> {
-    if (this.#reloading) {
-      this.#again = true;
-      return this.#reloading;
+  /** Looks at the file once; reads it when it is a version not read yet. One look at a time. */
+  async check(): Promise<void> {
+    if (this.#checking) return;
+    this.#checking = true;
+    try {
+      const now = await fs.promises.stat(this.file).then(versionOf, () => "missing");
+      if (now === this.#seen) return;
+      try {
+        const { bytes, version } = await readVersion(this.file);
+        this.#seen = version;
+        this.#take(readDatabase(this.file, bytes));
+      } catch (error) {
+        if (now === "missing") this.#seen = now;
+        this.#refuse(unreadable(this.file, error).message);
+      }
+    } finally {
+      this.#checking = false;
     }
-    this.#reloading = (async () => {
-      do {
-        this.#again = false;
-        await this.#readAgain();
-      } while (this.#again && !this.#closed);
-      this.#reloading = null;
-    })();
-    return this.#reloading;
   }
 
-  async #readAgain(): Promise<void> {
-    let reader: Reader<CountryResponse>;
-    try {
-      reader = readDatabase(this.file, await fs.promises.readFile(this.file));
-    } catch (error) {
-      const reason =
-        error instanceof GeoIpError
-          ? error.message
-          : `GEOIP_DB ${this.file} cannot be read (${(error as Error).message})`;
-      if (this.#closed) return;
-      this.lastError = reason;
-      console.error(`geoip: ${reason}; still answering from ${describeDatabase(this.file, this.info)}`);
-      return;
-    }
-    if (this.#closed) return;
+  #take(reader: Reader<CountryResponse>): void {
     this.#reader = reader;
     this.info = infoOf(reader);
     this.lastError = null;
@@ -212,27 +225,27 @@ export class CountryDatabase {
     console.info(`geoip: reloaded ${describeDatabase(this.file, this.info)}`);
   }
 
+  #refuse(reason: string): void {
+    this.lastError = reason;
+    console.error(`geoip: ${reason}; still answering from ${describeDatabase(this.file, this.info)}`);
+  }
+
   /** Stops following the file (the reader in use keeps answering). */
   close(): void {
-    this.#closed = true;
-    fs.unwatchFile(this.file, this.#watch);
+    clearInterval(this.#timer);
   }
 }
 
 /** Opens a country database and follows its file; a GeoIpError (one line) when it is not a usable database. */
 export async function openCountryDatabase(file: string, options: { pollMs?: number } = {}): Promise<CountryDatabase> {
-  let bytes: Buffer;
+  let read: { bytes: Buffer; version: string };
   try {
-    bytes = await fs.promises.readFile(file);
+    read = await readVersion(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new GeoIpError(
-      code === "ENOENT"
-        ? `GEOIP_DB ${file} does not exist: run geoipupdate first, or unset GEOIP_DB to use the bundled country data`
-        : `GEOIP_DB ${file} cannot be read (${(error as Error).message})`,
-    );
+    throw unreadable(file, error);
   }
-  return new CountryDatabase(file, readDatabase(file, bytes), options.pollMs ?? GEOIP_POLL_MS);
+  const reader = readDatabase(file, read.bytes);
+  return new CountryDatabase(file, { reader, version: read.version }, options.pollMs ?? GEOIP_POLL_MS);
 }
 
 let database: CountryDatabase | null = null;
