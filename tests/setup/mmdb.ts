@@ -34,18 +34,20 @@ export interface MmdbOptions {
 const METADATA_MARKER = Buffer.from("abcdef4d61784d696e642e636f6d", "hex");
 const DATA_SECTION_SEPARATOR = 16;
 
-// Type numbers of the data section; 1-7 fit the control byte, the others are "extended" (0, then type - 7).
-const STRING = 2;
-const DOUBLE = 3;
-const BYTES = 4;
-const UINT16 = 5;
-const UINT32 = 6;
-const MAP = 7;
-const INT32 = 8;
-const UINT64 = 9;
-const UINT128 = 10;
-const ARRAY = 11;
-const BOOLEAN = 14;
+/** Type numbers of the data section; 1-7 fit the control byte, the others are "extended" (0, then type - 7). */
+const TYPE = {
+  string: 2,
+  double: 3,
+  bytes: 4,
+  uint16: 5,
+  uint32: 6,
+  map: 7,
+  int32: 8,
+  uint64: 9,
+  uint128: 10,
+  array: 11,
+  boolean: 14,
+} as const;
 
 /** A control byte (and the extended type byte and size bytes after it) for a field of `size`. */
 function control(type: number, size: number): Buffer {
@@ -82,15 +84,15 @@ function unsignedBytes(value: bigint): Buffer {
 export function encodeValue(value: MmdbValue): Buffer {
   if (typeof value === "string") {
     const bytes = Buffer.from(value, "utf8");
-    return Buffer.concat([control(STRING, bytes.length), bytes]);
+    return Buffer.concat([control(TYPE.string, bytes.length), bytes]);
   }
-  if (typeof value === "boolean") return control(BOOLEAN, value ? 1 : 0);
-  if (Buffer.isBuffer(value)) return Buffer.concat([control(BYTES, value.length), value]);
-  if (Array.isArray(value)) return Buffer.concat([control(ARRAY, value.length), ...value.map(encodeValue)]);
+  if (typeof value === "boolean") return control(TYPE.boolean, value ? 1 : 0);
+  if (Buffer.isBuffer(value)) return Buffer.concat([control(TYPE.bytes, value.length), value]);
+  if (Array.isArray(value)) return Buffer.concat([control(TYPE.array, value.length), ...value.map(encodeValue)]);
   if (typeof value === "number" && !Number.isInteger(value)) {
     const bytes = Buffer.alloc(8);
     bytes.writeDoubleBE(value);
-    return Buffer.concat([control(DOUBLE, 8), bytes]);
+    return Buffer.concat([control(TYPE.double, 8), bytes]);
   }
   if (typeof value === "number" || typeof value === "bigint") {
     const integer = BigInt(value);
@@ -98,16 +100,23 @@ export function encodeValue(value: MmdbValue): Buffer {
       if (integer < -(2n ** 31n)) throw new Error(`${value} does not fit an int32`);
       const bytes = Buffer.alloc(4);
       bytes.writeInt32BE(Number(integer));
-      return Buffer.concat([control(INT32, 4), bytes]);
+      return Buffer.concat([control(TYPE.int32, 4), bytes]);
     }
     const bytes = unsignedBytes(integer);
-    const type = integer <= 0xffffn ? UINT16 : integer <= 0xffff_ffffn ? UINT32 : bytes.length <= 8 ? UINT64 : UINT128;
+    const type =
+      integer <= 0xffffn
+        ? TYPE.uint16
+        : integer <= 0xffff_ffffn
+          ? TYPE.uint32
+          : bytes.length <= 8
+            ? TYPE.uint64
+            : TYPE.uint128;
     if (bytes.length > 16) throw new Error(`${value} does not fit a uint128`);
     return Buffer.concat([control(type, bytes.length), bytes]);
   }
   const entries = Object.entries(value);
   return Buffer.concat([
-    control(MAP, entries.length),
+    control(TYPE.map, entries.length),
     ...entries.flatMap(([key, item]) => [encodeValue(key), encodeValue(item)]),
   ]);
 }
