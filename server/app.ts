@@ -321,7 +321,7 @@ export interface Runtime extends Connection {
  */
 async function connect(config: Config, { strict }: { strict: boolean }): Promise<Connection> {
   scaleAddressLimits(config.rateLimitAddressFactor);
-  const stopGeoIp = await startCountryLookup(config.geoipDb, { strict, log: strict });
+  const stopGeoIp = await startCountryLookup(config.geoipDb, { strict, log: strict, pollMs: config.geoipPollMs });
   const db: DB = openDatabase(config.databaseUrl);
   const storage = createStorage(config);
   const services: Services = { db, storage, config, mailer: createMailer(config) };

@@ -307,7 +307,7 @@ describe("GEOIP_DB at start", () => {
     expect(countryForIp("81.2.69.142")).toBe("GB");
   });
 
-  it("GEOIP_DB is read as an absolute path; unset or blank is the bundled data", () => {
+  it("GEOIP_DB is read as an absolute path, unset or blank is the bundled data; GEOIP_POLL_SECONDS", () => {
     expect(loadConfig({ GEOIP_DB: "geo/GeoLite2-Country.mmdb" }).geoipDb).toBe(
       path.resolve("geo/GeoLite2-Country.mmdb"),
     );
@@ -316,6 +316,11 @@ describe("GEOIP_DB at start", () => {
     );
     expect(loadConfig({}).geoipDb).toBeNull();
     expect(loadConfig({ GEOIP_DB: "  " }).geoipDb).toBeNull();
+    expect(loadConfig({}).geoipPollMs).toBe(60_000);
+    expect(loadConfig({ GEOIP_POLL_SECONDS: "5" }).geoipPollMs).toBe(5000);
+    expect(() => loadConfig({ GEOIP_POLL_SECONDS: "0" })).toThrow(
+      'GEOIP_POLL_SECONDS must be a whole number of seconds from 1 to 3600, not "0"',
+    );
   });
 });
 

@@ -29,6 +29,8 @@ export interface Config {
    * (app/lib/geoip.server.ts, docs/decisions/064).
    */
   geoipDb: string | null;
+  /** How often each process looks at GEOIP_DB's file for a new version (GEOIP_POLL_SECONDS, default 60). */
+  geoipPollMs: number;
   /** undefined: seed only when the database is empty. */
   seedDemo: boolean | undefined;
   secureCookies: boolean;
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     geoipDb: env.GEOIP_DB?.trim() ? path.resolve(env.GEOIP_DB.trim()) : null,
+    geoipPollMs: parseSeconds("GEOIP_POLL_SECONDS", env.GEOIP_POLL_SECONDS, 60, 3600) * 1000,
     seedDemo: env.SEED_DEMO === undefined || env.SEED_DEMO === "" ? undefined : isOn(env.SEED_DEMO),
     secureCookies: publicUrl.startsWith("https://"),
     emailVerification: isOn(env.EMAIL_VERIFICATION),

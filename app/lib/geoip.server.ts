@@ -20,7 +20,7 @@ const require = createRequire(import.meta.url);
  * is an unhandled rejection in the process.)
  */
 
-/** How often each process looks at GEOIP_DB's file for a change. */
+/** How often each process looks at GEOIP_DB's file for a change, unless GEOIP_POLL_SECONDS says otherwise. */
 export const GEOIP_POLL_MS = 60_000;
 
 /** Addresses no database places: loopback, private networks, link-local, carrier-grade NAT, unspecified. */
@@ -265,7 +265,7 @@ export function setCountryDatabase(next: CountryDatabase | null): void {
  */
 export async function startCountryLookup(
   file: string | null,
-  options: { strict: boolean; log?: boolean },
+  options: { strict: boolean; log?: boolean; pollMs?: number },
 ): Promise<() => void> {
   if (!file) {
     setCountryDatabase(null);
@@ -273,7 +273,7 @@ export async function startCountryLookup(
   }
   let opened: CountryDatabase;
   try {
-    opened = await openCountryDatabase(file);
+    opened = await openCountryDatabase(file, { pollMs: options.pollMs });
   } catch (error) {
     if (options.strict || !(error instanceof GeoIpError)) throw error;
     console.error(`geoip: ${error.message}; using the bundled country data`);
