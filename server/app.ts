@@ -12,6 +12,7 @@ import { AlreadySeededError, isDatabaseEmpty, seedDemo } from "#db/seed/index.se
 import { requestInfoContext, type Services, servicesContext } from "~/context";
 import { parseCommandLine, UsageError } from "~/lib/cli-args";
 import { type Config, loadConfig } from "~/lib/config.server";
+import { startCountryLookup } from "~/lib/geoip.server";
 import { createMailer } from "~/lib/mail.server";
 import { flushPageViews } from "~/lib/page-views.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server";
@@ -315,13 +316,25 @@ export interface Runtime extends Connection {
   shopName: string;
 }
 
-/** Opens the database and the storage: what every process of the shop needs to serve. */
-async function connect(config: Config): Promise<Connection> {
+/**
+ * Opens the database, the storage and GEOIP_DB's country database: what every process of the shop
+ * needs to serve. `strict` (the process that starts the shop) refuses an unusable GEOIP_DB in one
+ * line; a worker falls back to the bundled country data instead (app/lib/geoip.server.ts).
+ */
+async function connect(config: Config, { strict }: { strict: boolean }): Promise<Connection> {
   scaleAddressLimits(config.rateLimitAddressFactor);
+  const stopGeoIp = await startCountryLookup(config.geoipDb, { strict, log: strict, pollMs: config.geoipPollMs });
   const db: DB = openDatabase(config.databaseUrl);
   const storage = createStorage(config);
   const services: Services = { db, storage, config, mailer: createMailer(config) };
-  return { config, services, close: () => db.destroy() };
+  return {
+    config,
+    services,
+    close: () => {
+      stopGeoIp();
+      return db.destroy();
+    },
+  };
 }
 
 /**
@@ -329,7 +342,7 @@ async function connect(config: Config): Promise<Connection> {
  * the demo catalogue into an empty database. Runs once per start (in the cluster's primary).
  */
 export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
-  const runtime = await connect(config);
+  const runtime = await connect(config, { strict: true });
   const { db, storage } = runtime.services;
   const applied = await migrateToLatest(db);
   if (applied.length > 0) console.info(`database: applied ${applied.join(", ")}`);
@@ -385,7 +398,7 @@ export async function startServer(options: { vite?: ViteDevServer; worker?: bool
   const worker = options.worker ?? false;
   if (!worker) stopWithLauncher();
   const prepared = worker ? null : await prepare();
-  const runtime = prepared ?? (await connect(loadConfig()));
+  const runtime = prepared ?? (await connect(loadConfig(), { strict: false }));
   const { config } = runtime;
   const build: AppOptions["build"] = options.vite
     ? () => options.vite?.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>

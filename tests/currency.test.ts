@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  countryForIp,
-  currencyCookie,
-  currencyForCountry,
-  EURO_ZONE,
-  isCurrency,
-  resolveCurrency,
-} from "~/lib/currency.server";
+import { currencyCookie, currencyForCountry, EURO_ZONE, isCurrency, resolveCurrency } from "~/lib/currency.server";
+import { countryForIp } from "~/lib/geoip.server";
 import { CURRENCY_SYMBOLS, formatMoney, priceIn } from "~/lib/money";
 
 /** The euro area as of 2026: the 20 members of 2025 (Croatia joined in 2023) and Bulgaria (1 January 2026). */

@@ -4,7 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import { type DB, now } from "#db/connect.server";
 import type { AdminRole, UserRow } from "#db/schema";
 import { requestInfoContext, services } from "~/context";
-import { countryForIp } from "~/lib/currency.server";
+import { countryForIp } from "~/lib/geoip.server";
 import { HTML_LANG } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { adminRole, findUserByEmail } from "~/models/user.server";

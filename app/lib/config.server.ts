@@ -23,6 +23,14 @@ export interface Config {
    * (all: the left-most address), a hop count, or addresses/CIDRs/names (loopback, uniquelocal…).
    */
   trustProxy: boolean | number | string;
+  /**
+   * A MaxMind GeoLite2/GeoIP2 Country database (GEOIP_DB, an absolute path) the shopper's country
+   * is read from, reloaded when the file changes; null: the data bundled with geoip-country
+   * (app/lib/geoip.server.ts, docs/decisions/064).
+   */
+  geoipDb: string | null;
+  /** How often each process looks at GEOIP_DB's file for a new version (GEOIP_POLL_SECONDS, default 60). */
+  geoipPollMs: number;
   /** undefined: seed only when the database is empty. */
   seedDemo: boolean | undefined;
   secureCookies: boolean;
@@ -80,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || null,
     publicUrl,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    geoipDb: env.GEOIP_DB?.trim() ? path.resolve(env.GEOIP_DB.trim()) : null,
+    geoipPollMs: parseSeconds("GEOIP_POLL_SECONDS", env.GEOIP_POLL_SECONDS, 60, 3600) * 1000,
     seedDemo: env.SEED_DEMO === undefined || env.SEED_DEMO === "" ? undefined : isOn(env.SEED_DEMO),
     secureCookies: publicUrl.startsWith("https://"),
     emailVerification: isOn(env.EMAIL_VERIFICATION),

@@ -1,8 +1,6 @@
-import { createRequire } from "node:module";
 import { createCookie } from "react-router";
 import { CURRENCIES, type Currency } from "#db/schema";
-
-const require = createRequire(import.meta.url);
+import { countryForIp } from "./geoip.server";
 
 /**
  * The euro area: the 20 members of 2025 (Croatia since 2023) and Bulgaria since 1 January 2026.
@@ -48,27 +46,6 @@ export function currencyForCountry(country: string | null | undefined): Currency
   if (code === "GB") return "GBP";
   if (code && EURO_ZONE.has(code)) return "EUR";
   return "HKD";
-}
-
-type GeoLookup = { lookup(ip: string): { country?: string } | null };
-let geo: GeoLookup | null | undefined;
-
-/** Offline GeoIP (the geoip-country package's bundled database); null when unavailable. */
-export function countryForIp(ip: string | null | undefined): string | null {
-  if (!ip) return null;
-  if (geo === undefined) {
-    try {
-      geo = require("geoip-country") as GeoLookup;
-    } catch (error) {
-      console.error("GeoIP database unavailable; currency falls back to HKD", error);
-      geo = null;
-    }
-  }
-  try {
-    return geo?.lookup(ip.replace(/^::ffff:/, ""))?.country ?? null;
-  } catch {
-    return null;
-  }
 }
 
 export interface RequestOrigin {

@@ -2,7 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import { requestInfoContext } from "~/context";
 import { getCheckout } from "./checkout-session.server";
 import { type CountryCode, countryCode, resolveCountry } from "./countries";
-import { countryForIp } from "./currency.server";
+import { countryForIp } from "./geoip.server";
 import { getSession, setSessionValue } from "./session.server";
 
 /**
