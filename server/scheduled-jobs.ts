@@ -1,5 +1,6 @@
 import { type DB, now } from "#db/connect.server";
 import type { Services } from "~/context";
+import { childLogger } from "~/lib/log.server";
 import { runPaymentDeadlines } from "~/models/orders/payment-deadlines.server";
 import { runOutbox } from "~/models/outbox/deliver.server";
 import { outboxRetentionDays } from "~/models/outbox/retention.server";
@@ -27,6 +28,9 @@ export function jobClaimMs(intervalMs: number): number {
 }
 
 const CLAIM_MS = jobClaimMs(JOB_INTERVAL_MS);
+
+/** The scheduler's lines: each run at debug (LOG_LEVEL=debug), a failure at error, with the job's name. */
+const log = childLogger({ component: "scheduler" });
 
 /**
  * Claims the job `name` at `at` for `claimMs`: true in exactly one of the processes that try at
@@ -91,11 +95,19 @@ export async function runJobsOnce(
   for (const job of jobs) {
     const claimMs = jobClaimMs(services.config.schedulerIntervalMs);
     if (!(await claimJob(services.db, job.name, at, claimMs))) continue;
+    const started = Date.now();
     try {
       results[job.name] = await job.run(services, at);
       await finishJob(services.db, job.name, new Date(), results[job.name]);
+      log.debug(
+        { job: job.name, ms: Date.now() - started, result: results[job.name] },
+        `scheduled job ${job.name} ran`,
+      );
     } catch (error) {
-      console.error(`scheduled job ${job.name} failed; it runs again next minute`, error);
+      log.error(
+        { err: error, job: job.name, ms: Date.now() - started },
+        `scheduled job ${job.name} failed; it runs again at the next interval`,
+      );
       await finishJob(services.db, job.name, new Date(), { error: String(error) }).catch(() => {});
     }
   }
@@ -117,7 +129,7 @@ export function startScheduledJobs(
   const tick = () => {
     if (stopped || running) return;
     running = runJobsOnce(services, clock())
-      .catch((error) => console.error("scheduled jobs failed", error))
+      .catch((error) => log.error({ err: error }, "scheduled jobs failed; they run again at the next interval"))
       .finally(() => {
         running = null;
       });
