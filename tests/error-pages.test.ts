@@ -3,7 +3,6 @@ import {
   data,
   RouterContextProvider,
   type ServerBuild,
-  UNSAFE_withComponentProps,
   UNSAFE_withErrorBoundaryProps,
 } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
@@ -47,7 +46,8 @@ const build = {
       path: "",
       // As the framework's build hands them over: the boundary gets its `error` as a prop.
       module: {
-        default: UNSAFE_withComponentProps(root.default),
+        // Not rendered: the page below failed, so the root's boundary shows instead.
+        default: () => null,
         Layout: root.Layout,
         ErrorBoundary: UNSAFE_withErrorBoundaryProps(root.ErrorBoundary),
         headers: root.headers,

@@ -147,6 +147,6 @@ describe("the request line", () => {
     expect(requests[1]).toMatchObject({ level: 40, reqId: failedId, status: 500 });
     const error = lines.find((line) => line.msg === "request failed");
     expect(error).toMatchObject({ level: 50, reqId: failedId, path: "/boom" });
-    expect((error?.err as { message: string }).message).toContain("no such table");
+    expect((error?.err as { message: string } | undefined)?.message).toContain("no such table");
   });
 });
