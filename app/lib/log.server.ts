@@ -96,7 +96,9 @@ function prettyStream(fd: 1 | 2): DestinationStream | null {
       sync: true,
       colorize: fd === 1 ? Boolean(process.stdout.isTTY) : Boolean(process.stderr.isTTY),
       translateTime: "SYS:HH:MM:ss.l",
-      ignore: "hostname",
+      // One line a request: its method, path, status and time are in the message already.
+      singleLine: true,
+      ignore: "hostname,method,path,status,ms",
     });
   } catch {
     return null;
