@@ -1,3 +1,6 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
 import {
   createRequestHandler,
   data,
@@ -10,6 +13,10 @@ import { requestInfoContext } from "~/context";
 import * as entry from "~/entry.server";
 import { logger } from "~/lib/log.server";
 import * as root from "~/root";
+import {
+  createRequestHandler as createServerRequestHandler,
+  DEFAULT_RETRY_AFTER_SECONDS,
+} from "../server/request-handler";
 
 /**
  * The error pages as the server renders them: the real root route (its layout, error boundary
@@ -53,6 +60,20 @@ const build = {
         headers: root.headers,
       },
     },
+    guarded: {
+      id: "guarded",
+      parentId: "root",
+      path: "guarded",
+      module: {
+        default: () => null,
+        // A middleware meeting a database that is down, as the session's does (decision 065).
+        middleware: [
+          () => {
+            throw data(null, { status: 503, headers: { "Retry-After": "30" } });
+          },
+        ],
+      },
+    },
     page: {
       id: "page",
       parentId: "root",
@@ -67,7 +88,11 @@ const build = {
   },
   assets: {
     entry: { module: "/entry.client.js", imports: [] },
-    routes: { root: manifestRoute("root", undefined, ""), page: manifestRoute("page", "root", "page") },
+    routes: {
+      root: manifestRoute("root", undefined, ""),
+      page: manifestRoute("page", "root", "page"),
+      guarded: manifestRoute("guarded", "root", "guarded"),
+    },
     url: "/manifest.js",
     version: "test",
   },
@@ -82,8 +107,7 @@ const build = {
 
 const handle = createRequestHandler(build, "production");
 
-async function render(error: unknown, query = "", headers: Record<string, string> = {}) {
-  thrown.value = error;
+function loadContext(): RouterContextProvider {
   const context = new RouterContextProvider();
   context.set(requestInfoContext, {
     nonce: "",
@@ -91,7 +115,12 @@ async function render(error: unknown, query = "", headers: Record<string, string
     proxyCountry: null,
     trace: { id: "req-7f3a9c21-test", route: null, userId: null },
   });
-  const response = await handle(new Request(`http://shop.test/page${query}`, { headers }), context);
+  return context;
+}
+
+async function render(error: unknown, query = "", headers: Record<string, string> = {}) {
+  thrown.value = error;
+  const response = await handle(new Request(`http://shop.test/page${query}`, { headers }), loadContext());
   return { response, html: await response.text() };
 }
 
@@ -157,5 +186,23 @@ describe("the error pages", () => {
     expect(response.status).toBe(404);
     expect(html).not.toContain("req-7f3a9c21-test");
     expect(html).not.toContain("quote this reference");
+  });
+
+  test("a 503 thrown by a middleware loses its headers inside React Router: the server gives it Retry-After all the same", async () => {
+    const app = express();
+    app.use(createServerRequestHandler({ build, getLoadContext: () => loadContext(), mode: "production" }));
+    const server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/guarded?lng=zh`);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("Retry-After")).toBe(String(DEFAULT_RETRY_AFTER_SECONDS));
+      const html = await response.text();
+      expect(html).toContain("商店暫時無法使用");
+      expect(html).toContain("req-7f3a9c21-test");
+    } finally {
+      server.close();
+    }
   });
 });
