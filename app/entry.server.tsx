@@ -1,7 +1,13 @@
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from "react-router";
+import {
+  type EntryContext,
+  type HandleErrorFunction,
+  isRouteErrorResponse,
+  type RouterContextProvider,
+  ServerRouter,
+} from "react-router";
 import { requestInfoContext } from "./context";
 import { I18nProvider } from "./lib/i18n";
 import { loggablePath, logger } from "./lib/log.server";
@@ -118,8 +124,15 @@ function logError(error: unknown, request: Request, context: Readonly<RouterCont
   } catch {
     // A context without the request's information (a test's own).
   }
-  const url = new URL(request.url);
-  logger.error({ err: error, reqId, method: request.method, path: loggablePath(url.pathname) }, msg);
+  const fields = { reqId, method: request.method, path: loggablePath(new URL(request.url).pathname) };
+  // React Router's own refusals (a POST where no action is, a 405 to a scanner) are the client's
+  // doing: a warning with the status, not an error.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    const cause = (error as { error?: unknown }).error;
+    logger.warn({ ...fields, status: error.status, err: cause }, cause instanceof Error ? cause.message : msg);
+    return;
+  }
+  logger.error({ ...fields, err: error }, msg);
 }
 
 /** Logs unexpected errors once, without the aborted-request noise. */

@@ -181,6 +181,15 @@ describe("the error pages", () => {
     expect(zh.html).toContain("你剛才提交的內容並未儲存");
   });
 
+  test("React Router's own refusal (a POST where no action is) is logged as a warning with its status, not an error", async () => {
+    const warned = vi.spyOn(logger, "warn").mockImplementation(() => undefined);
+    const failed = vi.spyOn(logger, "error").mockImplementation(() => undefined);
+    const response = await handle(new Request("http://shop.test/page", { method: "POST", body: "" }), loadContext());
+    expect(response.status).toBe(405);
+    expect(failed).not.toHaveBeenCalled();
+    expect(warned.mock.calls[0]?.[0]).toMatchObject({ status: 405, reqId: "req-7f3a9c21-test", method: "POST" });
+  });
+
   test("a 404 names no request: there is nothing for the shop to look up", async () => {
     const { response, html } = await render(data(null, { status: 404 }));
     expect(response.status).toBe(404);
