@@ -173,7 +173,7 @@ describe("the error pages", () => {
     const en = await render(data(null, { status: 507 }));
     expect(en.response.status).toBe(507);
     expect(en.html).toContain("The shop cannot save anything right now");
-    expect(en.html).toContain("nothing you sent was saved");
+    expect(en.html).toContain("Nothing you sent was saved.");
     expect(en.html).toContain("req-7f3a9c21-test");
     const zh = await render(data(null, { status: 507 }), "", { "Accept-Language": "zh-HK,zh;q=0.9" });
     expect(zh.response.status).toBe(507);

@@ -102,7 +102,7 @@ export function ErrorMessage({
       <p className="text-stone-600">{translateKey(t, text.text)}</p>
       {reference ? (
         <p className="text-sm text-stone-600">
-          {t("error.reference")} <code className="break-all font-mono text-stone-900">{reference}</code>
+          {t("error.reference")} <code className="mt-1 block break-all font-mono text-stone-900">{reference}</code>
         </p>
       ) : null}
       <ButtonLink to={homeTo}>{homeLabel ?? translateKey(t, text.home)}</ButtonLink>
