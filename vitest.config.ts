@@ -93,6 +93,9 @@ export default defineConfig({
     // and restores what it changes of process.env; vi.mock is not used.
     isolate: false,
     testTimeout: 20_000,
+    // The shop's log lines (app/lib/log.server.ts) stay out of the test output; a test that
+    // reads them spies on the logger. LOG_LEVEL=info npx vitest … shows them.
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
     projects: [
       {
         extends: true,
@@ -108,7 +111,7 @@ export default defineConfig({
           name: "postgres",
           include: POSTGRES_SUITES,
           globalSetup: ["tests/setup/postgres-global.ts"],
-          env: { SHOP_TEST_DATABASE: "postgres" },
+          env: { SHOP_TEST_DATABASE: "postgres", LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
         },
       },
     ],

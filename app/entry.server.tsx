@@ -1,18 +1,26 @@
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
+import {
+  type EntryContext,
+  type HandleErrorFunction,
+  isRouteErrorResponse,
+  type RouterContextProvider,
+  ServerRouter,
+} from "react-router";
 import { requestInfoContext } from "./context";
 import { I18nProvider } from "./lib/i18n";
+import { loggablePath, logger } from "./lib/log.server";
 import { createNodeBody } from "./lib/node-body.server";
 import { NonceProvider } from "./lib/nonce";
-import { noteFailure } from "./lib/outage.server";
+import { noteFailure, outageStatus } from "./lib/outage.server";
+import { RequestIdProvider } from "./lib/request-id";
 import resources, { type Language } from "./locales";
-import { getLanguage } from "./middleware/i18next";
+import { getLanguage, requestLanguage } from "./middleware/i18next";
 
 export const streamTimeout = 5_000;
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -22,8 +30,8 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce } = loadContext.get(requestInfoContext);
-  const language = languageOf(loadContext);
+  const { nonce, trace } = loadContext.get(requestInfoContext);
+  const language = await languageOf(request, loadContext);
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -57,9 +65,11 @@ export default function handleRequest(
     try {
       stream = renderToPipeableStream(
         <NonceProvider value={nonce}>
-          <I18nProvider language={language} messages={resources[language].translation}>
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-          </I18nProvider>
+          <RequestIdProvider id={trace?.id ?? null}>
+            <I18nProvider language={language} messages={resources[language].translation}>
+              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            </I18nProvider>
+          </RequestIdProvider>
         </NonceProvider>,
         {
           nonce,
@@ -77,7 +87,7 @@ export default function handleRequest(
           },
           onError(error: unknown) {
             responseStatusCode = 500;
-            if (shellRendered) console.error(error);
+            if (shellRendered) logError(error, request, loadContext, "rendering the page failed");
           },
         },
       );
@@ -91,25 +101,53 @@ export default function handleRequest(
 }
 
 /**
- * The request's language (the browser renders with the same text, so hydration matches); when a
- * middleware before the language one failed (the error page is rendered without it), English,
- * so the error page still renders.
+ * The request's language (the browser renders with the same text, so hydration matches). When a
+ * middleware before the language one failed (the session's database is down: the 503 page is
+ * rendered without it), the same choice made from the request alone — ?lng=, the language
+ * cookie, Accept-Language — so that page is still in the shopper's language.
  */
-function languageOf(loadContext: RouterContextProvider): Language {
+async function languageOf(request: Request, loadContext: RouterContextProvider): Promise<Language> {
   try {
     return getLanguage(loadContext);
   } catch {
-    return "en";
+    return requestLanguage(request);
   }
 }
 
+/**
+ * Logs an error with the request it broke: its id (the one the error page shows), method and
+ * path (no query string: it may hold a token), and the stack.
+ */
+function logError(error: unknown, request: Request, context: Readonly<RouterContextProvider>, msg: string) {
+  let reqId: string | undefined;
+  try {
+    reqId = context.get(requestInfoContext).trace?.id;
+  } catch {
+    // A context without the request's information (a test's own).
+  }
+  const fields = { reqId, method: request.method, path: loggablePath(new URL(request.url).pathname) };
+  // React Router's own refusals (a POST where no action is, a 405 to a scanner) are the client's
+  // doing: a warning with the status, not an error.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    const cause = (error as { error?: unknown }).error;
+    logger.warn({ ...fields, status: error.status, err: cause }, cause instanceof Error ? cause.message : msg);
+    return;
+  }
+  logger.error({ ...fields, err: error }, msg);
+}
+
 /** Logs unexpected errors once, without the aborted-request noise. */
-export function handleError(
-  error: unknown,
-  { request, context }: { request: Request; context?: Readonly<RouterContextProvider> },
-) {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // A failed dependency is answered 503/504/507 by the outage middleware (app/middleware/outage.ts).
   noteFailure(error, context);
   if (request.signal.aborted) return;
-  console.error(error);
-}
+  // An outage is one line (its status and message), not a stack per request while it lasts.
+  const outage = outageStatus(error);
+  if (outage) {
+    const reqId = context.get(requestInfoContext).trace?.id;
+    const path = loggablePath(new URL(request.url).pathname);
+    logger.warn({ reqId, method: request.method, path, status: outage, err: String(error) }, "a dependency failed");
+    return;
+  }
+  logError(error, request, context, error instanceof Error ? error.message : "request failed");
+};

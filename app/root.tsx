@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { ErrorMessage } from "./components/layout/route-error-boundary";
+import { ErrorMessage, errorPageHeaders } from "./components/layout/route-error-boundary";
 import { services } from "./context";
 import { getUser } from "./lib/auth.server";
 import { currentCartId } from "./lib/cart-session.server";
@@ -98,9 +98,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
-  const { t } = useTranslation();
+  const { t, language: rendered } = useTranslation();
   const nonce = useNonce();
-  const language = root?.language ?? "en";
+  // Without the root loader's data (it failed: the error page), the language the page renders in.
+  const language = root?.language ?? (rendered === "zh" ? "zh" : "en");
   return (
     <html lang={HTML_LANG[language]}>
       <head>
@@ -153,6 +154,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
   }, [translations, loaded, language, setTranslations]);
   return <Outlet />;
 }
+
+/** A thrown 503's Retry-After reaches the error page's answer. */
+export const headers = errorPageHeaders;
 
 /** Last resort, for errors outside the store and admin layouts: no stack trace, in the reader's language where known. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -248,18 +248,24 @@ async function startRawServer() {
 /** The shop's request log, counted per benchmark phase; 5xx lines and error output kept. */
 function watchShopLog(child) {
   const log = { phase: "start", lines: 0, statuses: {}, serverMs: {}, serverErrors: [], stderr: [] };
-  const line = /^(GET|POST|HEAD|PUT|PATCH|DELETE|OPTIONS) (\S+) (\d{3}) ([\d.]+)ms$/;
+  // The server's JSON request lines (docs/decisions/062): { method, path, status, ms, … }.
   readline.createInterface({ input: child.stdout }).on("line", (text) => {
-    const match = line.exec(text);
-    if (!match) return;
+    let entry;
+    try {
+      entry = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (typeof entry?.status !== "number" || typeof entry.ms !== "number") return;
+    const status = String(entry.status);
     log.lines++;
     log.serverMs[log.phase] ??= [];
     const times = log.serverMs[log.phase];
-    if (times.length < 200_000) times.push(Number(match[4]));
+    if (times.length < 200_000) times.push(entry.ms);
     log.statuses[log.phase] ??= {};
     const counts = log.statuses[log.phase];
-    counts[match[3]] = (counts[match[3]] ?? 0) + 1;
-    if (match[3].startsWith("5") && log.serverErrors.length < 40) log.serverErrors.push(`[${log.phase}] ${text}`);
+    counts[status] = (counts[status] ?? 0) + 1;
+    if (status.startsWith("5") && log.serverErrors.length < 40) log.serverErrors.push(`[${log.phase}] ${entry.msg}`);
   });
   readline.createInterface({ input: child.stderr }).on("line", (text) => {
     log.stderr.push(`[${log.phase}] ${text}`);
@@ -291,6 +297,8 @@ async function startShop(dirs, env = {}) {
         DATA_DIR: dirs.data,
         UPLOADS_DIR: dirs.uploads,
         BUILD_DIR,
+        // The request lines are counted from their JSON (watchShopLog).
+        LOG_FORMAT: "json",
         RATE_LIMIT_ADDRESS_FACTOR: "100000",
         WEB_CONCURRENCY: "1",
         ...env,

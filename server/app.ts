@@ -13,6 +13,7 @@ import { requestInfoContext, type Services, servicesContext } from "~/context";
 import { parseCommandLine, UsageError } from "~/lib/cli-args";
 import { type Config, loadConfig } from "~/lib/config.server";
 import { startCountryLookup } from "~/lib/geoip.server";
+import { childLogger, logger } from "~/lib/log.server";
 import { createMailer } from "~/lib/mail.server";
 import { flushPageViews } from "~/lib/page-views.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server";
@@ -31,6 +32,7 @@ import { answerOutages } from "./outage";
 import { PageCache, servePageCache } from "./page-cache";
 import { servePrecompressed } from "./precompress";
 import { createRequestHandler } from "./request-handler";
+import { handleUncaughtError, logRequests } from "./request-log";
 import { proxyCountry } from "./request-origin";
 import { assignRequestTrace, traceOf } from "./request-trace";
 import { startScheduledJobs } from "./scheduled-jobs";
@@ -61,7 +63,7 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
 
   const pageCache = new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: PAGE_CACHE_TTL_MS });
   app.use(assignRequestTrace(Boolean(config.trustProxy)));
-  app.use(requestLogger);
+  app.use(logRequests());
   // Every answer carries the security headers, /healthz's too.
   app.use(securityHeaders(config, Boolean(options.vite)));
   app.get("/healthz", async (_req, res) => {
@@ -139,17 +141,8 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
     }),
   );
   app.use(answerOutages);
+  app.use(handleUncaughtError());
   return app;
-}
-
-function requestLogger(req: Request, res: Response, next: NextFunction) {
-  const start = process.hrtime.bigint();
-  res.on("finish", () => {
-    if (req.path.startsWith("/assets/") || req.path === "/healthz") return;
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    console.info(`${req.method} ${req.originalUrl.slice(0, 300)} ${res.statusCode} ${ms.toFixed(1)}ms`);
-  });
-  next();
 }
 
 /**
@@ -345,10 +338,10 @@ export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
   const runtime = await connect(config, { strict: true });
   const { db, storage } = runtime.services;
   const applied = await migrateToLatest(db);
-  if (applied.length > 0) console.info(`database: applied ${applied.join(", ")}`);
+  if (applied.length > 0) logger.info({ migrations: applied }, `database: applied ${applied.join(", ")}`);
   if (storage instanceof DiskStorage) {
     const leftovers = await storage.removeTemporaryFiles();
-    if (leftovers > 0) console.info(`uploads: removed ${leftovers} half-written file(s) left by an earlier crash`);
+    if (leftovers > 0) logger.info(`uploads: removed ${leftovers} half-written file(s) left by an earlier crash`);
   }
   // One-time token for "Add Me As Admin" on /admin/login, in the database so every process
   // shares it; it works only while no admin exists (removed once one does).
@@ -358,12 +351,12 @@ export async function prepare(config: Config = loadConfig()): Promise<Runtime> {
     const started = Date.now();
     try {
       const result = await seedDemo(db, storage);
-      console.info(
+      logger.info(
         `database: seeded the demo catalogue (${result.categories} categories, ${result.products} products) in ${Date.now() - started}ms`,
       );
     } catch (error) {
       if (!(error instanceof AlreadySeededError)) throw error;
-      console.info("database: another process seeded the demo catalogue");
+      logger.info("database: another process seeded the demo catalogue");
     }
   }
   return { ...runtime, setupToken, shopName: shopName(await loadShop(db), "en") };
@@ -417,7 +410,7 @@ export async function startServer(options: { vite?: ViteDevServer; worker?: bool
     await runtime.close();
     throw error;
   }
-  if (prepared) for (const line of startMessages(config, prepared)) console.info(line);
+  if (prepared) for (const line of startMessages(config, prepared)) logger.info(line);
   // Idle keep-alive connections stay open 65 s (Node's default is 5 s), longer than the idle
   // timeout of the proxies and HTTP clients in front of the shop: otherwise a client that reuses
   // a connection the server is just closing gets ECONNRESET on its next request (seen under load).
@@ -428,14 +421,14 @@ export async function startServer(options: { vite?: ViteDevServer; worker?: bool
   // A message queued by a request here leaves at once, not at the next minute (docs/decisions/044).
   const outbox = deliverOnWake(() => deliverDueMessages(runtime.services));
 
-  const log = worker ? () => {} : console.info;
+  const log = worker ? () => {} : (line: string) => logger.info(line);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     log(`${signal}: finishing requests in flight, then stopping`);
     const force = setTimeout(() => {
-      console.error("shutdown: requests still open after 10s, closing them");
+      logger.warn("shutdown: requests still open after 10s, closing them");
       server.closeAllConnections();
     }, 10_000);
     force.unref();
@@ -490,12 +483,15 @@ export const commands: Record<string, (args: string[]) => Promise<void>> = {
     const runtime = await prepare(config);
     const lines = startMessages(config, runtime);
     await runtime.close();
+    const primary = childLogger({ role: "primary" });
     runWorkers({
       workers,
       handleSignals: true,
       onServing: () => {
-        for (const line of lines) console.info(line);
+        for (const line of lines) primary.info(line);
       },
+      log: (line) => primary.info(line),
+      error: (line) => primary.error(line),
     });
   },
   async migrate(args) {

@@ -1,5 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
+import { loggablePath, logger } from "~/lib/log.server";
 import { outageHeaders, outageStatus } from "~/lib/outage.server";
+import { traceOf } from "./request-trace";
 
 const TEXT: Record<number, string> = {
   503: "Service briefly unavailable: please try again in a minute.",
@@ -18,8 +20,15 @@ export function answerOutages(error: unknown, req: Request, res: Response, next:
     next(error);
     return;
   }
-  console.error(
-    `${req.method} ${req.path.slice(0, 200)}: answered ${status}, a dependency failed (${(error as Error).message})`,
+  logger.warn(
+    {
+      reqId: traceOf(res)?.id,
+      method: req.method,
+      path: loggablePath(req.path),
+      status,
+      err: (error as Error).message,
+    },
+    `answered ${status}: a dependency failed`,
   );
   res.status(status).set(outageHeaders()).type("text/plain").send(TEXT[status]);
 }

@@ -1,6 +1,7 @@
 import { type DB, now } from "#db/connect.server";
 import { isDatabaseUnavailable } from "#db/errors";
 import type { Services } from "~/context";
+import { childLogger } from "~/lib/log.server";
 import { runPaymentDeadlines } from "~/models/orders/payment-deadlines.server";
 import { runOutbox } from "~/models/outbox/deliver.server";
 import { outboxRetentionDays } from "~/models/outbox/retention.server";
@@ -28,6 +29,9 @@ export function jobClaimMs(intervalMs: number): number {
 }
 
 const CLAIM_MS = jobClaimMs(JOB_INTERVAL_MS);
+
+/** The scheduler's lines: each run at debug (LOG_LEVEL=debug), a failure at error, with the job's name. */
+const log = childLogger({ component: "scheduler" });
 
 /**
  * Claims the job `name` at `at` for `claimMs`: true in exactly one of the processes that try at
@@ -92,17 +96,28 @@ export async function runJobsOnce(
   for (const job of jobs) {
     const claimMs = jobClaimMs(services.config.schedulerIntervalMs);
     if (!(await claimJob(services.db, job.name, at, claimMs))) continue;
+    const started = Date.now();
     try {
       results[job.name] = await job.run(services, at);
       await finishJob(services.db, job.name, new Date(), results[job.name]);
+      log.debug(
+        { job: job.name, ms: Date.now() - started, result: results[job.name] },
+        `scheduled job ${job.name} ran`,
+      );
     } catch (error) {
       // A lost database is one line, not a stack: the job's claim runs out by itself and the
       // next tick (any process) runs it again once the database is back (decision 065).
       if (isDatabaseUnavailable(error)) {
-        console.error(
-          `scheduled job ${job.name}: the database is unavailable (${(error as Error).message}); it runs again next tick`,
+        log.warn(
+          { job: job.name, ms: Date.now() - started, err: (error as Error).message },
+          `scheduled job ${job.name}: the database is unavailable; it runs again at the next interval`,
         );
-      } else console.error(`scheduled job ${job.name} failed; it runs again next minute`, error);
+      } else {
+        log.error(
+          { err: error, job: job.name, ms: Date.now() - started },
+          `scheduled job ${job.name} failed; it runs again at the next interval`,
+        );
+      }
       await finishJob(services.db, job.name, new Date(), { error: String(error) }).catch(() => {});
     }
   }
@@ -126,10 +141,11 @@ export function startScheduledJobs(
     running = runJobsOnce(services, clock())
       .catch((error) =>
         isDatabaseUnavailable(error)
-          ? console.error(
-              `scheduled jobs: the database is unavailable (${(error as Error).message}); trying again next tick`,
+          ? log.warn(
+              { err: (error as Error).message },
+              "scheduled jobs: the database is unavailable; trying again next tick",
             )
-          : console.error("scheduled jobs failed", error),
+          : log.error({ err: error }, "scheduled jobs failed; they run again at the next interval"),
       )
       .finally(() => {
         running = null;

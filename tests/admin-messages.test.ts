@@ -5,6 +5,7 @@ import type { DB } from "#db/connect.server";
 import { eventLabel } from "~/components/admin/messages";
 import type { CurrentUser } from "~/lib/auth.server";
 import { createTranslator, type Messages } from "~/lib/i18n";
+import { logger } from "~/lib/log.server";
 import { type Mailer, type MailMessage, MemoryMailer, renderLocalizedEmail } from "~/lib/mail.server";
 import resources from "~/locales";
 import { listMessages } from "~/models/outbox/admin-list.server";
@@ -42,8 +43,8 @@ beforeEach(async () => {
   db = svc.db;
   owner = await createSignedIn(db, { admin: true });
   staff = { ...(await createSignedIn(db, { admin: true })), role: "staff" };
-  // A failed attempt is logged on stderr; the tests read the attempt log instead.
-  vi.spyOn(console, "error").mockImplementation(() => {});
+  // A failed attempt is logged; the tests read the attempt log instead.
+  vi.spyOn(logger, "error").mockImplementation(() => {});
   return () => vi.restoreAllMocks();
 });
 

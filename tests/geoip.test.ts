@@ -14,6 +14,7 @@ import {
   setCountryDatabase,
   startCountryLookup,
 } from "~/lib/geoip.server";
+import { logger } from "~/lib/log.server";
 import { countryRecord, type MmdbNetwork, writeMmdb } from "./setup/mmdb";
 
 /** Documentation ranges (never on the internet), so the bundled data places none of them. */
@@ -212,7 +213,7 @@ describe("GEOIP_DB replaced while the shop runs", () => {
     const file = databaseFile("corrupt.mmdb", FIRST_RELEASE);
     const database = await openCountryDatabase(file, { pollMs: 50 });
     setCountryDatabase(database);
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const errors = vi.spyOn(logger, "error").mockImplementation(() => {});
     try {
       const good = writeMmdb(SECOND_RELEASE);
       for (const bad of [
@@ -286,7 +287,7 @@ describe("GEOIP_DB at start", () => {
   it("the process that starts the shop refuses an unusable GEOIP_DB; a later worker falls back to the bundled data", async () => {
     const missing = path.join(dir, "gone.mmdb");
     await expect(startCountryLookup(missing, { strict: true })).rejects.toBeInstanceOf(GeoIpError);
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const errors = vi.spyOn(logger, "error").mockImplementation(() => {});
     try {
       const stop = await startCountryLookup(missing, { strict: false });
       expect(String(errors.mock.calls[0]?.[0])).toMatch(

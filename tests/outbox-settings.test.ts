@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { loadConfig } from "~/lib/config.server";
+import { logger } from "~/lib/log.server";
 import type { Mailer } from "~/lib/mail.server";
 import { renderLocalizedEmail } from "~/lib/mail.server";
 import { CLAIM_MS, deliverDueMessages } from "~/models/outbox/deliver.server";
@@ -56,7 +57,8 @@ describe("the settings", () => {
 
 describe("the outbox follows them", () => {
   beforeEach(() => {
-    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    vi.spyOn(logger, "error").mockImplementation(() => undefined);
+    vi.spyOn(logger, "warn").mockImplementation(() => undefined);
   });
   afterEach(() => {
     vi.restoreAllMocks();

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, test, vi } from "vitest";
 import { type DB, openDatabase } from "#db/connect.server";
 import type { Services } from "~/context";
+import { logger } from "~/lib/log.server";
 import { type Mailer, type MailMessage, MemoryMailer, renderLocalizedEmail } from "~/lib/mail.server";
 import {
   backoffMs,
@@ -56,9 +57,10 @@ function withMailer(svc: TestServices, mailer: Mailer): Services {
   return { ...svc, mailer };
 }
 
-// A failed attempt is logged on stderr; the tests read the attempt log instead.
+// A failed attempt is logged; the tests read the attempt log instead.
 beforeEach(() => {
-  vi.spyOn(console, "error").mockImplementation(() => {});
+  vi.spyOn(logger, "error").mockImplementation(() => {});
+  vi.spyOn(logger, "warn").mockImplementation(() => {});
   return () => vi.restoreAllMocks();
 });
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DB } from "#db/connect.server";
+import { logger } from "~/lib/log.server";
 import { countPageVisit, FLUSH_AT, flushPageViews, MAX_QUEUED, type PageVisit } from "~/lib/page-views.server";
 import { getAnalytics, type PageView, writePageViews } from "~/models/analytics.server";
 import { freshTestDb } from "./setup/db";
@@ -143,7 +144,7 @@ describe("page-view buffer", () => {
 
   it("holds at most MAX_QUEUED views while the database is stuck, dropping (and logging) the rest", async () => {
     const { db } = await freshTestDb();
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(logger, "warn").mockImplementation(() => {});
     let release = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;

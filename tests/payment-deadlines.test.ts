@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { describe, expect, test, vi } from "vitest";
 import { type DB, openDatabase } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
+import { logger } from "~/lib/log.server";
 import type { MailMessage } from "~/lib/mail.server";
 import { MemoryStorage } from "~/lib/storage.server";
 import { transitionOrder } from "~/models/orders/desk.server";
@@ -160,7 +161,7 @@ describe("reminder, then expiry", () => {
     // The outbox cannot be written (as if its table were gone): the e-mails cannot be queued.
     await sql`DROP TABLE outbox_attempts`.execute(svc.db);
     await sql`DROP TABLE outbox_messages`.execute(svc.db);
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
     expect(await runPaymentDeadlines(svc.db, config, later(order.created_at, 25))).toEqual({ reminded: 0, expired: 0 });
     expect(logged).toHaveBeenCalled();
     logged.mockRestore();

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { DB } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
 import type { CurrentUser } from "~/lib/auth.server";
+import { logger } from "~/lib/log.server";
 import type { Mailer } from "~/lib/mail.server";
 import { fieldMessage } from "~/lib/problem";
 import type { Language } from "~/locales";
@@ -203,7 +204,8 @@ describe("each event the owner chose", () => {
           throw new Error("550 mailbox unavailable");
         },
       };
-      vi.spyOn(console, "error").mockImplementation(() => {});
+      vi.spyOn(logger, "error").mockImplementation(() => {});
+      vi.spyOn(logger, "warn").mockImplementation(() => {});
       expect(await deliverDueMessages({ ...svc, mailer: failing })).toMatchObject({ failed: 1 });
       vi.restoreAllMocks();
       const failed = await oneEach("alert.message.failed", paid.id, language);
@@ -277,7 +279,8 @@ describe("what the owner did not choose", () => {
       events: { ...ALL_ON, "order.placed": false, "order.receipt_uploaded": false, "message.failed": false },
     });
     const before = (await alerts()).length;
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(logger, "error").mockImplementation(() => {});
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
     const failing: Mailer = { send: async () => Promise.reject(new Error("down")) };
     await queueEmail(
       db,

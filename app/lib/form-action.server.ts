@@ -20,6 +20,7 @@ import { isDatabaseUnavailable } from "#db/errors";
 import { FETCHER_FIELD } from "./fetcher";
 import { type Flash, setFlash } from "./flash.server";
 import { BodyTooLargeError, readFormData } from "./images.server";
+import { logger } from "./log.server";
 import { isStorageFailure, outageHeaders, outageProblemKey, outageStatus } from "./outage.server";
 import { type Problem, type UnreadBodyProblems, UserError } from "./problem";
 
@@ -195,7 +196,7 @@ export function formAction<Args extends ActionArgsLike, Schema extends z.ZodType
       // A database that cannot serve is the 503 page instead (the page could not load either).
       const status = outageStatus(error);
       if (!status || (isDatabaseUnavailable(error) && !isStorageFailure(error))) throw error;
-      console.error(`form: answered ${status}, a dependency failed (${(error as Error).message})`);
+      logger.warn({ status, err: (error as Error).message }, `form: answered ${status}, a dependency failed`);
       const problem: Problem = {
         key: outageProblemKey(status),
         ...(config.uploadField ? { field: config.uploadField } : {}),

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
 import { type CountryResponse, Reader } from "maxmind";
+import { logger } from "./log.server";
 
 const require = createRequire(import.meta.url);
 
@@ -222,12 +223,12 @@ export class CountryDatabase {
     this.info = infoOf(reader);
     this.lastError = null;
     this.reloads += 1;
-    console.info(`geoip: reloaded ${describeDatabase(this.file, this.info)}`);
+    logger.info(`geoip: reloaded ${describeDatabase(this.file, this.info)}`);
   }
 
   #refuse(reason: string): void {
     this.lastError = reason;
-    console.error(`geoip: ${reason}; still answering from ${describeDatabase(this.file, this.info)}`);
+    logger.error(`geoip: ${reason}; still answering from ${describeDatabase(this.file, this.info)}`);
   }
 
   /** Stops following the file (the reader in use keeps answering). */
@@ -276,12 +277,12 @@ export async function startCountryLookup(
     opened = await openCountryDatabase(file, { pollMs: options.pollMs });
   } catch (error) {
     if (options.strict || !(error instanceof GeoIpError)) throw error;
-    console.error(`geoip: ${error.message}; using the bundled country data`);
+    logger.error(`geoip: ${error.message}; using the bundled country data`);
     setCountryDatabase(null);
     return () => {};
   }
   setCountryDatabase(opened);
-  if (options.log) console.info(`geoip: ${describeDatabase(file, opened.info)}`);
+  if (options.log) logger.info(`geoip: ${describeDatabase(file, opened.info)}`);
   return () => {
     if (database === opened) setCountryDatabase(null);
     else opened.close();
@@ -294,7 +295,7 @@ function bundledLookup(): GeoLookup | null {
     try {
       bundled = require("geoip-country") as GeoLookup;
     } catch (error) {
-      console.error("geoip: the bundled country data is unavailable; currency falls back to HKD", error);
+      logger.error({ err: error }, "geoip: the bundled country data is unavailable; currency falls back to HKD");
       bundled = null;
     }
   }

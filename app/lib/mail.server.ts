@@ -5,6 +5,7 @@ import i18next, { type TFunction } from "i18next";
 import nodemailer from "nodemailer";
 import resources, { HTML_LANG, type Language } from "~/locales";
 import type { Config } from "./config.server";
+import { logger } from "./log.server";
 
 /**
  * The one way the shop sends e-mail: in the recipient's language, as HTML and plain text.
@@ -73,7 +74,7 @@ export function createMailer(
       await fs.mkdir(folder, { recursive: true });
       const file = path.join(folder, `${Date.now()}-${crypto.randomUUID()}.eml`);
       await fs.writeFile(file, info.message as Buffer);
-      console.info(`mail: "${message.subject}" to ${message.to} written to ${file}`);
+      logger.info({ file }, `mail: "${message.subject}" to ${message.to} written to ${file}`);
     },
   };
 }

@@ -2,6 +2,7 @@ import { isbot } from "isbot";
 import { createCookie } from "react-router";
 import type { DB } from "#db/connect.server";
 import { type PageView, writePageViews } from "~/models/analytics.server";
+import { logger } from "./log.server";
 
 /**
  * Page views, counted off the request path (docs/decisions/030-page-view-buffer.md): a request
@@ -86,7 +87,7 @@ export async function countPageVisit(
     });
     return await visitCookie.serialize(session, { secure: options.secure ?? false });
   } catch (error) {
-    console.error("page view not recorded", error);
+    logger.error({ err: error }, "page view not recorded");
     return null;
   }
 }
@@ -117,7 +118,7 @@ function enqueue(db: DB, view: PageView): void {
     queues.set(db, queue);
   }
   if (queue.views.length >= MAX_QUEUED) {
-    if (queue.dropped++ === 0) console.error(`page views: ${MAX_QUEUED} waiting for the database, dropping new ones`);
+    if (queue.dropped++ === 0) logger.warn(`page views: ${MAX_QUEUED} waiting for the database, dropping new ones`);
     return;
   }
   queue.views.push(view);
@@ -153,10 +154,10 @@ function writeBatch(db: DB, queue: Queue): Promise<void> {
       await writePageViews(db, batch);
     } catch (error) {
       // Analytics, not orders: a batch the database refused is logged and let go.
-      console.error(`page views: ${batch.length} not recorded`, error);
+      logger.error({ err: error }, `page views: ${batch.length} not recorded`);
     }
     if (queue.dropped > 0) {
-      console.error(`page views: ${queue.dropped} dropped while the database was slow`);
+      logger.warn(`page views: ${queue.dropped} dropped while the database was slow`);
       queue.dropped = 0;
     }
     queue.writing = null;

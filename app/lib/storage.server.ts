@@ -3,6 +3,7 @@ import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { derivativeKeys } from "./image-sizes";
+import { logger } from "./log.server";
 
 /**
  * Files behind a small interface. "public" files are served at /uploads/<key> by the web
@@ -223,7 +224,7 @@ export async function removeFilesQuietly(storage: Storage, area: StorageArea, ke
     try {
       await storage.delete(area, key);
     } catch (error) {
-      console.error(`could not remove ${area} file`, key, error);
+      logger.error({ err: error, area, key }, `could not remove ${area} file`);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { createCookie } from "react-router";
 import { createI18nextMiddleware } from "remix-i18next";
-import resources, { LANGUAGES, type Language } from "~/locales";
+import resources, { isLanguage, LANGUAGES, type Language } from "~/locales";
 
 /** The shopper's language choice; set by the POST form of the language toggle. */
 export const languageCookie = createCookie("lng", {
@@ -27,6 +27,28 @@ export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddlewa
 
 export function getLanguage(context: Parameters<typeof getLocale>[0]): Language {
   return getLocale(context) === "zh" ? "zh" : "en";
+}
+
+/**
+ * The middleware's choice made from the request alone, for a page rendered when the middleware
+ * did not run (an error before it): ?lng=, then the cookie, then the first language of
+ * Accept-Language that the shop has.
+ */
+export async function requestLanguage(request: Request): Promise<Language> {
+  const query = new URL(request.url).searchParams.get("lng");
+  if (isLanguage(query)) return query;
+  try {
+    const cookie: unknown = await languageCookie.parse(request.headers.get("Cookie"));
+    if (isLanguage(cookie)) return cookie;
+  } catch {
+    // An unreadable cookie: the header decides.
+  }
+  for (const part of (request.headers.get("Accept-Language") ?? "").split(",")) {
+    const tag = part.split(";")[0]?.trim().toLowerCase() ?? "";
+    if (tag.startsWith("zh")) return "zh";
+    if (tag.startsWith("en")) return "en";
+  }
+  return "en";
 }
 
 declare module "i18next" {

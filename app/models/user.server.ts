@@ -4,6 +4,7 @@ import { type DB, now } from "#db/connect.server";
 import { lockTable } from "#db/dialect";
 import type { AdminRole, Database, UserRow } from "#db/schema";
 import type { Config } from "~/lib/config.server";
+import { logger } from "~/lib/log.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { UserError } from "~/lib/problem";
 import type { Language } from "~/locales";
@@ -61,7 +62,7 @@ export async function signUp(
     });
   } catch (error) {
     if (await findUserByEmail(db, input.email)) throw accountExists();
-    console.error("sign up failed", error);
+    logger.error({ err: error }, "sign up failed");
     throw new UserError("flash.signupFailed", { detailKey: "flash.signupFailedDetail", status: 500 });
   }
 }

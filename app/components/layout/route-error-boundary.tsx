@@ -1,6 +1,7 @@
-import { data, isRouteErrorResponse } from "react-router";
+import { data, type HeadersFunction, isRouteErrorResponse } from "react-router";
 import { ButtonLink } from "~/components/ui/button";
 import { useTranslation } from "~/lib/i18n";
+import { REQUEST_ID_META, useRequestId } from "~/lib/request-id";
 import { useRootData } from "~/lib/root-data";
 import { translateKey } from "~/lib/translate-key";
 
@@ -20,20 +21,47 @@ export function notFound(text?: ErrorPageText) {
   return data(text ?? null, { status: 404 });
 }
 
+/**
+ * The `headers` of every route with an error boundary: a thrown answer's `Retry-After` (a 503
+ * while the database restarts) reaches the error page's response; React Router keeps a thrown
+ * answer's status but drops its other headers unless the boundary's route passes them on.
+ */
+export const errorPageHeaders: HeadersFunction = ({ errorHeaders }) => {
+  const headers = new Headers();
+  const retryAfter = errorHeaders?.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
 function isErrorPageText(value: unknown): value is ErrorPageText {
   if (!value || typeof value !== "object") return false;
   const { title, text } = value as Record<string, unknown>;
   return typeof title === "string" && typeof text === "string";
 }
 
-/** The status and the words of an error page; no stack trace or server message leaks. */
+/** The generic words of an error page by its status. */
+function genericText(status: number): Required<ErrorPageText> {
+  if (status === 404) return { title: "notFound.title", text: "notFound.text", home: "notFound.returnHome" };
+  const home = "error.returnHome";
+  // A dependency down or too slow (the database restarting, the bucket unreachable): try again soon.
+  if (status === 502 || status === 503 || status === 504) {
+    return { title: "error.unavailableTitle", text: "error.unavailableText", home };
+  }
+  // The disk is full: nothing the shopper sent was kept.
+  if (status === 507) return { title: "error.storageFullTitle", text: "error.storageFullText", home };
+  if (status >= 500) return { title: "error.title", text: "error.serverText", home };
+  return { title: "error.title", text: status === 403 ? "error.forbidden" : "error.text", home };
+}
+
+/**
+ * The status and the words of an error page; no stack trace or server message leaks (a thrown
+ * Error reaches the page as React Router's sanitised "Unexpected Server Error" in production,
+ * and its message is never shown in any mode).
+ */
 export function describeRouteError(error: unknown): { status: number; text: Required<ErrorPageText> } {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const own = isRouteErrorResponse(error) && isErrorPageText(error.data) ? error.data : null;
-  const generic =
-    status === 404
-      ? { title: "notFound.title", text: "notFound.text", home: "notFound.returnHome" }
-      : { title: "error.title", text: status === 403 ? "error.forbidden" : "error.text", home: "error.returnHome" };
+  const generic = genericText(status);
   return { status, text: { ...generic, ...own, home: own?.home ?? generic.home } };
 }
 
@@ -54,6 +82,9 @@ export function ErrorMessage({
   const { t } = useTranslation();
   const root = useRootData();
   const { status, text } = describeRouteError(error);
+  // A server error names the request, for the shopper to quote and the operator to find in the log.
+  const requestId = useRequestId();
+  const reference = status >= 500 ? requestId : null;
   const shop = root?.shop.name ?? "";
   const title =
     status === 404 && text.title === "notFound.title"
@@ -65,9 +96,15 @@ export function ErrorMessage({
     <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 px-4 py-16 text-center">
       <title>{title}</title>
       <meta name="robots" content="noindex" />
+      {reference ? <meta name={REQUEST_ID_META} content={reference} /> : null}
       <p className="text-6xl font-extrabold text-brand-700">{status}</p>
       <h1 className="text-2xl font-semibold">{translateKey(t, text.title)}</h1>
       <p className="text-stone-600">{translateKey(t, text.text)}</p>
+      {reference ? (
+        <p className="text-sm text-stone-600">
+          {t("error.reference")} <code className="mt-1 block break-all font-mono text-stone-900">{reference}</code>
+        </p>
+      ) : null}
       <ButtonLink to={homeTo}>{homeLabel ?? translateKey(t, text.home)}</ButtonLink>
     </div>
   );

@@ -121,6 +121,12 @@ export default {
     badAddressTitle: "This address cannot be read",
     badAddressText:
       "The link is damaged: part of it is not a valid web address. Check it, or start again from the home page.",
+    serverText: "Something went wrong on our side. Please try again in a moment.",
+    unavailableTitle: "The shop is briefly unavailable",
+    unavailableText: "Please try again in a minute.",
+    storageFullTitle: "The shop cannot save anything right now",
+    storageFullText: "Nothing you sent was saved. Please try again later.",
+    reference: "If you write to us, quote this reference:",
   },
   flash: {
     loginSuccess: "Login successful",

@@ -117,6 +117,12 @@ export default {
     formDiskFull: "未能儲存：商店的磁碟已滿。所有內容均未儲存，請稍後再試或通知商店。",
     badAddressTitle: "無法讀取此網址",
     badAddressText: "連結已損壞，其中部分內容並非有效的網址。請檢查連結，或由主頁重新開始。",
+    serverText: "我們這邊出了問題，請稍後再試。",
+    unavailableTitle: "商店暫時無法使用",
+    unavailableText: "請於一分鐘後再試。",
+    storageFullTitle: "商店暫時無法儲存資料",
+    storageFullText: "你剛才提交的內容並未儲存，請稍後再試。",
+    reference: "如需聯絡我們，請提供此參考編號：",
   },
   flash: {
     loginSuccess: "登入成功",

@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import { type DB, now } from "#db/connect.server";
 import type { Database, OrderRow } from "#db/schema";
 import { type Config, MAX_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
+import { logger } from "~/lib/log.server";
 import { UserError } from "~/lib/problem";
 import { auditAction } from "../audit.server";
 import { releaseDiscountUse } from "../discounts/uses.server";
@@ -235,7 +236,7 @@ export async function sendDueReminders(db: DB, config: DeadlineMailConfig, at: D
           return true;
         })
         .catch((error: unknown) => {
-          console.error(`payment reminder for order ${id} failed; tried again next run`, error);
+          logger.error({ err: error, orderId: id }, `payment reminder for order ${id} failed; tried again next run`);
           failed.add(id);
           return false;
         });

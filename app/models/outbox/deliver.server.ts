@@ -2,6 +2,7 @@ import { type DB, now } from "#db/connect.server";
 import type { OutboxMessageRow } from "#db/schema";
 import type { Services } from "~/context";
 import { DEFAULT_OUTBOX_CLAIM_SECONDS } from "~/lib/config.server";
+import { logger } from "~/lib/log.server";
 import { UserError } from "~/lib/problem";
 import { auditAction } from "../audit.server";
 import { DeliveryError } from "./delivery-error";
@@ -214,7 +215,8 @@ export async function deliverMessage(
       error: errorText(error),
       responseStatus,
     });
-    console.error(
+    logger[result === "failed" ? "error" : "warn"](
+      { messageId: message.id, channel: message.channel, attempt: message.attempts },
       `outbox: ${message.channel} "${message.subject}" to ${message.recipient} failed (attempt ${message.attempts}, ${result === "failed" ? "given up" : "tried again later"}): ${errorText(error)}`,
     );
     return result;

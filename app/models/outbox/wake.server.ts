@@ -1,3 +1,5 @@
+import { logger } from "~/lib/log.server";
+
 /*
  * "Send it now" inside one process. A message queued in a transaction is picked up by the
  * scheduler's next run at the latest (a minute); a process that serves requests also runs a
@@ -25,7 +27,7 @@ function runPass(): void {
   }
   const current = pass;
   running = current()
-    .catch((error) => console.error("outbox: delivery pass failed; the scheduler tries again", error))
+    .catch((error) => logger.error({ err: error }, "outbox: delivery pass failed; the scheduler tries again"))
     .finally(() => {
       running = null;
       if (again && pass) {

@@ -1,6 +1,7 @@
 import { Outlet } from "react-router";
 import { AdminErrorBoundary } from "~/components/layout/admin-error-boundary";
 import { AdminShell } from "~/components/layout/admin-shell";
+import { errorPageHeaders } from "~/components/layout/route-error-boundary";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
 import { isDemoAccountPrimary } from "~/models/payment-accounts.server";
@@ -26,6 +27,9 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
     </AdminShell>
   );
 }
+
+/** A thrown 503's Retry-After reaches the error page's answer. */
+export const headers = errorPageHeaders;
 
 /** An admin page's thrown 404/403 or error keeps the admin shell. */
 export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {

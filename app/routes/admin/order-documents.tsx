@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { AdminErrorBoundary } from "~/components/layout/admin-error-boundary";
-import { notFound } from "~/components/layout/route-error-boundary";
+import { errorPageHeaders, notFound } from "~/components/layout/route-error-boundary";
 import { OrderDocumentsPage } from "~/components/order-documents/documents-page";
 import { services } from "~/context";
 import { requireAdmin } from "~/lib/auth.server";
@@ -81,6 +81,9 @@ export default function AdminOrderDocuments({ loaderData }: Route.ComponentProps
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => privatePageMeta(loaderData?.title, "Documents");
+
+/** A thrown 503's Retry-After reaches the error page's answer. */
+export const headers = errorPageHeaders;
 
 /** A missing order: the error alone (no admin menu), with the way back to the orders. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -6,6 +6,7 @@ import { requestInfoContext, services } from "~/context";
 import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
+import { logger } from "~/lib/log.server";
 import { privatePageMeta } from "~/lib/meta";
 import { passwordResetsPerAddress } from "~/lib/rate-limit.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
@@ -44,7 +45,7 @@ export const action = formAction<Route.ActionArgs, typeof forgotPasswordSchema, 
       try {
         await sendPasswordResetEmail(db, config, user, user.locale === "zh" ? "zh" : getLanguage(context));
       } catch (error) {
-        console.error("password reset e-mail failed", error);
+        logger.error({ err: error, reqId: context.get(requestInfoContext).trace?.id }, "password reset e-mail failed");
       }
     }
     setFlash(context, { type: "info", key: "flash.resetSent", detailKey: "flash.resetSentDetail" });
