@@ -113,7 +113,16 @@ function openPostgres(url: string): DB {
   // An idle connection the server drops (restart, failover) must not take the process down: the
   // pool discards it and the next query opens a fresh one.
   pool.on("error", (error) => console.error(`database: idle connection lost (${error.message})`));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
+}
+
+const pools = new WeakMap<DB, pg.Pool>();
+
+/** The PostgreSQL pool behind `db` (its metrics: connections in use, queries waiting); null on SQLite. */
+export function databasePool(db: DB): pg.Pool | null {
+  return pools.get(db) ?? null;
 }
 
 /**

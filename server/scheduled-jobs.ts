@@ -1,5 +1,6 @@
 import { type DB, now } from "#db/connect.server";
 import type { Services } from "~/context";
+import { countJobRun, declareJobs } from "~/lib/metrics.server";
 import { runPaymentDeadlines } from "~/models/orders/payment-deadlines.server";
 import { runOutbox } from "~/models/outbox/deliver.server";
 import { outboxRetentionDays } from "~/models/outbox/retention.server";
@@ -93,8 +94,10 @@ export async function runJobsOnce(
     if (!(await claimJob(services.db, job.name, at, claimMs))) continue;
     try {
       results[job.name] = await job.run(services, at);
+      countJobRun(job.name, false);
       await finishJob(services.db, job.name, new Date(), results[job.name]);
     } catch (error) {
+      if (!(job.name in results)) countJobRun(job.name, true);
       console.error(`scheduled job ${job.name} failed; it runs again next minute`, error);
       await finishJob(services.db, job.name, new Date(), { error: String(error) }).catch(() => {});
     }
@@ -112,6 +115,7 @@ export function startScheduledJobs(
   options: { intervalMs?: number; clock?: () => Date } = {},
 ): { stop(): Promise<void> } {
   const clock = options.clock ?? (() => new Date());
+  declareJobs(JOBS.map((job) => job.name));
   let running: Promise<unknown> | null = null;
   let stopped = false;
   const tick = () => {
