@@ -34,6 +34,7 @@ const POSTGRES_SUITES = [
   "restricted-items",
   "sale-prices",
   "merchant-feed",
+  "metrics",
   "checkout-prefill",
   "checkout-steps",
   "colour-images",

@@ -45,7 +45,7 @@ export function routeLabel(res: Response): string {
   if (route) return route;
   // Answered before React Router: the build's hashed assets, the uploads, and the rest (the
   // build's other static files, a cross-site write refused, an error before routing).
-  const path = res.req.path;
+  const path = res.req.originalUrl;
   if (path.startsWith("/assets/")) return "/assets/*";
   if (path.startsWith("/uploads/")) return "/uploads/*";
   return "unrouted";
@@ -229,7 +229,8 @@ export function aggregateMetricsInPrimary(): void {
       return worker?.isConnected() ? [worker] : [];
     });
     const reply = (answer: Omit<ScrapeAnswer, "type" | "id">) => {
-      if (asker.isConnected()) asker.send({ type: "shop:metrics-scraped", id: scrape, ...answer } satisfies ScrapeAnswer);
+      if (asker.isConnected())
+        asker.send({ type: "shop:metrics-scraped", id: scrape, ...answer } satisfies ScrapeAnswer);
     };
     const collect = {
       answers: [] as MetricJson[][],
