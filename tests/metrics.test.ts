@@ -137,7 +137,9 @@ describe("the production app", () => {
     expect([ready.status, await ready.text(), ready.headers.get("cache-control")]).toEqual([200, "ok", "no-store"]);
 
     vi.spyOn(console, "error").mockImplementation(() => {});
-    onTestFinished(() => vi.restoreAllMocks());
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
     // The uploads folder is not a folder any more; then the database is gone too.
     const notAFolder = path.join(svc.config.dataDir, "not-a-folder");
     fs.writeFileSync(notAFolder, "");
@@ -188,7 +190,9 @@ describe("the families move when the shop does the thing", () => {
 
   it("scheduled job runs and failures, per job", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    onTestFinished(() => vi.restoreAllMocks());
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
     const before = await scrape();
     const jobs = [
       { name: "metrics-test-ok", run: async () => "done" },
@@ -210,7 +214,9 @@ describe("the families move when the shop does the thing", () => {
 
   it("the outbox's depth by status and channel (read when scraped) and its delivery failures", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    onTestFinished(() => vi.restoreAllMocks());
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
     watchDatabase(svc.db);
     const mail = (to: string) =>
       renderLocalizedEmail(DEFAULT_SHOP, to, "en", () => ({ subject: "Hi", heading: "Hello", paragraphs: ["x"] }));
