@@ -162,6 +162,10 @@ const scrapes = new Map<number, (answer: ScrapeAnswer) => void>();
 function askPrimary(): Promise<string> {
   const id = nextScrape++;
   return new Promise((resolve, reject) => {
+    if (!process.send || !process.connected) {
+      reject(new Error("this worker has lost its primary"));
+      return;
+    }
     const timer = setTimeout(() => {
       scrapes.delete(id);
       reject(new Error(`the cluster's primary did not answer within ${CLUSTER_ANSWER_MS}ms`));
@@ -173,7 +177,7 @@ function askPrimary(): Promise<string> {
       else reject(new Error(answer.error ?? "no answer"));
     });
     const request: ScrapeRequest = { type: "shop:metrics-scrape", id };
-    process.send?.(request);
+    process.send(request);
   });
 }
 
