@@ -7,6 +7,7 @@ import type { Request } from "express";
 import { beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { openDatabase } from "#db/connect.server";
 import type { Services } from "~/context";
+import { parseMetricsToken } from "~/lib/config.server";
 import { type Mailer, renderLocalizedEmail } from "~/lib/mail.server";
 import { metrics, watchDatabase } from "~/lib/metrics.server";
 import { DiskStorage } from "~/lib/storage.server";
@@ -71,6 +72,16 @@ describe("who may read /metrics", () => {
     // A wrong token does not fall back to the loopback rule, nor does a token with none configured.
     expect(mayReadMetrics(fakeRequest("127.0.0.1", { Authorization: "Bearer nope" }), TOKEN)).toBe(false);
     expect(mayReadMetrics(fakeRequest("203.0.113.5", { Authorization: `Bearer ${TOKEN}` }), null)).toBe(false);
+  });
+});
+
+describe("METRICS_TOKEN", () => {
+  it("unset or empty is none; a short or spaced one stops the start", () => {
+    expect(parseMetricsToken(undefined)).toBeNull();
+    expect(parseMetricsToken("  ")).toBeNull();
+    expect(parseMetricsToken(` ${TOKEN} `)).toBe(TOKEN);
+    expect(() => parseMetricsToken("short")).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+    expect(() => parseMetricsToken("sixteen chars or more")).toThrow(/no spaces/);
   });
 });
 
