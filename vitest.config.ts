@@ -35,6 +35,7 @@ const POSTGRES_SUITES = [
   "restricted-items",
   "sale-prices",
   "merchant-feed",
+  "metrics",
   "checkout-prefill",
   "checkout-steps",
   "colour-images",

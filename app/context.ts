@@ -23,7 +23,7 @@ export interface Services {
 export interface RequestTrace {
   /** From a trusted proxy's `X-Request-Id`, or generated; sent back as `X-Request-Id`. */
   id: string;
-  /** The matched route's pattern (`/product/:id`), `page-cache` for a cache hit; null before routing. */
+  /** The matched route's pattern (`/product/:id`; a page-cache hit says its page's too); null before routing. */
   route: string | null;
   /** The signed-in user, if any. */
   userId: string | null;

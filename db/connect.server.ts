@@ -14,6 +14,7 @@ import {
 } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
+import { logger } from "~/lib/log.server";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
 
@@ -132,7 +133,16 @@ function openPostgres(url: string): DB {
   });
   // An idle connection the server drops: the pool discards it and the next query opens a fresh one.
   pool.on("error", (error) => logConnectionLost(error, "idle"));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
+}
+
+const pools = new WeakMap<DB, pg.Pool>();
+
+/** The PostgreSQL pool behind `db` (its metrics: connections in use, queries waiting); null on SQLite. */
+export function databasePool(db: DB): pg.Pool | null {
+  return pools.get(db) ?? null;
 }
 
 /** One line per lost connection, not one per client of a pool that lost them all at once. */
@@ -142,7 +152,7 @@ function logConnectionLost(error: Error, state: "idle" | "in use"): void {
   if (at - lastLossLogged < 1_000) return;
   lastLossLogged = at;
   const code = (error as { code?: string }).code;
-  console.error(`database: ${state} connection lost (${code ? `${code} ` : ""}${error.message})`);
+  logger.warn({ code, err: error.message }, `database: ${state} connection lost`);
 }
 
 /**

@@ -15,6 +15,7 @@ import { type Config, loadConfig } from "~/lib/config.server";
 import { startCountryLookup } from "~/lib/geoip.server";
 import { childLogger, logger } from "~/lib/log.server";
 import { createMailer } from "~/lib/mail.server";
+import { collectProcessMetrics, watchDatabase } from "~/lib/metrics.server";
 import { flushPageViews } from "~/lib/page-views.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password.server";
 import { scaleAddressLimits } from "~/lib/rate-limit.server";
@@ -27,7 +28,9 @@ import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
 import { backupCommand, restoreCommand } from "./backup";
 import { parseWebConcurrency, reportCannotStart, runWorkers } from "./cluster";
 import { dbCopyCommand, storageCopyCommand } from "./copy";
+import { liveness, readiness } from "./health";
 import { checkPortFree, listen, StartError, stopWithLauncher } from "./lifecycle";
+import { aggregateMetricsInPrimary, answerMetricsInWorker, measureRequests, serveMetrics } from "./metrics";
 import { answerOutages } from "./outage";
 import { PageCache, servePageCache } from "./page-cache";
 import { servePrecompressed } from "./precompress";
@@ -63,17 +66,14 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
 
   const pageCache = new PageCache({ maxBytes: config.pageCacheBytes, ttlMs: PAGE_CACHE_TTL_MS });
   app.use(assignRequestTrace(Boolean(config.trustProxy)));
+  app.use(measureRequests);
   app.use(logRequests());
   // Every answer carries the security headers, /healthz's too.
   app.use(securityHeaders(config, Boolean(options.vite)));
-  app.get("/healthz", async (_req, res) => {
-    try {
-      await svc.db.selectFrom("categories").select("id").limit(1).execute();
-      res.status(200).type("text/plain").set("Cache-Control", "no-store").send("ok");
-    } catch {
-      res.status(503).type("text/plain").set("Cache-Control", "no-store").send("database unavailable");
-    }
-  });
+  // Health checks and metrics: before the page cache, sessions and React Router (server/health.ts, server/metrics.ts).
+  app.get("/healthz", liveness);
+  app.get("/readyz", readiness(svc));
+  app.get("/metrics", serveMetrics({ token: config.metricsToken }));
 
   app.use(escapeUnreadablePath);
   // Anonymous catalogue pages from memory, compressed once when stored (server/page-cache.ts).
@@ -401,6 +401,10 @@ export async function startServer(options: { vite?: ViteDevServer; worker?: bool
     clientDir: options.vite ? undefined : path.resolve(import.meta.dirname, "../client"),
     vite: options.vite,
   });
+  // This process's metrics: the database's gauges, Node's own, and (a worker) its registry for the primary.
+  watchDatabase(runtime.services.db);
+  collectProcessMetrics();
+  answerMetricsInWorker();
   // Not app.listen(port, host, callback): Express 5 calls that callback with the listen error
   // too, and the shop said "is running" on a port another program held.
   const server = http.createServer(app);
@@ -483,6 +487,8 @@ export const commands: Record<string, (args: string[]) => Promise<void>> = {
     const runtime = await prepare(config);
     const lines = startMessages(config, runtime);
     await runtime.close();
+    // A scrape of /metrics on any worker is answered with every worker's metrics (server/metrics.ts).
+    aggregateMetricsInPrimary();
     const primary = childLogger({ role: "primary" });
     runWorkers({
       workers,

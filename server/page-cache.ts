@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from "#db/errors";
 import type { Services } from "~/context";
 import { rawCookieValue } from "~/lib/cookie-value";
 import { resolveCurrency } from "~/lib/currency.server";
+import { countPageCache } from "~/lib/metrics.server";
 import { countPageVisit } from "~/lib/page-views.server";
 import { readSession, sessionCookie } from "~/lib/session.server";
 import { languageCookie } from "~/middleware/i18next";
@@ -13,6 +14,7 @@ import { countCartLines, findAnonymousCart } from "~/models/cart.server";
 import { nextSaleEnd } from "~/models/products/sale-prices.server";
 import { type CrcTemplate, crcTemplate, crcWithJoint } from "./crc32";
 import { proxyCountry } from "./request-origin";
+import { traceOf } from "./request-trace";
 
 /**
  * The rendered-page cache (docs/decisions/032): anonymous visitors' catalogue pages — home,
@@ -170,6 +172,18 @@ export async function catalogueVersion(db: DB): Promise<number> {
   return Number(row?.version ?? 0);
 }
 
+/**
+ * The route pattern of a cacheable page path (one CACHED_PATHS matches), as React Router names
+ * it (`/category/:slug`), with no routing: a hit is counted with the misses of the same page.
+ */
+export function cachedRoutePattern(path: string): string {
+  const page = pagePath(path);
+  if (page.startsWith("/category/")) return "/category/:slug";
+  if (page.startsWith("/product/")) return "/product/:id";
+  if (page.startsWith("/blog/")) return "/blog/:id";
+  return page;
+}
+
 /** The page path a request asks for: `/category/all.data` and `/_root.data` are pages too. */
 function pagePath(path: string): string {
   if (path === "/_root.data") return "/";
@@ -213,6 +227,7 @@ export function servePageCache(svc: Services, cache: PageCache) {
       const version = await catalogueVersion(svc.db);
       const entry = cache.find(key, version);
       if (!entry) {
+        countPageCache(false);
         // A sale ending changes prices with no write (no new version): the page must not outlive it.
         const saleEnd = await nextSaleEnd(svc.db);
         const pending: PendingStore = {
@@ -225,6 +240,10 @@ export function servePageCache(svc: Services, cache: PageCache) {
         res.locals.pageCacheStore = pending;
         return next();
       }
+      countPageCache(true);
+      // Counted under the route pattern React Router would have matched (the request's metrics).
+      const trace = traceOf(res);
+      if (trace) trace.route = cachedRoutePattern(req.path);
       const isDocument = !req.path.endsWith(".data");
       const visit = isDocument
         ? await countPageVisit(

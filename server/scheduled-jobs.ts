@@ -2,6 +2,7 @@ import { type DB, now } from "#db/connect.server";
 import { isDatabaseUnavailable } from "#db/errors";
 import type { Services } from "~/context";
 import { childLogger } from "~/lib/log.server";
+import { countJobRun, declareJobs } from "~/lib/metrics.server";
 import { runPaymentDeadlines } from "~/models/orders/payment-deadlines.server";
 import { runOutbox } from "~/models/outbox/deliver.server";
 import { outboxRetentionDays } from "~/models/outbox/retention.server";
@@ -99,12 +100,14 @@ export async function runJobsOnce(
     const started = Date.now();
     try {
       results[job.name] = await job.run(services, at);
+      countJobRun(job.name, false);
       await finishJob(services.db, job.name, new Date(), results[job.name]);
       log.debug(
         { job: job.name, ms: Date.now() - started, result: results[job.name] },
         `scheduled job ${job.name} ran`,
       );
     } catch (error) {
+      if (!(job.name in results)) countJobRun(job.name, true);
       // A lost database is one line, not a stack: the job's claim runs out by itself and the
       // next tick (any process) runs it again once the database is back (decision 065).
       if (isDatabaseUnavailable(error)) {
@@ -134,6 +137,7 @@ export function startScheduledJobs(
   options: { intervalMs?: number; clock?: () => Date } = {},
 ): { stop(): Promise<void> } {
   const clock = options.clock ?? (() => new Date());
+  declareJobs(JOBS.map((job) => job.name));
   let running: Promise<unknown> | null = null;
   let stopped = false;
   const tick = () => {

@@ -38,6 +38,8 @@ export interface Config {
   emailVerification: boolean;
   /** Fixed first-admin setup token (tests, scripted installs); otherwise one is generated at start. */
   adminSetupToken: string | null;
+  /** METRICS_TOKEN: a bearer token that may read /metrics from anywhere (else loopback only). */
+  metricsToken: string | null;
   /** Multiplies the per-address sign-in, sign-up and reset limits. */
   rateLimitAddressFactor: number;
   /**
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secureCookies: publicUrl.startsWith("https://"),
     emailVerification: isOn(env.EMAIL_VERIFICATION),
     adminSetupToken: env.ADMIN_SETUP_TOKEN?.trim() || null,
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     rateLimitAddressFactor: Math.max(1, Number(env.RATE_LIMIT_ADDRESS_FACTOR) || 1),
     demoMode:
       env.DEMO_MODE === undefined || env.DEMO_MODE.trim() === "" ? isLocalAddress(env.PUBLIC_URL) : isOn(env.DEMO_MODE),
@@ -104,6 +107,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxClaimMs:
       parseSeconds("OUTBOX_CLAIM_SECONDS", env.OUTBOX_CLAIM_SECONDS, DEFAULT_OUTBOX_CLAIM_SECONDS, 86_400) * 1000,
   };
+}
+
+/** METRICS_TOKEN: unset or empty is none; a short one (guessable) stops the start. */
+export function parseMetricsToken(value: string | undefined): string | null {
+  const token = value?.trim() ?? "";
+  if (token === "") return null;
+  if (token.length < 16 || /\s/.test(token)) {
+    throw new Error("METRICS_TOKEN must be at least 16 characters with no spaces (openssl rand -hex 32 makes one)");
+  }
+  return token;
 }
 
 /** How long a message being sent stays claimed unless OUTBOX_CLAIM_SECONDS says otherwise. */

@@ -9,7 +9,9 @@ import { userContext } from "~/lib/auth.server";
 export const traceMiddleware: MiddlewareFunction<Response> = ({ context, pattern }, next) => {
   const trace = context.get(requestInfoContext).trace;
   if (trace) {
-    trace.route = pattern;
+    // React Router joins the matched paths without the root's slash (`product/:id`): said as
+    // the contract of RequestTrace has it (`/product/:id`), as the page cache names its hits.
+    trace.route = pattern.startsWith("/") ? pattern : `/${pattern}`;
     trace.userId = context.get(userContext)?.id ?? null;
   }
   return next();

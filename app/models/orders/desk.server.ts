@@ -11,6 +11,7 @@ import {
 import type { Config } from "~/lib/config.server";
 import { fromHongKongInput } from "~/lib/dates";
 import type { ListSort, OrderSortKey } from "~/lib/list-sort";
+import { countOrderPaid } from "~/lib/metrics.server";
 import { UserError } from "~/lib/problem";
 import { auditAction } from "../audit.server";
 import { releaseDiscountUse } from "../discounts/uses.server";
@@ -417,7 +418,7 @@ export async function transitionOrder(
   if (!rule.from.includes(input.expected)) throw new UserError("adminOrders.errors.notAllowed", { status: 409 });
   const at = new Date();
   const timestamp = now(at);
-  return db.transaction().execute(async (trx) => {
+  const changed = await db.transaction().execute(async (trx) => {
     const set: Updateable<OrdersTable> = { status: rule.to, updated_at: timestamp };
     if (input.transition === "markPaid") Object.assign(set, { paid_at: timestamp, receipt_rejected_reason: null });
     if (input.transition === "markShipped") {
@@ -474,4 +475,6 @@ export async function transitionOrder(
     await recordShopEvent(trx, { type: rule.event, at, publicUrl: config.publicUrl, orderId: order.id });
     return order;
   });
+  if (input.transition === "markPaid") countOrderPaid();
+  return changed;
 }

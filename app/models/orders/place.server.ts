@@ -6,6 +6,7 @@ import type { CheckoutState } from "~/lib/checkout-session.server";
 import { DEFAULT_PAYMENT_WINDOW_HOURS } from "~/lib/config.server";
 import { countryName, resolveCountry } from "~/lib/countries";
 import { localized, variantName } from "~/lib/localize";
+import { countOrderPlaced } from "~/lib/metrics.server";
 import { priceNow } from "~/lib/money";
 import { UserError } from "~/lib/problem";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
@@ -171,7 +172,7 @@ export async function placeOrder(
   config: OrderMailConfig,
   input: PlaceOrderInput,
 ): Promise<{ order: OrderRow; duplicate: boolean }> {
-  return db.transaction().execute(async (trx) => {
+  const placed = await db.transaction().execute(async (trx) => {
     // The cart's row lock (a no-op on SQLite, whose transactions already write one at a time)
     // makes two sends of one checkout run in turn on PostgreSQL: the second then finds the order
     // the first made by its submission key, and never takes stock for a cart already emptied.
@@ -367,6 +368,9 @@ export async function placeOrder(
     await recordShopEvent(trx, { type: "order.placed", at: placedAt, publicUrl: config.publicUrl, orderId: order.id });
     return { order: row, duplicate: false };
   });
+  // Counted once committed; the same form sent again answered with its order is not a new one.
+  if (!placed.duplicate) countOrderPlaced();
+  return placed;
 }
 
 /**

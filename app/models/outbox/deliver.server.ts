@@ -3,6 +3,7 @@ import type { OutboxMessageRow } from "#db/schema";
 import type { Services } from "~/context";
 import { DEFAULT_OUTBOX_CLAIM_SECONDS } from "~/lib/config.server";
 import { logger } from "~/lib/log.server";
+import { countDeliveryFailure } from "~/lib/metrics.server";
 import { UserError } from "~/lib/problem";
 import { auditAction } from "../audit.server";
 import { DeliveryError } from "./delivery-error";
@@ -209,6 +210,7 @@ export async function deliverMessage(
     const { responseStatus } = await send(services, message);
     return await recordAttempt(services, message, at, performance.now() - started, { ok: true, responseStatus });
   } catch (error) {
+    countDeliveryFailure(message.channel);
     const responseStatus = error instanceof DeliveryError ? error.responseStatus : null;
     const result = await recordAttempt(services, message, at, performance.now() - started, {
       ok: false,
