@@ -5,7 +5,6 @@ import {
   createRequestHandler,
   data,
   RouterContextProvider,
-  type ServerBuild,
   UNSAFE_withErrorBoundaryProps,
 } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
@@ -17,6 +16,7 @@ import {
   createRequestHandler as createServerRequestHandler,
   DEFAULT_RETRY_AFTER_SECONDS,
 } from "../server/request-handler";
+import { testServerBuild } from "./setup/server-build";
 
 /**
  * The error pages as the server renders them: the real root route (its layout, error boundary
@@ -28,27 +28,10 @@ import {
 
 const thrown: { value: unknown } = { value: null };
 
-function manifestRoute(id: string, parentId: string | undefined, path: string) {
-  return {
-    id,
-    parentId,
-    path,
-    module: `/${id}.js`,
-    hasAction: false,
-    hasLoader: id !== "root",
-    hasClientAction: false,
-    hasClientLoader: false,
-    hasClientMiddleware: false,
-    hasErrorBoundary: id === "root",
-    imports: [],
-    css: [],
-  };
-}
-
-const build = {
-  entry: { module: { default: entry.default, handleError: entry.handleError, streamTimeout: entry.streamTimeout } },
-  routes: {
-    root: {
+const build = testServerBuild(
+  { default: entry.default, handleError: entry.handleError, streamTimeout: entry.streamTimeout },
+  [
+    {
       id: "root",
       path: "",
       // As the framework's build hands them over: the boundary gets its `error` as a prop.
@@ -60,7 +43,7 @@ const build = {
         headers: root.headers,
       },
     },
-    guarded: {
+    {
       id: "guarded",
       parentId: "root",
       path: "guarded",
@@ -74,7 +57,7 @@ const build = {
         ],
       },
     },
-    page: {
+    {
       id: "page",
       parentId: "root",
       path: "page",
@@ -85,25 +68,8 @@ const build = {
         },
       },
     },
-  },
-  assets: {
-    entry: { module: "/entry.client.js", imports: [] },
-    routes: {
-      root: manifestRoute("root", undefined, ""),
-      page: manifestRoute("page", "root", "page"),
-      guarded: manifestRoute("guarded", "root", "guarded"),
-    },
-    url: "/manifest.js",
-    version: "test",
-  },
-  publicPath: "/",
-  assetsBuildDirectory: "build/client",
-  future: {},
-  ssr: true,
-  isSpaMode: false,
-  prerender: [],
-  routeDiscovery: { mode: "initial", manifestPath: "/__manifest" },
-} as unknown as ServerBuild;
+  ],
+);
 
 const handle = createRequestHandler(build, "production");
 

@@ -29,6 +29,7 @@ import { serveBucketUploads } from "../server/uploads";
 import { createSignedIn, variantStock } from "./factories";
 import { createTestContext, createTestDb, freshTestServices, type TestServices } from "./setup/db";
 import { formOf, routeContext, runRoute, shopperAtPayment } from "./setup/route";
+import { testServerBuild } from "./setup/server-build";
 import { freePort, S3_CREDENTIALS, startS3rver } from "./setup/servers";
 
 /*
@@ -259,66 +260,31 @@ function buildWith(options: {
   resource?: boolean;
 }): ServerBuild {
   const Empty = () => null;
-  const route = (id: string, parentId: string | undefined, module: object, extra: object = {}) => ({
-    id,
-    parentId,
-    path: id === "root" ? "" : "page",
-    index: undefined,
-    caseSensitive: undefined,
-    module,
-    ...extra,
-  });
-  const manifestRoute = (id: string, parentId?: string) => ({
-    id,
-    parentId,
-    path: id === "root" ? "" : "page",
-    hasAction: id === "page",
-    hasLoader: true,
-    hasClientAction: false,
-    hasClientLoader: false,
-    hasClientMiddleware: false,
-    hasErrorBoundary: id === "root",
-    module: `/${id}.js`,
-    imports: [],
-    css: [],
-  });
-  return {
-    entry: {
+  const entryModule = {
+    default: (_request: Request, status: number, headers: Headers) =>
+      new Response(`<p>${status}</p>`, {
+        status,
+        headers: { ...Object.fromEntries(headers), "Content-Type": "text/html" },
+      }),
+    handleError,
+  };
+  return testServerBuild(entryModule, [
+    {
+      id: "root",
+      path: "",
       module: {
-        default: (_request: Request, status: number, headers: Headers) =>
-          new Response(`<p>${status}</p>`, {
-            status,
-            headers: { ...Object.fromEntries(headers), "Content-Type": "text/html" },
-          }),
-        handleError,
-      },
-    },
-    routes: {
-      root: route("root", undefined, {
         middleware: [retryAfterMiddleware, outageMiddleware, userMiddleware],
         default: Empty,
         ErrorBoundary: Empty,
-      }),
-      page: route("page", "root", {
-        loader: options.loader,
-        action: options.action,
-        ...(options.resource ? {} : { default: Empty }),
-      }),
+      },
     },
-    assets: {
-      entry: { module: "/entry.js", imports: [] },
-      routes: { root: manifestRoute("root"), page: manifestRoute("page", "root") },
-      url: "/manifest.js",
-      version: "test",
+    {
+      id: "page",
+      parentId: "root",
+      path: "page",
+      module: { loader: options.loader, action: options.action, ...(options.resource ? {} : { default: Empty }) },
     },
-    publicPath: "/",
-    assetsBuildDirectory: "build/client",
-    future: {},
-    ssr: true,
-    isSpaMode: false,
-    prerender: [],
-    routeDiscovery: { mode: "initial", manifestPath: "/__manifest" },
-  } as unknown as ServerBuild;
+  ]);
 }
 
 describe("a request that meets a lost database", () => {
