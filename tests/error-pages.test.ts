@@ -1,12 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import {
-  createRequestHandler,
-  data,
-  RouterContextProvider,
-  UNSAFE_withErrorBoundaryProps,
-} from "react-router";
+import { createRequestHandler, data, RouterContextProvider, UNSAFE_withErrorBoundaryProps } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { requestInfoContext } from "~/context";
 import * as entry from "~/entry.server";
