@@ -227,6 +227,9 @@ export interface TestBucket {
   has(area: "public" | "private", key: string): Promise<boolean>;
   /** Keys of all objects under `area/`. */
   keys(area: "public" | "private"): Promise<string[]>;
+  /** The S3 server stops listening (the bucket is unreachable); `up` brings it back, objects kept. */
+  down(): Promise<void>;
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -267,6 +270,8 @@ export async function startTestBucket(bucket = "shop-scale"): Promise<TestBucket
       } while (token);
       return keys;
     },
+    down: () => server.down(),
+    up: () => server.up(),
     async close() {
       client.destroy();
       await server.stop();
