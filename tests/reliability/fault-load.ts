@@ -50,7 +50,9 @@ export interface Payment {
   key: string;
   variant: Variant;
   outcome: PaymentOutcome;
+  /** When it was sent and when its answer (or the failure) came. */
   start: number;
+  end: number;
 }
 
 export interface Load {
@@ -183,8 +185,7 @@ export function startLoad(options: {
       : typeof sample.answer === "number"
         ? { kind: "other", status: sample.answer, text: sample.note || location }
         : { kind: "noAnswer", error: sample.note };
-    const start = sample.start;
-    payments.push({ key, variant, outcome, start });
+    payments.push({ key, variant, outcome, start: sample.start, end: sample.end });
     return outcome.kind === "confirmed";
   };
 

@@ -228,26 +228,30 @@ test.describe("two workers on PostgreSQL + a bucket + a mail server, under load"
     noAnswerAllowed?: (sample: Sample) => boolean,
   ) {
     const broken = unacceptable(run.load.samples, run.t0, noAnswerAllowed);
-    expect(
-      broken,
-      `answers that break the rules (a 500, a 503 without Retry-After, a hang past ${CLIENT_TIMEOUT_MS} ms, a cut connection):\n${listed(broken)}`,
-    ).toEqual([]);
-    expect(run.during.length, "requests while the fault lasted").toBeGreaterThan(0);
-    expect(run.recoveryMs, `recovered within ${RECOVERY_BOUND_MS} ms of the fault's end`).not.toBeNull();
-    expect(run.recoveryMs as number).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
-    expect(
-      run.load.payments.some((payment) => payment.outcome.kind === "confirmed" && payment.start > run.t0),
-      "orders were placed",
-    ).toBe(true);
+    expect
+      .soft(
+        broken,
+        `answers that break the rules (a 500, a 503 without Retry-After, a hang past ${CLIENT_TIMEOUT_MS} ms, a cut connection):\n${listed(broken)}`,
+      )
+      .toEqual([]);
+    expect.soft(run.during.length, "requests while the fault lasted").toBeGreaterThan(0);
+    expect.soft(run.recoveryMs, `recovered within ${RECOVERY_BOUND_MS} ms of the fault's end`).not.toBeNull();
+    expect.soft(run.recoveryMs ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
+    expect
+      .soft(
+        run.load.payments.some((payment) => payment.outcome.kind === "confirmed" && payment.start > run.t0),
+        "orders were placed",
+      )
+      .toBe(true);
   }
 
   /** The primary still runs and its two workers are the same processes (none died of the fault). */
   function expectSameWorkers(before: number[]) {
     const { shop } = running();
     expect(shop.child.exitCode, "the primary runs").toBeNull();
-    expect(workerPids(shop.child.pid as number), "the same two workers (none crashed and was replaced)").toEqual(
-      before,
-    );
+    expect
+      .soft(workerPids(shop.child.pid as number), "the same two workers (none crashed and was replaced)")
+      .toEqual(before);
   }
 
   /**
@@ -264,7 +268,9 @@ test.describe("two workers on PostgreSQL + a bucket + a mail server, under load"
     );
     const all = await books.storedOrders();
     const perKey = new Map<string, number>();
-    for (const order of all) perKey.set(order.submission_key ?? "", (perKey.get(order.submission_key ?? "") ?? 0) + 1);
+    for (const order of all) {
+      if (order.submission_key) perKey.set(order.submission_key, (perKey.get(order.submission_key) ?? 0) + 1);
+    }
     expect(
       [...perKey].filter(([, count]) => count > 1),
       "submission keys with more than one order",
@@ -471,12 +477,13 @@ test.describe("two workers on PostgreSQL + a bucket + a mail server, under load"
         .map((sample) => `${sample.kind}: ${sample.answer} (${sample.note})`),
       "requests that do not need the bucket, failed while it was away",
     ).toEqual([]);
-    // A payment sent (and answered) while the bucket was away was refused, not confirmed without its receipt.
-    const inOutage = run.load.payments.filter(
-      (payment) => payment.start >= run.faultStart + 500 && payment.start <= run.faultEnd - CLIENT_TIMEOUT_MS,
+    // A payment sent and answered while the bucket was away was refused: it cannot have stored its receipt.
+    const answeredInOutage = run.load.payments.filter(
+      (payment) => payment.start >= run.faultStart + 100 && payment.end <= run.faultEnd,
     );
+    expect(answeredInOutage.length, "payments sent and answered while the bucket was away").toBeGreaterThan(0);
     expect(
-      inOutage.filter((payment) => payment.outcome.kind === "confirmed").map((payment) => payment.key),
+      answeredInOutage.filter((payment) => payment.outcome.kind === "confirmed").map((payment) => payment.key),
       "payments confirmed while the bucket could not take their receipt",
     ).toEqual([]);
     expectSameWorkers(workers);
@@ -559,7 +566,7 @@ test.describe("a full disk under the SQLite file and the uploads folder (a small
       const payment = await send("pay", () =>
         buyer.request.post("/payment", { multipart: { submissionKey: key, receipt }, timeout, maxRedirects: 0 }),
       );
-      expect([503, 507], `the payment on a full disk (${payment.sample.note})`).toContain(payment.sample.answer);
+      expect.soft([503, 507], `the payment on a full disk (${payment.sample.note})`).toContain(payment.sample.answer);
       // Rows in the database: sign-ups and carts, until the database refuses one (new WAL frames).
       let refusedWrite: Sample | undefined;
       for (let attempt = 0; attempt < 10 && !refusedWrite; attempt++) {
@@ -590,10 +597,10 @@ test.describe("a full disk under the SQLite file and the uploads folder (a small
         );
         refusedWrite = [signUp.sample, cart.sample].find((sample) => sample.answer === 507 || sample.answer === 503);
       }
-      expect(refusedWrite, "a write to the database refused while the disk is full").toBeDefined();
+      expect.soft(refusedWrite, "a write to the database refused while the disk is full").toBeDefined();
       // Reads keep working.
       for (const read of await reads()) {
-        expect(read.sample.answer, `${read.sample.kind} on a full disk (${read.sample.note})`).toBe(200);
+        expect.soft(read.sample.answer, `${read.sample.kind} on a full disk (${read.sample.note})`).toBe(200);
       }
       expect(integrityCheck(files), "integrity_check on a full disk").toBe("ok");
       expect(running.child.exitCode, "the shop still runs").toBeNull();
@@ -622,7 +629,7 @@ test.describe("a full disk under the SQLite file and the uploads folder (a small
 
       // Nothing broken, nothing half-written.
       const broken = unacceptable(samples, faultStart);
-      expect(broken, `answers that break the rules:\n${listed(broken)}`).toEqual([]);
+      expect.soft(broken, `answers that break the rules:\n${listed(broken)}`).toEqual([]);
       expect(integrityCheck(files), "integrity_check after").toBe("ok");
       const orders = storedOrders(files);
       expect(
