@@ -8,6 +8,7 @@ import { defineConfig } from "vitest/config";
  * an old SQLite file, the CLI and the cluster on the default database.
  */
 const POSTGRES_SUITES = [
+  "outages",
   "admin-blog",
   "refunds",
   "bulk-shipping",

@@ -6,6 +6,7 @@ import { requestInfoContext } from "./context";
 import { I18nProvider } from "./lib/i18n";
 import { createNodeBody } from "./lib/node-body.server";
 import { NonceProvider } from "./lib/nonce";
+import { noteFailure } from "./lib/outage.server";
 import resources, { type Language } from "./locales";
 import { getLanguage } from "./middleware/i18next";
 
@@ -103,7 +104,12 @@ function languageOf(loadContext: RouterContextProvider): Language {
 }
 
 /** Logs unexpected errors once, without the aborted-request noise. */
-export function handleError(error: unknown, { request }: { request: Request }) {
+export function handleError(
+  error: unknown,
+  { request, context }: { request: Request; context?: Readonly<RouterContextProvider> },
+) {
+  // A failed dependency is answered 503/504/507 by the outage middleware (app/middleware/outage.ts).
+  noteFailure(error, context);
   if (request.signal.aborted) return;
   console.error(error);
 }

@@ -16,6 +16,7 @@ import { HTML_LANG } from "./locales";
 import { partForPath } from "./locales/parts";
 import { currencyMiddleware, getCurrency } from "./middleware/currency";
 import { getLanguage, i18nextMiddleware } from "./middleware/i18next";
+import { outageMiddleware, retryAfterMiddleware } from "./middleware/outage";
 import { pageViewMiddleware } from "./middleware/page-views";
 import { sessionMiddleware } from "./middleware/session";
 import { traceMiddleware } from "./middleware/trace";
@@ -25,6 +26,8 @@ import { listActiveCategories } from "./models/categories.server";
 import { getShop, shopIdentity } from "./models/settings/shop.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
+  retryAfterMiddleware,
+  outageMiddleware,
   sessionMiddleware,
   userMiddleware,
   traceMiddleware,

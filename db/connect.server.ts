@@ -96,24 +96,53 @@ const postgresTypes = {
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
 
+/** How long a request waits for a free connection (or a new one) before it is answered 503. */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
+/** The server stops a statement after this long (a lock wait, a busy server): a 503, not a hang. */
+export const POSTGRES_STATEMENT_TIMEOUT_MS = 15_000;
+/** The client gives up on an answer after this long (a server gone silent, a cut network). */
+export const POSTGRES_QUERY_TIMEOUT_MS = 20_000;
+
 /**
  * A pool of `DATABASE_POOL_SIZE` connections (default 10) per process. Transactions run at READ
  * COMMITTED, PostgreSQL's default; each guarantee that needs more (a conditional update, a row
  * lock, a unique index) says so where it is taken.
+ *
+ * An outage (a restart, a failover, a cut network) must neither take the process down nor hold
+ * requests for ever (docs/decisions/065): every client gets an `'error'` listener for its whole
+ * life — pg-pool listens only while a client is idle, and a client whose server went away while
+ * it was checked out (between a transaction's statements) emits `'error'` with nobody listening,
+ * which killed the worker — and a broken client is discarded when released (pg-pool checks
+ * `_queryable`), so the next query opens a fresh connection: the pool recovers by itself once the
+ * server is back. Waiting for a connection, a statement and an answer each have a time limit.
  */
 function openPostgres(url: string): DB {
   const pool = new pg.Pool({
     connectionString: url,
     max: Number(process.env.DATABASE_POOL_SIZE) || 10,
     types: postgresTypes,
-    // A query that waits this long on a lock or a busy server fails (and the request gets a 503)
-    // rather than holding a shopper's request open for ever.
-    statement_timeout: 15_000,
+    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+    statement_timeout: POSTGRES_STATEMENT_TIMEOUT_MS,
+    query_timeout: POSTGRES_QUERY_TIMEOUT_MS,
+    // A dead peer behind a silent network is noticed by TCP rather than by the next query.
+    keepAlive: true,
   });
-  // An idle connection the server drops (restart, failover) must not take the process down: the
-  // pool discards it and the next query opens a fresh one.
-  pool.on("error", (error) => console.error(`database: idle connection lost (${error.message})`));
+  pool.on("connect", (client) => {
+    client.on("error", (error) => logConnectionLost(error, "in use"));
+  });
+  // An idle connection the server drops: the pool discards it and the next query opens a fresh one.
+  pool.on("error", (error) => logConnectionLost(error, "idle"));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** One line per lost connection, not one per client of a pool that lost them all at once. */
+let lastLossLogged = 0;
+function logConnectionLost(error: Error, state: "idle" | "in use"): void {
+  const at = Date.now();
+  if (at - lastLossLogged < 1_000) return;
+  lastLossLogged = at;
+  const code = (error as { code?: string }).code;
+  console.error(`database: ${state} connection lost (${code ? `${code} ` : ""}${error.message})`);
 }
 
 /**
@@ -158,6 +187,15 @@ class ImmediateSqliteDriver extends SqliteDriver {
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(8, 1 + attempt)));
     }
+  }
+  /**
+   * SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM,
+   * and SQLITE_BUSY in some cases): a ROLLBACK then fails with "no transaction is active", and
+   * Kysely would throw that instead of the error that matters (a full disk answered 507).
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#sqlite && !this.#sqlite.inTransaction) return;
+    await super.rollbackTransaction(connection);
   }
 }
 

@@ -26,6 +26,7 @@ import { backupCommand, restoreCommand } from "./backup";
 import { parseWebConcurrency, reportCannotStart, runWorkers } from "./cluster";
 import { dbCopyCommand, storageCopyCommand } from "./copy";
 import { checkPortFree, listen, StartError, stopWithLauncher } from "./lifecycle";
+import { answerOutages } from "./outage";
 import { PageCache, servePageCache } from "./page-cache";
 import { servePrecompressed } from "./precompress";
 import { createRequestHandler } from "./request-handler";
@@ -136,6 +137,7 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
       },
     }),
   );
+  app.use(answerOutages);
   return app;
 }
 

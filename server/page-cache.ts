@@ -2,6 +2,7 @@ import zlib from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import { isbot } from "isbot";
 import type { DB } from "#db/connect.server";
+import { isDatabaseUnavailable } from "#db/errors";
 import type { Services } from "~/context";
 import { rawCookieValue } from "~/lib/cookie-value";
 import { resolveCurrency } from "~/lib/currency.server";
@@ -112,6 +113,14 @@ export class PageCache {
     return entry;
   }
 
+  /**
+   * The entry for `key` whatever its version or age, for when the version cannot be read (the
+   * database is down): an anonymous page a little out of date beats a 503 (decision 065).
+   */
+  peek(key: string): Entry | undefined {
+    return this.#entries.get(key);
+  }
+
   /** Stores a rendered 200 answer; `nonce` is the one it was rendered with. */
   store(pending: PendingStore, headers: [string, string][], body: Buffer, now = Date.now()): void {
     const pieces = splitAt(body, pending.nonce);
@@ -176,8 +185,9 @@ export function servePageCache(svc: Services, cache: PageCache) {
   const cookieName = cookie.name;
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!cache.enabled || req.method !== "GET" || !CACHED_PATHS.test(pagePath(req.path))) return next();
+    const cookies = req.headers.cookie ?? null;
+    let key: string | null = null;
     try {
-      const cookies = req.headers.cookie ?? null;
       let cartCount = 0;
       if (cookies?.includes(`${cookieName}=`)) {
         const session = await readSession(svc.db, cookie, cookies);
@@ -192,7 +202,7 @@ export function servePageCache(svc: Services, cache: PageCache) {
       });
       const userAgent = req.get("User-Agent") ?? "";
       const bot = isbot(userAgent);
-      const key = [
+      key = [
         req.originalUrl,
         rawCookieValue(cookies, languageCookie.name) ?? "",
         req.get("Accept-Language") ?? "",
@@ -235,7 +245,14 @@ export function servePageCache(svc: Services, cache: PageCache) {
         : null;
       sendEntry(req, res, entry, res.locals.nonce as string, visit);
     } catch (error) {
-      next(error);
+      // The database cannot say which version is current: an anonymous visitor whose page is held
+      // gets it as it was (not counted: the count is the database's too). Without one, React
+      // Router answers, and meeting the same outage that is the 503 page.
+      if (!isDatabaseUnavailable(error)) return next(error);
+      const held = key === null ? undefined : cache.peek(key);
+      if (!held) return next();
+      res.setHeader("X-Page-Cache", "stale");
+      sendEntry(req, res, held, res.locals.nonce as string, null);
     }
   };
 }
@@ -244,7 +261,7 @@ function sendEntry(req: Request, res: Response, entry: Entry, nonce: string, vis
   for (const [name, value] of entry.headers) res.setHeader(name, value);
   res.setHeader("Vary", "Accept-Encoding, Cookie, Accept-Language");
   if (visitCookie) res.append("Set-Cookie", visitCookie);
-  res.setHeader("X-Page-Cache", "hit");
+  if (!res.hasHeader("X-Page-Cache")) res.setHeader("X-Page-Cache", "hit");
   const gzip = req.acceptsEncodings("gzip", "identity") === "gzip";
   const body = gzip ? gzipped(entry, nonce) : plain(entry, nonce);
   if (gzip) res.setHeader("Content-Encoding", "gzip");

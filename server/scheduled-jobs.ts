@@ -1,4 +1,5 @@
 import { type DB, now } from "#db/connect.server";
+import { isDatabaseUnavailable } from "#db/errors";
 import type { Services } from "~/context";
 import { runPaymentDeadlines } from "~/models/orders/payment-deadlines.server";
 import { runOutbox } from "~/models/outbox/deliver.server";
@@ -95,7 +96,13 @@ export async function runJobsOnce(
       results[job.name] = await job.run(services, at);
       await finishJob(services.db, job.name, new Date(), results[job.name]);
     } catch (error) {
-      console.error(`scheduled job ${job.name} failed; it runs again next minute`, error);
+      // A lost database is one line, not a stack: the job's claim runs out by itself and the
+      // next tick (any process) runs it again once the database is back (decision 065).
+      if (isDatabaseUnavailable(error)) {
+        console.error(
+          `scheduled job ${job.name}: the database is unavailable (${(error as Error).message}); it runs again next tick`,
+        );
+      } else console.error(`scheduled job ${job.name} failed; it runs again next minute`, error);
       await finishJob(services.db, job.name, new Date(), { error: String(error) }).catch(() => {});
     }
   }
@@ -117,7 +124,13 @@ export function startScheduledJobs(
   const tick = () => {
     if (stopped || running) return;
     running = runJobsOnce(services, clock())
-      .catch((error) => console.error("scheduled jobs failed", error))
+      .catch((error) =>
+        isDatabaseUnavailable(error)
+          ? console.error(
+              `scheduled jobs: the database is unavailable (${(error as Error).message}); trying again next tick`,
+            )
+          : console.error("scheduled jobs failed", error),
+      )
       .finally(() => {
         running = null;
       });

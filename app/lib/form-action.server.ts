@@ -16,9 +16,11 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
+import { isDatabaseUnavailable } from "#db/errors";
 import { FETCHER_FIELD } from "./fetcher";
 import { type Flash, setFlash } from "./flash.server";
 import { BodyTooLargeError, readFormData } from "./images.server";
+import { isStorageFailure, outageHeaders, outageProblemKey, outageStatus } from "./outage.server";
 import { type Problem, type UnreadBodyProblems, UserError } from "./problem";
 
 export { FETCHER_FIELD } from "./fetcher";
@@ -134,6 +136,11 @@ interface FormActionConfig<Args extends ActionArgsLike, Schema extends z.ZodType
   /** The page's words for a body refused before it was read (too large, not a form). */
   unread?: UnreadBodyProblems;
   /**
+   * The file field whose upload a failed storage or a full disk is told next to (a 503/504/507
+   * answer keeping the input, decision 065); without it the message is the form's.
+   */
+  uploadField?: string;
+  /**
    * What an answer that saves nothing (a list intent, invalid input, a refusal) carries back
    * besides the reply, e.g. the chosen files kept on the server, which a browser without
    * JavaScript would not send again (the product form). `problem` is the refusal, if any.
@@ -180,9 +187,29 @@ export function formAction<Args extends ActionArgsLike, Schema extends z.ZodType
     try {
       return await handler({ ...args, form, submission, value: submission.value as z.output<Schema>, auth });
     } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      const extra = await unsaved(error.problem);
-      return refuse(submission, error.problem, error.status, extra, config.hideFields);
+      if (error instanceof UserError) {
+        const extra = await unsaved(error.problem);
+        return refuse(submission, error.problem, error.status, extra, config.hideFields);
+      }
+      // The bucket down or slow, the disk full: the form comes back with its input and says so.
+      // A database that cannot serve is the 503 page instead (the page could not load either).
+      const status = outageStatus(error);
+      if (!status || (isDatabaseUnavailable(error) && !isStorageFailure(error))) throw error;
+      console.error(`form: answered ${status}, a dependency failed (${(error as Error).message})`);
+      const problem: Problem = {
+        key: outageProblemKey(status),
+        ...(config.uploadField ? { field: config.uploadField } : {}),
+      };
+      let extra: object = {};
+      try {
+        extra = await unsaved(problem);
+      } catch {
+        // What the page keeps between answers could not be kept either: the answer goes without it.
+      }
+      return data({ result: problemReply(submission, problem, config.hideFields), problem, ...extra } as FormAnswer, {
+        status,
+        headers: outageHeaders(),
+      });
     }
   };
 }

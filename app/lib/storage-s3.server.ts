@@ -21,6 +21,18 @@ export interface S3Location {
 export const PUBLIC_CACHE_CONTROL = "public, max-age=31536000, immutable";
 export const PRIVATE_CACHE_CONTROL = "private, no-store";
 
+/** How long the bucket may take, and how often a failed request is tried (decision 065). */
+export interface S3Limits {
+  /** To open a connection (a bucket that does not answer at all). */
+  connectionTimeoutMs: number;
+  /** For one request from start to answer (a stalled bucket); a 10 MB upload needs 8 Mbit/s for 10 s. */
+  requestTimeoutMs: number;
+  /** Tries of one request in all, the SDK's backoff between them. */
+  maxAttempts: number;
+}
+
+export const S3_LIMITS: S3Limits = { connectionTimeoutMs: 3_000, requestTimeoutMs: 10_000, maxAttempts: 2 };
+
 /** A file read with the object's metadata, for serving public files over HTTP. */
 export interface S3StoredFile extends StoredFile {
   etag: string | null;
@@ -36,7 +48,7 @@ export class S3Storage implements Storage {
   readonly client: S3Client;
   readonly bucket: string;
 
-  constructor(location: S3Location, client?: S3Client) {
+  constructor(location: S3Location, client?: S3Client, limits: S3Limits = S3_LIMITS) {
     this.bucket = location.bucket;
     this.client =
       client ??
@@ -45,8 +57,16 @@ export class S3Storage implements Storage {
         ...(location.endpoint ? { endpoint: location.endpoint } : {}),
         forcePathStyle: location.forcePathStyle ?? false,
         // A bucket that stops answering must not hold a shopper's request (or an upload slot)
-        // for ever: the SDK's defaults have no time limit.
-        requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
+        // for ever: the SDK's defaults have no time limit. A refused or timed-out request is
+        // tried once more, then fails: 503 (unreachable) or 504 (too slow), decision 065.
+        // requestTimeout is the whole request's time; without throwOnRequestTimeout the SDK only
+        // warns when it runs out and goes on waiting.
+        requestHandler: {
+          connectionTimeout: limits.connectionTimeoutMs,
+          requestTimeout: limits.requestTimeoutMs,
+          throwOnRequestTimeout: true,
+        },
+        maxAttempts: limits.maxAttempts,
       });
   }
 

@@ -85,12 +85,18 @@ export class DiskStorage implements Storage {
     const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;
     const handle = await fs.open(temp, "wx");
     try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
+      try {
+        await handle.writeFile(data);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fs.rename(temp, file);
+    } catch (error) {
+      // A full disk (ENOSPC) or a failing one: no half-written file is left to fill it further.
+      await fs.rm(temp, { force: true }).catch(() => {});
+      throw error;
     }
-    await fs.rename(temp, file);
     await syncFolder(path.dirname(file));
   }
 

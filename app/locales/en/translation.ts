@@ -114,6 +114,10 @@ export default {
     forbidden: "You do not have permission to do that.",
     badRequest: "The request could not be understood.",
     bodyTooLarge: "The request is too large.",
+    formUnavailable:
+      "This could not be saved: the shop cannot reach its storage right now. Nothing was saved; please try again in a minute.",
+    formDiskFull:
+      "This could not be saved: the shop's disk is full. Nothing was saved; please try again later or tell the shop.",
     badAddressTitle: "This address cannot be read",
     badAddressText:
       "The link is damaged: part of it is not a valid web address. Check it, or start again from the home page.",

@@ -113,6 +113,8 @@ export default {
     forbidden: "你沒有權限進行此操作。",
     badRequest: "無法處理此要求。",
     bodyTooLarge: "要求的內容太大。",
+    formUnavailable: "未能儲存：商店暫時無法連接儲存空間。所有內容均未儲存，請一分鐘後再試。",
+    formDiskFull: "未能儲存：商店的磁碟已滿。所有內容均未儲存，請稍後再試或通知商店。",
     badAddressTitle: "無法讀取此網址",
     badAddressText: "連結已損壞，其中部分內容並非有效的網址。請檢查連結，或由主頁重新開始。",
   },

@@ -87,6 +87,7 @@ export const action = formAction(
   {
     schema: productSchema,
     maxBytes: BODY_LIMIT,
+    uploadField: "newImages",
     authorize: async (args: Route.ActionArgs) => ({
       admin: requireAdmin(args.context, args.request),
       existing: await loadExisting(args),

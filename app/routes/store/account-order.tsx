@@ -90,6 +90,7 @@ export const action = formAction(
   {
     schema: replaceReceiptSchema,
     maxBytes: RECEIPT_FORM_LIMIT,
+    uploadField: "receipt",
     unread: RECEIPT_UNREAD,
     authorize: (args: Route.ActionArgs) => requireOwnOrder(args),
   },

@@ -80,6 +80,7 @@ export const action = formAction(
   {
     schema: paymentSchema,
     maxBytes: RECEIPT_FORM_LIMIT,
+    uploadField: "receipt",
     unread: RECEIPT_UNREAD,
     authorize: signedInOnly,
   },
