@@ -303,6 +303,8 @@ export interface FaultFigures {
   statuses: Record<string, number>;
   /** The slowest of them. */
   maxLatencyMs: number;
+  /** The Retry-After values their 503s carried. */
+  retryAfter: string[];
   /** From the fault's end to the last failure (null: not recovered within the bound). */
   recoveryMs: number | null;
   /** Payments over the whole run of this fault: confirmed, refused (an answer), lost (none). */
@@ -335,6 +337,7 @@ export function figuresOf(
     requests: during.length,
     statuses: Object.fromEntries(Object.entries(statuses).toSorted(([a], [b]) => a.localeCompare(b))),
     maxLatencyMs: Math.max(0, ...during.map((sample) => sample.end - sample.start)),
+    retryAfter: [...new Set(during.flatMap((sample) => (sample.retryAfter ? [sample.retryAfter] : [])))],
     recoveryMs: fault.recoveryMs,
     payments,
     totalRequests: load.samples.length,
