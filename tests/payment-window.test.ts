@@ -2,24 +2,14 @@ import jsQR from "jsqr";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { CurrentUser } from "~/lib/auth.server";
-import { saveCheckout } from "~/lib/checkout-session.server";
-import { addToCart, cartIdForUser } from "~/models/cart.server";
-import { newOrderNumber } from "~/models/orders/place.server";
 import { action as adminOrderAction } from "~/routes/admin/order";
 import { action as orderPageAction, loader as orderPageLoader } from "~/routes/store/account-order";
 import { action as paymentAction, loader as paymentLoader } from "~/routes/store/payment";
 import { loader as successLoader } from "~/routes/store/payment-success";
 import { shopDetailsSchema } from "~/schemas/shop";
-import {
-  addPrimaryBankAccount,
-  createCustomer,
-  createProduct,
-  createSignedIn,
-  placeTestOrder,
-  variantStock,
-} from "./factories";
+import { addPrimaryBankAccount, createSignedIn, placeTestOrder, variantStock } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";
-import { formOf, routeContext, runRoute } from "./setup/route";
+import { formOf, runRoute, shopperAtPayment } from "./setup/route";
 
 /*
  * The payment window through the real routes (issue 18): the payment page says the deadline and
@@ -28,30 +18,6 @@ import { formOf, routeContext, runRoute } from "./setup/route";
  */
 
 const HOUR = 60 * 60 * 1000;
-
-async function shopperAtPayment(svc: TestServices) {
-  const product = await createProduct(svc.db, { price_hkd_cents: 300_00, variants: [["Black", 4]] });
-  const row = await createCustomer(svc.db);
-  const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false, role: null };
-  await addToCart(svc.db, await cartIdForUser(svc.db, row.id), { productId: product.id, color: "Black", quantity: 1 });
-  const ctx = routeContext(svc, user);
-  const checkout = saveCheckout(
-    ctx,
-    {
-      firstName: "Chan",
-      lastName: "Tai Man",
-      email: row.email,
-      phone: undefined,
-      address: "1 Nathan Road",
-      city: "Kowloon",
-      postalCode: undefined,
-      country: "Hong Kong",
-      notes: undefined,
-    },
-    newOrderNumber(),
-  );
-  return { product, user, ctx, submissionKey: checkout.submissionKey };
-}
 
 function post(path: string, fields: Record<string, string | Blob>) {
   return new Request(`http://localhost${path}`, { method: "POST", body: formOf(fields) });

@@ -4,9 +4,12 @@ import { now } from "#db/connect.server";
 import type { AdminRole } from "#db/schema";
 import type { Services } from "~/context";
 import { type CurrentUser, loadCurrentUser, userContext } from "~/lib/auth.server";
+import { saveCheckout } from "~/lib/checkout-session.server";
 import { emptySession, sessionContext } from "~/lib/session.server";
 import { i18nextMiddleware } from "~/middleware/i18next";
-import { createCustomer } from "../factories";
+import { addToCart, cartIdForUser } from "~/models/cart.server";
+import { newOrderNumber } from "~/models/orders/place.server";
+import { createCustomer, createProduct } from "../factories";
 import { createTestContext } from "./db";
 
 /** The request context of a route test: test services, an empty session and `user` (null: signed out). */
@@ -76,4 +79,32 @@ export async function adminAccount(svc: Services, role: AdminRole): Promise<Curr
   const loaded = await loadCurrentUser(createTestContext(svc), session);
   if (!loaded) throw new Error("not signed in");
   return loaded;
+}
+
+/**
+ * A shopper with one product (4 in stock) in the cart and a saved checkout, at the payment page:
+ * their account, the request context holding the checkout, and the payment form's key.
+ */
+export async function shopperAtPayment(svc: Services) {
+  const product = await createProduct(svc.db, { price_hkd_cents: 300_00, variants: [["Black", 4]] });
+  const row = await createCustomer(svc.db);
+  const user: CurrentUser = { id: row.id, email: row.email, isAdmin: false, role: null };
+  await addToCart(svc.db, await cartIdForUser(svc.db, row.id), { productId: product.id, color: "Black", quantity: 1 });
+  const ctx = routeContext(svc, user);
+  const checkout = saveCheckout(
+    ctx,
+    {
+      firstName: "Chan",
+      lastName: "Tai Man",
+      email: row.email,
+      phone: undefined,
+      address: "1 Nathan Road",
+      city: "Kowloon",
+      postalCode: undefined,
+      country: "Hong Kong",
+      notes: undefined,
+    },
+    newOrderNumber(),
+  );
+  return { product, user, ctx, submissionKey: checkout.submissionKey };
 }
