@@ -227,6 +227,9 @@ export interface TestBucket {
   has(area: "public" | "private", key: string): Promise<boolean>;
   /** Keys of all objects under `area/`. */
   keys(area: "public" | "private"): Promise<string[]>;
+  /** The S3 server stops listening (the bucket is unreachable); `up` brings it back, objects kept. */
+  down(): Promise<void>;
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -267,6 +270,8 @@ export async function startTestBucket(bucket = "shop-scale"): Promise<TestBucket
       } while (token);
       return keys;
     },
+    down: () => server.down(),
+    up: () => server.up(),
     async close() {
       client.destroy();
       await server.stop();
@@ -363,6 +368,8 @@ export interface Books {
 /** The books of a shop on PostgreSQL (a small pool of its own). */
 export function postgresBooks(databaseUrl: string): Books {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  // An idle connection cut by the server (a restart in faults.spec.ts) is dropped, not a crash.
+  pool.on("error", () => undefined);
   const query = async <T>(text: string, values: unknown[] = []) => (await pool.query(text, values)).rows as T[];
   return {
     async variants(count) {

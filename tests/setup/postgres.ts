@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,6 +17,12 @@ export interface PostgresCluster {
   port: number;
   /** A connection URL for database `name` as the superuser. */
   url(name: string): string;
+  /**
+   * `pg_ctl restart -m fast` (every connection is cut, the server is back on the same port), or,
+   * with `downMs`, `pg_ctl stop -m fast`, nothing listening for that long, then `pg_ctl start`.
+   * Asynchronous, so a load running in the same process keeps going meanwhile.
+   */
+  restart(options?: { downMs?: number }): Promise<void>;
   stop(): void;
 }
 
@@ -75,6 +81,26 @@ export async function startPostgres(): Promise<PostgresCluster> {
   ].join(" ");
   run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-o", options, "-w", "-t", "60", "start"]);
 
+  const runAsync = (command: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const [file, argv] = asRoot
+        ? ["runuser", ["-u", "postgres", "--", path.join(bin, command), ...args]]
+        : [path.join(bin, command), args];
+      execFile(file, argv, { timeout: 60_000 }, (error, _stdout, stderr) =>
+        error ? reject(new Error(`${command} ${args.join(" ")}: ${stderr || error.message}`)) : resolve(),
+      );
+    });
+  const log = path.join(dir, "server.log");
+  const restart = async (restartOptions: { downMs?: number } = {}) => {
+    if (restartOptions.downMs === undefined) {
+      await runAsync("pg_ctl", ["-D", data, "-l", log, "-m", "fast", "-w", "-t", "60", "restart"]);
+      return;
+    }
+    await runAsync("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]);
+    await new Promise((resolve) => setTimeout(resolve, restartOptions.downMs));
+    await runAsync("pg_ctl", ["-D", data, "-l", log, "-o", options, "-w", "-t", "60", "start"]);
+  };
+
   let stopped = false;
   const stop = () => {
     if (stopped) return;
@@ -87,5 +113,5 @@ export async function startPostgres(): Promise<PostgresCluster> {
     process.off("exit", stop);
   };
   process.on("exit", stop);
-  return { port, url: (name) => `postgres://postgres@127.0.0.1:${port}/${name}`, stop };
+  return { port, url: (name) => `postgres://postgres@127.0.0.1:${port}/${name}`, restart, stop };
 }

@@ -23,25 +23,48 @@ export const S3_CREDENTIALS = { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_K
 
 /**
  * s3rver on a free loopback port with `buckets` made, storing into a temporary folder;
- * `stop` closes it and removes the folder (so does the end of the process).
+ * `stop` closes it and removes the folder (so does the end of the process). `down` closes it
+ * and keeps the folder (nothing listens on its port: the bucket is unreachable); `up` starts it
+ * again on the same port and folder, with every object it held.
  */
-export async function startS3rver(buckets: string[]): Promise<{ endpoint: string; stop(): Promise<void> }> {
+export async function startS3rver(buckets: string[]): Promise<{
+  endpoint: string;
+  down(): Promise<void>;
+  up(): Promise<void>;
+  stop(): Promise<void>;
+}> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-s3-"));
   const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
   process.on("exit", removeDir);
-  const server = new S3rver({
-    address: "127.0.0.1",
-    port: 0,
-    silent: true,
-    directory: dir,
-    configureBuckets: buckets.map((name) => ({ name })),
-  });
-  const address = await server.run();
+  const listen = async (port: number) => {
+    const server = new S3rver({
+      address: "127.0.0.1",
+      port,
+      silent: true,
+      directory: dir,
+      configureBuckets: buckets.map((name) => ({ name })),
+    });
+    return { server, address: await server.run() };
+  };
+  const first = await listen(0);
+  const port = first.address.port;
+  let server: S3rver | null = first.server;
+  const down = async () => {
+    const running = server;
+    if (!running) return;
+    server = null;
+    running.httpServer?.closeAllConnections();
+    await running.close();
+  };
   return {
-    endpoint: `http://127.0.0.1:${address.port}`,
+    endpoint: `http://127.0.0.1:${port}`,
+    down,
+    async up() {
+      if (server) return;
+      server = (await listen(port)).server;
+    },
     async stop() {
-      server.httpServer?.closeAllConnections();
-      await server.close();
+      await down();
       removeDir();
       process.off("exit", removeDir);
     },
