@@ -117,6 +117,32 @@ describe("the outbox follows them", () => {
     expect(svc.mailer.sent).toHaveLength(1);
   });
 
+  test("a claim made late in a long pass still holds for its whole length (a backlog after an outage)", async () => {
+    const svc = await freshTestServices({ outboxClaimMs: 2_000 });
+    const start = new Date();
+    await queued(svc, start);
+    const second = await queued(svc, start);
+    // Each send takes over a second: the second message is claimed more than a second into the pass.
+    const slow: Mailer = {
+      async send() {
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+      },
+    };
+    const pass = deliverDueMessages({ ...svc, mailer: slow }, start);
+    const claimOf = async (id: string) =>
+      (
+        await svc.db
+          .selectFrom("outbox_messages")
+          .select(["status", "claimed_until"])
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).claimed_until;
+    await vi.waitFor(async () => expect(await claimOf(second)).not.toBeNull(), { timeout: 5_000 });
+    // Claimed from the pass's clock, not from its start: another process does not take it as stale.
+    expect(Date.parse((await claimOf(second)) ?? "")).toBeGreaterThanOrEqual(start.getTime() + 3_000);
+    expect(await pass).toMatchObject({ sent: 2 });
+  });
+
   test("SCHEDULER_INTERVAL_SECONDS is how often each process's scheduler wakes", async () => {
     const svc = await freshTestServices({ schedulerIntervalMs: 2_000 });
     const setInterval = vi.spyOn(globalThis, "setInterval");

@@ -1,4 +1,5 @@
 import { type DB, now } from "#db/connect.server";
+import { isDatabaseUnavailable } from "#db/errors";
 import type { OutboxMessageRow } from "#db/schema";
 import type { Services } from "~/context";
 import { DEFAULT_OUTBOX_CLAIM_SECONDS } from "~/lib/config.server";
@@ -195,34 +196,72 @@ function errorText(error: unknown): string {
   return text.replace(/\s+/g, " ").trim().slice(0, ERROR_MAX_LENGTH) || "unknown error";
 }
 
-/** Claims, sends and settles one message; what became of it (null: another process had it). */
+/**
+ * How long a process keeps trying to write down a send's outcome while the database cannot take
+ * it (a PostgreSQL restart): the message has gone out, and until its claim runs out no other
+ * process sends it again — so the mark is tried again, 0.25, 0.5, 1, 2… s apart, until a second
+ * before the claim ends. Past that the mark is given up and the message goes out once more with
+ * the same Message-ID (at least once, decision 044).
+ */
+const SETTLE_MARGIN_MS = 1_000;
+const SETTLE_FIRST_WAIT_MS = 250;
+const SETTLE_MAX_WAIT_MS = 4_000;
+
+async function settle<T>(write: () => Promise<T>, claimEndsAt: number): Promise<T> {
+  for (let wait = SETTLE_FIRST_WAIT_MS; ; wait = Math.min(wait * 2, SETTLE_MAX_WAIT_MS)) {
+    try {
+      return await write();
+    } catch (error) {
+      const left = claimEndsAt - SETTLE_MARGIN_MS - Date.now();
+      if (!isDatabaseUnavailable(error) || left < wait) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+/**
+ * Claims, sends and settles one message; what became of it (null: another process had it).
+ * `elapsed` gives the pass's clock: `at` moved on by the real time the pass has taken, so a
+ * claim made late in a long pass still runs for its whole length.
+ */
 export async function deliverMessage(
   services: Services,
   id: string,
   at: Date,
+  elapsed: () => number = () => 0,
 ): Promise<"sent" | "retry" | "failed" | "lost" | null> {
-  const message = await claimMessage(services.db, id, at, services.config.outboxClaimMs);
+  const claimMs = services.config.outboxClaimMs;
+  const message = await claimMessage(services.db, id, new Date(at.getTime() + elapsed()), claimMs);
   if (!message) return null;
+  const claimEndsAt = Date.now() + claimMs;
   const started = performance.now();
+  let outcome:
+    | { ok: true; responseStatus: number | null }
+    | { ok: false; error: string; responseStatus: number | null };
+  let failure: unknown = null;
   try {
     const send = CHANNELS[message.channel];
     if (!send) throw new DeliveryError(`unknown channel ${message.channel}`);
     const { responseStatus } = await send(services, message);
-    return await recordAttempt(services, message, at, performance.now() - started, { ok: true, responseStatus });
+    outcome = { ok: true, responseStatus };
   } catch (error) {
+    failure = error;
     countDeliveryFailure(message.channel);
     const responseStatus = error instanceof DeliveryError ? error.responseStatus : null;
-    const result = await recordAttempt(services, message, at, performance.now() - started, {
-      ok: false,
-      error: errorText(error),
-      responseStatus,
-    });
+    outcome = { ok: false, error: errorText(error), responseStatus };
+  }
+  const durationMs = performance.now() - started;
+  const result = await settle(
+    () => recordAttempt(services, message, new Date(at.getTime() + elapsed()), durationMs, outcome),
+    claimEndsAt,
+  );
+  if (failure !== null) {
     logger[result === "failed" ? "error" : "warn"](
       { messageId: message.id, channel: message.channel, attempt: message.attempts },
-      `outbox: ${message.channel} "${message.subject}" to ${message.recipient} failed (attempt ${message.attempts}, ${result === "failed" ? "given up" : "tried again later"}): ${errorText(error)}`,
+      `outbox: ${message.channel} "${message.subject}" to ${message.recipient} failed (attempt ${message.attempts}, ${result === "failed" ? "given up" : "tried again later"}): ${errorText(failure)}`,
     );
-    return result;
   }
+  return result;
 }
 
 export interface DeliveryResult {
@@ -238,12 +277,18 @@ export interface DeliveryResult {
 export async function deliverDueMessages(services: Services, at: Date = new Date()): Promise<DeliveryResult> {
   const result: DeliveryResult = { sent: 0, retry: 0, failed: 0 };
   const tried = new Set<string>();
+  // The pass's clock runs on from `at`, in whole seconds: a pass through a backlog can take longer
+  // than a claim lasts, and a claim made late in it must still hold for its whole length.
+  const passStarted = performance.now();
+  const elapsed = () => Math.floor((performance.now() - passStarted) / 1000) * 1000;
   for (;;) {
-    const ids = (await dueMessageIds(services.db, at, BATCH)).filter((id) => !tried.has(id));
+    const ids = (await dueMessageIds(services.db, new Date(at.getTime() + elapsed()), BATCH)).filter(
+      (id) => !tried.has(id),
+    );
     if (ids.length === 0) return result;
     for (const id of ids) {
       tried.add(id);
-      const outcome = await deliverMessage(services, id, at);
+      const outcome = await deliverMessage(services, id, at, elapsed);
       if (outcome === "sent" || outcome === "retry" || outcome === "failed") result[outcome]++;
     }
   }
