@@ -92,7 +92,7 @@ test("JSON lines: request ids round trip, no secret after a shopper's visit, an 
     const generatedId = generated.headers()["x-request-id"] ?? "";
     expect(generatedId).toMatch(/^[0-9a-f-]{36}$/);
     const line = await lineOf(shop, generatedId);
-    expect(line).toMatchObject({ method: "GET", path: "/blog", route: "blog", status: 200, userId: null });
+    expect(line).toMatchObject({ method: "GET", path: "/blog", route: "/blog", status: 200, userId: null });
     expect(typeof line.ms).toBe("number");
 
     // A shopper: sign-up, sign-out and sign-in with the password, checkout, payment with a receipt.
@@ -155,7 +155,7 @@ test("JSON lines: request ids round trip, no secret after a shopper's visit, an 
     expect(page).toContain(failedId);
     expect(page).not.toContain("blog_posts");
     expect(page).not.toContain("no such table");
-    expect(await lineOf(shop, failedId)).toMatchObject({ level: 40, status: 500, path: "/blog", route: "blog" });
+    expect(await lineOf(shop, failedId)).toMatchObject({ level: 40, status: 500, path: "/blog", route: "/blog" });
     const error = logOf(shop).lines.find((entry) => entry.reqId === failedId && entry.level === 50);
     expect(error, "the error's own line, under the page's request id").toBeDefined();
     const err = error?.err as { message: string; stack: string } | undefined;
