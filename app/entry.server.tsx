@@ -118,7 +118,7 @@ async function languageOf(request: Request, loadContext: RouterContextProvider):
  * Logs an error with the request it broke: its id (the one the error page shows), method and
  * path (no query string: it may hold a token), and the stack.
  */
-function logError(error: unknown, request: Request, context: Readonly<RouterContextProvider>, msg: string) {
+function logError(error: unknown, request: Request, context: Readonly<RouterContextProvider>, what?: string) {
   let reqId: string | undefined;
   try {
     reqId = context.get(requestInfoContext).trace?.id;
@@ -126,6 +126,13 @@ function logError(error: unknown, request: Request, context: Readonly<RouterCont
     // A context without the request's information (a test's own).
   }
   const fields = { reqId, method: request.method, path: loggablePath(new URL(request.url).pathname) };
+  // An outage is one line (its status and message), not a stack per request while it lasts.
+  const outage = outageStatus(error);
+  if (outage) {
+    logger.warn({ ...fields, status: outage, err: String(error) }, "a dependency failed");
+    return;
+  }
+  const msg = what ?? (error instanceof Error ? error.message : "request failed");
   // React Router's own refusals (a POST where no action is, a 405 to a scanner) are the client's
   // doing: a warning with the status, not an error.
   if (isRouteErrorResponse(error) && error.status < 500) {
@@ -141,13 +148,5 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   // A failed dependency is answered 503/504/507 by the outage middleware (app/middleware/outage.ts).
   noteFailure(error, context);
   if (request.signal.aborted) return;
-  // An outage is one line (its status and message), not a stack per request while it lasts.
-  const outage = outageStatus(error);
-  if (outage) {
-    const reqId = context.get(requestInfoContext).trace?.id;
-    const path = loggablePath(new URL(request.url).pathname);
-    logger.warn({ reqId, method: request.method, path, status: outage, err: String(error) }, "a dependency failed");
-    return;
-  }
-  logError(error, request, context, error instanceof Error ? error.message : "request failed");
+  logError(error, request, context);
 };

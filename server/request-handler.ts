@@ -25,7 +25,6 @@ export function createRequestHandler(options: {
     try {
       const response = await handle(toWebRequest(req, res), options.getLoadContext(req, res));
       setCachePolicy(response.headers);
-      setRetryAfter(response);
       const pending = res.locals.pageCacheStore as PendingStore | undefined;
       if (pending && isStorable(response)) await sendAndStore(res, response, pending);
       else await send(res, response);
@@ -72,20 +71,6 @@ function setCachePolicy(headers: Headers): void {
   if (!type.startsWith("text/html") && !type.startsWith("text/x-script")) return;
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-cache");
   headers.append("Vary", "Cookie, Accept-Language");
-}
-
-/** When a 503 without its own `Retry-After` asks to come back (the page says "in a minute"). */
-export const DEFAULT_RETRY_AFTER_SECONDS = 60;
-
-/**
- * A 503 always says when to come back. A loader's thrown `Retry-After` reaches the answer
- * (`errorPageHeaders`); one thrown by a middleware does not (React Router keeps only its
- * status), and gets this default.
- */
-function setRetryAfter(response: globalThis.Response): void {
-  if (response.status === 503 && !response.headers.has("Retry-After")) {
-    response.headers.set("Retry-After", String(DEFAULT_RETRY_AFTER_SECONDS));
-  }
 }
 
 /** A cacheable miss (server/page-cache.ts): the whole answer is read, stored, then sent. */

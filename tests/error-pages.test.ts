@@ -6,11 +6,10 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { requestInfoContext } from "~/context";
 import * as entry from "~/entry.server";
 import { logger } from "~/lib/log.server";
+import { RETRY_AFTER_SECONDS } from "~/lib/outage.server";
+import { retryAfterMiddleware } from "~/middleware/outage";
 import * as root from "~/root";
-import {
-  createRequestHandler as createServerRequestHandler,
-  DEFAULT_RETRY_AFTER_SECONDS,
-} from "../server/request-handler";
+import { createRequestHandler as createServerRequestHandler } from "../server/request-handler";
 import { testServerBuild } from "./setup/server-build";
 
 /**
@@ -33,6 +32,8 @@ const build = testServerBuild(
       module: {
         // Not rendered: the page below failed, so the root's boundary shows instead.
         default: () => null,
+        // The outermost of the root's middleware (the others need the shop's services).
+        middleware: [retryAfterMiddleware],
         Layout: root.Layout,
         ErrorBoundary: UNSAFE_withErrorBoundaryProps(root.ErrorBoundary),
         headers: root.headers,
@@ -158,7 +159,7 @@ describe("the error pages", () => {
     expect(html).not.toContain("quote this reference");
   });
 
-  test("a 503 thrown by a middleware loses its headers inside React Router: the server gives it Retry-After all the same", async () => {
+  test("a 503 thrown by a middleware loses its headers inside React Router: the root's outermost middleware gives it Retry-After all the same", async () => {
     const app = express();
     app.use(createServerRequestHandler({ build, getLoadContext: () => loadContext(), mode: "production" }));
     const server = http.createServer(app);
@@ -167,7 +168,7 @@ describe("the error pages", () => {
       const { port } = server.address() as AddressInfo;
       const response = await fetch(`http://127.0.0.1:${port}/guarded?lng=zh`);
       expect(response.status).toBe(503);
-      expect(response.headers.get("Retry-After")).toBe(String(DEFAULT_RETRY_AFTER_SECONDS));
+      expect(response.headers.get("Retry-After")).toBe(String(RETRY_AFTER_SECONDS));
       const html = await response.text();
       expect(html).toContain("商店暫時無法使用");
       expect(html).toContain("req-7f3a9c21-test");
