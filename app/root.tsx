@@ -4,9 +4,6 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { ErrorMessage, errorPageHeaders } from "./components/layout/route-error-boundary";
 import { services } from "./context";
-import { getUser } from "./lib/auth.server";
-import { currentCartId } from "./lib/cart-session.server";
-import { takeFlash } from "./lib/flash.server";
 import { useSetTranslations, useTranslation } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
 import { useRootData } from "./lib/root-data";
@@ -24,6 +21,9 @@ import { userMiddleware } from "./middleware/user";
 import { countCartLines } from "./models/cart.server";
 import { listActiveCategories } from "./models/categories.server";
 import { getShop, shopIdentity } from "./models/settings/shop.server";
+import { getUser } from "./request/auth.server";
+import { currentCartId } from "./request/cart.server";
+import { takeFlash } from "./request/flash.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
   retryAfterMiddleware,

@@ -5,7 +5,6 @@ import { createRoutesStub } from "react-router";
 import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import { I18nextInstanceProvider as I18nextProvider } from "~/lib/i18n";
 import type { MemoryStorage } from "~/lib/storage.server";
 import resources from "~/locales";
@@ -19,6 +18,7 @@ import {
   listPublishedPosts,
   updateBlogPost,
 } from "~/models/blog.server";
+import type { CurrentUser } from "~/request/auth.server";
 import BlogList, { action as listAction, loader as listLoader } from "~/routes/admin/blog";
 import BlogForm, { action as formAction, loader as formLoader } from "~/routes/admin/blog-form";
 import { type BlogPostInput, blogPostSchema } from "~/schemas/blog";

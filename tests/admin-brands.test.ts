@@ -1,8 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { CurrentUser } from "~/lib/auth.server";
 import type { Problem } from "~/lib/problem";
 import { listBrands } from "~/models/brands.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { action, loader } from "~/routes/admin/brands";
 import { action as productAction, loader as productLoader } from "~/routes/admin/product-form";
 import { createProduct, createSignedIn } from "./factories";

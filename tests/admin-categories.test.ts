@@ -5,7 +5,6 @@ import { createRoutesStub } from "react-router";
 import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import { I18nextInstanceProvider as I18nextProvider } from "~/lib/i18n";
 import { UserError } from "~/lib/problem";
 import type { MemoryStorage } from "~/lib/storage.server";
@@ -18,6 +17,7 @@ import {
   listAllCategories,
   updateCategory,
 } from "~/models/categories.server";
+import type { CurrentUser } from "~/request/auth.server";
 import CategoryManager, { action, loader } from "~/routes/admin/categories";
 import { type CategoryInput, categorySchema, slugify } from "~/schemas/category";
 import { createProduct, createSignedIn, uniqueTag } from "./factories";

@@ -6,7 +6,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DB } from "#db/connect.server";
 import { now } from "#db/connect.server";
 import type { Currency, OrderStatus, UserStatus } from "#db/schema";
-import type { CurrentUser } from "~/lib/auth.server";
 import { I18nextInstanceProvider as I18nextProvider } from "~/lib/i18n";
 import resources from "~/locales";
 import { languageCookie } from "~/middleware/i18next";
@@ -24,6 +23,7 @@ import {
   neutralizeCell,
   setCustomerBlocked,
 } from "~/models/customers.server";
+import type { CurrentUser } from "~/request/auth.server";
 import AdminCustomer, { action as customerAction, loader as customerLoader } from "~/routes/admin/customer";
 import AdminCustomers, { loader as customersLoader } from "~/routes/admin/customers";
 import { action as exportAction, loader as exportLoader } from "~/routes/admin/customers-export";

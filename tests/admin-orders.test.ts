@@ -4,7 +4,6 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
 import { formatAge } from "~/components/admin/unpaid-summary";
-import type { CurrentUser } from "~/lib/auth.server";
 import type { MemoryMailer } from "~/lib/mail.server";
 import { UserError } from "~/lib/problem";
 import {
@@ -17,6 +16,7 @@ import {
   unpaidByAge,
 } from "~/models/orders/desk.server";
 import { deliverDueMessages } from "~/models/outbox/deliver.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { loader as dashboardLoader } from "~/routes/admin/dashboard";
 import { action, loader } from "~/routes/admin/order";
 import { action as listAction, loader as listLoader } from "~/routes/admin/orders";

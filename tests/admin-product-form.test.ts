@@ -3,11 +3,9 @@ import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
 import { shownImageKeys } from "~/components/admin/product-images";
-import type { CurrentUser } from "~/lib/auth.server";
 import type { FormAnswer } from "~/lib/form-action.server";
 import { createTranslator } from "~/lib/i18n";
 import { convertFromHkd } from "~/lib/money";
-import { sessionContext } from "~/lib/session.server";
 import type { MemoryStorage } from "~/lib/storage.server";
 import resources from "~/locales";
 import {
@@ -18,6 +16,8 @@ import {
   updateProduct,
 } from "~/models/products/editor.server";
 import { DEFAULT_SHOP, SHOP_DETAILS_KEY } from "~/models/settings/shop.server";
+import type { CurrentUser } from "~/request/auth.server";
+import { sessionContext } from "~/request/session.server";
 import { action, loader } from "~/routes/admin/product-form";
 import { parseCents, productSchema } from "~/schemas/product";
 import { createSignedIn } from "./factories";

@@ -1,9 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { seedDemo } from "#db/seed/index.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import type { FormAnswer } from "~/lib/form-action.server";
-import { sessionContext } from "~/lib/session.server";
 import type { Language } from "~/locales";
 import { getInstance, languageCookie } from "~/middleware/i18next";
 import {
@@ -16,6 +14,8 @@ import {
   updateProductCategory,
 } from "~/models/products/admin-list.server";
 import { createUser, findUserById } from "~/models/user.server";
+import type { CurrentUser } from "~/request/auth.server";
+import { sessionContext } from "~/request/session.server";
 import { action, loader } from "~/routes/admin/products";
 import { createProduct, placeTestOrder } from "./factories";
 import { createTestServices } from "./setup/db";

@@ -5,7 +5,6 @@ import { createRoutesStub } from "react-router";
 import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import { I18nextInstanceProvider as I18nextProvider } from "~/lib/i18n";
 import { UserError } from "~/lib/problem";
 import type { MemoryStorage } from "~/lib/storage.server";
@@ -26,6 +25,7 @@ import {
   HERO_IMAGE_KEY,
   updateHeroImage,
 } from "~/models/settings/site-settings.server";
+import type { CurrentUser } from "~/request/auth.server";
 import Settings, { action, loader } from "~/routes/admin/settings";
 import { type BankAccountInput, bankAccountSchema } from "~/schemas/bank-account";
 import { createSignedIn, uniqueTag } from "./factories";

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { CurrentUser } from "~/lib/auth.server";
 import { convertFromHkd } from "~/lib/money";
 import { productZoneIds, setCategoryZones, setProductZones } from "~/models/orders/restrictions.server";
 import { loadShop } from "~/models/settings/shop.server";
 import { listZones, loadZone } from "~/models/shipping/zones.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { action as formAction, loader as formLoader } from "~/routes/admin/shipping-zone";
 import { action as listAction, loader as listLoader } from "~/routes/admin/shipping-zones";
 import { createCategory, createProduct, createSignedIn } from "./factories";

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import {
   ariaSort,
   CUSTOMER_SORTS,
@@ -13,6 +12,7 @@ import {
 import { listCustomers } from "~/models/customers.server";
 import { listAdminOrders } from "~/models/orders/desk.server";
 import { listAdminProducts } from "~/models/products/admin-list.server";
+import type { CurrentUser } from "~/request/auth.server";
 import AdminProducts, { loader as productsLoader } from "~/routes/admin/products";
 import { createCustomer, createProduct, createSignedIn, placeTestOrder, uniqueTag } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";

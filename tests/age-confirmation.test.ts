@@ -1,10 +1,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { requestInfoContext } from "~/context";
-import type { CurrentUser } from "~/lib/auth.server";
-import { getCheckout } from "~/lib/checkout-session.server";
 import { UserError } from "~/lib/problem";
-import { sessionContext } from "~/lib/session.server";
 import en from "~/locales/en/translation";
 import zh from "~/locales/zh/translation";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
@@ -16,6 +13,9 @@ import {
   saveAgeText,
 } from "~/models/orders/age.server";
 import { placeOrder } from "~/models/orders/place.server";
+import type { CurrentUser } from "~/request/auth.server";
+import { getCheckout } from "~/request/checkout.server";
+import { sessionContext } from "~/request/session.server";
 import { action as ageTextAction, loader as ageTextLoader } from "~/routes/admin/age-text";
 import { action as checkoutAction, loader as checkoutLoader } from "~/routes/store/checkout";
 import type { CheckoutInput } from "~/schemas/checkout";

@@ -5,8 +5,6 @@ import { hongKongDay } from "#db/dialect";
 import * as pageViewRollup from "#db/migrations/0005-page-view-rollup";
 import type { Currency, OrderStatus } from "#db/schema";
 import { seedDemo } from "#db/seed/index.server";
-import { userContext } from "~/lib/auth.server";
-import { flushPageViews } from "~/lib/page-views.server";
 import { MemoryStorage } from "~/lib/storage.server";
 import { pageViewMiddleware } from "~/middleware/page-views";
 import {
@@ -19,6 +17,8 @@ import {
   recordPageView,
   startOfHongKongDay,
 } from "~/models/analytics.server";
+import { userContext } from "~/request/auth.server";
+import { flushPageViews } from "~/request/page-views.server";
 import { createTestContext, createTestDb, createTestServices } from "./setup/db";
 
 const { db } = await createTestDb();

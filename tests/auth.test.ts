@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import { type CurrentUser, requireAdmin, userContext } from "~/lib/auth.server";
-import { emptySession, sessionContext } from "~/lib/session.server";
 import { createUser, grantAdmin, isAdmin } from "~/models/user.server";
+import { type CurrentUser, requireAdmin, userContext } from "~/request/auth.server";
+import { emptySession, sessionContext } from "~/request/session.server";
 import { action as loginAction } from "~/routes/store/login";
 import { createTestContext, freshTestServices, type TestServices } from "./setup/db";
 

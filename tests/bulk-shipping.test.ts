@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { describe, expect, test } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import { transitionOrder } from "~/models/orders/desk.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { action as orderAction } from "~/routes/admin/order";
 import { action, loader } from "~/routes/admin/orders-ship";
 import { createSignedIn, placeTestOrder, TEST_CONFIG } from "./factories";

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { CurrentUser } from "~/lib/auth.server";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { createZone, deleteZone, listZones } from "~/models/shipping/zones.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { action as cartAction, loader as cartLoader } from "~/routes/store/cart";
 import { action as checkoutAction, loader as checkoutLoader } from "~/routes/store/checkout";
 import { createProduct, createSignedIn } from "./factories";

@@ -1,11 +1,11 @@
 import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import type { FormAnswer } from "~/lib/form-action.server";
 import { type MemoryStorage, publicUrl } from "~/lib/storage.server";
 import { listFeaturedProducts } from "~/models/products/cards.server";
 import { createProduct, findProductForEdit, type ProductInput } from "~/models/products/editor.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { action } from "~/routes/admin/product-form";
 import { loader } from "~/routes/store/product";
 import { createSignedIn } from "./factories";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { currencyCookie, currencyForCountry, EURO_ZONE, isCurrency, resolveCurrency } from "~/lib/currency.server";
 import { countryForIp } from "~/lib/geoip.server";
 import { CURRENCY_SYMBOLS, formatMoney, priceIn } from "~/lib/money";
+import { currencyCookie, currencyForCountry, EURO_ZONE, isCurrency, resolveCurrency } from "~/request/currency.server";
 
 /** The euro area as of 2026: the 20 members of 2025 (Croatia joined in 2023) and Bulgaria (1 January 2026). */
 const EURO_AREA = [

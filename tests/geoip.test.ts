@@ -5,7 +5,6 @@ import zlib from "node:zlib";
 import maxmind, { type CountryResponse, Reader } from "maxmind";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "~/lib/config.server";
-import { resolveCurrency } from "~/lib/currency.server";
 import {
   type CountryDatabase,
   countryForIp,
@@ -15,6 +14,7 @@ import {
   startCountryLookup,
 } from "~/lib/geoip.server";
 import { logger } from "~/lib/log.server";
+import { resolveCurrency } from "~/request/currency.server";
 import { countryRecord, type MmdbNetwork, writeMmdb } from "./setup/mmdb";
 
 /** Documentation ranges (never on the internet), so the bundled data places none of them. */

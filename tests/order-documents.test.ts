@@ -5,7 +5,6 @@ import { createRoutesStub } from "react-router";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { DB } from "#db/connect.server";
 import type { UserRow } from "#db/schema";
-import type { CurrentUser } from "~/lib/auth.server";
 import { I18nextInstanceProvider } from "~/lib/i18n";
 import { formatMoney } from "~/lib/money";
 import { DEFAULT_SHIPPING_RULE } from "~/lib/shipping";
@@ -17,6 +16,7 @@ import type { Invoice, PackingSlip } from "~/models/orders/documents.server";
 import { MAX_PRINT_SELECTION } from "~/models/orders/documents.server";
 import { refundOrder } from "~/models/orders/refunds.server";
 import { DEFAULT_SHOP } from "~/models/settings/shop.server";
+import type { CurrentUser } from "~/request/auth.server";
 import AdminOrderDocuments, { loader as adminLoader } from "~/routes/admin/order-documents";
 import AccountOrderInvoice, { loader as shopperLoader } from "~/routes/store/account-order-invoice";
 import {

@@ -2,7 +2,6 @@ import { parse } from "csv-parse/sync";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
 import type { Currency, OrderStatus } from "#db/schema";
-import type { CurrentUser } from "~/lib/auth.server";
 import { listAdminOrders } from "~/models/orders/desk.server";
 import {
   ORDER_EXPORT_COLUMNS,
@@ -10,6 +9,7 @@ import {
   orderExportBatches,
   orderExportFileName,
 } from "~/models/orders/export.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { loader as ordersLoader } from "~/routes/admin/orders";
 import { action as exportAction, loader as exportLoader } from "~/routes/admin/orders-export";
 import { createSignedIn } from "./factories";

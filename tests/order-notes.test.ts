@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import { UserError } from "~/lib/problem";
 import type { Language } from "~/locales";
 import { languageCookie } from "~/middleware/i18next";
 import { transitionOrder } from "~/models/orders/desk.server";
 import { addOrderNote, listOrderNotes, orderTimeline } from "~/models/orders/notes.server";
+import type { CurrentUser } from "~/request/auth.server";
 import AdminOrder, { action, loader } from "~/routes/admin/order";
 import AccountOrder, { loader as accountOrderLoader } from "~/routes/store/account-order";
 import { createCustomer, createSignedIn, placeTestOrder } from "./factories";

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { CurrentUser } from "~/lib/auth.server";
 import type { Language } from "~/locales";
 import en from "~/locales/en/translation";
 import zh from "~/locales/zh/translation";
 import { languageCookie } from "~/middleware/i18next";
 import { transitionOrder } from "~/models/orders/desk.server";
+import type { CurrentUser } from "~/request/auth.server";
 import Dashboard, { loader as dashboardLoader } from "~/routes/admin/dashboard";
 import AdminOrder, { loader as adminOrderLoader } from "~/routes/admin/order";
 import AdminOrders, { loader as adminOrdersLoader } from "~/routes/admin/orders";

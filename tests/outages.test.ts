@@ -15,11 +15,11 @@ import { isDatabaseUnavailable, isDiskFull, isUniqueViolation } from "#db/errors
 import type { Services } from "~/context";
 import { handleError } from "~/entry.server";
 import { outageStatus } from "~/lib/outage.server";
-import { emptySession, sessionContext } from "~/lib/session.server";
 import { DiskStorage } from "~/lib/storage.server";
 import { S3Storage } from "~/lib/storage-s3.server";
 import { outageMiddleware, retryAfterMiddleware } from "~/middleware/outage";
 import { userMiddleware } from "~/middleware/user";
+import { emptySession, sessionContext } from "~/request/session.server";
 import { action as productAction } from "~/routes/admin/product-form";
 import { action as paymentAction } from "~/routes/store/payment";
 import { answerOutages } from "../server/outage";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { rawCookieValue } from "~/lib/cookie-value";
+import { rawCookieValue } from "~/request/cookies";
 import { crcTemplate, crcWithJoint } from "../server/crc32";
 import { catalogueVersion, gzipped, PageCache, splitAt } from "../server/page-cache";
 import { createCategory, createProduct } from "./factories";

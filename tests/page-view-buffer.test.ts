@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DB } from "#db/connect.server";
 import { logger } from "~/lib/log.server";
-import { countPageVisit, FLUSH_AT, flushPageViews, MAX_QUEUED, type PageVisit } from "~/lib/page-views.server";
 import { getAnalytics, type PageView, writePageViews } from "~/models/analytics.server";
+import { countPageVisit, FLUSH_AT, flushPageViews, MAX_QUEUED, type PageVisit } from "~/request/page-views.server";
 import { freshTestDb } from "./setup/db";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";

@@ -1,7 +1,7 @@
 import jsQR from "jsqr";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import type { CurrentUser } from "~/lib/auth.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { action as adminOrderAction } from "~/routes/admin/order";
 import { action as orderPageAction, loader as orderPageLoader } from "~/routes/store/account-order";
 import { action as paymentAction, loader as paymentLoader } from "~/routes/store/payment";

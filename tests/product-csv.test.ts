@@ -1,9 +1,9 @@
 import { parse } from "csv-parse/sync";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { CurrentUser } from "~/lib/auth.server";
 import { productZoneIds, setProductZones } from "~/models/orders/restrictions.server";
 import { applyProductImport, planProductImport } from "~/models/products/csv.server";
 import { createZone, type ZoneInput } from "~/models/shipping/zones.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { action as exportAction } from "~/routes/admin/products-export";
 import { action as importAction } from "~/routes/admin/products-import";
 import { createCategory, createProduct, createSignedIn } from "./factories";

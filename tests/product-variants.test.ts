@@ -1,7 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import { UserError } from "~/lib/problem";
 import { MemoryStorage } from "~/lib/storage.server";
 import { addToCart, loadCart } from "~/models/cart.server";
@@ -16,6 +15,7 @@ import {
   productFormValues,
   updateProduct,
 } from "~/models/products/editor.server";
+import type { CurrentUser } from "~/request/auth.server";
 import type { CheckoutInput } from "~/schemas/checkout";
 import { productSchema } from "~/schemas/product";
 import { createCustomer, createShopper, createSignedIn, placeTestOrder, TEST_CONFIG } from "./factories";

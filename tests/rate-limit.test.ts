@@ -3,15 +3,15 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "#db/connect.server";
-import { userContext } from "~/lib/auth.server";
+import { createUser } from "~/models/user.server";
+import { userContext } from "~/request/auth.server";
 import {
   RateLimiter,
   scaleAddressLimits,
   signInAttemptsPerAddress,
   signInFailuresPerAccount,
-} from "~/lib/rate-limit.server";
-import { emptySession, sessionContext } from "~/lib/session.server";
-import { createUser } from "~/models/user.server";
+} from "~/request/rate-limit.server";
+import { emptySession, sessionContext } from "~/request/session.server";
 import { action as adminLoginAction } from "~/routes/admin/login";
 import { action as forgotAction } from "~/routes/store/forgot-password";
 import { action as loginAction } from "~/routes/store/login";

@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import { IMAGE_PRESETS } from "~/lib/images.server";
 import { transitionOrder } from "~/models/orders/desk.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { loader as adminOrderLoader } from "~/routes/admin/order";
 import { action } from "~/routes/store/account-order";
 import { createSignedIn, placeOrderWithReceipt } from "./factories";

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import { transitionOrder } from "~/models/orders/desk.server";
 import { replaceReceipt } from "~/models/orders/receipts.server";
 import { listOrderHistory, listOrdersForUser } from "~/models/orders/shopper.server";
 import { shownStatus } from "~/models/orders/status";
+import type { CurrentUser } from "~/request/auth.server";
 import { loader as orderLoader } from "~/routes/store/account-order";
 import { loader as ordersLoader } from "~/routes/store/account-orders";
 import { createSignedIn, placeOrderWithReceipt, placeTestOrder } from "./factories";

@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { setDestination } from "~/lib/destination.server";
 import { UserError } from "~/lib/problem";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { placeOrder } from "~/models/orders/place.server";
 import { allowedZonesOf, shipsToText } from "~/models/orders/restrictions.server";
 import { createZone, type ZoneInput } from "~/models/shipping/zones.server";
+import { setDestination } from "~/request/destination.server";
 import { loader as cartLoader } from "~/routes/store/cart";
 import { loader as productLoader } from "~/routes/store/product";
 import type { CheckoutInput } from "~/schemas/checkout";

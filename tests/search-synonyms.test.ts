@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
 import { DEFAULT_SEARCH_SYNONYMS } from "~/content/search-synonyms";
-import type { CurrentUser } from "~/lib/auth.server";
 import { fieldMessage, readFieldMessage } from "~/lib/problem";
 import { listProducts } from "~/models/products/catalog.server";
 import { searchProducts } from "~/models/products/search.server";
@@ -12,6 +11,7 @@ import {
   saveSearchSynonyms,
   searchTermsIn,
 } from "~/models/settings/search-synonyms.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { action, loader } from "~/routes/admin/search-synonyms";
 import { loader as searchPageLoader } from "~/routes/resources/search";
 import { loader as searchResultsLoader } from "~/routes/store/search";

@@ -14,7 +14,7 @@ import {
   type Session,
   sessionCookie,
   setSessionValue,
-} from "~/lib/session.server";
+} from "~/request/session.server";
 import { createTestDb } from "./setup/db";
 
 const { db } = await createTestDb();

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { CurrentUser } from "~/lib/auth.server";
 import { UserError } from "~/lib/problem";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import {
@@ -13,6 +12,7 @@ import {
   type ZoneRate,
   zoneForCountry,
 } from "~/models/shipping/zones.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { action as checkoutAction, loader as checkoutLoader } from "~/routes/store/checkout";
 import { createProduct, createSignedIn, placeTestOrder } from "./factories";
 import { freshTestServices, type TestServices } from "./setup/db";

@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { DB } from "#db/connect.server";
 import type { OrderRow } from "#db/schema";
-import type { CurrentUser } from "~/lib/auth.server";
 import { logger } from "~/lib/log.server";
 import type { Mailer } from "~/lib/mail.server";
 import { fieldMessage } from "~/lib/problem";
@@ -23,6 +22,7 @@ import {
   saveShopDetails,
   shopDetailsFormValues,
 } from "~/models/settings/shop.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { action, loader } from "~/routes/admin/shop-details";
 import type { AlertEvent } from "~/schemas/shop";
 import { createProduct, createShopper, createSignedIn, placeTestOrder } from "./factories";

@@ -2,7 +2,6 @@ import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "#db/connect.server";
 import { now } from "#db/connect.server";
-import type { CurrentUser } from "~/lib/auth.server";
 import { convertFromHkd, parseRate, rateToText } from "~/lib/money";
 import type { MemoryStorage } from "~/lib/storage.server";
 import { currencyContext } from "~/middleware/currency";
@@ -24,6 +23,7 @@ import {
   SHOP_DETAILS_KEY,
   shopDetailsFormValues,
 } from "~/models/settings/shop.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { action as pageAction, loader as pageLoader } from "~/routes/admin/content-page-form";
 import { action, loader } from "~/routes/admin/shop-details";
 import Cart, { loader as cartLoader } from "~/routes/store/cart";

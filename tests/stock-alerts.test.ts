@@ -2,7 +2,6 @@ import { parse } from "csv-parse/sync";
 import { beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "#db/connect.server";
 import { UserError } from "~/lib/problem";
-import { stockAlertMailsPerEmail, stockAlertsPerAddress } from "~/lib/rate-limit.server";
 import { MemoryStorage } from "~/lib/storage.server";
 import { transitionOrder } from "~/models/orders/desk.server";
 import { expireOrder } from "~/models/orders/payment-deadlines.server";
@@ -18,6 +17,7 @@ import {
   subscribeToStockAlert,
 } from "~/models/products/stock-alerts.server";
 import { markEmailVerified } from "~/models/user.server";
+import { stockAlertMailsPerEmail, stockAlertsPerAddress } from "~/request/rate-limit.server";
 import { action as exportAction } from "~/routes/admin/products-export";
 import { action as importAction } from "~/routes/admin/products-import";
 import { action as confirmAction, loader as confirmLoader } from "~/routes/store/stock-alert-confirm";

@@ -1,5 +1,5 @@
-import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
+import type { Flash } from "~/request/flash.server";
 
 /** The answer of an add-to-cart fetcher, shown next to the button (JavaScript only). */
 export function CartMessage({ flash }: { flash: Flash | null | undefined }) {

@@ -3,10 +3,10 @@ import { Link, useFetcher, useLocation } from "react-router";
 import { CartMessage } from "~/components/cart-message";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { DEFAULT_COLOR } from "~/lib/colors";
-import type { Flash } from "~/lib/flash.server";
 import { imageSrcSet } from "~/lib/image-sizes";
 import { formatMoney } from "~/lib/money";
 import type { CardView } from "~/models/products/cards.server";
+import type { Flash } from "~/request/flash.server";
 
 /*
  * The parts of a card take `t` from their parent instead of calling useTranslation: on the

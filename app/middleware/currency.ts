@@ -1,7 +1,7 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { Currency } from "#db/schema";
 import { requestInfoContext } from "~/context";
-import { resolveCurrency } from "~/lib/currency.server";
+import { resolveCurrency } from "~/request/currency.server";
 
 export const currencyContext = createContext<Currency>("HKD");
 

@@ -1,7 +1,7 @@
 import type { MiddlewareFunction } from "react-router";
 import { services } from "~/context";
-import { getUser } from "~/lib/auth.server";
-import { countPageVisit } from "~/lib/page-views.server";
+import { getUser } from "~/request/auth.server";
+import { countPageVisit } from "~/request/page-views.server";
 
 /**
  * Counts a page view for each storefront document request (countPageVisit decides what counts

@@ -1,6 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
 import { requestInfoContext, services } from "~/context";
-import { commitSession, readSession, sessionContext, sessionCookie } from "~/lib/session.server";
+import { commitSession, readSession, sessionContext, sessionCookie } from "~/request/session.server";
 
 /** Loads the database session before the loaders run and saves it (with its cookie) after. */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {

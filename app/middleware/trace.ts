@@ -1,6 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
 import { requestInfoContext } from "~/context";
-import { userContext } from "~/lib/auth.server";
+import { userContext } from "~/request/auth.server";
 
 /**
  * Tells the request's trace (server/request-trace.ts) which route answered and who asked, for

@@ -11,7 +11,7 @@ export { hongKongDate };
 /** The shop's day boundaries are Hong Kong's (UTC+8, no daylight saving). */
 const HK_OFFSET_MS = 8 * 60 * 60 * 1000;
 
-/** One storefront page view, as the page-view buffer (app/lib/page-views.server.ts) queues it. */
+/** One storefront page view, as the page-view buffer (app/request/page-views.server.ts) queues it. */
 export interface PageView {
   path: string;
   sessionId: string;

@@ -3,12 +3,12 @@ import type { RouterContextProvider } from "react-router";
 import { now } from "#db/connect.server";
 import type { AdminRole } from "#db/schema";
 import type { Services } from "~/context";
-import { type CurrentUser, loadCurrentUser, userContext } from "~/lib/auth.server";
-import { saveCheckout } from "~/lib/checkout-session.server";
-import { emptySession, sessionContext } from "~/lib/session.server";
 import { i18nextMiddleware } from "~/middleware/i18next";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { newOrderNumber } from "~/models/orders/place.server";
+import { type CurrentUser, loadCurrentUser, userContext } from "~/request/auth.server";
+import { saveCheckout } from "~/request/checkout.server";
+import { emptySession, sessionContext } from "~/request/session.server";
 import { createCustomer, createProduct } from "../factories";
 import { createTestContext } from "./db";
 

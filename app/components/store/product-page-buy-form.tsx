@@ -5,11 +5,11 @@ import { Button } from "~/components/ui/button";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { defaultColour } from "~/lib/colour-images";
-import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { colorName, optionValueName } from "~/lib/localize";
 import { coloursOf, findVariant, optionValuesOf, type StoreColour, type StoreVariant } from "~/lib/variants";
 import type { Language } from "~/locales";
+import type { Flash } from "~/request/flash.server";
 
 type Variant = StoreColour;
 

@@ -3,12 +3,12 @@ import { Link, useFetcher } from "react-router";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { FieldFor, FormErrors, inputClass, inputProps } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
-import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { variantName } from "~/lib/localize";
 import type { Problem } from "~/lib/problem";
 import { useRootData } from "~/lib/root-data";
 import type { StoreVariant } from "~/lib/variants";
+import type { Flash } from "~/request/flash.server";
 import type { stockAlertSchema } from "~/schemas/stock-alert";
 
 /** The HTML constraints of stockAlertSchema (the browser gets no Zod: docs/decisions/045). */

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { useLocation } from "react-router";
-import type { Flash } from "~/lib/flash.server";
 import { useTranslation } from "~/lib/i18n";
 import { useHydrated } from "~/lib/use-hydrated";
+import type { Flash } from "~/request/flash.server";
 
 const dismissClass = "-my-1 -mr-2 rounded px-2 py-1 text-lg leading-none opacity-70 hover:opacity-100";
 

@@ -4,12 +4,12 @@ import { BackLink } from "~/components/ui/back-link";
 import { FieldFor, FormErrors, inputClass, StatusButton, textareaProps } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { services } from "~/context";
-import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import { loadAgeText, saveAgeText } from "~/models/orders/age.server";
+import { ownerOnly, requireOwner } from "~/request/auth.server";
 import { ageTextSchema, DEFAULT_AGE_TEXT } from "~/schemas/age-text";
 import type { Route } from "./+types/age-text";
 

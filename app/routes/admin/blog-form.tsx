@@ -1,7 +1,6 @@
 import { data, Link } from "react-router";
 import { BLOG_UNREAD, BLOG_LIST_PATH as LIST_PATH, PostForm } from "~/components/admin/blog-post-form";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -10,6 +9,7 @@ import { IMAGE_PRESETS, storeChosenImage } from "~/lib/images.server";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { type AdminPost, createBlogPost, findAdminPost, updateBlogPost } from "~/models/blog.server";
+import { requireAdmin } from "~/request/auth.server";
 import { blogPostSchema } from "~/schemas/blog";
 import type { Route } from "./+types/blog-form";
 

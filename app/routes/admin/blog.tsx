@@ -8,7 +8,6 @@ import { Pagination } from "~/components/ui/pagination";
 import { SearchForm } from "~/components/ui/search-form";
 import { Thumbnail } from "~/components/ui/thumbnail";
 import { services } from "~/context";
-import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -19,6 +18,7 @@ import type { Language } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { deleteBlogPost, findAdminPost, listAdminPosts } from "~/models/blog.server";
 import { normalizeSearch } from "~/models/products/catalog.server";
+import { adminOnly, requireAdmin } from "~/request/auth.server";
 import { deleteBlogPostSchema } from "~/schemas/blog";
 import type { Route } from "./+types/blog";
 

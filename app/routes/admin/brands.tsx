@@ -4,13 +4,13 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
-import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import { createBrand, deleteBrand, listBrands, updateBrand } from "~/models/brands.server";
+import { adminOnly, requireAdmin } from "~/request/auth.server";
 import { brandActionSchema } from "~/schemas/brand";
 import type { Route } from "./+types/brands";
 

@@ -5,7 +5,6 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { FormErrors } from "~/components/ui/field";
 import { services } from "~/context";
-import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
@@ -20,6 +19,7 @@ import {
   updateCategory,
 } from "~/models/categories.server";
 import { categoryZoneIds, listZoneChoices } from "~/models/orders/restrictions.server";
+import { adminOnly, requireAdmin } from "~/request/auth.server";
 import { categoryActionSchema } from "~/schemas/category";
 import type { Route } from "./+types/categories";
 

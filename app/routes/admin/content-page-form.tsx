@@ -6,7 +6,6 @@ import { BackLink } from "~/components/ui/back-link";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { isContentPageSlug, PAGE_PLACEHOLDERS } from "~/content/pages";
 import { services } from "~/context";
-import { requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -14,6 +13,7 @@ import { privatePageMeta } from "~/lib/meta";
 import { HTML_LANG } from "~/locales/languages";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { findContentPage, resetContentPage, saveContentPage } from "~/models/settings/content-pages.server";
+import { requireOwner } from "~/request/auth.server";
 import { contentPageActionSchema, contentPageSchema, PAGE_BODY_MAX } from "~/schemas/content-page";
 import type { Route } from "./+types/content-page-form";
 

@@ -8,7 +8,6 @@ import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { requireAdmin, requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -17,6 +16,7 @@ import { formatMoney } from "~/lib/money";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { countryName, findCustomer, setCustomerBlocked } from "~/models/customers.server";
+import { requireAdmin, requireOwner } from "~/request/auth.server";
 import { blockCustomerSchema } from "~/schemas/customer";
 import type { Route } from "./+types/customer";
 

@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
 import { z } from "zod";
 import { services } from "~/context";
-import { requireOwnerForDownload } from "~/lib/auth.server";
 import { formAction } from "~/lib/form-action.server";
 import { recordAudit } from "~/models/audit.server";
 import { countCustomers, customerCsvStream, exportFileName, normalizeCustomerSearch } from "~/models/customers.server";
+import { requireOwnerForDownload } from "~/request/auth.server";
 import type { Route } from "./+types/customers-export";
 
 /** The list's search, as the page sends it (normalised by the model). */

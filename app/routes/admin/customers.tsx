@@ -8,7 +8,6 @@ import { StatCard } from "~/components/admin/stat-card";
 import { Pagination } from "~/components/ui/pagination";
 import { SearchForm } from "~/components/ui/search-form";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import { CUSTOMER_SORTS, parseSort } from "~/lib/list-sort";
@@ -24,6 +23,7 @@ import {
   type MoneyTotal,
   normalizeCustomerSearch,
 } from "~/models/customers.server";
+import { requireAdmin } from "~/request/auth.server";
 import type { Route } from "./+types/customers";
 
 const PATH = "/admin/customers";

@@ -5,7 +5,6 @@ import { FailedMessagesWarning } from "~/components/admin/messages";
 import { UnpaidSummary } from "~/components/admin/unpaid-summary";
 import { ErrorList, Field, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { ownerOnly, requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -14,6 +13,7 @@ import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } fr
 import { receiptQueueSummary, unpaidByAge } from "~/models/orders/desk.server";
 import { countFailedMessages } from "~/models/outbox/admin-list.server";
 import { grantAdminByEmail, listAdmins } from "~/models/user.server";
+import { ownerOnly, requireAdmin } from "~/request/auth.server";
 import { emailField } from "~/schemas/auth";
 import type { Route } from "./+types/dashboard";
 

@@ -2,9 +2,7 @@ import { AdminSection } from "~/components/admin/admin-section";
 import { DeleteConfirmation } from "~/components/admin/delete-confirmation";
 import { FormAlert } from "~/components/ui/field";
 import { services } from "~/context";
-import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
-import type { Flash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
@@ -13,6 +11,8 @@ import { translateKey } from "~/lib/translate-key";
 import type { Language } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { isDemoDataEmpty, removeDemoData, summarizeDemoData } from "~/models/demo-data.server";
+import { ownerOnly, requireOwner } from "~/request/auth.server";
+import type { Flash } from "~/request/flash.server";
 import { removeDemoDataSchema } from "~/schemas/settings-demo-data";
 import type { Route } from "./+types/demo-data";
 

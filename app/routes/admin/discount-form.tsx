@@ -3,7 +3,6 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { notFound } from "~/components/layout/route-error-boundary";
 import { BackLink } from "~/components/ui/back-link";
 import { services } from "~/context";
-import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
@@ -12,6 +11,7 @@ import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listAllCategories } from "~/models/categories.server";
 import { createDiscount, findDiscount, updateDiscount } from "~/models/discounts/admin.server";
+import { adminOnly, requireAdmin } from "~/request/auth.server";
 import { centsToText, discountSchema, isoToHongKongLocal, percentToText } from "~/schemas/discount";
 import type { Route } from "./+types/discount-form";
 

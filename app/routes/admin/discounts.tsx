@@ -6,7 +6,6 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
-import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -21,6 +20,7 @@ import {
   listDiscounts,
   setDiscountActive,
 } from "~/models/discounts/admin.server";
+import { adminOnly, requireAdmin } from "~/request/auth.server";
 import { discountRowSchema, percentToText } from "~/schemas/discount";
 import type { Route } from "./+types/discounts";
 

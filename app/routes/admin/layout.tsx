@@ -3,8 +3,8 @@ import { AdminErrorBoundary } from "~/components/layout/admin-error-boundary";
 import { AdminShell } from "~/components/layout/admin-shell";
 import { errorPageHeaders } from "~/components/layout/route-error-boundary";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
 import { isDemoAccountPrimary } from "~/models/payment-accounts.server";
+import { requireAdmin } from "~/request/auth.server";
 import type { Route } from "./+types/layout";
 
 /** The admin shell. The layout checks the right for its own data; every child route checks again. */

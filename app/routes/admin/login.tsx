@@ -8,13 +8,10 @@ import { FieldFor, FormErrors, inputClass, StatusButton } from "~/components/ui/
 import { FlashBanner } from "~/components/ui/flash-banner";
 import { SignInFields } from "~/components/ui/sign-in-fields";
 import { requestInfoContext, services } from "~/context";
-import { authenticate, getUser, LoginError, recordFailedSignIn, signIn, signOut } from "~/lib/auth.server";
 import { formAction, refuse, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
-import { signInFailuresPerAccount, signInWait } from "~/lib/rate-limit.server";
 import { useRootData } from "~/lib/root-data";
-import { getSession } from "~/lib/session.server";
 import { getInstance } from "~/middleware/i18next";
 import {
   consumeAdminSetupToken,
@@ -23,6 +20,9 @@ import {
 } from "~/models/settings/admin-setup.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import { adminExists, grantAdmin, isAdmin, normalizeEmail } from "~/models/user.server";
+import { authenticate, getUser, LoginError, recordFailedSignIn, signIn, signOut } from "~/request/auth.server";
+import { signInFailuresPerAccount, signInWait } from "~/request/rate-limit.server";
+import { getSession } from "~/request/session.server";
 import { adminLoginSchema, adminSetupSchema } from "~/schemas/auth";
 import type { Route } from "./+types/login";
 

@@ -6,7 +6,6 @@ import { notFound } from "~/components/layout/route-error-boundary";
 import { BackLink } from "~/components/ui/back-link";
 import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -14,6 +13,7 @@ import { safeRedirect } from "~/lib/redirect";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { findMessage } from "~/models/outbox/admin-list.server";
 import { resendMessage } from "~/models/outbox/deliver.server";
+import { requireAdmin } from "~/request/auth.server";
 import { resendMessageSchema } from "~/schemas/outbox";
 import type { Route } from "./+types/message";
 

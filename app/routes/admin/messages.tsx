@@ -15,7 +15,6 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { Button } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { services } from "~/context";
-import { ownerOnly, requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -31,6 +30,7 @@ import {
   parseOutboxChannel,
 } from "~/models/outbox/list-filters";
 import { outboxRetentionDays, setOutboxRetentionDays } from "~/models/outbox/retention.server";
+import { ownerOnly, requireAdmin } from "~/request/auth.server";
 import { retentionSchema } from "~/schemas/outbox";
 import type { Route } from "./+types/messages";
 

@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
-import { requireAdmin } from "~/lib/auth.server";
 import { useTranslation } from "~/lib/i18n";
+import { requireAdmin } from "~/request/auth.server";
 import type { Route } from "./+types/not-found";
 
 /** Unknown /admin paths: checked like every admin page, then 404 inside the shell. */

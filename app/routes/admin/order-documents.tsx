@@ -3,7 +3,6 @@ import { AdminErrorBoundary } from "~/components/layout/admin-error-boundary";
 import { errorPageHeaders, notFound } from "~/components/layout/route-error-boundary";
 import { OrderDocumentsPage } from "~/components/order-documents/documents-page";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import {
@@ -15,6 +14,7 @@ import {
   MAX_PRINT_SELECTION,
 } from "~/models/orders/documents.server";
 import { getShop } from "~/models/settings/shop.server";
+import { requireAdmin } from "~/request/auth.server";
 import type { Route } from "./+types/order-documents";
 
 /** An id as the page may name it back: at most 60 characters of what was sent. */

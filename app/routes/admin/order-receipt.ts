@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
 import { receiptResponse } from "~/models/orders/receipts.server";
 import { findOrder } from "~/models/orders/shopper.server";
+import { requireAdmin } from "~/request/auth.server";
 import type { Route } from "./+types/order-receipt";
 
 /** GET /admin/orders/{id}/receipt(?download=1): the order's receipt, for admins only. */

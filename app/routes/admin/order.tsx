@@ -14,7 +14,6 @@ import { RefundBadge } from "~/components/refund-badge";
 import { BackLink } from "~/components/ui/back-link";
 import { FormErrors } from "~/components/ui/field";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -31,6 +30,7 @@ import { deadlineState, extendPaymentDeadline } from "~/models/orders/payment-de
 import { canRefund, listOrderRefunds, refundOrder, unitsPutBack } from "~/models/orders/refunds.server";
 import { shownStatus } from "~/models/orders/status";
 import { listOrderMessages } from "~/models/outbox/admin-list.server";
+import { requireAdmin } from "~/request/auth.server";
 import { extendDeadlineSchema } from "~/schemas/order-deadline";
 import { orderNoteSchema } from "~/schemas/order-note";
 import { orderStatusSchema } from "~/schemas/order-status";

@@ -1,11 +1,11 @@
 import { redirect } from "react-router";
 import { z } from "zod";
 import { services } from "~/context";
-import { requireOwnerForDownload } from "~/lib/auth.server";
 import { formAction } from "~/lib/form-action.server";
 import { recordAudit } from "~/models/audit.server";
 import { parseAdminOrderSelection } from "~/models/orders/desk.server";
 import { countExportOrders, orderCsvStream, orderExportFileName } from "~/models/orders/export.server";
+import { requireOwnerForDownload } from "~/request/auth.server";
 import type { Route } from "./+types/orders-export";
 
 /** The list's filters, as its export form sends them (read by the list's own parser). */

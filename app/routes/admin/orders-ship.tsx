@@ -3,15 +3,15 @@ import { type BulkShipAnswer, BulkShipForm, type KeptShipment } from "~/componen
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { BackLink } from "~/components/ui/back-link";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
 import { countryName } from "~/lib/countries";
-import { setFlash } from "~/lib/flash.server";
 import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listShipmentCandidates, type ShipmentInput, shipOrders } from "~/models/orders/bulk-shipping.server";
 import { isOrderStatus } from "~/models/orders/desk.server";
+import { requireAdmin } from "~/request/auth.server";
+import { setFlash } from "~/request/flash.server";
 import { bulkShipRowSchema, bulkShipRowsSchema, parseOrderIds } from "~/schemas/bulk-shipping";
 import type { Route } from "./+types/orders-ship";
 

@@ -13,7 +13,6 @@ import { Button } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -31,6 +30,7 @@ import {
 } from "~/models/orders/desk.server";
 import { mailsCustomer } from "~/models/orders/emails.server";
 import { shownStatus } from "~/models/orders/status";
+import { requireAdmin } from "~/request/auth.server";
 import { receiptReviewSchema } from "~/schemas/receipt-review";
 import type { Route } from "./+types/orders";
 

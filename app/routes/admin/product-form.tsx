@@ -1,7 +1,6 @@
 import { data } from "react-router";
 import { ProductEditor } from "~/components/admin/product-editor";
 import { services } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { parseId } from "~/lib/ids";
 import { IMAGE_PRESETS } from "~/lib/images.server";
@@ -19,6 +18,7 @@ import {
 } from "~/models/products/editor.server";
 import { keepChosenImages, removeStagedImages, takeStagedImages } from "~/models/products/staged-images.server";
 import { getShop } from "~/models/settings/shop.server";
+import { requireAdmin } from "~/request/auth.server";
 import {
   BROWSER_KEEPS_FILES_FIELD,
   imageKeysOf,

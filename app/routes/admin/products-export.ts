@@ -1,7 +1,6 @@
 import { redirect } from "react-router";
 import { z } from "zod";
 import { services } from "~/context";
-import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { csvStream } from "~/lib/csv.server";
 import { formAction } from "~/lib/form-action.server";
 import { recordAudit } from "~/models/audit.server";
@@ -11,6 +10,7 @@ import {
   productCsvRecords,
   productExportFileName,
 } from "~/models/products/csv.server";
+import { adminOnly, requireAdmin } from "~/request/auth.server";
 import type { Route } from "./+types/products-export";
 
 /** The export changes nothing, but it is a POST (audited); a GET goes back to the list. */

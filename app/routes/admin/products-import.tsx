@@ -5,7 +5,6 @@ import { BackLink } from "~/components/ui/back-link";
 import { Button } from "~/components/ui/button";
 import { Field, FormAlert, inputClass } from "~/components/ui/field";
 import { services } from "~/context";
-import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { type FormAnswer, formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -22,6 +21,7 @@ import {
   removeStagedProductCsv,
   stageProductCsv,
 } from "~/models/products/csv.server";
+import { adminOnly, requireAdmin } from "~/request/auth.server";
 import type { Route } from "./+types/products-import";
 
 /** The file, plus room for the other fields and the multipart envelope. */

@@ -9,7 +9,6 @@ import { FormAlert } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { SearchForm } from "~/components/ui/search-form";
 import { services } from "~/context";
-import { adminOnly, requireAdmin } from "~/lib/auth.server";
 import { formAction, refuse, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { parseId } from "~/lib/ids";
@@ -29,6 +28,7 @@ import {
   updateProductCategory,
 } from "~/models/products/admin-list.server";
 import { normalizeSearch } from "~/models/products/catalog.server";
+import { adminOnly, requireAdmin } from "~/request/auth.server";
 import { productListActionSchema } from "~/schemas/product";
 import type { Route } from "./+types/products";
 

@@ -5,13 +5,13 @@ import { DeleteButton, DeleteConfirmation } from "~/components/admin/delete-conf
 import { BackLink } from "~/components/ui/back-link";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { loadSearchSynonyms, resetSearchSynonyms, saveSearchSynonyms } from "~/models/settings/search-synonyms.server";
+import { ownerOnly, requireOwner } from "~/request/auth.server";
 import {
   formatSynonymGroups,
   parseSynonymGroups,

@@ -10,7 +10,6 @@ import { WebhooksSection } from "~/components/admin/settings-webhooks-summary";
 import { FormErrors } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { services } from "~/context";
-import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -33,6 +32,7 @@ import { alertAddresses, loadShop, shopName } from "~/models/settings/shop.serve
 import { feedName, feedUrl, loadEnabledFeeds } from "~/models/settings/shopping-feeds.server";
 import { findHeroImage, resetHeroImage, updateHeroImage } from "~/models/settings/site-settings.server";
 import { webhooksSummary } from "~/models/webhooks/webhooks.server";
+import { ownerOnly, requireOwner } from "~/request/auth.server";
 import { HERO_MAX_BYTES, settingsActionSchema } from "~/schemas/bank-account";
 import type { Route } from "./+types/settings";
 

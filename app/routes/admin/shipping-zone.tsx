@@ -3,7 +3,6 @@ import { ZoneForm, type ZoneFormValues } from "~/components/admin/zone-form";
 import { notFound } from "~/components/layout/route-error-boundary";
 import { BackLink } from "~/components/ui/back-link";
 import { services } from "~/context";
-import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { countryOptions } from "~/lib/countries";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -20,6 +19,7 @@ import {
   type ZoneRate,
   zoneInputOf,
 } from "~/models/shipping/zones.server";
+import { ownerOnly, requireOwner } from "~/request/auth.server";
 import { moneyText, ZONE_CURRENCIES, zoneSchema } from "~/schemas/shipping-zone";
 import type { Route } from "./+types/shipping-zone";
 

@@ -8,7 +8,6 @@ import { BackLink } from "~/components/ui/back-link";
 import { ButtonLink } from "~/components/ui/button";
 import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
-import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { countryName } from "~/lib/countries";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -17,6 +16,7 @@ import { privatePageMeta } from "~/lib/meta";
 import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { deleteZone, listZones, zoneRate } from "~/models/shipping/zones.server";
+import { ownerOnly, requireOwner } from "~/request/auth.server";
 import { zoneRowSchema } from "~/schemas/shipping-zone";
 import type { Route } from "./+types/shipping-zones";
 

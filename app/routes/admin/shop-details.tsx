@@ -10,7 +10,6 @@ import { ShopTextsSection } from "~/components/admin/shop-texts-section";
 import { BackLink } from "~/components/ui/back-link";
 import { Field, FormErrors, inputClass, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -19,6 +18,7 @@ import { publicUrl } from "~/lib/storage.server";
 import { translateKey } from "~/lib/translate-key";
 import { getInstance } from "~/middleware/i18next";
 import { loadShop, shopDetailsFormValues, updateShopDetails } from "~/models/settings/shop.server";
+import { ownerOnly, requireOwner } from "~/request/auth.server";
 import {
   feeField,
   freeAboveField,

@@ -4,7 +4,6 @@ import { FeedUrls } from "~/components/admin/settings-feeds-summary";
 import { BackLink } from "~/components/ui/back-link";
 import { FormErrors, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -17,6 +16,7 @@ import {
   parseFeedName,
   saveEnabledFeeds,
 } from "~/models/settings/shopping-feeds.server";
+import { ownerOnly, requireOwner } from "~/request/auth.server";
 import { shoppingFeedsSchema } from "~/schemas/shopping-feeds";
 import type { Route } from "./+types/shopping-feeds";
 

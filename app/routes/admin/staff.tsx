@@ -4,7 +4,6 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { StaffActivity, StaffAddForm, StaffList, StaffRemoveConfirmation } from "~/components/admin/staff";
 import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
-import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -14,6 +13,7 @@ import { getInstance, getLanguage } from "~/middleware/i18next";
 import { INVITE_TOKEN_TTL_DAYS } from "~/models/account-token.server";
 import { addStaff, listStaff, recentActivity, removeStaff, setStaffRole } from "~/models/staff.server";
 import { resendStaffInvitation } from "~/models/staff-invitations.server";
+import { ownerOnly, requireOwner } from "~/request/auth.server";
 import { addStaffSchema, staffActionSchema } from "~/schemas/staff";
 import type { Route } from "./+types/staff";
 

@@ -9,7 +9,6 @@ import { BackLink } from "~/components/ui/back-link";
 import { ButtonLink } from "~/components/ui/button";
 import { ProblemAlert, StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -26,6 +25,7 @@ import {
   renewWebhookSecret,
   updateWebhook,
 } from "~/models/webhooks/webhooks.server";
+import { ownerOnly, requireOwner } from "~/request/auth.server";
 import { webhookActionSchema } from "~/schemas/webhook";
 import type { Route } from "./+types/webhook";
 

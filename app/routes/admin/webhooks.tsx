@@ -4,7 +4,6 @@ import { WebhookForm } from "~/components/admin/webhook-form";
 import { NetworkForm, WEBHOOKS_PATH, WebhookList, webhookPath } from "~/components/admin/webhook-list";
 import { BackLink } from "~/components/ui/back-link";
 import { services } from "~/context";
-import { ownerOnly, requireOwner } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
@@ -16,6 +15,7 @@ import {
   listWebhooks,
   setAllowPrivateAddresses,
 } from "~/models/webhooks/webhooks.server";
+import { ownerOnly, requireOwner } from "~/request/auth.server";
 import { webhooksActionSchema } from "~/schemas/webhook";
 import type { Route } from "./+types/webhooks";
 

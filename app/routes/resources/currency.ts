@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
 import { services } from "~/context";
-import { currencyCookie } from "~/lib/currency.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { safeRedirect } from "~/lib/redirect";
+import { currencyCookie } from "~/request/currency.server";
 import { currencySchema } from "~/schemas/preferences";
 import type { Route } from "./+types/currency";
 

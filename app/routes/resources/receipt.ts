@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { services } from "~/context";
-import { getUser } from "~/lib/auth.server";
 import { receiptResponse } from "~/models/orders/receipts.server";
 import { findOrder } from "~/models/orders/shopper.server";
+import { getUser } from "~/request/auth.server";
 import type { Route } from "./+types/receipt";
 
 /** A payment receipt: only the order's owner and admins get it; anyone else gets "not found". */

@@ -1,11 +1,11 @@
 import { notFound } from "~/components/layout/route-error-boundary";
 import { OrderDocumentsPage } from "~/components/order-documents/documents-page";
 import { services } from "~/context";
-import { requireUser } from "~/lib/auth.server";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import { documentTexts, invoiceAvailable, invoiceOf, loadOrdersForDocuments } from "~/models/orders/documents.server";
 import { getShop, titleWithShop } from "~/models/settings/shop.server";
+import { requireUser } from "~/request/auth.server";
 import type { Route } from "./+types/account-order-invoice";
 
 /**

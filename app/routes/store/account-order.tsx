@@ -13,7 +13,6 @@ import { ProblemAlert } from "~/components/ui/field";
 import { HeadedPanel } from "~/components/ui/headed-panel";
 import { orderTotals } from "~/components/ui/money-totals";
 import { services } from "~/context";
-import { requireUser } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { fpsQrFor } from "~/lib/fps-qr.server";
@@ -33,6 +32,7 @@ import { findOrder, listOrderHistory } from "~/models/orders/shopper.server";
 import { shownStatus } from "~/models/orders/status";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
 import { getShop, shopName, titleWithShop } from "~/models/settings/shop.server";
+import { requireUser } from "~/request/auth.server";
 import { replaceReceiptSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/account-order";
 

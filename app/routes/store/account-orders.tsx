@@ -2,7 +2,6 @@ import { Link } from "react-router";
 import { OrderStatusBadge } from "~/components/order-status-badge";
 import { BackLink } from "~/components/ui/back-link";
 import { services } from "~/context";
-import { requireUser } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -10,6 +9,7 @@ import { formatMoney } from "~/lib/money";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { listOrdersForUser } from "~/models/orders/shopper.server";
 import { titleWithShop } from "~/models/settings/shop.server";
+import { requireUser } from "~/request/auth.server";
 import type { Route } from "./+types/account-orders";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,8 +1,6 @@
 import { redirect } from "react-router";
 import { z } from "zod";
 import { services } from "~/context";
-import { currentCartId } from "~/lib/cart-session.server";
-import { discountShopper, saveDiscountAttempt } from "~/lib/discount-code.server";
 import { formAction, refuse, succeed, UserError, wantsData } from "~/lib/form-action.server";
 import { safeRedirect } from "~/lib/redirect";
 import { getCurrency } from "~/middleware/currency";
@@ -10,6 +8,8 @@ import { loadCart } from "~/models/cart.server";
 import { applyCartCode, removeCartCode } from "~/models/discounts/cart.server";
 import { normaliseCode } from "~/models/discounts/rules.server";
 import { getShop } from "~/models/settings/shop.server";
+import { currentCartId } from "~/request/cart.server";
+import { discountShopper, saveDiscountAttempt } from "~/request/discount-code.server";
 import type { Route } from "./+types/cart-code";
 
 /** The pages the code field is on: the answer goes back to the one it was sent from. */

@@ -19,13 +19,7 @@ import {
 } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { requestInfoContext, services } from "~/context";
-import { getUser } from "~/lib/auth.server";
-import { currentCartId } from "~/lib/cart-session.server";
-import { getCheckout, getCheckoutDraft, saveCheckout, saveCheckoutDraft } from "~/lib/checkout-session.server";
 import { countryName, countryOptions, resolveCountry } from "~/lib/countries";
-import { chosenDestination, getDestination, setDestination } from "~/lib/destination.server";
-import { loadDiscountedCart, takeDiscountAttempt } from "~/lib/discount-code.server";
-import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -35,6 +29,12 @@ import { ageTextIn, cartNeedsAgeConfirmation } from "~/models/orders/age.server"
 import { checkoutOrderNumber, findLastOrderContact } from "~/models/orders/place.server";
 import { cartRestrictionMessages } from "~/models/orders/restrictions.server";
 import { titleWithShop } from "~/models/settings/shop.server";
+import { getUser } from "~/request/auth.server";
+import { currentCartId } from "~/request/cart.server";
+import { getCheckout, getCheckoutDraft, saveCheckout, saveCheckoutDraft } from "~/request/checkout.server";
+import { chosenDestination, getDestination, setDestination } from "~/request/destination.server";
+import { loadDiscountedCart, takeDiscountAttempt } from "~/request/discount-code.server";
+import { setFlash } from "~/request/flash.server";
 import { checkoutSchema, destinationSchema } from "~/schemas/checkout";
 import type { Route } from "./+types/checkout";
 

@@ -3,16 +3,16 @@ import { Form, Link, redirect } from "react-router";
 import { FieldFor, FormErrors, inputClass, inputProps, StatusButton } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { requestInfoContext, services } from "~/context";
-import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { logger } from "~/lib/log.server";
 import { privatePageMeta } from "~/lib/meta";
-import { passwordResetsPerAddress } from "~/lib/rate-limit.server";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { sendPasswordResetEmail } from "~/models/account-token.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import { findUserByEmail } from "~/models/user.server";
+import { setFlash } from "~/request/flash.server";
+import { passwordResetsPerAddress } from "~/request/rate-limit.server";
 import { forgotPasswordSchema } from "~/schemas/auth";
 import type { Route } from "./+types/forgot-password";
 

@@ -5,7 +5,6 @@ import { JsonLd } from "~/components/store/json-ld";
 import { publicPageMeta } from "~/components/store/public-page-meta";
 import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
-import { getUser } from "~/lib/auth.server";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import { publicUrl } from "~/lib/storage.server";
@@ -16,6 +15,7 @@ import { listActiveCategories } from "~/models/categories.server";
 import { cardViews, listFeaturedProducts } from "~/models/products/cards.server";
 import { getShop, heroTexts, shopName } from "~/models/settings/shop.server";
 import { getSetting, HERO_IMAGE_KEY } from "~/models/settings/site-settings.server";
+import { getUser } from "~/request/auth.server";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {

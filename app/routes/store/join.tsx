@@ -5,13 +5,13 @@ import { StatusButton } from "~/components/ui/field";
 import { MessagePanel } from "~/components/ui/message-panel";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { services } from "~/context";
-import { setFlash } from "~/lib/flash.server";
 import { formAction } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { getShop, shopName } from "~/models/settings/shop.server";
 import { acceptStaffInvitation, findInvitation } from "~/models/staff-invitations.server";
+import { setFlash } from "~/request/flash.server";
 import { resetPasswordSchema } from "~/schemas/auth";
 import type { Route } from "./+types/join";
 

@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
 import { z } from "zod";
-import { signOut } from "~/lib/auth.server";
 import { formAction, succeed } from "~/lib/form-action.server";
-import { getSession } from "~/lib/session.server";
+import { signOut } from "~/request/auth.server";
+import { getSession } from "~/request/session.server";
 import type { Route } from "./+types/logout";
 
 export function loader() {

@@ -1,7 +1,6 @@
 import { CheckoutSteps } from "~/components/checkout-steps";
 import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/context";
-import { requireUser } from "~/lib/auth.server";
 import { formatDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -9,6 +8,7 @@ import { getInstance, getLanguage } from "~/middleware/i18next";
 import { deadlineState } from "~/models/orders/payment-deadlines.server";
 import { findOrderByNumber } from "~/models/orders/shopper.server";
 import { titleWithShop } from "~/models/settings/shop.server";
+import { requireUser } from "~/request/auth.server";
 import type { Route } from "./+types/payment-success";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

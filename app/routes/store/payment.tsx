@@ -12,12 +12,7 @@ import { Button } from "~/components/ui/button";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
-import { requireUser, signedInOnly } from "~/lib/auth.server";
-import { currentCartId } from "~/lib/cart-session.server";
-import { clearCheckout, getCheckout, saveCheckout } from "~/lib/checkout-session.server";
 import { formatDate } from "~/lib/dates";
-import { loadDiscountedCart, takeDiscountAttempt } from "~/lib/discount-code.server";
-import { setFlash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { fpsQrFor } from "~/lib/fps-qr.server";
 import { useTranslation } from "~/lib/i18n";
@@ -30,6 +25,11 @@ import { checkoutOrderNumber, payForCheckout } from "~/models/orders/place.serve
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD } from "~/models/orders/receipts.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
 import { getShop, paymentWindowHours, shopName, titleWithShop } from "~/models/settings/shop.server";
+import { requireUser, signedInOnly } from "~/request/auth.server";
+import { currentCartId } from "~/request/cart.server";
+import { clearCheckout, getCheckout, saveCheckout } from "~/request/checkout.server";
+import { loadDiscountedCart, takeDiscountAttempt } from "~/request/discount-code.server";
+import { setFlash } from "~/request/flash.server";
 import { paymentSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/payment";
 

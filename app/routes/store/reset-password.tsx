@@ -5,7 +5,6 @@ import { StoreNotice } from "~/components/store/store-notice";
 import { StatusButton } from "~/components/ui/field";
 import { useServerForm } from "~/components/ui/use-server-form";
 import { services } from "~/context";
-import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -13,6 +12,7 @@ import { getInstance } from "~/middleware/i18next";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
 import { titleWithShop } from "~/models/settings/shop.server";
 import { setPassword } from "~/models/user.server";
+import { setFlash } from "~/request/flash.server";
 import { resetPasswordSchema } from "~/schemas/auth";
 import type { Route } from "./+types/reset-password";
 

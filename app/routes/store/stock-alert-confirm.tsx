@@ -2,13 +2,13 @@ import { data, Form, redirect } from "react-router";
 import { StoreNotice } from "~/components/store/store-notice";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { setFlash } from "~/lib/flash.server";
 import { formAction } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { confirmStockAlert, findStockAlertByToken, productPath } from "~/models/products/stock-alerts.server";
 import { titleWithShop } from "~/models/settings/shop.server";
+import { setFlash } from "~/request/flash.server";
 import { stockAlertTokenSchema } from "~/schemas/stock-alert";
 import type { Route } from "./+types/stock-alert-confirm";
 

@@ -2,8 +2,6 @@ import { Link } from "react-router";
 import { notFound } from "~/components/layout/route-error-boundary";
 import { StockAlertForm } from "~/components/store/stock-alert-form";
 import { requestInfoContext, services } from "~/context";
-import { getUser } from "~/lib/auth.server";
-import type { Flash } from "~/lib/flash.server";
 import { formAction, succeed } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -15,6 +13,8 @@ import {
   subscribeToStockAlert,
 } from "~/models/products/stock-alerts.server";
 import { titleWithShop } from "~/models/settings/shop.server";
+import { getUser } from "~/request/auth.server";
+import type { Flash } from "~/request/flash.server";
 import { stockAlertSchema } from "~/schemas/stock-alert";
 import type { Route } from "./+types/stock-alerts";
 

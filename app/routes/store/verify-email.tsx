@@ -2,11 +2,11 @@ import { data, Form, redirect } from "react-router";
 import { StoreNotice } from "~/components/store/store-notice";
 import { StatusButton } from "~/components/ui/field";
 import { services } from "~/context";
-import { setFlash } from "~/lib/flash.server";
 import { formAction, UserError } from "~/lib/form-action.server";
 import { useTranslation } from "~/lib/i18n";
 import { consumeAccountToken, peekAccountToken } from "~/models/account-token.server";
 import { markEmailVerified } from "~/models/user.server";
+import { setFlash } from "~/request/flash.server";
 import { verifyEmailSchema } from "~/schemas/auth";
 import type { Route } from "./+types/verify-email";
 

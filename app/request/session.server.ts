@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { type Cookie, createContext, createCookie, type RouterContextProvider } from "react-router";
 import { type DB, now } from "#db/connect.server";
-import { rawCookieValue } from "./cookie-value";
+import { rawCookieValue } from "./cookies";
 
 /**
  * Sessions live in the database so they can be revoked. The cookie carries a random 256-bit

@@ -1,8 +1,8 @@
 import { isbot } from "isbot";
 import { createCookie } from "react-router";
 import type { DB } from "#db/connect.server";
+import { logger } from "~/lib/log.server";
 import { type PageView, writePageViews } from "~/models/analytics.server";
-import { logger } from "./log.server";
 
 /**
  * Page views, counted off the request path (docs/decisions/030-page-view-buffer.md): a request

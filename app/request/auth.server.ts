@@ -5,10 +5,10 @@ import { type DB, now } from "#db/connect.server";
 import type { AdminRole, UserRow } from "#db/schema";
 import { requestInfoContext, services } from "~/context";
 import { countryForIp } from "~/lib/geoip.server";
+import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { HTML_LANG } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { adminRole, findUserByEmail } from "~/models/user.server";
-import { hashPassword, verifyPassword } from "./password.server";
 import { getSession, rotateSession, type Session } from "./session.server";
 
 /** The signed-in user of this request, or null. Set by `userMiddleware`. */

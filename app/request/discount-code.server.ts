@@ -1,13 +1,13 @@
 import type { RouterContextProvider } from "react-router";
 import type { Currency } from "#db/schema";
 import { services } from "~/context";
+import type { Problem } from "~/lib/problem";
 import { type Cart, loadCart } from "~/models/cart.server";
 import { type DiscountedCart, priceCartDiscount } from "~/models/discounts/cart.server";
 import { getShop } from "~/models/settings/shop.server";
 import { getUser } from "./auth.server";
-import { currentCartId } from "./cart-session.server";
+import { currentCartId } from "./cart.server";
 import { getDestination } from "./destination.server";
-import type { Problem } from "./problem";
 import { getSession, setSessionValue } from "./session.server";
 
 /*

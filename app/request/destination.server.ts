@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { requestInfoContext } from "~/context";
-import { getCheckout } from "./checkout-session.server";
-import { type CountryCode, countryCode, resolveCountry } from "./countries";
-import { countryForIp } from "./geoip.server";
+import { type CountryCode, countryCode, resolveCountry } from "~/lib/countries";
+import { countryForIp } from "~/lib/geoip.server";
+import { getCheckout } from "./checkout.server";
 import { getSession, setSessionValue } from "./session.server";
 
 /**

@@ -1,6 +1,6 @@
 import { createCookie } from "react-router";
 import { CURRENCIES, type Currency } from "#db/schema";
-import { countryForIp } from "./geoip.server";
+import { countryForIp } from "~/lib/geoip.server";
 
 /**
  * The euro area: the 20 members of 2025 (Croatia since 2023) and Bulgaria since 1 January 2026.
