@@ -6,7 +6,7 @@ import { ErrorMessage, errorPageHeaders } from "./components/layout/route-error-
 import { services } from "./context";
 import { useSetTranslations, useTranslation } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
-import { useRootData } from "./lib/root-data";
+import { cacheRenderContext, SLOT_PREFIX, useRootData, type VisitorView, visitorJson } from "./lib/root-data";
 import { loadTranslations } from "./lib/translations";
 import { translationsUrl } from "./lib/translations.server";
 import { HTML_LANG } from "./locales";
@@ -76,6 +76,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   const user = getUser(context);
   const language = getLanguage(context);
+  // What the header shows of the visitor, as one string (docs/decisions/067); on a render for the
+  // page cache, a token the cache cuts at instead (server/page-slots.ts): the stored page holds nobody's.
+  const slot = context.get(cacheRenderContext);
+  const view: VisitorView = { email: user?.email ?? null, admin: user?.isAdmin === true, cartCount };
   return data({
     language,
     // The owner's shop name, address, support e-mail and "Supported By" mark (Settings → Shop details).
@@ -84,8 +88,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The root loader alone reads the flash message, so it shows in the server HTML.
     flash: takeFlash(context),
     year: new Date().getFullYear(),
-    user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
-    cartCount,
+    visitor: slot ? `${SLOT_PREFIX}${slot}` : visitorJson(view),
     seo: seoLinks(request, config.publicUrl, language),
     // The browser's interface text: fetched as JSON before hydration, not bundled in the scripts.
     translations: translationsUrl(

@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { Form, Link, useLocation } from "react-router";
+import { Link, useLocation } from "react-router";
 import type { Currency } from "#db/schema";
 import { ShopMark } from "~/components/shop-mark";
 import { useTranslation } from "~/lib/i18n";
@@ -7,6 +7,7 @@ import { localized } from "~/lib/localize";
 import type { Language } from "~/locales";
 import { CurrencyPicker, LanguageToggle } from "./preference-forms";
 import { SearchBox } from "./search-box";
+import { VisitorSlot } from "./visitor-slot";
 
 export interface NavCategory {
   id: number;
@@ -21,8 +22,6 @@ interface SiteHeaderProps {
   language: Language;
   currency: Currency;
   categories: NavCategory[];
-  user: { email: string; isAdmin: boolean } | null;
-  cartCount: number;
 }
 
 /** A 24×24 line icon in the text's colour (user, cart, menu); decorative, the control names itself. */
@@ -31,59 +30,6 @@ function LineIcon({ className, children }: { className: string; children: ReactN
     <svg aria-hidden="true" viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="2">
       {children}
     </svg>
-  );
-}
-
-/**
- * Signed out: a Login link. Signed in: a user icon opening a menu (a <details>, no JS needed);
- * the e-mail is inside the menu, never in the bar, so a long address cannot squeeze the header.
- */
-function UserMenu({ user }: { user: SiteHeaderProps["user"] }) {
-  const { t } = useTranslation();
-  if (!user) {
-    return (
-      <Link
-        to="/login"
-        className="whitespace-nowrap rounded-md px-1.5 py-1 text-sm font-medium hover:bg-white/10 sm:px-2"
-      >
-        {t("nav.login")}
-      </Link>
-    );
-  }
-  return (
-    <details className="menu relative" data-testid="user-menu">
-      <summary
-        className="flex cursor-pointer items-center rounded-md p-1.5 hover:bg-white/10"
-        aria-label={t("userMenu.open")}
-        title={t("userMenu.open")}
-      >
-        <LineIcon className="h-5 w-5 shrink-0">
-          <circle cx="12" cy="8" r="4" />
-          <path d="M4 21c0-4 4-6 8-6s8 2 8 6" />
-        </LineIcon>
-      </summary>
-      <div className="absolute right-0 z-50 mt-2 flex w-64 max-w-[calc(100vw-1.5rem)] flex-col gap-1 rounded-md bg-white p-2 text-stone-900 shadow-xl ring-1 ring-black/10">
-        <p className="px-2 py-1 text-xs text-stone-600">
-          {t("userMenu.signedInAs")}{" "}
-          <span className="block font-medium text-stone-900 [overflow-wrap:anywhere]" data-testid="user-email">
-            {user.email}
-          </span>
-        </p>
-        <Link to="/account" className="rounded px-2 py-1.5 text-sm hover:bg-stone-100">
-          {t("userMenu.account")}
-        </Link>
-        {user.isAdmin ? (
-          <Link to="/admin" reloadDocument className="rounded px-2 py-1.5 text-sm hover:bg-stone-100">
-            {t("userMenu.admin")}
-          </Link>
-        ) : null}
-        <Form method="post" action="/logout">
-          <button type="submit" className="w-full rounded px-2 py-1.5 text-left text-sm hover:bg-stone-100">
-            {t("userMenu.logout")}
-          </button>
-        </Form>
-      </div>
-    </details>
   );
 }
 
@@ -159,7 +105,7 @@ function BarNav({ label, children }: { label: string; children: ReactNode }) {
  * the currency picker from 1024 px (lg) and the category links from 1280 px (xl); each is in the
  * menu below that, and the menu, at every width, holds every category.
  */
-export function SiteHeader({ shopName, language, currency, categories, user, cartCount }: SiteHeaderProps) {
+export function SiteHeader({ shopName, language, currency, categories }: SiteHeaderProps) {
   const { t } = useTranslation();
   // The category and blog links mark the page they lead to (and the pages below it), as NavLink
   // would; worked out here from one location read rather than in each of the twice-rendered links.
@@ -200,32 +146,7 @@ export function SiteHeader({ shopName, language, currency, categories, user, car
         <div className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1 md:ml-0">
           <LanguageToggle language={language} short />
           <CurrencyPicker currency={currency} id="currency-desktop" className="hidden lg:flex" />
-          <Link
-            to="/cart"
-            className="flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-1 text-sm font-medium hover:bg-white/10 sm:px-2"
-            data-testid="header-cart"
-          >
-            <LineIcon className="h-5 w-5 shrink-0">
-              <path d="M3 3h2l2.4 12.2a2 2 0 0 0 2 1.6h8.2a2 2 0 0 0 2-1.5L21 8H6" />
-              <circle cx="10" cy="20" r="1.5" />
-              <circle cx="18" cy="20" r="1.5" />
-            </LineIcon>
-            {/* The link's name is the sr-only text, which starts with the visible "Cart" (WCAG 2.5.3). */}
-            <span aria-hidden="true" className="hidden sm:inline">
-              {t("nav.cart")}
-            </span>
-            {cartCount > 0 ? (
-              <span
-                aria-hidden="true"
-                data-testid="cart-count"
-                className="min-w-5 rounded-full bg-amber-500 px-1.5 text-center text-xs font-bold leading-5 text-stone-900"
-              >
-                {cartCount}
-              </span>
-            ) : null}
-            <span className="sr-only">{cartCount > 0 ? t("nav.cartItems", { count: cartCount }) : t("nav.cart")}</span>
-          </Link>
-          <UserMenu user={user} />
+          <VisitorSlot />
 
           {/* The menu is a <details> element: it opens and closes without JavaScript. */}
           <details className="menu">

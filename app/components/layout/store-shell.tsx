@@ -15,8 +15,6 @@ export function StoreShell({ children }: { children: ReactNode }) {
         language={root.language}
         currency={root.currency}
         categories={root.categories}
-        user={root.user}
-        cartCount={root.cartCount}
       />
       <div className="px-4">
         <FlashBanner flash={root.flash} />

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { useEffect } from "react";
 import { Link, useFetcher } from "react-router";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { FieldFor, FormErrors, inputClass, inputProps } from "~/components/ui/field";
@@ -6,7 +7,7 @@ import { useServerForm } from "~/components/ui/use-server-form";
 import { useTranslation } from "~/lib/i18n";
 import { variantName } from "~/lib/localize";
 import type { Problem } from "~/lib/problem";
-import { useRootData } from "~/lib/root-data";
+import { useRootData, useVisitor } from "~/lib/root-data";
 import type { StoreVariant } from "~/lib/variants";
 import type { Flash } from "~/request/flash.server";
 import type { stockAlertSchema } from "~/schemas/stock-alert";
@@ -31,8 +32,9 @@ export function stockAlertAction(variantId: number): string {
  * form. `variantId` (a hidden field) is its whole interface with the page. With JavaScript it
  * posts through a fetcher and the answer shows here; without, a plain post to /stock-alerts,
  * which redirects back with a flash or answers with its own page (the error, the input kept).
- * The signed-in shopper's address is filled in; an anonymous visitor's form carries nothing of
- * theirs, so the cached page (server/page-cache.ts) holds no one's address.
+ * On its own page (/stock-alerts, never cached) the signed-in shopper's address is filled in by
+ * the server; on the product page, which the page cache serves to everyone (docs/decisions/067),
+ * the server markup carries no one's address and the browser fills it in after hydration.
  */
 export function StockAlertForm({
   variantId,
@@ -49,12 +51,19 @@ export function StockAlertForm({
 }) {
   const { t } = useTranslation();
   const fetcher = useFetcher<StockAlertAnswer>();
-  const signedInEmail = useRootData()?.user?.email ?? "";
+  const signedInEmail = useVisitor().email ?? "";
   const answer = fetcher.state === "idle" ? fetcher.data : undefined;
   const [form, fields] = useServerForm<typeof stockAlertSchema>(answer?.result ?? lastResult, CONSTRAINT, {
     id: `stock-alert-${variantId}`,
-    defaultValue: { email: signedInEmail },
+    defaultValue: { email: item ? signedInEmail : "" },
   });
+  // The product page: the visitor's own address once in the browser, unless they typed one.
+  const emailId = fields.email.id;
+  useEffect(() => {
+    if (item || !signedInEmail) return;
+    const input = document.getElementById(emailId);
+    if (input instanceof HTMLInputElement && input.value === "") input.value = signedInEmail;
+  }, [item, signedInEmail, emailId]);
   const done = answer?.flash;
   return (
     <section

@@ -12,6 +12,7 @@ import { getInstance, getLanguage } from "~/middleware/i18next";
 import { getAnalytics, getBusinessMetrics, getDailySeries, listRecentOrders } from "~/models/analytics.server";
 import { receiptQueueSummary, unpaidByAge } from "~/models/orders/desk.server";
 import { countFailedMessages } from "~/models/outbox/admin-list.server";
+import { listFeaturedProducts } from "~/models/products/cards.server";
 import { grantAdminByEmail, listAdmins } from "~/models/user.server";
 import { ownerOnly, requireAdmin } from "~/request/auth.server";
 import { emailField } from "~/schemas/auth";
@@ -24,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const owner = admin.role === "owner";
   const { db } = services(context);
   const at = new Date();
-  const [admins, analytics, daily, metrics, recent, queue, unpaid, failedMessages] = await Promise.all([
+  const [admins, analytics, daily, metrics, recent, queue, unpaid, failedMessages, featured] = await Promise.all([
     // The admins list and the grant form are the owner's.
     owner ? listAdmins(db) : Promise.resolve([]),
     getAnalytics(db),
@@ -35,6 +36,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     unpaidByAge(db, at),
     // Messages that failed for good: the dashboard warns until they are sent again.
     countFailedMessages(db),
+    // Nothing featured: the home page shows shoppers a neutral note; the admins are told here what to do.
+    listFeaturedProducts(db, "HKD", 1),
   ]);
   const t = getInstance(context).t;
   return {
@@ -45,6 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     queue,
     unpaid,
     failedMessages,
+    noFeatured: featured.length === 0,
     at: at.toISOString(),
     language: getLanguage(context),
     email: admin.email,
@@ -79,6 +83,20 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
       <h1 className="text-2xl font-bold [overflow-wrap:anywhere]">{t("admin.welcome", { email: loaderData.email })}</h1>
       <p className="mt-1 text-stone-600">{t("admin.welcomeText")}</p>
       <FailedMessagesWarning count={loaderData.failedMessages} className="mt-6" />
+      {loaderData.noFeatured ? (
+        <div
+          className="mt-6 rounded-md border border-dashed border-amber-400 bg-amber-50 p-4 text-stone-800"
+          data-testid="featured-empty-admin"
+        >
+          <p>{t("home.noFeaturedAdmin")}</p>
+          <p className="mt-2">
+            <Link to="/admin/products" className="font-semibold text-brand-700 underline">
+              {t("home.noFeaturedAdminLink")}
+            </Link>
+          </p>
+          <p className="mt-2 text-sm text-stone-600">{t("home.noFeaturedAdminNote")}</p>
+        </div>
+      ) : null}
       <UnpaidSummary
         queue={loaderData.queue}
         unpaid={loaderData.unpaid}

@@ -15,7 +15,6 @@ import { listActiveCategories } from "~/models/categories.server";
 import { cardViews, listFeaturedProducts } from "~/models/products/cards.server";
 import { getShop, heroTexts, shopName } from "~/models/settings/shop.server";
 import { getSetting, HERO_IMAGE_KEY } from "~/models/settings/site-settings.server";
-import { getUser } from "~/request/auth.server";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -41,9 +40,6 @@ export async function loader({ context }: Route.LoaderArgs) {
     // The spec's "Shop Now" goes to the rifles; a shop without that category (the demo removed) to every product.
     shopNowTo: categories.some((c) => c.slug === "rifles") ? "/category/rifles" : "/category/all",
     featured: cardViews(featured, language),
-    // With nothing featured, an admin is told what to do; anyone else sees a neutral note. Only
-    // signed-out pages are kept by the page cache (server/page-cache.ts), so the admin's stays theirs.
-    adminHint: featured.length === 0 && getUser(context)?.isAdmin === true,
     // Only what a category tile shows.
     categories: categories.map((c) => ({
       id: c.id,
@@ -99,7 +95,7 @@ function HomeSection({
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { heroImage, hero, shopNowTo, featured, adminHint, categories, jsonLd } = loaderData;
+  const { heroImage, hero, shopNowTo, featured, categories, jsonLd } = loaderData;
   return (
     <>
       <JsonLd data={jsonLd} />
@@ -142,20 +138,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         }
         className="py-12"
       >
-        {adminHint ? (
-          <div
-            className="rounded-md border border-dashed border-amber-400 bg-amber-50 p-8 text-center text-stone-800"
-            data-testid="featured-empty-admin"
-          >
-            <p>{t("home.noFeaturedAdmin")}</p>
-            <p className="mt-2">
-              <Link to="/admin/products" className="font-semibold text-brand-700 underline">
-                {t("home.noFeaturedAdminLink")}
-              </Link>
-            </p>
-            <p className="mt-2 text-sm text-stone-600">{t("home.noFeaturedAdminNote")}</p>
-          </div>
-        ) : featured.length === 0 ? (
+        {featured.length === 0 ? (
           <p
             className="rounded-md border border-dashed border-stone-300 p-8 text-center text-stone-600"
             data-testid="featured-empty"
