@@ -1,42 +1,62 @@
-import zlib from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import { isbot } from "isbot";
 import type { DB } from "#db/connect.server";
 import { isDatabaseUnavailable } from "#db/errors";
+import type { Currency } from "#db/schema";
 import type { Services } from "~/context";
 import { countPageCache } from "~/lib/metrics.server";
-import { languageCookie } from "~/middleware/i18next";
-import { countCartLines, findAnonymousCart } from "~/models/cart.server";
+import type { VisitorView as SlotView } from "~/lib/root-data";
+import type { Language } from "~/locales";
+import { HTML_LANG } from "~/locales";
+import { languageCookie, requestLanguage } from "~/middleware/i18next";
+import { countCartLines, findAnonymousCart, findUserCart } from "~/models/cart.server";
 import { nextSaleEnd } from "~/models/products/sale-prices.server";
+import { adminRole } from "~/models/user.server";
+import type { CurrentUser } from "~/request/auth.server";
 import { rawCookieValue } from "~/request/cookies";
 import { resolveCurrency } from "~/request/currency.server";
 import { countPageVisit } from "~/request/page-views.server";
-import { readSession, sessionCookie } from "~/request/session.server";
-import { type CrcTemplate, crcTemplate, crcWithJoint } from "./crc32";
+import { emptySession, readSession, type Session, sessionCookie } from "~/request/session.server";
+import {
+  assemble,
+  type CutPage,
+  cutPage,
+  fillFor,
+  gzipPage,
+  renderToken,
+  type ZippedPage,
+  zipPage,
+} from "./page-slots";
 import { proxyCountry } from "./request-origin";
 import { traceOf } from "./request-trace";
 
 /**
- * The rendered-page cache (docs/decisions/032): anonymous visitors' catalogue pages — home,
- * categories, products, search results, blog, information pages, as documents and as the `.data`
- * answers of client-side navigation — kept in this process's memory and answered without
- * entering React Router.
+ * The rendered-page cache (docs/decisions/032, 067): catalogue pages — home, categories,
+ * products, search results, blog, information pages, as documents and as the `.data` answers of
+ * client-side navigation — kept in this process's memory and answered without entering React
+ * Router, to anonymous visitors and signed-in shoppers and admins alike.
  *
- * - **Key**: the path and query, and every request input those pages read for an anonymous
- *   visitor: the language cookie and Accept-Language, the resolved currency (cookie, else the
- *   visitor's country), the cart badge count, and whether the visitor is a crawler (crawlers get
- *   the whole page at once). Signed-in visitors, a pending flash message, a session due to be
- *   renewed, and anything but GET are never cached nor answered from the cache.
+ * - **Key**: the path and query, the language, the currency and whether the visitor is a crawler
+ *   (crawlers get the whole page at once): `pageKey` of the visitor (app/request/visitor.server.ts).
+ *   Nothing else of the visitor is in a stored page.
+ * - **The visitor's parts**: the header's cart link and account menu and the root data's
+ *   `visitor` string are put in at serve time (server/page-slots.ts): a page is rendered for the
+ *   cache with a random token in their place and stored only if the tokens are exactly where a
+ *   page has them. The miss is answered by the same assembly as a hit.
+ * - **Not from the cache** (React Router renders, nothing stored): a message to show once, a
+ *   session to write (renewed, rotated, or an expired or blocked user's cleared), anything but
+ *   GET, every path not listed here, and an answer that sets a cookie other than the visit's.
  * - **Freshness**: every entry is filed under the catalogue version it was rendered at
  *   (`page_cache_version`, raised by database triggers in the same transaction as any change to
  *   products, colours, stock, images, categories, blog or settings). Each lookup reads the
  *   version — one indexed row — so a page rendered before a change is never served after the
  *   change commits, whichever process made it. Entries also expire after `ttlMs`.
- * - **CSP**: the stored page is cut at each occurrence of the nonce it was rendered with; a hit
- *   is put back together around the nonce of its own response, so the strict policy holds.
- * - **Compression**: each cut piece is deflated once when stored; a gzip hit is those pieces with
- *   the new nonce as a stored block between them, a gzip header and a CRC worked out from the
- *   stored page's (server/crc32.ts): no compression and no pass over the page per request. Clients that do not take gzip get the plain bytes.
+ * - **CSP**: the stored page is cut at each occurrence of the nonce it was rendered with; an
+ *   answer is put back together around the nonce of its own response, so the strict policy holds.
+ * - **Compression**: each cut piece is deflated once when stored; a gzip answer is those pieces
+ *   with the joints as stored blocks between them, a gzip header and a CRC combined from the
+ *   pieces' (server/crc32.ts): no compression and no pass over the page per request. Clients
+ *   that do not take gzip get the plain bytes.
  * - **Memory**: bounded by `maxBytes` (plain + compressed bytes), least recently used out first.
  */
 
@@ -47,7 +67,7 @@ export interface PageCacheOptions {
   ttlMs: number;
 }
 
-/** The catalogue pages an anonymous visitor may be served from the cache. */
+/** The catalogue pages served from the cache. */
 const CACHED_PATHS =
   /^\/(?:|category\/[^/]+|product\/[^/]+|search|blog|blog\/[^/]+|shipping|returns|faq|contact|privacy|terms)$/;
 
@@ -57,19 +77,16 @@ const NOT_STORED = new Set(["set-cookie", "content-length", "transfer-encoding",
 /** The cookie a page view sets; any other Set-Cookie means the answer was personal. */
 const VISIT_COOKIE = "visit=";
 
-interface Entry {
+interface Entry extends ZippedPage {
   key: string;
   version: number;
   storedAt: number;
   /** No later than the next sale end after it was rendered: its prices change then (decision 053). */
   expiresAt: number;
   headers: [string, string][];
-  /** The page cut at each occurrence of its render's nonce. */
-  pieces: Buffer[];
-  /** Each piece raw-deflated and sync-flushed (byte-aligned, no reference to another piece). */
-  deflated: Buffer[];
-  /** The CRC-32 of the page with zeros for its nonces, and how to put a nonce in. */
-  crc: CrcTemplate;
+  /** The page's language (its header fragment's) and kind. */
+  language: Language;
+  document: boolean;
   /** What the entry holds in memory, roughly. */
   bytes: number;
 }
@@ -80,6 +97,14 @@ export interface PendingStore {
   key: string;
   version: number;
   nonce: string;
+  /** The random token the page is rendered with in place of the visitor (server/page-slots.ts). */
+  token: string;
+  language: Language;
+  /** A document, or a `.data` answer (`withRoot`: with the root route's data). */
+  document: boolean;
+  withRoot: boolean;
+  /** The visitor's own parts, for the answer to this request. */
+  view: SlotView;
   /** The next sale end (epoch ms) when the page was looked up; null: none ahead. */
   nextSaleEnd?: number | null;
 }
@@ -117,53 +142,63 @@ export class PageCache {
 
   /**
    * The entry for `key` whatever its version or age, for when the version cannot be read (the
-   * database is down): an anonymous page a little out of date beats a 503 (decision 065).
+   * database is down): a page a little out of date beats a 503 (decision 065).
    */
   peek(key: string): Entry | undefined {
     return this.#entries.get(key);
   }
 
-  /** Stores a rendered 200 answer; `nonce` is the one it was rendered with. */
-  store(pending: PendingStore, headers: [string, string][], body: Buffer, now = Date.now()): void {
-    const pieces = splitAt(body, pending.nonce);
-    // zlib answers each piece in a buffer of its own chunk size (16 KB and up, however small the
-    // piece): copied into one buffer of the exact total, so memory is what `bytes` counts.
-    const zipped = pieces.map((piece) =>
-      zlib.deflateRawSync(piece, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
-    );
-    const all = Buffer.concat(zipped);
-    const deflated: Buffer[] = [];
-    let offset = 0;
-    for (const part of zipped) {
-      deflated.push(all.subarray(offset, offset + part.length));
-      offset += part.length;
-    }
-    const bytes = [...pieces, ...deflated].reduce((sum, piece) => sum + piece.length, 0) + 512;
-    if (bytes > this.options.maxBytes / 4) return; // one page must not push out everything else
-    const old = this.#entries.get(pending.key);
-    if (old) {
-      this.#entries.delete(pending.key);
-      this.#bytes -= old.bytes;
-    }
+  /**
+   * Cuts a rendered 200 answer at its nonce and tokens (server/page-slots.ts) and stores it;
+   * null, nothing stored, when the tokens are not exactly where a page has them (the answer must
+   * then not be sent: it was rendered for nobody). `body` was rendered with `pending`'s nonce
+   * and token.
+   */
+  store(pending: PendingStore, headers: [string, string][], body: Buffer, now = Date.now()): Entry | null {
+    const cut = cutFor(pending, body);
+    if (!cut) return null;
     const entry: Entry = {
+      ...zipPage(cut),
       key: pending.key,
       version: pending.version,
       storedAt: now,
       expiresAt: pending.nextSaleEnd ?? Number.POSITIVE_INFINITY,
       headers,
-      pieces,
-      deflated,
-      crc: crcTemplate(pieces, Buffer.byteLength(pending.nonce)),
-      bytes,
+      language: pending.language,
+      document: pending.document,
+      bytes: 0,
     };
+    entry.bytes = [...entry.pieces, ...entry.deflated].reduce((sum, piece) => sum + piece.length, 0) + 512;
+    // One page must not push out everything else: answered, not kept.
+    if (entry.bytes > this.options.maxBytes / 4) return entry;
+    const old = this.#entries.get(pending.key);
+    if (old) {
+      this.#entries.delete(pending.key);
+      this.#bytes -= old.bytes;
+    }
     this.#entries.set(pending.key, entry);
-    this.#bytes += bytes;
+    this.#bytes += entry.bytes;
     for (const [key, oldest] of this.#entries) {
       if (this.#bytes <= this.options.maxBytes) break;
       this.#entries.delete(key);
       this.#bytes -= oldest.bytes;
     }
+    return entry;
   }
+}
+
+/**
+ * A render for the cache cut at its nonce and tokens, or null: wrong token counts, or (a
+ * document) not in the language its key says, whose header fragment it would get.
+ */
+export function cutFor(pending: PendingStore, body: Buffer): CutPage | null {
+  if (pending.document && !body.includes(`<html lang="${HTML_LANG[pending.language]}"`)) return null;
+  return cutPage(body, {
+    nonce: pending.nonce,
+    token: pending.token,
+    document: pending.document,
+    withRoot: pending.withRoot,
+  });
 }
 
 /** The catalogue's version: one primary-key read (migration 0011). */
@@ -190,40 +225,116 @@ function pagePath(path: string): string {
   return path.endsWith(".data") ? path.slice(0, -5) : path;
 }
 
+/** Whether a `.data` request asks for the root route's data (no `_routes`: every route's). */
+export function asksForRoot(req: Pick<Request, "query">): boolean {
+  const routes = req.query._routes;
+  if (routes === undefined) return true;
+  return typeof routes === "string" && routes.split(",").includes("root");
+}
+
+// ---------------------------------------------------------------------------------------------
+// TEMPORARY: the visitor contract of app/request/visitor.server.ts (PREAMBLE31), built here from
+// readSession / resolveCurrency until the integrator's lands on main; then imported from there.
+export interface RequestInput {
+  url: URL;
+  cookie: string | null;
+  acceptLanguage: string | null;
+  userAgent: string | null;
+  ip: string | null;
+  proxyCountry: string | null;
+}
+export interface Visitor {
+  session: Session;
+  user: CurrentUser | null;
+  language: Language;
+  currency: Currency;
+  cartId: string | null;
+  cartCount: number;
+  bot: boolean;
+  flashPending: boolean;
+  /** Shim only: the raw language inputs the key still names (the app decides with remix-i18next). */
+  languageInputs: string;
+}
+export async function readVisitor(svc: Pick<Services, "db" | "config">, input: RequestInput): Promise<Visitor> {
+  const { db, config } = svc;
+  const cookie = sessionCookie(config.sessionSecret, config.secureCookies);
+  const session = input.cookie?.includes(`${cookie.name}=`)
+    ? await readSession(db, cookie, input.cookie)
+    : emptySession();
+  let user: CurrentUser | null = null;
+  if (session.userId) {
+    const row = await db
+      .selectFrom("users")
+      .select(["id", "email", "status"])
+      .where("id", "=", session.userId)
+      .executeTakeFirst();
+    if (!row || row.status === "blocked") {
+      session.userId = null;
+      session.data = {};
+      session.rotate = true;
+    } else {
+      const role = await adminRole(db, config.shopOwnerEmail, row);
+      user = { id: row.id, email: row.email, isAdmin: role !== null, role };
+    }
+  }
+  const stored = typeof session.data.cartId === "string" ? session.data.cartId : null;
+  const cartId = user ? await findUserCart(db, user.id) : await findAnonymousCart(db, stored);
+  const headers = new Headers();
+  if (input.cookie) headers.set("Cookie", input.cookie);
+  if (input.acceptLanguage) headers.set("Accept-Language", input.acceptLanguage);
+  return {
+    session,
+    user,
+    language: await requestLanguage(new globalThis.Request(input.url, { headers })),
+    currency: await resolveCurrency(input.cookie, { ip: input.ip, proxyCountry: input.proxyCountry }),
+    cartId,
+    cartCount: await countCartLines(db, cartId),
+    bot: isbot(input.userAgent ?? ""),
+    flashPending: session.data.flash !== undefined,
+    languageInputs: `${rawCookieValue(input.cookie, languageCookie.name) ?? ""}\n${input.acceptLanguage ?? ""}`,
+  };
+}
+export function cacheRefusal(v: Visitor): null | "flash" | "session-write" {
+  if (v.session.dirty || v.session.rotate) return "session-write";
+  return v.flashPending ? "flash" : null;
+}
+export function pageKey(pathAndQuery: string, v: Visitor): string {
+  return [pathAndQuery, v.language, v.languageInputs, v.currency, v.bot ? "bot" : ""].join("\n");
+}
+export function visitorView(v: Visitor): SlotView {
+  return { email: v.user?.email ?? null, admin: v.user?.isAdmin === true, cartCount: v.cartCount };
+}
+function requestInput(req: Request, trustProxy: boolean): RequestInput {
+  return {
+    url: new URL(req.originalUrl, "http://localhost"),
+    cookie: req.headers.cookie ?? null,
+    acceptLanguage: req.get("Accept-Language") ?? null,
+    userAgent: req.get("User-Agent") ?? null,
+    ip: req.ip ?? null,
+    proxyCountry: trustProxy ? proxyCountry(req) : null,
+  };
+}
+// ---------------------------------------------------------------------------------------------
+
 /**
  * The Express middleware in front of React Router: answers a hit, or marks a cacheable miss
- * (`res.locals.pageCacheStore`) so the request handler stores what React Router renders.
+ * (`res.locals.pageCacheStore`) so the request handler renders it for the cache, stores it and
+ * answers with the same assembly.
  */
 export function servePageCache(svc: Services, cache: PageCache) {
-  const cookie = sessionCookie(svc.config.sessionSecret, svc.config.secureCookies);
-  const cookieName = cookie.name;
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!cache.enabled || req.method !== "GET" || !CACHED_PATHS.test(pagePath(req.path))) return next();
-    const cookies = req.headers.cookie ?? null;
     let key: string | null = null;
+    let view: SlotView | null = null;
     try {
-      let cartCount = 0;
-      if (cookies?.includes(`${cookieName}=`)) {
-        const session = await readSession(svc.db, cookie, cookies);
-        // Signed in, a message to show once, or a session to renew: React Router answers.
-        if (session.userId !== null || session.dirty || session.data.flash !== undefined) return next();
-        const stored = typeof session.data.cartId === "string" ? session.data.cartId : null;
-        cartCount = await countCartLines(svc.db, await findAnonymousCart(svc.db, stored));
-      }
-      const currency = await resolveCurrency(cookies, {
-        ip: req.ip ?? null,
-        proxyCountry: svc.config.trustProxy ? proxyCountry(req) : null,
-      });
-      const userAgent = req.get("User-Agent") ?? "";
-      const bot = isbot(userAgent);
-      key = [
-        req.originalUrl,
-        rawCookieValue(cookies, languageCookie.name) ?? "",
-        req.get("Accept-Language") ?? "",
-        currency,
-        cartCount,
-        bot ? "bot" : "",
-      ].join("\n");
+      const visitor = await readVisitor(svc, requestInput(req, Boolean(svc.config.trustProxy)));
+      // Read once: the request's middleware takes it from here (getLoadContext).
+      res.locals.visitor = visitor;
+      // A message to show once, or a session to write (renewed, rotated, cleared): React Router answers.
+      if (cacheRefusal(visitor) !== null) return next();
+      key = pageKey(req.originalUrl, visitor);
+      view = visitorView(visitor);
+      const document = !req.path.endsWith(".data");
       const version = await catalogueVersion(svc.db);
       const entry = cache.find(key, version);
       if (!entry) {
@@ -235,6 +346,11 @@ export function servePageCache(svc: Services, cache: PageCache) {
           key,
           version,
           nonce: res.locals.nonce as string,
+          token: renderToken(),
+          language: visitor.language,
+          document,
+          withRoot: document || asksForRoot(req),
+          view,
           nextSaleEnd: saleEnd === null ? null : Date.parse(saleEnd),
         };
         res.locals.pageCacheStore = pending;
@@ -243,9 +359,11 @@ export function servePageCache(svc: Services, cache: PageCache) {
       countPageCache(true);
       // Counted under the route pattern React Router would have matched (the request's metrics).
       const trace = traceOf(res);
-      if (trace) trace.route = cachedRoutePattern(req.path);
-      const isDocument = !req.path.endsWith(".data");
-      const visit = isDocument
+      if (trace) {
+        trace.route = cachedRoutePattern(req.path);
+        trace.userId = visitor.user?.id ?? null;
+      }
+      const visit = document
         ? await countPageVisit(
             svc.db,
             {
@@ -253,100 +371,42 @@ export function servePageCache(svc: Services, cache: PageCache) {
               path: req.path,
               status: 200,
               contentType: "text/html",
-              cookieHeader: cookies,
-              userAgent: userAgent || null,
-              bot,
+              cookieHeader: req.headers.cookie ?? null,
+              userAgent: req.get("User-Agent") || null,
+              bot: visitor.bot,
               referrer: req.get("Referer") ?? null,
-              userId: null,
+              userId: visitor.user?.id ?? null,
             },
             { secure: svc.config.secureCookies },
           )
         : null;
-      sendEntry(req, res, entry, res.locals.nonce as string, visit);
+      sendEntry(req, res, entry, view, visit);
     } catch (error) {
-      // The database cannot say which version is current: an anonymous visitor whose page is held
-      // gets it as it was (not counted: the count is the database's too). Without one, React
-      // Router answers, and meeting the same outage that is the 503 page.
+      // The database cannot say which version is current: a visitor whose page is held gets it
+      // as it was, with their own parts as read (not counted: the count is the database's too).
+      // Without one (or the visitor unread), React Router answers, and meeting the same outage
+      // that is the 503 page.
       if (!isDatabaseUnavailable(error)) return next(error);
-      const held = key === null ? undefined : cache.peek(key);
-      if (!held) return next();
+      const held = key === null || view === null ? undefined : cache.peek(key);
+      if (!held || !view) return next();
       res.setHeader("X-Page-Cache", "stale");
-      sendEntry(req, res, held, res.locals.nonce as string, null);
+      sendEntry(req, res, held, view, null);
     }
   };
 }
 
-function sendEntry(req: Request, res: Response, entry: Entry, nonce: string, visitCookie: string | null) {
+/** An entry answered to one visitor: the stored headers, the page with this answer's joints. */
+export function sendEntry(req: Request, res: Response, entry: Entry, view: SlotView, visitCookie: string | null) {
   for (const [name, value] of entry.headers) res.setHeader(name, value);
   res.setHeader("Vary", "Accept-Encoding, Cookie, Accept-Language");
   if (visitCookie) res.append("Set-Cookie", visitCookie);
   if (!res.hasHeader("X-Page-Cache")) res.setHeader("X-Page-Cache", "hit");
+  const fill = fillFor(res.locals.nonce as string, entry.language, view, entry.document);
   const gzip = req.acceptsEncodings("gzip", "identity") === "gzip";
-  const body = gzip ? gzipped(entry, nonce) : plain(entry, nonce);
+  const body = gzip ? gzipPage(entry, fill) : assemble(entry, fill);
   if (gzip) res.setHeader("Content-Encoding", "gzip");
   res.setHeader("Content-Length", String(body.length));
   res.status(200).end(body);
-}
-
-function plain(entry: Entry, nonce: string): Buffer {
-  const joint = Buffer.from(nonce);
-  const parts: Buffer[] = [];
-  entry.pieces.forEach((piece, i) => {
-    if (i > 0) parts.push(joint);
-    parts.push(piece);
-  });
-  return Buffer.concat(parts);
-}
-
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
-/** The last, empty deflate block (final bit set, fixed Huffman codes, end of block). */
-const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
-
-/**
- * A gzip member made of the stored pieces' deflated bytes with the nonce between them as a
- * stored (uncompressed) block: valid because each piece was deflated on its own and
- * sync-flushed, so it ends on a byte boundary and refers to nothing outside itself.
- */
-export function gzipped(entry: Pick<Entry, "pieces" | "deflated" | "crc">, nonce: string): Buffer {
-  const joint = Buffer.from(nonce);
-  const stored = Buffer.alloc(5);
-  stored.writeUInt8(0, 0); // not final, stored block; the rest of the byte is padding
-  stored.writeUInt16LE(joint.length, 1);
-  stored.writeUInt16LE(~joint.length & 0xffff, 3);
-  const parts: Buffer[] = [GZIP_HEADER];
-  let size = 0;
-  entry.pieces.forEach((piece, i) => {
-    if (i > 0) {
-      parts.push(stored, joint);
-      size += joint.length;
-    }
-    parts.push(entry.deflated[i] as Buffer);
-    size += piece.length;
-  });
-  // The page's CRC from its template (server/crc32.ts), unless the nonce is of another length.
-  const crc =
-    joint.length === entry.crc.jointLength
-      ? crcWithJoint(entry.crc, joint)
-      : entry.pieces.reduce((sum, piece, i) => zlib.crc32(piece, i > 0 ? zlib.crc32(joint, sum) : sum), 0);
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc >>> 0, 0);
-  trailer.writeUInt32LE(size >>> 0, 4);
-  parts.push(FINAL_BLOCK, trailer);
-  return Buffer.concat(parts);
-}
-
-/** `body` cut at every occurrence of `separator` (the separators themselves dropped). */
-export function splitAt(body: Buffer, separator: string): Buffer[] {
-  if (!separator) return [body];
-  const needle = Buffer.from(separator);
-  const pieces: Buffer[] = [];
-  let from = 0;
-  for (let at = body.indexOf(needle, from); at >= 0; at = body.indexOf(needle, from)) {
-    pieces.push(body.subarray(from, at));
-    from = at + needle.length;
-  }
-  pieces.push(body.subarray(from));
-  return pieces;
 }
 
 /** Called by the request handler with React Router's answer to a cacheable miss. */
@@ -354,7 +414,12 @@ export function isStorable(response: globalThis.Response): boolean {
   if (response.status !== 200) return false;
   const type = response.headers.get("Content-Type") ?? "";
   if (!type.startsWith("text/html") && !type.startsWith("text/x-script")) return false;
-  // A session, language or currency cookie set by the answer means it was not anonymous after all.
+  // A session, language or currency cookie set by the answer means it was personal after all.
+  return setsOnlyVisitCookie(response);
+}
+
+/** Whether the answer sets no cookie but the page view's. */
+export function setsOnlyVisitCookie(response: globalThis.Response): boolean {
   return response.headers.getSetCookie().every((value) => value.startsWith(VISIT_COOKIE));
 }
 

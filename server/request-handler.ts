@@ -6,8 +6,11 @@ import {
   type RouterContextProvider,
   type ServerBuild,
 } from "react-router";
+import { logger } from "~/lib/log.server";
 import { pipeToNode } from "~/lib/node-body.server";
-import { isStorable, type PendingStore, storedHeaders } from "./page-cache";
+import { cacheRenderContext } from "~/lib/root-data";
+import { cutFor, isStorable, type PendingStore, setsOnlyVisitCookie, storedHeaders } from "./page-cache";
+import { assemble, fillFor } from "./page-slots";
 
 /**
  * Express -> React Router, as @react-router/express does, with one difference: a document body
@@ -23,11 +26,20 @@ export function createRequestHandler(options: {
   const handle = createRouterHandler(options.build, options.mode ?? process.env.NODE_ENV);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const response = await handle(toWebRequest(req, res), options.getLoadContext(req, res));
-      setCachePolicy(response.headers);
       const pending = res.locals.pageCacheStore as PendingStore | undefined;
-      if (pending && isStorable(response)) await sendAndStore(res, response, pending);
-      else await send(res, response);
+      const context = options.getLoadContext(req, res);
+      // A cacheable miss is rendered for nobody: a token in the visitor's place (server/page-slots.ts).
+      if (pending) context.set(cacheRenderContext, pending.token);
+      const response = await handle(toWebRequest(req, res), context);
+      setCachePolicy(response.headers);
+      if (!pending) return await send(res, response);
+      if (await answerRenderForCache(res, response, pending)) return;
+      // The tokens were not where a page has them: that render is sent to no one. Rendered again,
+      // for this visitor, and not stored.
+      logger.warn({ path: req.path }, "page cache: a render for the cache was refused; rendered again");
+      const again = await handle(toWebRequest(req, res), options.getLoadContext(req, res));
+      setCachePolicy(again.headers);
+      await send(res, again);
     } catch (error) {
       next(error);
     }
@@ -73,8 +85,37 @@ function setCachePolicy(headers: Headers): void {
   headers.append("Vary", "Cookie, Accept-Language");
 }
 
-/** A cacheable miss (server/page-cache.ts): the whole answer is read, stored, then sent. */
-async function sendAndStore(res: Response, response: globalThis.Response, pending: PendingStore): Promise<void> {
+/**
+ * A cacheable miss rendered with a token (server/page-cache.ts): the whole answer is read, a page
+ * is stored, and the visitor gets it put together with their own parts, as a hit would be. An
+ * answer that is not a page to keep (a 404, a redirect) is put together the same way and not
+ * stored; one without the token is sent as it is. False when it must not be sent: the tokens were
+ * not exactly where a page has them, or it set a cookie of its own (it was personal after all).
+ */
+async function answerRenderForCache(
+  res: Response,
+  response: globalThis.Response,
+  pending: PendingStore,
+): Promise<boolean> {
+  const body = await readBody(response);
+  if (res.destroyed || res.writableEnded) return true;
+  let answer = body;
+  if (body.includes(pending.token)) {
+    const storable = isStorable(response);
+    if (!storable && !setsOnlyVisitCookie(response)) return false;
+    const page = storable ? pending.cache.store(pending, storedHeaders(response), body) : cutFor(pending, body);
+    if (!page) return false;
+    answer = assemble(page, fillFor(pending.nonce, pending.language, pending.view, pending.document));
+    res.setHeader("X-Page-Cache", "miss");
+  }
+  setHead(res, response);
+  res.removeHeader("Content-Length");
+  res.end(answer);
+  return true;
+}
+
+async function readBody(response: globalThis.Response): Promise<Buffer> {
+  if (!response.body) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   const collector = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -85,12 +126,7 @@ async function sendAndStore(res: Response, response: globalThis.Response, pendin
   const piped = pipeToNode(response.body, collector);
   if (piped) await piped;
   else chunks.push(Buffer.from(await response.arrayBuffer()));
-  const body = Buffer.concat(chunks);
-  pending.cache.store(pending, storedHeaders(response), body);
-  if (res.destroyed || res.writableEnded) return;
-  res.setHeader("X-Page-Cache", "miss");
-  setHead(res, response);
-  res.end(body);
+  return Buffer.concat(chunks);
 }
 
 function setHead(res: Response, response: globalThis.Response): void {

@@ -1,0 +1,253 @@
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { slotMarker, VisitorSlotMarkup } from "~/components/layout/visitor-slot";
+import { I18nProvider } from "~/lib/i18n";
+import { SLOT_PREFIX, type VisitorView, visitorJson } from "~/lib/root-data";
+import resources, { type Language } from "~/locales";
+import { crc32Combine, crc32Shift } from "./crc32";
+
+/**
+ * The per-visitor parts of a cached page (docs/decisions/067). A page the cache will store is
+ * rendered with a random token instead of the visitor: the root loader's `visitor` string is
+ * `slot:TOKEN` and the header's VisitorSlot is a marker element carrying TOKEN. The stored page
+ * is cut at its nonce, the marker and the data token — and refused unless there are exactly as
+ * many as a page has (so nothing of a visitor, nor a token, stays in it). Each answer puts its
+ * own nonce, the visitor's header fragment and the visitor's view (escaped for where it lands)
+ * in the joints.
+ */
+
+/** What goes in a joint: the response's nonce, the visitor's header, the visitor's view. */
+export type Joint = "nonce" | "slot" | "data";
+
+/** A stored page: `pieces.length === joints.length + 1`. */
+export interface CutPage {
+  pieces: Buffer[];
+  joints: Joint[];
+}
+
+/** A token for one render: 16 random bytes, base64url (no character any encoding changes). */
+export function renderToken(): string {
+  return crypto.randomBytes(16).toString("base64url");
+}
+
+/** What a render for the cache was made with and must hold. */
+export interface CutSpec {
+  nonce: string;
+  token: string;
+  /** A document (one header marker, one data token) or a `.data` answer (no marker). */
+  document: boolean;
+  /** `.data`: whether the root route's data is in the answer (then one data token, else none). */
+  withRoot: boolean;
+}
+
+function occurrences(body: Buffer, needle: Buffer): number[] {
+  const at: number[] = [];
+  for (let i = body.indexOf(needle); i >= 0; i = body.indexOf(needle, i + needle.length)) at.push(i);
+  return at;
+}
+
+/**
+ * `body` cut at the nonce, the marker and the data token, or null when the tokens are not
+ * exactly where a page has them: a document has one marker and one data token, a `.data`
+ * answer no marker and one data token if it carries the root's data (none otherwise), and the
+ * token occurs nowhere else.
+ */
+export function cutPage(body: Buffer, spec: CutSpec): CutPage | null {
+  const token = Buffer.from(spec.token);
+  const marker = Buffer.from(slotMarker(spec.token));
+  const data = Buffer.from(`${SLOT_PREFIX}${spec.token}`);
+  const markers = occurrences(body, marker);
+  const datas = occurrences(body, data);
+  if (markers.length !== (spec.document ? 1 : 0)) return null;
+  if (datas.length !== (spec.document || spec.withRoot ? 1 : 0)) return null;
+  // Every occurrence of the token is in the marker or the data token (none escaped otherwise, none cut).
+  if (occurrences(body, token).length !== markers.length + datas.length) return null;
+  const cuts: { at: number; length: number; joint: Joint }[] = [
+    ...markers.map((at) => ({ at, length: marker.length, joint: "slot" as const })),
+    ...datas.map((at) => ({ at, length: data.length, joint: "data" as const })),
+  ];
+  if (spec.nonce) {
+    const nonce = Buffer.from(spec.nonce);
+    for (const at of occurrences(body, nonce)) cuts.push({ at, length: nonce.length, joint: "nonce" });
+  }
+  cuts.sort((a, b) => a.at - b.at);
+  const pieces: Buffer[] = [];
+  const joints: Joint[] = [];
+  let from = 0;
+  for (const cut of cuts) {
+    if (cut.at < from) return null; // overlapping cuts: not a page we understand
+    pieces.push(body.subarray(from, cut.at));
+    joints.push(cut.joint);
+    from = cut.at + cut.length;
+  }
+  pieces.push(body.subarray(from));
+  return { pieces, joints };
+}
+
+/** React Router's escapeHtml (lib/dom/ssr/markup.ts): how the turbo-stream text sits in an inline script. */
+const SCRIPT_ESCAPES: Record<string, string> = {
+  "&": "\\u0026",
+  ">": "\\u003e",
+  "<": "\\u003c",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
+function escapeScript(text: string): string {
+  return text.replace(/[&><\u2028\u2029]/g, (match) => SCRIPT_ESCAPES[match] as string);
+}
+
+/**
+ * The visitor's view where the data token was: inside the JSON string turbo-stream made of the
+ * `visitor` value (one JSON level); in a document that turbo-stream text is itself a JSON string
+ * in an inline script, escaped by React Router's escapeHtml (two levels and the script escapes).
+ */
+export function dataJoint(view: VisitorView, document: boolean): Buffer {
+  const inTurbo = JSON.stringify(visitorJson(view)).slice(1, -1);
+  return Buffer.from(document ? escapeScript(JSON.stringify(inTurbo).slice(1, -1)) : inTurbo);
+}
+
+/** React's escaping of text content (escapeTextForBrowser in react-dom/server). */
+const TEXT_ESCAPES: Record<string, string> = { '"': "&quot;", "&": "&amp;", "'": "&#x27;", "<": "&lt;", ">": "&gt;" };
+export function escapeText(text: string): string {
+  return text.replace(/["&'<>]/g, (match) => TEXT_ESCAPES[match] as string);
+}
+
+/** Stands in for the e-mail in a memoised fragment: letters only, so no escaping changes it. */
+const EMAIL_PLACEHOLDER = `visitoremail${crypto.randomBytes(12).toString("hex")}`;
+
+/** Rendered fragments by language, kind (anonymous, customer, admin) and cart count; signed-in ones cut at the e-mail. */
+const fragments = new Map<string, Buffer[]>();
+const MEMO_COUNTS = 99;
+
+function renderFragment(language: Language, view: VisitorView): string {
+  return renderToString(
+    createElement(
+      I18nProvider,
+      { language, messages: resources[language].translation },
+      createElement(VisitorSlotMarkup, { view }),
+    ),
+  );
+}
+
+/** The header's VisitorSlot for `view`, exactly as the page's own render makes it. */
+export function fragment(language: Language, view: VisitorView): Buffer {
+  const kind = view.email === null ? "anonymous" : view.admin ? "admin" : "customer";
+  const count = Math.max(0, Math.trunc(view.cartCount));
+  if (count > MEMO_COUNTS) return Buffer.from(renderFragment(language, { ...view, cartCount: count }));
+  const memoKey = `${language}|${kind}|${count}`;
+  let parts = fragments.get(memoKey);
+  if (!parts) {
+    const placeholder = kind === "anonymous" ? null : EMAIL_PLACEHOLDER;
+    const html = renderFragment(language, { email: placeholder, admin: kind === "admin", cartCount: count });
+    parts = (placeholder === null ? [html] : html.split(placeholder)).map((part) => Buffer.from(part));
+    if (placeholder !== null && parts.length !== 2) throw new Error("the visitor fragment must show the e-mail once");
+    fragments.set(memoKey, parts);
+  }
+  if (view.email === null) return parts[0] as Buffer;
+  return Buffer.concat([parts[0] as Buffer, Buffer.from(escapeText(view.email)), parts[1] as Buffer]);
+}
+
+/** The joints' bytes for one answer. */
+export interface Fill {
+  nonce: Buffer;
+  slot: Buffer;
+  data: Buffer;
+}
+
+export function fillFor(nonce: string, language: Language, view: VisitorView, document: boolean): Fill {
+  return {
+    nonce: Buffer.from(nonce),
+    // A `.data` answer has no header markup: its fragment is never used.
+    slot: document ? fragment(language, view) : Buffer.alloc(0),
+    data: dataJoint(view, document),
+  };
+}
+
+/** The page with its joints filled. */
+export function assemble(page: CutPage, fill: Fill): Buffer {
+  const parts: Buffer[] = [];
+  page.pieces.forEach((piece, i) => {
+    if (i > 0) parts.push(fill[page.joints[i - 1] as Joint]);
+    parts.push(piece);
+  });
+  return Buffer.concat(parts);
+}
+
+/** A stored page with each piece deflated on its own and the CRC-32 and length of each. */
+export interface ZippedPage extends CutPage {
+  /** Each piece raw-deflated and sync-flushed (byte-aligned, no reference to another piece). */
+  deflated: Buffer[];
+  crcs: number[];
+  /** crc32Shift(piece length), worked out once. */
+  shifts: number[];
+}
+
+export function zipPage(page: CutPage): ZippedPage {
+  // zlib answers each piece in a buffer of its own chunk size (16 KB and up, however small the
+  // piece): copied into one buffer of the exact total, so memory is what the cache counts.
+  const zipped = page.pieces.map((piece) =>
+    zlib.deflateRawSync(piece, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+  );
+  const all = Buffer.concat(zipped);
+  const deflated: Buffer[] = [];
+  let offset = 0;
+  for (const part of zipped) {
+    deflated.push(all.subarray(offset, offset + part.length));
+    offset += part.length;
+  }
+  return {
+    ...page,
+    deflated,
+    crcs: page.pieces.map((piece) => zlib.crc32(piece) >>> 0),
+    shifts: page.pieces.map((piece) => crc32Shift(piece.length)),
+  };
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+/** The last, empty deflate block (final bit set, fixed Huffman codes, end of block). */
+const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
+const STORED_MAX = 0xffff;
+
+/** `bytes` as stored (uncompressed, not final) deflate blocks of at most 65,535 bytes each. */
+function storedBlocks(bytes: Buffer, parts: Buffer[]): void {
+  for (let from = 0; from < bytes.length; from += STORED_MAX) {
+    const chunk = bytes.subarray(from, from + STORED_MAX);
+    const head = Buffer.alloc(5);
+    head.writeUInt8(0, 0); // not final, stored block; the rest of the byte is padding
+    head.writeUInt16LE(chunk.length, 1);
+    head.writeUInt16LE(~chunk.length & 0xffff, 3);
+    parts.push(head, chunk);
+  }
+}
+
+/**
+ * A gzip member made of the stored pieces' deflated bytes with each joint as stored blocks
+ * between them: valid because each piece was deflated on its own and sync-flushed, so it ends on
+ * a byte boundary and refers to nothing outside itself. The CRC is combined from the pieces'
+ * (server/crc32.ts) and the joints' own.
+ */
+export function gzipPage(page: ZippedPage, fill: Fill): Buffer {
+  const parts: Buffer[] = [GZIP_HEADER];
+  let size = 0;
+  let crc = 0;
+  page.pieces.forEach((piece, i) => {
+    if (i > 0) {
+      const joint = fill[page.joints[i - 1] as Joint];
+      if (joint.length > 0) {
+        storedBlocks(joint, parts);
+        crc = zlib.crc32(joint, crc);
+        size += joint.length;
+      }
+    }
+    parts.push(page.deflated[i] as Buffer);
+    crc = crc32Combine(crc, page.crcs[i] as number, piece.length, page.shifts[i]);
+    size += piece.length;
+  });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(size >>> 0, 4);
+  parts.push(FINAL_BLOCK, trailer);
+  return Buffer.concat(parts);
+}
