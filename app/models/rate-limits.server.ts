@@ -1,7 +1,7 @@
 import type { DB } from "#db/connect.server";
 
 /**
- * Fixed-window counters in the database (table rate_limit_hits, docs/decisions/027), so every app
+ * Fixed-window counters in the database (table rate_limit_hits, docs/decisions/027; the limiters are app/request/rate-limit.server.ts), so every app
  * process serving one shop shares them. Used to throttle sign-in, sign-up and password resets.
  *
  * Each hit is one atomic statement, a portable upsert (SQLite and PostgreSQL both have
