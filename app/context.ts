@@ -3,6 +3,7 @@ import type { DB } from "#db/connect.server";
 import type { Config } from "./lib/config.server";
 import type { Mailer } from "./lib/mail.server";
 import type { Storage } from "./lib/storage.server";
+import type { Visitor } from "./request/visitor.server";
 
 /**
  * The request context. `getLoadContext` (server/app.ts) puts the long-lived services and what
@@ -43,6 +44,11 @@ export interface RequestInfo {
   unreadablePath?: boolean;
   /** Absent in tests that build their own context. */
   trace?: RequestTrace;
+  /**
+   * The visitor the page cache read for this request (a cacheable miss), so the visitor middleware
+   * does not read it again (app/request/visitor.server.ts).
+   */
+  visitor?: Visitor;
 }
 
 export const servicesContext = createContext<Services>();

@@ -11,13 +11,12 @@ import { loadTranslations } from "./lib/translations";
 import { translationsUrl } from "./lib/translations.server";
 import { HTML_LANG } from "./locales";
 import { partForPath } from "./locales/parts";
-import { currencyMiddleware, getCurrency } from "./middleware/currency";
-import { getLanguage, i18nextMiddleware } from "./middleware/i18next";
+import { getCurrency } from "./middleware/currency";
+import { getLanguage } from "./middleware/i18next";
 import { outageMiddleware, retryAfterMiddleware } from "./middleware/outage";
 import { pageViewMiddleware } from "./middleware/page-views";
-import { sessionMiddleware } from "./middleware/session";
 import { traceMiddleware } from "./middleware/trace";
-import { userMiddleware } from "./middleware/user";
+import { visitorMiddleware } from "./middleware/visitor";
 import { countCartLines } from "./models/cart.server";
 import { listActiveCategories } from "./models/categories.server";
 import { getShop, shopIdentity } from "./models/settings/shop.server";
@@ -28,11 +27,8 @@ import { takeFlash } from "./request/flash.server";
 export const middleware: Route.MiddlewareFunction[] = [
   retryAfterMiddleware,
   outageMiddleware,
-  sessionMiddleware,
-  userMiddleware,
+  visitorMiddleware,
   traceMiddleware,
-  i18nextMiddleware,
-  currencyMiddleware,
   pageViewMiddleware,
 ];
 

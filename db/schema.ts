@@ -531,7 +531,7 @@ export interface ProductSearchTable {
   category: string;
 }
 
-/** Fixed-window throttle counters shared by every app process (app/request/rate-limit.server.ts). */
+/** Fixed-window throttle counters shared by every app process (app/models/rate-limits.server.ts). */
 export interface RateLimitHitsTable {
   /** "<limiter>:<address or account>". */
   key: string;

@@ -25,6 +25,7 @@ import { loadShop, shopName } from "~/models/settings/shop.server";
 import { createUser, findUserByEmail, grantAdmin } from "~/models/user.server";
 import { flushPageViews } from "~/request/page-views.server";
 import { scaleAddressLimits } from "~/request/rate-limit.server";
+import type { Visitor } from "~/request/visitor.server";
 import { backupCommand, restoreCommand } from "./backup";
 import { parseWebConcurrency, reportCannotStart, runWorkers } from "./cluster";
 import { dbCopyCommand, storageCopyCommand } from "./copy";
@@ -135,6 +136,7 @@ export function createApp(svc: Services, options: AppOptions): express.Express {
           proxyCountry: config.trustProxy ? proxyCountry(req) : null,
           unreadablePath: res.locals.escapedUrl !== undefined,
           trace: traceOf(res),
+          visitor: res.locals.visitor as Visitor | undefined,
         });
         return context;
       },

@@ -1,22 +1,12 @@
 import type { NextFunction, Request, Response } from "express";
-import { isbot } from "isbot";
 import type { DB } from "#db/connect.server";
 import { isDatabaseUnavailable } from "#db/errors";
-import type { Currency } from "#db/schema";
 import type { Services } from "~/context";
 import { countPageCache } from "~/lib/metrics.server";
-import type { VisitorView as SlotView } from "~/lib/root-data";
-import type { Language } from "~/locales";
-import { HTML_LANG } from "~/locales";
-import { languageCookie, requestLanguage } from "~/middleware/i18next";
-import { countCartLines, findAnonymousCart, findUserCart } from "~/models/cart.server";
+import { HTML_LANG, type Language } from "~/locales";
 import { nextSaleEnd } from "~/models/products/sale-prices.server";
-import { adminRole } from "~/models/user.server";
-import type { CurrentUser } from "~/request/auth.server";
-import { rawCookieValue } from "~/request/cookies";
-import { resolveCurrency } from "~/request/currency.server";
 import { countPageVisit } from "~/request/page-views.server";
-import { emptySession, readSession, type Session, sessionCookie } from "~/request/session.server";
+import { cacheRefusal, pageKey, readVisitor, type VisitorView, visitorView } from "~/request/visitor.server";
 import {
   assemble,
   type CutPage,
@@ -27,7 +17,7 @@ import {
   type ZippedPage,
   zipPage,
 } from "./page-slots";
-import { proxyCountry } from "./request-origin";
+import { requestInput } from "./request-origin";
 import { traceOf } from "./request-trace";
 
 /**
@@ -104,7 +94,7 @@ export interface PendingStore {
   document: boolean;
   withRoot: boolean;
   /** The visitor's own parts, for the answer to this request. */
-  view: SlotView;
+  view: VisitorView;
   /** The next sale end (epoch ms) when the page was looked up; null: none ahead. */
   nextSaleEnd?: number | null;
 }
@@ -232,90 +222,6 @@ export function asksForRoot(req: Pick<Request, "query">): boolean {
   return typeof routes === "string" && routes.split(",").includes("root");
 }
 
-// ---------------------------------------------------------------------------------------------
-// TEMPORARY: the visitor contract of app/request/visitor.server.ts (PREAMBLE31), built here from
-// readSession / resolveCurrency until the integrator's lands on main; then imported from there.
-export interface RequestInput {
-  url: URL;
-  cookie: string | null;
-  acceptLanguage: string | null;
-  userAgent: string | null;
-  ip: string | null;
-  proxyCountry: string | null;
-}
-export interface Visitor {
-  session: Session;
-  user: CurrentUser | null;
-  language: Language;
-  currency: Currency;
-  cartId: string | null;
-  cartCount: number;
-  bot: boolean;
-  flashPending: boolean;
-  /** Shim only: the raw language inputs the key still names (the app decides with remix-i18next). */
-  languageInputs: string;
-}
-export async function readVisitor(svc: Pick<Services, "db" | "config">, input: RequestInput): Promise<Visitor> {
-  const { db, config } = svc;
-  const cookie = sessionCookie(config.sessionSecret, config.secureCookies);
-  const session = input.cookie?.includes(`${cookie.name}=`)
-    ? await readSession(db, cookie, input.cookie)
-    : emptySession();
-  let user: CurrentUser | null = null;
-  if (session.userId) {
-    const row = await db
-      .selectFrom("users")
-      .select(["id", "email", "status"])
-      .where("id", "=", session.userId)
-      .executeTakeFirst();
-    if (!row || row.status === "blocked") {
-      session.userId = null;
-      session.data = {};
-      session.rotate = true;
-    } else {
-      const role = await adminRole(db, config.shopOwnerEmail, row);
-      user = { id: row.id, email: row.email, isAdmin: role !== null, role };
-    }
-  }
-  const stored = typeof session.data.cartId === "string" ? session.data.cartId : null;
-  const cartId = user ? await findUserCart(db, user.id) : await findAnonymousCart(db, stored);
-  const headers = new Headers();
-  if (input.cookie) headers.set("Cookie", input.cookie);
-  if (input.acceptLanguage) headers.set("Accept-Language", input.acceptLanguage);
-  return {
-    session,
-    user,
-    language: await requestLanguage(new globalThis.Request(input.url, { headers })),
-    currency: await resolveCurrency(input.cookie, { ip: input.ip, proxyCountry: input.proxyCountry }),
-    cartId,
-    cartCount: await countCartLines(db, cartId),
-    bot: isbot(input.userAgent ?? ""),
-    flashPending: session.data.flash !== undefined,
-    languageInputs: `${rawCookieValue(input.cookie, languageCookie.name) ?? ""}\n${input.acceptLanguage ?? ""}`,
-  };
-}
-export function cacheRefusal(v: Visitor): null | "flash" | "session-write" {
-  if (v.session.dirty || v.session.rotate) return "session-write";
-  return v.flashPending ? "flash" : null;
-}
-export function pageKey(pathAndQuery: string, v: Visitor): string {
-  return [pathAndQuery, v.language, v.languageInputs, v.currency, v.bot ? "bot" : ""].join("\n");
-}
-export function visitorView(v: Visitor): SlotView {
-  return { email: v.user?.email ?? null, admin: v.user?.isAdmin === true, cartCount: v.cartCount };
-}
-function requestInput(req: Request, trustProxy: boolean): RequestInput {
-  return {
-    url: new URL(req.originalUrl, "http://localhost"),
-    cookie: req.headers.cookie ?? null,
-    acceptLanguage: req.get("Accept-Language") ?? null,
-    userAgent: req.get("User-Agent") ?? null,
-    ip: req.ip ?? null,
-    proxyCountry: trustProxy ? proxyCountry(req) : null,
-  };
-}
-// ---------------------------------------------------------------------------------------------
-
 /**
  * The Express middleware in front of React Router: answers a hit, or marks a cacheable miss
  * (`res.locals.pageCacheStore`) so the request handler renders it for the cache, stores it and
@@ -325,7 +231,7 @@ export function servePageCache(svc: Services, cache: PageCache) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!cache.enabled || req.method !== "GET" || !CACHED_PATHS.test(pagePath(req.path))) return next();
     let key: string | null = null;
-    let view: SlotView | null = null;
+    let view: VisitorView | null = null;
     try {
       const visitor = await readVisitor(svc, requestInput(req, Boolean(svc.config.trustProxy)));
       // Read once: the request's middleware takes it from here (getLoadContext).
@@ -396,7 +302,7 @@ export function servePageCache(svc: Services, cache: PageCache) {
 }
 
 /** An entry answered to one visitor: the stored headers, the page with this answer's joints. */
-export function sendEntry(req: Request, res: Response, entry: Entry, view: SlotView, visitCookie: string | null) {
+export function sendEntry(req: Request, res: Response, entry: Entry, view: VisitorView, visitCookie: string | null) {
   for (const [name, value] of entry.headers) res.setHeader(name, value);
   res.setHeader("Vary", "Accept-Encoding, Cookie, Accept-Language");
   if (visitCookie) res.append("Set-Cookie", visitCookie);

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -7,19 +8,19 @@ import SQLite from "better-sqlite3";
 import express from "express";
 import { sql } from "kysely";
 import pg from "pg";
-import { createRequestHandler, type ServerBuild } from "react-router";
+import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
 import sharp from "sharp";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { type DB, openDatabase } from "#db/connect.server";
 import { isDatabaseUnavailable, isDiskFull, isUniqueViolation } from "#db/errors";
-import type { Services } from "~/context";
+import { type Services, servicesContext } from "~/context";
 import { handleError } from "~/entry.server";
 import { outageStatus } from "~/lib/outage.server";
 import { DiskStorage } from "~/lib/storage.server";
 import { S3Storage } from "~/lib/storage-s3.server";
 import { outageMiddleware, retryAfterMiddleware } from "~/middleware/outage";
-import { userMiddleware } from "~/middleware/user";
-import { emptySession, sessionContext } from "~/request/session.server";
+import { visitorMiddleware } from "~/middleware/visitor";
+import { emptySession, sessionContext, sessionCookie } from "~/request/session.server";
 import { action as productAction } from "~/routes/admin/product-form";
 import { action as paymentAction } from "~/routes/store/payment";
 import { answerOutages } from "../server/outage";
@@ -273,7 +274,7 @@ function buildWith(options: {
       id: "root",
       path: "",
       module: {
-        middleware: [retryAfterMiddleware, outageMiddleware, userMiddleware],
+        middleware: [retryAfterMiddleware, outageMiddleware, visitorMiddleware],
         default: Empty,
         ErrorBoundary: Empty,
       },
@@ -305,6 +306,14 @@ describe("a request that meets a lost database", () => {
     return context;
   }
 
+  /** A request carrying a (well-signed) session cookie: the visitor middleware reads its session. */
+  async function signedInRequest(url: string, context: RouterContextProvider) {
+    const { config } = context.get(servicesContext);
+    const cookie = sessionCookie(config.sessionSecret, config.secureCookies);
+    const header = (await cookie.serialize(crypto.randomBytes(32).toString("base64url"))).split(";")[0] ?? "";
+    return new Request(url, { headers: { Cookie: header } });
+  }
+
   it("answers 503 with Retry-After (documents and client navigations), a bug still 500", async () => {
     const handler = createRequestHandler(buildWith({ loader: readCategories }), "production");
     const dead = open(await downUrl());
@@ -334,7 +343,8 @@ describe("a request that meets a lost database", () => {
     const fromLoader = await handler(new Request("http://localhost/page"), await contextOn(dead));
     expect(fromLoader.status).toBe(503);
     expect(fromLoader.headers.get("Retry-After")).toMatch(/^\d+$/);
-    const fromMiddleware = await handler(new Request("http://localhost/page"), await contextOn(dead, "someone"));
+    const someone = await contextOn(dead, "someone");
+    const fromMiddleware = await handler(await signedInRequest("http://localhost/page", someone), someone);
     expect(fromMiddleware.status).toBe(503);
     expect(fromMiddleware.headers.get("Retry-After")).toMatch(/^\d+$/);
   });
@@ -343,7 +353,7 @@ describe("a request that meets a lost database", () => {
     const handler = createRequestHandler(buildWith({ loader: async () => ({ ok: true }) }), "production");
     const dead = open(await downUrl());
     const signedIn = await contextOn(dead, "some-admin-id");
-    const answer = await handler(new Request("http://localhost/page"), signedIn);
+    const answer = await handler(await signedInRequest("http://localhost/page", signedIn), signedIn);
     expect(answer.status).toBe(503);
     expect(answer.headers.get("Retry-After")).toMatch(/^\d+$/);
   });

@@ -14,10 +14,11 @@ import {
   notifyBackInStock,
   RESEND_AFTER_MS,
   type SubscribeInput,
+  stockAlertMailsPerEmail,
+  stockAlertsPerAddress,
   subscribeToStockAlert,
 } from "~/models/products/stock-alerts.server";
 import { markEmailVerified } from "~/models/user.server";
-import { stockAlertMailsPerEmail, stockAlertsPerAddress } from "~/request/rate-limit.server";
 import { action as exportAction } from "~/routes/admin/products-export";
 import { action as importAction } from "~/routes/admin/products-import";
 import { action as confirmAction, loader as confirmLoader } from "~/routes/store/stock-alert-confirm";

@@ -1,54 +1,63 @@
-import { createCookie } from "react-router";
-import { createI18nextMiddleware } from "remix-i18next";
-import resources, { isLanguage, LANGUAGES, type Language } from "~/locales";
+import { createInstance, type i18n } from "i18next";
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import resources, { LANGUAGES, type Language } from "~/locales";
+import { detectLanguage } from "~/request/language.server";
 
-/** The shopper's language choice; set by the POST form of the language toggle. */
-export const languageCookie = createCookie("lng", {
-  path: "/",
-  sameSite: "lax",
-  httpOnly: true,
-  maxAge: 60 * 60 * 24 * 365,
-});
+export { languageCookie } from "~/request/language.server";
 
-// ?lng=, then the cookie, then the browser's Accept-Language, then English.
-export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
-  detection: {
-    supportedLanguages: [...LANGUAGES],
-    fallbackLanguage: "en",
-    cookie: languageCookie,
-    // ?lng= first: the hreflang alternates of every page point at it, so crawlers see both languages.
-    searchParamKey: "lng",
-    order: ["searchParams", "cookie", "header"],
-  },
-  // Server-only: loaders, actions and e-mails translate with `getInstance(context).t`. Pages
-  // render with the runtime of ~/lib/i18n (entry.server.tsx), the same one the browser runs.
-  i18next: { resources, interpolation: { escapeValue: false } },
-});
+/** The request's language; set by the visitor middleware (app/middleware/visitor.ts). Unset (reading throws) before it ran. */
+export const languageContext = createContext<Language>();
 
-export function getLanguage(context: Parameters<typeof getLocale>[0]): Language {
-  return getLocale(context) === "zh" ? "zh" : "en";
+/**
+ * One server-side i18next per language, made once at start: loaders, actions and e-mails translate
+ * with `getInstance(context).t`. Pages render with the runtime of ~/lib/i18n (entry.server.tsx),
+ * the same one the browser runs (docs/decisions/015).
+ */
+const instances = new Map<Language, i18n>(
+  LANGUAGES.map((language) => {
+    const instance = createInstance({
+      resources,
+      lng: language,
+      fallbackLng: "en",
+      supportedLngs: [...LANGUAGES],
+      interpolation: { escapeValue: false },
+      initAsync: false,
+    });
+    void instance.init();
+    return [language, instance];
+  }),
+);
+
+export function getLanguage(context: Readonly<RouterContextProvider>): Language {
+  return context.get(languageContext);
+}
+
+/** Kept under remix-i18next's name: the request's language. */
+export const getLocale = getLanguage;
+
+export function getInstance(context: Readonly<RouterContextProvider>): i18n {
+  return instanceFor(getLanguage(context));
+}
+
+export function instanceFor(language: Language): i18n {
+  return instances.get(language) ?? (instances.get("en") as i18n);
 }
 
 /**
- * The middleware's choice made from the request alone, for a page rendered when the middleware
- * did not run (an error before it): ?lng=, then the cookie, then the first language of
- * Accept-Language that the shop has.
+ * Sets the language from the request alone: for route tests and any code path that runs a loader
+ * without the visitor middleware. In the app the visitor middleware sets it.
  */
-export async function requestLanguage(request: Request): Promise<Language> {
-  const query = new URL(request.url).searchParams.get("lng");
-  if (isLanguage(query)) return query;
-  try {
-    const cookie: unknown = await languageCookie.parse(request.headers.get("Cookie"));
-    if (isLanguage(cookie)) return cookie;
-  } catch {
-    // An unreadable cookie: the header decides.
-  }
-  for (const part of (request.headers.get("Accept-Language") ?? "").split(",")) {
-    const tag = part.split(";")[0]?.trim().toLowerCase() ?? "";
-    if (tag.startsWith("zh")) return "zh";
-    if (tag.startsWith("en")) return "en";
-  }
-  return "en";
+export const i18nextMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  context.set(languageContext, await requestLanguage(request));
+  return next();
+};
+
+/**
+ * The language of a request from the request alone (the rule of app/request/language.server.ts),
+ * for a page rendered when the middleware did not run (an error before it).
+ */
+export function requestLanguage(request: Request): Promise<Language> {
+  return detectLanguage(new URL(request.url), request.headers.get("Cookie"), request.headers.get("Accept-Language"));
 }
 
 declare module "i18next" {

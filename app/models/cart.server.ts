@@ -133,6 +133,30 @@ export async function createAnonymousCart(db: DB): Promise<string> {
   return id;
 }
 
+/**
+ * A user's cart, or an anonymous cart by id (not one a user has since claimed), with its number of
+ * lines: one statement, for the header of every page.
+ */
+export async function findCartWithCount(
+  db: DB,
+  which: { userId: string } | { anonymousId: string },
+): Promise<{ id: string; lines: number } | null> {
+  let query = db.selectFrom("carts").select((eb) => [
+    "carts.id",
+    eb
+      .selectFrom("cart_lines")
+      .select((c) => c.fn.countAll<number>().as("n"))
+      .whereRef("cart_lines.cart_id", "=", "carts.id")
+      .as("lines"),
+  ]);
+  query =
+    "userId" in which
+      ? query.where("carts.user_id", "=", which.userId)
+      : query.where("carts.id", "=", which.anonymousId).where("carts.user_id", "is", null);
+  const row = await query.executeTakeFirst();
+  return row ? { id: row.id, lines: Number(row.lines ?? 0) } : null;
+}
+
 export async function countCartLines(db: DB, cartId: string | null): Promise<number> {
   if (!cartId) return 0;
   const { n } = await db

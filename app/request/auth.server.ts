@@ -1,17 +1,18 @@
 import { createContext, data, type RouterContextProvider, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { type DB, now } from "#db/connect.server";
+import type { DB } from "#db/connect.server";
 import type { AdminRole, UserRow } from "#db/schema";
 import { requestInfoContext, services } from "~/context";
 import { countryForIp } from "~/lib/geoip.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { HTML_LANG } from "~/locales";
 import { getInstance, getLanguage } from "~/middleware/i18next";
+import { markLastLogin, recordSignIn } from "~/models/sign-ins.server";
 import { adminRole, findUserByEmail } from "~/models/user.server";
 import { getSession, rotateSession, type Session } from "./session.server";
 
-/** The signed-in user of this request, or null. Set by `userMiddleware`. */
+/** The signed-in user of this request, or null. Set by the visitor middleware (app/middleware/visitor.ts). */
 export interface CurrentUser {
   id: string;
   email: string;
@@ -103,20 +104,7 @@ async function recordSignInEvent(
   client: { ip: string | null; userAgent: string | null },
 ): Promise<{ country: string | null; timestamp: string }> {
   const country = clientCountry(context, client.ip);
-  const timestamp = now();
-  await services(context)
-    .db.insertInto("sign_in_events")
-    .values({
-      user_id: event.userId,
-      email: event.email.slice(0, 254),
-      success: event.success ? 1 : 0,
-      ip: client.ip,
-      country,
-      city: null,
-      user_agent: client.userAgent?.slice(0, 500) ?? null,
-      created_at: timestamp,
-    })
-    .execute();
+  const timestamp = await recordSignIn(services(context).db, { ...event, ...client, country });
   return { country, timestamp };
 }
 
@@ -135,11 +123,7 @@ export async function signIn(
     { userId: user.id, email: user.email, success: true },
     client,
   );
-  await db
-    .updateTable("users")
-    .set({ last_login_at: timestamp, last_login_ip: client.ip, country, updated_at: timestamp })
-    .where("id", "=", user.id)
-    .execute();
+  await markLastLogin(db, user.id, { timestamp, ip: client.ip, country });
 }
 
 /**

@@ -1,6 +1,13 @@
 import crypto from "node:crypto";
 import { type Cookie, createContext, createCookie, type RouterContextProvider } from "react-router";
 import { type DB, now } from "#db/connect.server";
+import {
+  deleteSessionRecord,
+  findSessionRecord,
+  insertSessionRecord,
+  type SessionRecord,
+  updateSessionRecord,
+} from "~/models/sessions.server";
 import { rawCookieValue } from "./cookies";
 
 /**
@@ -87,28 +94,35 @@ async function sessionToken(cookie: Cookie, cookieHeader: string | null): Promis
 }
 
 export async function readSession(db: DB, cookie: Cookie, cookieHeader: string | null): Promise<Session> {
+  return (await readSessionAndUser(db, cookie, cookieHeader)).session;
+}
+
+/** The signed-in user as the session's statement read them (app/request/visitor.server.ts makes the user). */
+export interface SessionUser {
+  email: string;
+  adminRole: SessionRecord["admin_role"];
+}
+
+/**
+ * The session of a Cookie header and, when signed in, its user's e-mail and admin role, in one
+ * statement. An expired, idle or blocked user's session is deleted: the answer is an empty session
+ * marked dirty, so its commit clears the cookie.
+ */
+export async function readSessionAndUser(
+  db: DB,
+  cookie: Cookie,
+  cookieHeader: string | null,
+): Promise<{ session: Session; user: SessionUser | null }> {
   const token = await sessionToken(cookie, cookieHeader);
-  if (typeof token !== "string" || token.length < 32) return emptySession();
-  const row = await db
-    .selectFrom("sessions")
-    .leftJoin("users", "users.id", "sessions.user_id")
-    .select([
-      "sessions.user_id",
-      "sessions.data",
-      "sessions.created_at",
-      "sessions.last_seen_at",
-      "sessions.expires_at",
-      "users.status as user_status",
-    ])
-    .where("sessions.id", "=", hashToken(token))
-    .executeTakeFirst();
-  if (!row) return emptySession();
+  if (typeof token !== "string" || token.length < 32) return { session: emptySession(), user: null };
+  const row = await findSessionRecord(db, hashToken(token));
+  if (!row) return { session: emptySession(), user: null };
   const nowMs = Date.now();
   const idleExpired = Date.parse(row.last_seen_at) + SESSION_IDLE_MS < nowMs;
   const blocked = row.user_id !== null && row.user_status === "blocked";
   if (Date.parse(row.expires_at) < nowMs || idleExpired || blocked) {
-    await db.deleteFrom("sessions").where("id", "=", hashToken(token)).execute();
-    return { ...emptySession(), dirty: true }; // clears the cookie
+    await deleteSessionRecord(db, hashToken(token));
+    return { session: { ...emptySession(), dirty: true }, user: null }; // clears the cookie
   }
   let data: SessionData = {};
   try {
@@ -116,7 +130,7 @@ export async function readSession(db: DB, cookie: Cookie, cookieHeader: string |
   } catch {
     data = {};
   }
-  return {
+  const session: Session = {
     token,
     userId: row.user_id,
     data,
@@ -125,6 +139,9 @@ export async function readSession(db: DB, cookie: Cookie, cookieHeader: string |
     dirty: nowMs - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS,
     rotate: false,
   };
+  const user =
+    row.user_id !== null && row.user_email !== null ? { email: row.user_email, adminRole: row.admin_role } : null;
+  return { session, user };
 }
 
 export interface ClientInfo {
@@ -146,7 +163,7 @@ export async function commitSession(
   const isEmpty = session.userId === null && Object.keys(session.data).length === 0;
 
   if (session.token && (session.rotate || isEmpty)) {
-    await db.deleteFrom("sessions").where("id", "=", hashToken(session.token)).execute();
+    await deleteSessionRecord(db, hashToken(session.token));
     session.token = null;
     session.createdAt = null;
   }
@@ -157,28 +174,20 @@ export async function commitSession(
   const timestamp = now();
   const data = JSON.stringify(session.data);
   if (session.token) {
-    await db
-      .updateTable("sessions")
-      .set({ user_id: session.userId, data, last_seen_at: timestamp })
-      .where("id", "=", hashToken(session.token))
-      .execute();
+    await updateSessionRecord(db, hashToken(session.token), { userId: session.userId, data, timestamp });
     return null;
   }
   const token = crypto.randomBytes(32).toString("base64url");
   const expires = new Date(Date.now() + SESSION_ABSOLUTE_MS);
-  await db
-    .insertInto("sessions")
-    .values({
-      id: hashToken(token),
-      user_id: session.userId,
-      data,
-      ip: client.ip,
-      user_agent: client.userAgent?.slice(0, 500) ?? null,
-      created_at: timestamp,
-      last_seen_at: timestamp,
-      expires_at: now(expires),
-    })
-    .execute();
+  await insertSessionRecord(db, {
+    id: hashToken(token),
+    userId: session.userId,
+    data,
+    ip: client.ip,
+    userAgent: client.userAgent,
+    timestamp,
+    expiresAt: now(expires),
+  });
   session.token = token;
   return cookie.serialize(token, { expires });
 }

@@ -9,10 +9,15 @@ import { localized, variantName } from "~/lib/localize";
 import { renderLocalizedEmail } from "~/lib/mail.server";
 import { UserError } from "~/lib/problem";
 import type { Language } from "~/locales";
-import { stockAlertMailsPerEmail, stockAlertsPerAddress } from "~/request/rate-limit.server";
 import { queueEmail } from "../outbox/queue.server";
+import { RateLimiter } from "../rate-limits.server";
 import { loadShop } from "../settings/shop.server";
 import { normalizeEmail } from "../user.server";
+
+/** Back-in-stock alert requests per client address (docs/decisions/055). */
+export const stockAlertsPerAddress = new RateLimiter("stock-alert-address", 20, 60 * 60 * 1000);
+/** Back-in-stock alert e-mails (confirmation or acknowledgement) per e-mail address: the shop is no mail cannon. */
+export const stockAlertMailsPerEmail = new RateLimiter("stock-alert-email", 5, 24 * 60 * 60 * 1000);
 
 /*
  * Back-in-stock alerts (docs/decisions/055). A shopper asks to hear once when a sold-out variant

@@ -1,0 +1,106 @@
+import type { DB } from "#db/connect.server";
+import type { AdminRole } from "#db/schema";
+
+/**
+ * The `sessions` table's statements (the session itself, its cookie and its rules are
+ * app/request/session.server.ts). Rows are keyed by the SHA-256 of the cookie's token.
+ */
+
+/** A stored session with what a request needs of its user, read in one statement. */
+export interface SessionRecord {
+  user_id: string | null;
+  data: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_status: string | null;
+  user_email: string | null;
+  /** The admin_users role of the user (by e-mail first, else by id); the owner by SHOP_OWNER_EMAIL is the caller's. */
+  admin_role: AdminRole | null;
+}
+
+/**
+ * The session `id` with its user's status, e-mail and admin role: one statement for everything a
+ * request asks before its loaders (the role as `adminRole` in app/models/user.server.ts finds it:
+ * a row naming the user's e-mail wins over one naming only the user's id).
+ */
+export async function findSessionRecord(db: DB, id: string): Promise<SessionRecord | undefined> {
+  const row = await db
+    .selectFrom("sessions")
+    .leftJoin("users", "users.id", "sessions.user_id")
+    .select((eb) => [
+      "sessions.user_id",
+      "sessions.data",
+      "sessions.created_at",
+      "sessions.last_seen_at",
+      "sessions.expires_at",
+      "users.status as user_status",
+      "users.email as user_email",
+      eb
+        .selectFrom("admin_users")
+        .select("admin_users.role")
+        .where((w) =>
+          w.or([
+            w(w.fn("lower", ["admin_users.email"]), "=", w.fn("lower", ["users.email"])),
+            w("admin_users.user_id", "=", w.ref("users.id")),
+          ]),
+        )
+        .orderBy((o) =>
+          o
+            .case()
+            .when(o.fn("lower", ["admin_users.email"]), "=", o.fn("lower", ["users.email"]))
+            .then(0)
+            .else(1)
+            .end(),
+        )
+        .limit(1)
+        .as("admin_role"),
+    ])
+    .where("sessions.id", "=", id)
+    .executeTakeFirst();
+  return row as SessionRecord | undefined;
+}
+
+export async function deleteSessionRecord(db: DB, id: string): Promise<void> {
+  await db.deleteFrom("sessions").where("id", "=", id).execute();
+}
+
+/** Saves a session's user and data and marks it seen at `timestamp`. */
+export async function updateSessionRecord(
+  db: DB,
+  id: string,
+  values: { userId: string | null; data: string; timestamp: string },
+): Promise<void> {
+  await db
+    .updateTable("sessions")
+    .set({ user_id: values.userId, data: values.data, last_seen_at: values.timestamp })
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function insertSessionRecord(
+  db: DB,
+  values: {
+    id: string;
+    userId: string | null;
+    data: string;
+    ip: string | null;
+    userAgent: string | null;
+    timestamp: string;
+    expiresAt: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto("sessions")
+    .values({
+      id: values.id,
+      user_id: values.userId,
+      data: values.data,
+      ip: values.ip,
+      user_agent: values.userAgent?.slice(0, 500) ?? null,
+      created_at: values.timestamp,
+      last_seen_at: values.timestamp,
+      expires_at: values.expiresAt,
+    })
+    .execute();
+}
