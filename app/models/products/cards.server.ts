@@ -198,8 +198,13 @@ export interface CardView {
   cartColor: string | null;
 }
 
-/** A card shows at most two lines of the description: more is never seen. */
-export const CARD_DESCRIPTION_CHARS = 180;
+/**
+ * A card shows at most two lines of the description: more is never seen. Two lines of a card
+ * (at most 400 CSS pixels wide in the grid, 358 on a 390-pixel phone) hold about 110 Latin
+ * letters or 50 Chinese characters; a little more is kept for one-column phones wider than
+ * that (docs/decisions/068).
+ */
+export const CARD_DESCRIPTION_CHARS: Record<Language, number> = { en: 120, zh: 60 };
 
 /** `text` cut to `max` characters at a word end (an ellipsis says so); shorter text as it is. */
 export function clipText(text: string, max: number): string {
@@ -217,7 +222,7 @@ export function cardView(card: ProductCard, language: Language): CardView {
   return {
     id: card.id,
     name: localized(card, "name", language),
-    description: clipText(localized(card, "description", language), CARD_DESCRIPTION_CHARS),
+    description: clipText(localized(card, "description", language), CARD_DESCRIPTION_CHARS[language]),
     price_cents: card.price_cents,
     was_cents: card.regular_price_cents > card.price_cents ? card.regular_price_cents : null,
     currency: card.currency,
