@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ProductGrid } from "~/components/product-card";
 import { createTranslator, I18nProvider } from "~/lib/i18n";
-import { derivativeKey, derivativeKeys, imageSrcSet } from "~/lib/image-sizes";
+import { derivativeKey, derivativeKeys } from "~/lib/image-sizes";
 import { storeImage } from "~/lib/images.server";
 import { MemoryStorage } from "~/lib/storage.server";
 import resources from "~/locales";

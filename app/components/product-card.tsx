@@ -4,7 +4,7 @@ import { Link, useFetcher, useLocation } from "react-router";
 import { CartMessage } from "~/components/cart-message";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { DEFAULT_COLOR } from "~/lib/colors";
-import { derivativeKey, derivativeWidths, mainWidth } from "~/lib/image-sizes";
+import { cardImageSources } from "~/lib/image-sizes";
 import { formatMoney } from "~/lib/money";
 import type { CardView } from "~/models/products/cards.server";
 import type { Flash } from "~/request/flash.server";
@@ -53,26 +53,6 @@ export function ProductImage({
   );
 }
 
-/**
- * The card's image: the 400-pixel copy, the 800-pixel one for 2x screens (and a wider original
- * for 3x+); a card is at most 400 CSS pixels wide (decision 031, 068). An image stored before
- * the copies existed is shown as it is.
- */
-function cardImage(url: string, eager: boolean): { src: string; srcSet?: string } {
-  const widths = derivativeWidths(url);
-  if (widths.length === 0) return { src: url };
-  const main = mainWidth(url) as number;
-  const base = widths[0] as number;
-  const src = derivativeKey(url, base);
-  // An eager image is preloaded from its `srcset` alone (React's <link rel="preload">), so it names the 1x too.
-  const candidates = [
-    ...(eager ? [[src, base] as const] : []),
-    ...widths.slice(1).map((w) => [derivativeKey(url, w), w] as const),
-    [url, main] as const,
-  ];
-  return { src, srcSet: candidates.map(([u, w]) => `${u} ${w / base}x`).join(",") };
-}
-
 /** The value of a card's Add to Cart button: the product and the colour, `49:Black` (the cart's `add` field). */
 export function cardAddValue(id: number, color: string): string {
   return `${id}:${color}`;
@@ -115,7 +95,7 @@ export function ProductCard({
       <Link to={href} className="card-img" tabIndex={-1} aria-hidden="true" discover="none">
         {image ? (
           <img
-            {...cardImage(image, eager)}
+            {...cardImageSources(image, eager)}
             alt=""
             width={800}
             height={800}
