@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
-import { useState } from "react";
-import { Link, useFetcher, useLocation } from "react-router";
+import { type MouseEvent, useEffect, useRef, useState } from "react";
+import { Link, useFetcher, useLocation, useNavigate } from "react-router";
 import { CartMessage } from "~/components/cart-message";
 import { FetcherField } from "~/components/ui/fetcher-field";
 import { DEFAULT_COLOR } from "~/lib/colors";
@@ -168,6 +168,13 @@ const GRID_COLUMNS = { 3: "lg:grid-cols-3", 4: "lg:grid-cols-4" } as const;
  * Product cards in a grid: one column on phones, two from `sm`, then `columns`; the first `eager`
  * cards load at once. One Add to Cart form for all of them: a plain POST that comes back to this
  * page without JavaScript, a fetcher with it (the answer shows in the card whose button was pressed).
+ *
+ * `inDocument`: the cards came with the document (a listing, decision 068) and are not in the
+ * loader data the page hydrates from (`products` is null in the browser then). The server renders
+ * them; the browser keeps that markup as it is (React does not hydrate the inside of an element
+ * with `dangerouslySetInnerHTML`), follows its links by one click handler on the grid, and its
+ * buttons submit the grid's form by their `form=`. The next loader data (a navigation, the
+ * revalidation after Add to Cart) has the cards, and React renders them from then on.
  */
 export function ProductGrid({
   products,
@@ -176,20 +183,60 @@ export function ProductGrid({
   eager = 0,
   className = "",
   id = "add",
+  inDocument = false,
 }: {
-  products: CardView[];
+  products: CardView[] | null;
   t: TFunction;
   columns?: keyof typeof GRID_COLUMNS;
   eager?: number;
   className?: string;
   /** The id of the grid's Add to Cart form (unique on the page). */
   id?: string;
+  inDocument?: boolean;
 }) {
   const location = useLocation();
+  const navigate = useNavigate();
   const fetcher = useFetcher<{ flash?: Flash | null }>();
   const [pressed, setPressed] = useState<string | null>(null);
+  const pressedButton = useRef<HTMLButtonElement | null>(null);
   const sending = fetcher.formData?.get("add");
   const idle = fetcher.state === "idle";
+  useEffect(() => {
+    // A button of the document's markup, disabled by hand while its Add to Cart was on its way.
+    if (idle && pressedButton.current) pressedButton.current.disabled = false;
+  }, [idle]);
+  const gridClass = `grid gap-6 sm:grid-cols-2 ${GRID_COLUMNS[columns]} ${className}`;
+  const cards = (products ?? []).map((product, index) => {
+    const value = cardAddValue(product.id, product.cartColor ?? DEFAULT_COLOR);
+    return (
+      <ProductCard
+        key={product.id}
+        product={product}
+        t={t}
+        formId={id}
+        eager={index < eager}
+        discover={index === 0}
+        busy={!idle && sending === value}
+        message={idle && pressed === value ? fetcher.data?.flash : null}
+      />
+    );
+  });
+  /** A plain click on a link of the document's cards: a client navigation, as a <Link> would. */
+  const followLink = (event: MouseEvent<HTMLDivElement>) => {
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.altKey ||
+      event.ctrlKey ||
+      event.shiftKey
+    )
+      return;
+    const link = (event.target as Element).closest("a[href]");
+    if (!link || !event.currentTarget.contains(link)) return;
+    event.preventDefault();
+    navigate(link.getAttribute("href") as string);
+  };
   return (
     <>
       <fetcher.Form
@@ -200,6 +247,13 @@ export function ProductGrid({
         onSubmit={(event) => {
           const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
           setPressed(submitter?.value ?? null);
+          if (inDocument && submitter) {
+            // Disabled after this event (the browser reads the button's value first).
+            queueMicrotask(() => {
+              submitter.disabled = true;
+            });
+            pressedButton.current = submitter;
+          }
         }}
       >
         {/* With JavaScript the cart answers with data (no reload); without, with a redirect back here. */}
@@ -207,23 +261,28 @@ export function ProductGrid({
         <input type="hidden" name="intent" value="add" />
         <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       </fetcher.Form>
-      <div className={`grid gap-6 sm:grid-cols-2 ${GRID_COLUMNS[columns]} ${className}`}>
-        {products.map((product, index) => {
-          const value = cardAddValue(product.id, product.cartColor ?? DEFAULT_COLOR);
-          return (
-            <ProductCard
-              key={product.id}
-              product={product}
-              t={t}
-              formId={id}
-              eager={index < eager}
-              discover={index === 0}
-              busy={!idle && sending === value}
-              message={idle && pressed === value ? fetcher.data?.flash : null}
-            />
-          );
-        })}
-      </div>
+      {!inDocument ? (
+        <div key="live" className={gridClass}>
+          {cards}
+        </div>
+      ) : products ? (
+        // The server's render of the document's cards.
+        <div key="document" className={gridClass} suppressHydrationWarning>
+          {cards}
+        </div>
+      ) : (
+        // In the browser: the same element, its inside left as the server sent it.
+        // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
+        // biome-ignore lint/a11y/noStaticElementInteractions: as above
+        <div
+          key="document"
+          className={gridClass}
+          onClick={followLink}
+          suppressHydrationWarning
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: empty: keeps the server's markup
+          dangerouslySetInnerHTML={{ __html: "" }}
+        />
+      )}
     </>
   );
 }
