@@ -92,7 +92,8 @@ export function ProductCard({
   const color = product.cartColor;
   return (
     <article className="card">
-      <Link to={href} className="card-img" tabIndex={-1} aria-hidden="true" discover="none">
+      {/* Not a link of its own: the title's link covers it (`.card h3 a::after` in app.css). */}
+      <div className="ci">
         {image ? (
           <img
             {...cardImageSources(image, eager)}
@@ -110,14 +111,14 @@ export function ProductCard({
         ) : product.featured ? (
           <span>{t("home.featuredBadge")}</span>
         ) : null}
-      </Link>
-      {product.category ? <p className="card-cat">{product.category}</p> : null}
+      </div>
+      {product.category ? <p className="cc">{product.category}</p> : null}
       <h3 id={titleId}>
         <Link to={href} discover={discover ? "render" : "none"}>
           {name}
         </Link>
       </h3>
-      <p className="card-desc">{product.description}</p>
+      <p className="cd">{product.description}</p>
       {product.colors.length > 0 ? (
         <ul className="chips" aria-label={t("product.color")}>
           {product.colors.map((c, index) => (
@@ -129,8 +130,8 @@ export function ProductCard({
           {product.more > 0 ? <li className="more">{t("catalog.moreColors", { count: product.more })}</li> : null}
         </ul>
       ) : null}
-      <div className="card-foot">
-        <p data-price>
+      <div className="cf">
+        <p data-price="">
           {formatMoney(product.price_cents, product.currency)}
           {product.was_cents !== null ? (
             <>
@@ -146,8 +147,9 @@ export function ProductCard({
         <Link to={href} aria-describedby={titleId} discover="none">
           {t("home.details")}
         </Link>
+        {/* A button is a submit button unless it says otherwise: no `type`. */}
+        {/* biome-ignore lint/a11y/useButtonType: as above */}
         <button
-          type="submit"
           form={formId}
           name="add"
           value={cardAddValue(id, color ?? DEFAULT_COLOR)}

@@ -200,11 +200,11 @@ export interface CardView {
 
 /**
  * A card shows at most two lines of the description: more is never seen. Two lines of a card
- * (at most 400 CSS pixels wide in the grid, 358 on a 390-pixel phone) hold about 110 Latin
- * letters or 50 Chinese characters; a little more is kept for one-column phones wider than
- * that (docs/decisions/068).
+ * (its text at most 368 CSS pixels wide in the three-column grid, 326 on a 390-pixel phone)
+ * hold about 110 Latin letters or 52 Chinese characters; a one-column phone wider than 430
+ * pixels ends the text with its ellipsis a little earlier than it could (docs/decisions/068).
  */
-export const CARD_DESCRIPTION_CHARS: Record<Language, number> = { en: 120, zh: 60 };
+export const CARD_DESCRIPTION_CHARS: Record<Language, number> = { en: 110, zh: 52 };
 
 /** `text` cut to `max` characters at a word end (an ellipsis says so); shorter text as it is. */
 export function clipText(text: string, max: number): string {

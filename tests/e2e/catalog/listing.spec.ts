@@ -38,7 +38,7 @@ test.describe("category listing", () => {
     expect(shown).toBeLessThanOrEqual(PAGE_SIZE);
     await expect(cards(page)).toHaveCount(shown);
     // Every card is a rifle (its category line) with a whole-dollar HKD price.
-    for (const label of await cards(page).locator("p.card-cat").allTextContents()) expect(label).toBe("Rifles");
+    for (const label of await cards(page).locator("p.cc").allTextContents()) expect(label).toBe("Rifles");
     const prices = await cardPrices(page);
     expect(prices).toHaveLength(shown);
     for (const price of prices) expect(price).toMatch(/^HK\$\d{1,3}(,\d{3})*\.00$/);
@@ -200,7 +200,7 @@ test.describe("category listing", () => {
     expect(bySlug.length).toBeGreaterThan(0);
     expect(named).toEqual(bySlug);
     expect(namedCount).toBe(await shownCount(page));
-    await expect(cards(page).locator("p.card-cat").first()).toHaveText("Tactical Gear");
+    await expect(cards(page).locator("p.cc").first()).toHaveText("Tactical Gear");
   });
 
   test("new arrivals lists recent products", { tag: "@render" }, async ({ page }) => {
