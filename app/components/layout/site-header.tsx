@@ -160,7 +160,8 @@ export function SiteHeader({ shopName, language, currency, categories, user, car
   const { t } = useTranslation();
   // The category and blog links mark the page they lead to (and the pages below it), as NavLink
   // would; worked out here from one location read rather than in each of the twice-rendered links.
-  // Their look is one class (`.hd-link` in app.css); only the first category link asks React
+  // Their look comes from their <nav> (`.hd-bar > a`, `.hd-panel > nav > a` in app.css): no class
+  // on each of up to twice fifty links. Only the first category link asks React
   // Router to discover the category route (one route for all of them).
   const here = useLocation().pathname.toLowerCase();
   const navLink = (to: string, label: string, discover: boolean, prefetch?: "intent") => {
@@ -172,7 +173,6 @@ export function SiteHeader({ shopName, language, currency, categories, user, car
         prefetch={prefetch}
         discover={discover ? "render" : "none"}
         aria-current={isActive ? "page" : undefined}
-        className="hd-link"
       >
         {label}
       </Link>

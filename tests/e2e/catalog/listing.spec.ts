@@ -296,4 +296,64 @@ test.describe("category listing", () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });
+
+  test("a card's Add to Cart adds that product and says so in the card, with and without JavaScript", async ({
+    page,
+    jsEnabled,
+  }) => {
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(String(error)));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    await page.goto("/category/rifles");
+    if (jsEnabled) await waitForHydration(page);
+    const card = cardNamed(page, "M4 CQB Carbine AEG");
+    // One form for the grid; the card's button names the product and its first colour in stock.
+    await expect(page.locator('form[action="/cart"]')).toHaveCount(1);
+    await card.getByRole("button", { name: "Add to Cart", exact: true }).click();
+    if (jsEnabled) {
+      // A fetcher: the page stays, the answer shows in this card, the badge counts the line.
+      await expect(card.getByTestId("cart-message")).toContainText("M4 CQB Carbine AEG added to cart");
+      await expect(page.getByTestId("cart-count")).toHaveText("1");
+    } else {
+      // A plain POST: back to the listing with the flash message.
+      await expect(page).toHaveURL(/\/category\/rifles$/);
+      await expect(page.getByRole("status").filter({ hasText: "Added to cart" })).toBeVisible();
+    }
+    await page.goto("/cart");
+    await expect(page.getByTestId("cart-line").filter({ hasText: "M4 CQB Carbine AEG" })).toContainText("Black");
+    if (jsEnabled) {
+      // A document's cards are its markup only (not hydrated by React): their links still
+      // navigate on the client, with no new document.
+      await page.goto("/category/rifles");
+      await waitForHydration(page);
+      let documents = 0;
+      page.on("request", (request) => {
+        if (request.resourceType() === "document") documents += 1;
+      });
+      await cards(page).first().locator("h3 a").click();
+      await expect(page).toHaveURL(/\/product\/\d+$/);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      expect(documents).toBe(0);
+      await page.goBack();
+      await expect(page.getByRole("heading", { level: 1, name: "Rifles" })).toBeVisible();
+      await expect(cards(page).first()).toBeVisible();
+    }
+    expect(errors).toEqual([]);
+  });
+
+  test("a 24-card listing is at most 40 KB of HTML, each card's data in it once", { tag: "@http" }, async ({
+    request,
+  }) => {
+    const response = await request.get("/category/all", { headers: { "User-Agent": "Mozilla/5.0 Chrome/130" } });
+    const html = await response.text();
+    expect(html.match(/<article /g)).toHaveLength(PAGE_SIZE);
+    // Decision 068: 73.5 KB before (cards in the markup and again in the hydration data).
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(40 * 1024);
+    // The cards are not in the data the page hydrates from: a product's name is in the page once.
+    const name = /<h3 id="[^"]+"><a [^>]*>([^<]+)<\/a>/.exec(html)?.[1] ?? "";
+    expect(name).not.toBe("");
+    expect(html.split(name).length - 1).toBe(1);
+  });
 });
