@@ -135,7 +135,6 @@ export default function Category({ loaderData }: Route.ComponentProps) {
   const location = useLocation();
   const { title, price, priceOptions, sort, brandFilter, empty, products, total, page, pages } = loaderData;
   const documentCards = useDocumentOnly<CardView[]>(LISTING_CARDS);
-  const selectClass = "rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm";
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <Breadcrumb items={[{ label: title }]} />
@@ -152,15 +151,14 @@ export default function Category({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
         {/* Filters and sort are a GET form: plain links to shareable URLs, no JavaScript needed. */}
-        <Form method="get" className="flex flex-wrap items-end gap-3" aria-label={t("catalog.filters")}>
+        <Form method="get" className="filters" aria-label={t("catalog.filters")}>
           {brandFilter.active ? <input type="hidden" name="brand" value={brandFilter.active.slug} /> : null}
-          <label className="flex flex-col text-sm">
-            <span className="mb-1 font-medium">{t("catalog.priceLabel")}</span>
+          <label>
+            <span>{t("catalog.priceLabel")}</span>
             <select
               name="price"
               defaultValue={price ?? ""}
               key={`p-${price}`}
-              className={selectClass}
               onChange={(e) => submit(e.currentTarget.form)}
             >
               <option value="">{t("catalog.priceAll")}</option>
@@ -171,15 +169,9 @@ export default function Category({ loaderData }: Route.ComponentProps) {
               ))}
             </select>
           </label>
-          <label className="flex flex-col text-sm">
-            <span className="mb-1 font-medium">{t("catalog.sortLabel")}</span>
-            <select
-              name="sort"
-              defaultValue={sort}
-              key={`s-${sort}`}
-              className={selectClass}
-              onChange={(e) => submit(e.currentTarget.form)}
-            >
+          <label>
+            <span>{t("catalog.sortLabel")}</span>
+            <select name="sort" defaultValue={sort} key={`s-${sort}`} onChange={(e) => submit(e.currentTarget.form)}>
               {SORT_OPTIONS.map(([value, key]) => (
                 <option key={value} value={value}>
                   {t(key)}
