@@ -147,9 +147,8 @@ export function ProductCard({
         <Link to={href} aria-describedby={titleId} discover="none">
           {t("home.details")}
         </Link>
-        {/* A button is a submit button unless it says otherwise: no `type`. */}
-        {/* biome-ignore lint/a11y/useButtonType: as above */}
         <button
+          type="submit"
           form={formId}
           name="add"
           value={cardAddValue(id, color ?? DEFAULT_COLOR)}
