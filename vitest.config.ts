@@ -76,6 +76,7 @@ const POSTGRES_SUITES = [
   "shipping-zones",
   "admin-shipping-zones",
   "cart-destination",
+  "card-add-to-cart",
   "migration-0018",
   "sitemap",
   "staff",

@@ -9,6 +9,7 @@ import {
   ServerRouter,
 } from "react-router";
 import { requestInfoContext } from "./context";
+import { DocumentOnlyProvider } from "./lib/document-only";
 import { I18nProvider } from "./lib/i18n";
 import { loggablePath, logger } from "./lib/log.server";
 import { createNodeBody } from "./lib/node-body.server";
@@ -67,7 +68,9 @@ export default async function handleRequest(
         <NonceProvider value={nonce}>
           <RequestIdProvider id={trace?.id ?? null}>
             <I18nProvider language={language} messages={resources[language].translation}>
-              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+              <DocumentOnlyProvider value={loadContext}>
+                <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+              </DocumentOnlyProvider>
             </I18nProvider>
           </RequestIdProvider>
         </NonceProvider>,

@@ -48,14 +48,21 @@ type CategoryPage = {
     brands: { slug: string; name: string; count: number }[];
   };
 };
-const page = async (path: string, headers: HeadersInit = {}) =>
-  dataOf<CategoryPage>(
+/** The listing's data as a client navigation gets it (`/category/x.data?…`: the cards included, decision 068). */
+const page = async (path: string, headers: HeadersInit = {}) => {
+  const [pathname = "", query] = path.split("?");
+  return dataOf<CategoryPage>(
     (
-      await runRoute(svc, categoryLoader, new Request(`http://shop.test${path}`, { headers }), null, {
-        slug: path.split("?")[0]?.split("/")[2] ?? "",
-      })
+      await runRoute(
+        svc,
+        categoryLoader,
+        new Request(`http://shop.test${pathname}.data${query ? `?${query}` : ""}`, { headers }),
+        null,
+        { slug: pathname.split("/")[2] ?? "" },
+      )
     ).result,
   );
+};
 
 describe("a listing's brand filter", () => {
   it("lists only the brands with products in the listing, with their counts, in the operator's order", async () => {

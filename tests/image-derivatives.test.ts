@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ProductGrid } from "~/components/product-card";
 import { createTranslator, I18nProvider } from "~/lib/i18n";
-import { derivativeKey, derivativeKeys, imageSrcSet } from "~/lib/image-sizes";
+import { derivativeKey, derivativeKeys } from "~/lib/image-sizes";
 import { storeImage } from "~/lib/images.server";
 import { MemoryStorage } from "~/lib/storage.server";
 import resources from "~/locales";
@@ -147,21 +147,26 @@ describe("the product card", () => {
     const images = html.match(/<img [^>]*>/g) ?? [];
     expect(images).toHaveLength(2);
     const [first, second] = images;
-    expect(first).toContain(`srcSet="${imageSrcSet(fresh)}"`);
-    expect(imageSrcSet(fresh)).toBe(
-      "/uploads/products/0b5e8a2c-1111-4222-8333-944445555666_400w.webp 400w," +
-        "/uploads/products/0b5e8a2c-1111-4222-8333-944445555666_800w.webp 800w," +
-        `${fresh} 1600w`,
-    );
-    expect(first).toMatch(/sizes="\(min-width:1024px\) 400px,/);
+    // The 400-pixel copy, the 800-pixel one for 2x screens and the original for 4x (decision 068);
+    // an eager image names its 1x too, as React preloads it from the srcset alone.
+    const base = "/uploads/products/0b5e8a2c-1111-4222-8333-944445555666";
+    expect(first).toContain(`src="${base}_400w.webp"`);
+    expect(first).toContain(`srcSet="${base}_400w.webp 1x,${base}_800w.webp 2x,${fresh} 4x"`);
+    expect(html).toContain(`imageSrcSet="${base}_400w.webp 1x,${base}_800w.webp 2x,${fresh} 4x"`);
+    expect(first).not.toContain("sizes");
     expect(first).toContain('width="800" height="800"');
     expect(first).toContain('loading="eager"');
     expect(second).not.toContain("srcSet");
     expect(second).not.toContain("sizes");
     expect(second).toContain(`src="${old}"`);
     expect(second).toContain('loading="lazy"');
-    // The plain-POST Add to Cart form still comes back to this page.
+    // The plain-POST Add to Cart form (one for the grid) still comes back to this page; each
+    // card's button names its product and colour, and is described by the card's title.
+    expect(html.match(/name="redirectTo"/g)).toHaveLength(1);
     expect(html).toContain('name="redirectTo" value="/category/all"');
-    expect(html).toContain('aria-label="Add to Cart: Test Carbine"');
+    expect(html).toMatch(/<h3 id="add-7">/);
+    expect(html).toContain(
+      '<button type="submit" form="add" value="7:Black" aria-describedby="add-7" name="add">Add to Cart</button>',
+    );
   });
 });

@@ -45,9 +45,22 @@ export function derivativeKeys(key: string): string[] {
   return derivativeWidths(key).map((width) => derivativeKey(key, width));
 }
 
-/** A `srcset` for an image URL: its derivatives and itself, each with its width; null for an older image. */
-export function imageSrcSet(url: string): string | null {
-  const width = mainWidth(url);
-  if (width === null) return null;
-  return [...derivativeWidths(url).map((w) => `${derivativeKey(url, w)} ${w}w`), `${url} ${width}w`].join(",");
+/**
+ * A card image's `src` and `srcset`: the smallest copy as `src` (a card is at most 400 CSS pixels
+ * wide), the larger copies and the original with their density (`_800w 2x`, `_1600w 4x`), no
+ * `sizes` (decision 068). `withBase` names the `src` in the `srcset` too (`1x`), for an image
+ * React preloads from its `srcset` alone. An image without copies is only a `src`.
+ */
+export function cardImageSources(url: string, withBase = false): { src: string; srcSet?: string } {
+  const widths = derivativeWidths(url);
+  const main = mainWidth(url);
+  const base = widths[0];
+  if (main === null || base === undefined) return { src: url };
+  const src = derivativeKey(url, base);
+  const candidates: [string, number][] = [
+    ...(withBase ? [[src, base] as [string, number]] : []),
+    ...widths.slice(1).map((w): [string, number] => [derivativeKey(url, w), w]),
+    [url, main],
+  ];
+  return { src, srcSet: candidates.map(([u, w]) => `${u} ${w / base}x`).join(",") };
 }

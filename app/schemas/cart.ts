@@ -16,6 +16,8 @@ export const cartActionSchema = z.discriminatedUnion("intent", [
     option: text,
     quantity: text,
     redirectTo: text,
+    /** A product card's button: `<productId>:<colour>` in one value (docs/decisions/068). */
+    add: text,
   }),
   // The −/+ buttons send the new quantity as setQuantity; the Update button sends the typed one.
   z.object({ intent: z.literal("update"), lineId: text, quantity: text, setQuantity: text }),

@@ -279,6 +279,26 @@ export const FORMS: readonly FormAction[] = [
     },
   },
   {
+    // A product card's button (decision 068): product and colour in one value.
+    name: "cart: add from a card",
+    module: "app/routes/store/cart.tsx",
+    path: () => "/cart",
+    as: "customer",
+    encoding: "urlencoded",
+    fields: {
+      intent: ["add"],
+      add: (ctx) => [
+        ...ctx.colours.map((colour) => `${ctx.productId}:${colour}`),
+        `${ctx.productId}:${ctx.foreignColour}`,
+        String(ctx.productId),
+        `abc:${ctx.colours[0] ?? "Black"}`,
+        ":",
+      ],
+      redirectTo: REDIRECTS,
+      _fetcher: ["1"],
+    },
+  },
+  {
     name: "cart: update / remove / clear",
     module: "app/routes/store/cart.tsx",
     path: () => "/cart",

@@ -34,7 +34,7 @@ export function LanguageToggle({
         type="submit"
         title={t("nav.switchLanguageTitle")}
         lang={HTML_LANG[other]}
-        className={`whitespace-nowrap rounded-md py-1 text-sm font-medium hover:bg-white/10 ${short ? "px-1.5 sm:px-2" : "px-2"}`}
+        className={short ? "hd-btn" : "whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10"}
       >
         {short ? (
           <>
@@ -69,7 +69,7 @@ export function CurrencyPicker({
   const submit = useSubmit();
   const hydrated = useHydrated();
   return (
-    <Form method="post" action="/resources/currency" className={`flex items-center gap-1 ${className}`}>
+    <Form method="post" action="/resources/currency" className={`hd-cur ${className}`}>
       <input type="hidden" name="redirectTo" value={returnTo} />
       <label htmlFor={id} className="sr-only">
         {t("nav.currencyLabel")}
@@ -80,7 +80,6 @@ export function CurrencyPicker({
         defaultValue={currency}
         key={currency}
         onChange={(event) => submit(event.currentTarget.form)}
-        className="rounded-md border border-white/20 bg-transparent px-1 py-1 text-sm [&>option]:text-stone-900"
       >
         {CURRENCIES.map((code) => (
           <option key={code} value={code}>
@@ -90,11 +89,7 @@ export function CurrencyPicker({
       </select>
       {hydrated ? null : (
         // A short word beside the picker (it names the currency already); the name starts with it.
-        <button
-          type="submit"
-          aria-label={t("nav.setCurrency")}
-          className="whitespace-nowrap rounded-md border border-white/20 px-2 py-1 text-xs hover:bg-white/10"
-        >
+        <button type="submit" aria-label={t("nav.setCurrency")}>
           {t("nav.setCurrencyShort")}
         </button>
       )}

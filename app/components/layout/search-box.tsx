@@ -49,13 +49,7 @@ export function SearchBox({ id, language }: { id: string; language: Language }) 
 
   return (
     <div className="relative w-full">
-      <Form
-        method="get"
-        action="/search"
-        role="search"
-        className="flex w-full items-center"
-        onSubmit={() => setOpen(false)}
-      >
+      <Form method="get" action="/search" role="search" className="hd-q" onSubmit={() => setOpen(false)}>
         <label htmlFor={id} className="sr-only">
           {t("nav.searchLabel")}
         </label>
@@ -75,14 +69,8 @@ export function SearchBox({ id, language }: { id: string; language: Language }) 
           onKeyDown={(event) => {
             if (event.key === "Escape") setOpen(false);
           }}
-          className="w-full rounded-l-md border border-white/20 bg-white/10 px-3 py-1.5 text-sm text-white placeholder:text-stone-300 focus:bg-white focus:text-stone-900 focus:outline-none"
         />
-        <button
-          type="submit"
-          className="whitespace-nowrap rounded-r-md bg-brand-600 px-3 py-1.5 text-sm font-medium hover:bg-brand-500"
-        >
-          {t("nav.search")}
-        </button>
+        <button type="submit">{t("nav.search")}</button>
       </Form>
       {open ? (
         <div

@@ -5,7 +5,8 @@ import type { Language } from "~/locales";
 import type { ShopIdentity } from "~/models/settings/shop.server";
 import type { NavCategory } from "./site-header";
 
-const FOOTER_LINK = "text-stone-300 hover:text-white hover:underline";
+/** A footer link's look (`.ft-a` in app.css: the footer has a dozen of them). */
+const FOOTER_LINK = "ft-a";
 
 /** A footer column's links, one a line. */
 function FooterLinks({ links }: { links: { to: string; label: string }[] }) {
@@ -44,10 +45,10 @@ export function SiteFooter({
   const { t } = useTranslation();
   return (
     // The shop's name, address and e-mail are the owner's: a long word breaks rather than widen the page.
-    <footer className="mt-16 bg-stone-900 text-sm text-stone-300 [overflow-wrap:anywhere]">
+    <footer className="ft">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <section>
-          <h2 className="mb-3 text-base font-semibold text-white">{shop.name}</h2>
+          <h2>{shop.name}</h2>
           {shop.blurb ? (
             <p className="leading-relaxed whitespace-pre-line" data-testid="footer-blurb">
               {shop.blurb}
@@ -55,7 +56,7 @@ export function SiteFooter({
           ) : null}
         </section>
         <section>
-          <h2 className="mb-3 text-base font-semibold text-white">{t("footer.quickLinks")}</h2>
+          <h2>{t("footer.quickLinks")}</h2>
           <FooterLinks
             links={categories
               .slice(0, 5)
@@ -63,11 +64,11 @@ export function SiteFooter({
           />
         </section>
         <section>
-          <h2 className="mb-3 text-base font-semibold text-white">{t("footer.customerService")}</h2>
+          <h2>{t("footer.customerService")}</h2>
           <FooterLinks links={SERVICE_PAGES.map(([to, label]) => ({ to, label: t(label) }))} />
         </section>
         <section>
-          <h2 className="mb-3 text-base font-semibold text-white">{t("footer.contactInfo")}</h2>
+          <h2>{t("footer.contactInfo")}</h2>
           <address className="space-y-2 not-italic">
             {shop.address ? <p>{shop.address}</p> : null}
             <p>

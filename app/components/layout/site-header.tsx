@@ -47,16 +47,9 @@ function nameWidth(name: string): number {
 function Brand({ shopName }: { shopName: string }) {
   const long = nameWidth(shopName) > 22;
   return (
-    <Link
-      to="/"
-      title={shopName}
-      className="flex max-w-[20rem] items-center gap-2 font-bold tracking-tight xl:max-w-[16rem] xl:shrink-0"
-    >
+    <Link to="/" title={shopName} className="hd-brand">
       <ShopMark />
-      <span
-        className={`line-clamp-2 min-w-12 leading-tight [overflow-wrap:anywhere] ${long ? "text-sm sm:text-base" : "text-base sm:text-lg"}`}
-        data-testid="shop-name"
-      >
+      <span className={long ? "long" : undefined} data-testid="shop-name">
         {shopName}
       </span>
     </Link>
@@ -64,10 +57,14 @@ function Brand({ shopName }: { shopName: string }) {
 }
 
 /**
- * The category links in the bar (from 1280 px): the links that do not fit on the one row wrap
+ * The category links in the bar (from 1280 px): the first `BAR_LINKS` categories (more never fit
+ * on the row beside the name and the search box), the links that do not fit on the one row wrap
  * onto a second row that the bar's height clips; every link is also in the menu. With
  * JavaScript the clipped ones are hidden outright, so the keyboard never lands on one.
  */
+/** The most category links the bar holds: about 440 pixels are left for them at 1280 px. */
+const BAR_LINKS = 12;
+
 function hideWrappedLinks(nav: HTMLElement | null): void {
   if (!nav) return;
   const links = [...nav.children] as HTMLElement[];
@@ -89,7 +86,7 @@ function BarNav({ label, children }: { label: string; children: ReactNode }) {
     return () => observer.disconnect();
   }, []);
   return (
-    <nav ref={ref} aria-label={label} className="hidden h-7 min-w-0 flex-wrap items-center overflow-hidden xl:flex">
+    <nav ref={ref} aria-label={label} className="hd-bar">
       {children}
     </nav>
   );
@@ -109,64 +106,66 @@ export function SiteHeader({ shopName, language, currency, categories }: SiteHea
   const { t } = useTranslation();
   // The category and blog links mark the page they lead to (and the pages below it), as NavLink
   // would; worked out here from one location read rather than in each of the twice-rendered links.
+  // Their look comes from their <nav> (`.hd-bar > a`, `.hd-panel > nav > a` in app.css): no class
+  // on each of up to twice fifty links. Only the first category link asks React
+  // Router to discover the category route (one route for all of them).
   const here = useLocation().pathname.toLowerCase();
-  const navLink = (to: string, label: string, prefetch?: "intent") => {
+  const navLink = (to: string, label: string, discover: boolean, prefetch?: "intent") => {
     const isActive = here === to || here.startsWith(`${to}/`);
     return (
       <Link
         key={to}
         to={to}
         prefetch={prefetch}
+        discover={discover ? "render" : "none"}
         aria-current={isActive ? "page" : undefined}
-        className={`whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium hover:bg-white/10 ${isActive ? "text-brand-100 underline underline-offset-4" : ""}`}
       >
         {label}
       </Link>
     );
   };
-  const navLinks = [
-    ...categories.map((category) =>
-      navLink(`/category/${category.slug}`, localized(category, "name", language), "intent"),
-    ),
-    navLink("/blog", t("nav.blog")),
-  ];
+  const categoryLinks = categories.map((category, index) =>
+    navLink(`/category/${category.slug}`, localized(category, "name", language), index === 0, "intent"),
+  );
+  const blogLink = navLink("/blog", t("nav.blog"), true);
 
   return (
-    <header className="sticky top-0 z-40 bg-brand-900 text-white shadow" data-testid="site-header">
-      <div className="mx-auto flex max-w-7xl flex-nowrap items-center gap-1.5 px-2 py-3 sm:gap-3 sm:px-4">
+    <header className="hd" data-testid="site-header">
+      <div className="hd-row">
         <Brand shopName={shopName} />
 
-        <BarNav label={t("nav.categories")}>{navLinks}</BarNav>
+        <BarNav label={t("nav.categories")}>
+          {categoryLinks.slice(0, BAR_LINKS)}
+          {blogLink}
+        </BarNav>
 
         {/* Never narrower than 13rem: it grows into whatever the name and the links leave. */}
-        <div className="ml-auto hidden max-w-md flex-[1_0_13rem] md:block">
+        <div className="hd-search">
           <SearchBox id="search-desktop" language={language} />
         </div>
 
-        <div className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1 md:ml-0">
+        <div className="hd-end">
           <LanguageToggle language={language} short />
-          <CurrencyPicker currency={currency} id="currency-desktop" className="hidden lg:flex" />
+          <CurrencyPicker currency={currency} id="currency-desktop" className="wide" />
           <VisitorSlot />
 
           {/* The menu is a <details> element: it opens and closes without JavaScript. */}
           <details className="menu">
-            <summary
-              className="cursor-pointer rounded-md px-1.5 py-1 text-sm font-medium hover:bg-white/10 sm:px-2"
-              aria-label={t("nav.openMenu")}
-            >
+            <summary className="hd-btn" aria-label={t("nav.openMenu")}>
               <LineIcon className="inline h-6 w-6">
                 <path d="M4 6h16M4 12h16M4 18h16" />
               </LineIcon>
               <span className="sr-only">{t("nav.menu")}</span>
             </summary>
-            <div className="absolute inset-x-0 top-full flex flex-col gap-3 border-t border-white/10 bg-brand-900 p-4 shadow-xl">
+            <div className="hd-panel">
               <div className="md:hidden">
                 <SearchBox id="search-mobile" language={language} />
               </div>
-              <nav aria-label={t("nav.menu")} className="flex flex-col gap-1">
-                {navLinks}
+              <nav aria-label={t("nav.menu")}>
+                {categoryLinks}
+                {blogLink}
               </nav>
-              <CurrencyPicker currency={currency} id="currency-mobile" className="lg:hidden" />
+              <CurrencyPicker currency={currency} id="currency-mobile" className="narrow" />
             </div>
           </details>
         </div>

@@ -36,14 +36,12 @@ export function BrandFilter({
   const { t } = useTranslation();
   const href = useBrandHref();
   if (brands.length === 0 && !active) return null;
-  const chip = "inline-flex items-center rounded-full border px-3 py-1 text-sm";
-  const chipIdle = `${chip} border-stone-300 bg-white text-stone-800 hover:bg-stone-100`;
-  const chipActive = `${chip} border-brand-600 bg-brand-600 font-semibold text-white`;
   return (
     <nav aria-label={t("brands.filterLabel")} className="mt-4" data-testid="brand-filter">
       <div className="flex flex-wrap items-center gap-2">
         <span className="text-sm font-medium text-stone-700">{t("brands.filterHeading")}</span>
-        <Link to={href(null)} className={active ? chipIdle : chipActive} aria-current={active ? undefined : "true"}>
+        {/* A chip's look is `.chip` in app.css, the chosen one (aria-current) filled; these links stay on this route (known: nothing to discover). */}
+        <Link to={href(null)} className="chip" aria-current={active ? undefined : "true"} discover="none">
           {t("brands.allBrands")}
         </Link>
         {brands.map((brand) => {
@@ -52,8 +50,9 @@ export function BrandFilter({
             <Link
               key={brand.slug}
               to={href(brand.slug)}
-              className={current ? chipActive : chipIdle}
+              className="chip"
               aria-current={current ? "true" : undefined}
+              discover="none"
             >
               {t("brands.brandCount", { name: brand.name, count: brand.count })}
             </Link>

@@ -198,16 +198,33 @@ export interface CardView {
   cartColor: string | null;
 }
 
-/** A card shows at most two lines of the description: more is never seen. */
-export const CARD_DESCRIPTION_CHARS = 180;
+/**
+ * A card shows at most two lines of the description: more is never seen. Two lines of a card
+ * (its text at most 368 CSS pixels wide in the three-column grid, 326 on a 390-pixel phone)
+ * hold about 110 Latin letters; a Chinese character is about two letters wide, so Chinese and
+ * mixed text is measured in letter widths too. A one-column phone wider than 430 pixels ends the
+ * text with its ellipsis a little earlier than it could (docs/decisions/068).
+ */
+export const CARD_DESCRIPTION_WIDTH = 112;
 
-/** `text` cut to `max` characters at a word end (an ellipsis says so); shorter text as it is. */
+/** How wide a character reads, in Latin letters: CJK and full-width forms are two. */
+function charWidth(char: string): number {
+  return /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/.test(char) ? 2 : 1;
+}
+
+/** `text` cut to `max` letter widths at a word end when there is one (an ellipsis says so); shorter text as it is. */
 export function clipText(text: string, max: number): string {
   const chars = [...text];
-  if (chars.length <= max) return text;
-  const cut = chars.slice(0, max).join("");
+  let width = 0;
+  let end = 0;
+  while (end < chars.length && width + charWidth(chars[end] as string) <= max) {
+    width += charWidth(chars[end] as string);
+    end += 1;
+  }
+  if (end === chars.length) return text;
+  const cut = chars.slice(0, end).join("");
   const space = cut.lastIndexOf(" ");
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  return `${(space > cut.length * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 /** The `CardView` of a card for a reader of `language`. */
@@ -217,7 +234,7 @@ export function cardView(card: ProductCard, language: Language): CardView {
   return {
     id: card.id,
     name: localized(card, "name", language),
-    description: clipText(localized(card, "description", language), CARD_DESCRIPTION_CHARS),
+    description: clipText(localized(card, "description", language), CARD_DESCRIPTION_WIDTH),
     price_cents: card.price_cents,
     was_cents: card.regular_price_cents > card.price_cents ? card.regular_price_cents : null,
     currency: card.currency,

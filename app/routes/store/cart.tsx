@@ -63,17 +63,24 @@ export const action = formAction<Route.ActionArgs, typeof cartActionSchema, void
   async ({ context, form, submission, value }) => {
     const { db } = services(context);
     const language = getLanguage(context);
-    // Back to the product page with the colour and option chosen, so a page without JavaScript keeps them.
+    // A product card's button names the product and the colour in one value (`49:Black`).
+    const card = value.intent === "add" && value.add !== undefined ? cardChoice(value.add) : null;
+    // Back to the product page with the colour and option chosen, so a page without JavaScript
+    // keeps them; a card goes back to its listing as it was.
     const back =
-      value.intent === "add" ? withChoice(safeRedirect(value.redirectTo, "/cart"), value.color, value.option) : "/cart";
+      value.intent !== "add"
+        ? "/cart"
+        : card
+          ? safeRedirect(value.redirectTo, "/cart")
+          : withChoice(safeRedirect(value.redirectTo, "/cart"), value.color, value.option);
     const done = (flash: Flash) => succeed(context, form, { redirectTo: back, flash });
     try {
       switch (value.intent) {
         case "add": {
           const cartId = (await currentCartId(context, true)) as string;
           const added = await addToCart(db, cartId, {
-            productId: value.productId,
-            color: value.color,
+            productId: card ? card.productId : value.productId,
+            color: card ? card.color : value.color,
             option: value.option,
             // Conform reads an empty field as missing: an emptied quantity is refused, a missing one is 1.
             quantity: value.quantity ?? form.get("quantity"),
@@ -152,6 +159,14 @@ function refusalFlash(problem: Problem, language: Language, standard: string): F
 }
 
 /** A product page's address with the colour and option value chosen in its query (`?colour=`, `?option=`). */
+/** A card button's `add` value split at its first colon: the product id, then the colour (which may hold one). */
+function cardChoice(add: string): { productId: string; color: string | undefined } {
+  const colon = add.indexOf(":");
+  return colon < 0
+    ? { productId: add, color: undefined }
+    : { productId: add.slice(0, colon), color: add.slice(colon + 1) };
+}
+
 function withChoice(to: string, color: string | undefined, option: string | undefined): string {
   if (!to.startsWith("/product/") || (!color && !option)) return to;
   const url = new URL(to, "http://shop.invalid");

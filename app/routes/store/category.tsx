@@ -6,13 +6,14 @@ import { Breadcrumb } from "~/components/ui/breadcrumb";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
+import { isDocumentRequest, putDocumentOnly, useDocumentOnly } from "~/lib/document-only";
 import { useTranslation } from "~/lib/i18n";
 import { localized } from "~/lib/localize";
 import { formatMoneyShort } from "~/lib/money";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
 import { brandFilterOf, NO_BRAND_FILTER } from "~/models/brands.server";
-import { cardViews } from "~/models/products/cards.server";
+import { type CardView, cardViews } from "~/models/products/cards.server";
 import {
   countProducts,
   findActiveCategory,
@@ -86,6 +87,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
           ? t("catalog.sale")
           : titleFromSlug(params.slug));
   const title = localized({ title_en: titleFromSlug(params.slug), title_zh: titleZh }, "title", language);
+  const cards = cardViews(listing.products, language);
+  const inDocument = isDocumentRequest(request);
+  if (inDocument) putDocumentOnly(context, LISTING_CARDS, cards);
   return data(
     {
       title,
@@ -108,7 +112,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       brandFilter,
       empty,
       ...listing,
-      products: cardViews(listing.products, language),
+      // A document has the cards once, in its HTML; a client navigation gets them as data (decision 068).
+      products: inDocument ? null : cards,
     },
     { status: known ? 200 : 404 },
   );
@@ -121,12 +126,15 @@ const SORT_OPTIONS = [
   ["price-high-low", "catalog.sortPriceHighLow"],
 ] as const;
 
+/** The key a document's cards are kept under for its render (app/lib/document-only.ts). */
+const LISTING_CARDS = "listing-cards";
+
 export default function Category({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const submit = useSubmit();
   const location = useLocation();
   const { title, price, priceOptions, sort, brandFilter, empty, products, total, page, pages } = loaderData;
-  const selectClass = "rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm";
+  const documentCards = useDocumentOnly<CardView[]>(LISTING_CARDS);
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <Breadcrumb items={[{ label: title }]} />
@@ -143,15 +151,14 @@ export default function Category({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
         {/* Filters and sort are a GET form: plain links to shareable URLs, no JavaScript needed. */}
-        <Form method="get" className="flex flex-wrap items-end gap-3" aria-label={t("catalog.filters")}>
+        <Form method="get" className="filters" aria-label={t("catalog.filters")}>
           {brandFilter.active ? <input type="hidden" name="brand" value={brandFilter.active.slug} /> : null}
-          <label className="flex flex-col text-sm">
-            <span className="mb-1 font-medium">{t("catalog.priceLabel")}</span>
+          <label>
+            <span>{t("catalog.priceLabel")}</span>
             <select
               name="price"
               defaultValue={price ?? ""}
               key={`p-${price}`}
-              className={selectClass}
               onChange={(e) => submit(e.currentTarget.form)}
             >
               <option value="">{t("catalog.priceAll")}</option>
@@ -162,15 +169,9 @@ export default function Category({ loaderData }: Route.ComponentProps) {
               ))}
             </select>
           </label>
-          <label className="flex flex-col text-sm">
-            <span className="mb-1 font-medium">{t("catalog.sortLabel")}</span>
-            <select
-              name="sort"
-              defaultValue={sort}
-              key={`s-${sort}`}
-              className={selectClass}
-              onChange={(e) => submit(e.currentTarget.form)}
-            >
+          <label>
+            <span>{t("catalog.sortLabel")}</span>
+            <select name="sort" defaultValue={sort} key={`s-${sort}`} onChange={(e) => submit(e.currentTarget.form)}>
               {SORT_OPTIONS.map(([value, key]) => (
                 <option key={value} value={value}>
                   {t(key)}
@@ -204,7 +205,13 @@ export default function Category({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <h2 className="sr-only">{t("catalog.productsHeading")}</h2>
-          <ProductGrid products={products} t={t} eager={3} className="mt-8" />
+          <ProductGrid
+            products={products ?? documentCards ?? null}
+            t={t}
+            eager={3}
+            className="mt-8"
+            inDocument={products === null}
+          />
         </>
       )}
       <Pagination page={page} pages={pages} />

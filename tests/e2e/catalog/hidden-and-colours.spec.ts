@@ -188,7 +188,12 @@ test.describe("colour names in Chinese", () => {
 
     // Add the first one.
     await colours.locator("label").filter({ hasText: "風暴沙" }).click();
-    await page.getByRole("button", { name: "加入購物車", exact: true }).click();
+    // The product's own form (the related products' cards have 加入購物車 buttons too).
+    await page
+      .locator("main form")
+      .filter({ has: colours })
+      .getByRole("button", { name: "加入購物車", exact: true })
+      .click();
     if (jsEnabled) await expect(page.getByTestId("cart-message")).toContainText("已加入購物車");
     else await expect(page.getByRole("status").filter({ hasText: "已加入購物車" })).toBeVisible();
 

@@ -15,9 +15,7 @@ const SOLD_OUT = "Marksman DMR AEG 20-inch";
 async function openFromRifles(page: Page, name: string): Promise<{ path: string; rifles: string[] }> {
   await page.goto("/category/rifles");
   const rifles = (await cards(page).locator("h3").allTextContents()).map((t) => t.trim());
-  await cardNamed(page, name)
-    .getByRole("link", { name: `Details: ${name}` })
-    .click();
+  await cardNamed(page, name).getByRole("link", { name: "Details", exact: true }).click();
   await expect(page).toHaveURL(/\/product\/\d+$/);
   return { path: new URL(page.url()).pathname, rifles };
 }
