@@ -5,6 +5,7 @@ import "./app.css";
 import { ErrorMessage, errorPageHeaders } from "./components/layout/route-error-boundary";
 import { services } from "./context";
 import { useSetTranslations, useTranslation } from "./lib/i18n";
+import { localized } from "./lib/localize";
 import { useNonce } from "./lib/nonce";
 import { cacheRenderContext, SLOT_PREFIX, useRootData, type VisitorView, visitorJson } from "./lib/root-data";
 import { loadTranslations } from "./lib/translations";
@@ -91,7 +92,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       getLanguage(context),
       partForPath(new URL(request.url).pathname.replace(/\.data$/, "")),
     ),
-    categories: categories.map(({ id, slug, name_en, name_zh }) => ({ id, slug, name_en, name_zh })),
+    // The nav's categories in the reader's language only (a language change loads the root again).
+    categories: categories.map((category) => ({ slug: category.slug, name: localized(category, "name", language) })),
   });
 }
 

@@ -1,7 +1,5 @@
 import { Link } from "react-router";
 import { useTranslation } from "~/lib/i18n";
-import { localized } from "~/lib/localize";
-import type { Language } from "~/locales";
 import type { ShopIdentity } from "~/models/settings/shop.server";
 import type { NavCategory } from "./site-header";
 
@@ -32,12 +30,10 @@ const SERVICE_PAGES = [
 ] as const;
 
 export function SiteFooter({
-  language,
   categories,
   year,
   shop,
 }: {
-  language: Language;
   categories: NavCategory[];
   year: number;
   shop: ShopIdentity;
@@ -60,7 +56,7 @@ export function SiteFooter({
           <FooterLinks
             links={categories
               .slice(0, 5)
-              .map((category) => ({ to: `/category/${category.slug}`, label: localized(category, "name", language) }))}
+              .map((category) => ({ to: `/category/${category.slug}`, label: category.name }))}
           />
         </section>
         <section>

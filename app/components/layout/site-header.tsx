@@ -3,17 +3,15 @@ import { Link, useLocation } from "react-router";
 import type { Currency } from "#db/schema";
 import { ShopMark } from "~/components/shop-mark";
 import { useTranslation } from "~/lib/i18n";
-import { localized } from "~/lib/localize";
 import type { Language } from "~/locales";
 import { CurrencyPicker, LanguageToggle } from "./preference-forms";
 import { SearchBox } from "./search-box";
 import { VisitorSlot } from "./visitor-slot";
 
+/** A category of the nav, named in the reader's language. */
 export interface NavCategory {
-  id: number;
   slug: string;
-  name_en: string;
-  name_zh: string;
+  name: string;
 }
 
 interface SiteHeaderProps {
@@ -125,7 +123,7 @@ export function SiteHeader({ shopName, language, currency, categories }: SiteHea
     );
   };
   const categoryLinks = categories.map((category, index) =>
-    navLink(`/category/${category.slug}`, localized(category, "name", language), index === 0, "intent"),
+    navLink(`/category/${category.slug}`, category.name, index === 0, "intent"),
   );
   const blogLink = navLink("/blog", t("nav.blog"), true);
 

@@ -20,7 +20,7 @@ export function StoreShell({ children }: { children: ReactNode }) {
         <FlashBanner flash={root.flash} />
       </div>
       <main id="main">{children}</main>
-      <SiteFooter language={root.language} categories={root.categories} year={root.year} shop={root.shop} />
+      <SiteFooter categories={root.categories} year={root.year} shop={root.shop} />
     </>
   );
 }
