@@ -9,6 +9,7 @@ import { defineConfig } from "vitest/config";
  */
 const POSTGRES_SUITES = [
   "outages",
+  "concurrent-payments",
   "admin-blog",
   "refunds",
   "bulk-shipping",
