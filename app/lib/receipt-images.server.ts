@@ -1,6 +1,7 @@
 import os from "node:os";
 import { encodeUpload, IMAGE_PRESETS, type ProcessedImage, putEncoded } from "./images.server";
 import type { Storage } from "./storage.server";
+import { releaseUploadSlot } from "./upload-slot.server";
 
 /**
  * Receipts re-encoded at once in this process. sharp decodes and encodes on libuv's thread pool
@@ -61,5 +62,8 @@ export async function storeReceiptImage(
   // A file over the limit is refused at once (encodeUpload reads nothing of it): no slot needed.
   const image =
     file.size > IMAGE_PRESETS.receipt.maxBytes ? await encodeUpload(file, "receipt") : await receiptSlot(encode);
-  return putEncoded(storage, image, "receipt", { area: "private", folder });
+  const key = await putEncoded(storage, image, "receipt", { area: "private", folder });
+  // The upload is read, re-encoded and stored: its upload slot (if it took one) goes to the next.
+  releaseUploadSlot();
+  return key;
 }
