@@ -32,6 +32,7 @@ const POSTGRES_SUITES = [
   "blog",
   "cart",
   "catalog",
+  "catalogue-memo",
   "age-confirmation",
   "restricted-items",
   "sale-prices",

@@ -39,7 +39,13 @@ async function serve() {
       method: "POST",
       body: new Uint8Array(512 * 1024),
     }).then((response) => response.text());
-  return { upload, served, openAll: () => gates.splice(0).forEach((open) => open()) };
+  return {
+    upload,
+    served,
+    openAll: () => {
+      for (const open of gates.splice(0)) open();
+    },
+  };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
