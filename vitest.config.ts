@@ -10,6 +10,7 @@ import { defineConfig } from "vitest/config";
 const POSTGRES_SUITES = [
   "outages",
   "visitor",
+  "concurrent-payments",
   "admin-blog",
   "refunds",
   "bulk-shipping",
@@ -32,6 +33,7 @@ const POSTGRES_SUITES = [
   "blog",
   "cart",
   "catalog",
+  "catalogue-memo",
   "age-confirmation",
   "restricted-items",
   "sale-prices",

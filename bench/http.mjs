@@ -14,7 +14,9 @@
 // WEB_CONCURRENCY=1, so the figures stay comparable to earlier runs.
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 10),
-// BENCH_SKIP_BUILD=1 (reuse build-bench when it exists), BENCH_POSTGRES=0 (SQLite only).
+// BENCH_SKIP_BUILD=1 (reuse build-bench when it exists), BENCH_POSTGRES=0 (SQLite only),
+// BENCH_ONLY=B6,B6D (only these rows, besides B0 and B1 that every ratio needs; the P rows all
+// when one is named).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -31,6 +33,14 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SHOPPERS = 50;
+/** BENCH_ONLY: the rows to measure (B0 and B1 always); empty = all. */
+const ONLY = new Set(
+  (process.env.BENCH_ONLY ?? "")
+    .split(",")
+    .map((id) => id.trim().toUpperCase())
+    .filter(Boolean),
+);
+const wanted = (id) => ONLY.size === 0 || id === "B0" || id === "B1" || ONLY.has(id);
 /** Listing URLs (of the 600 categoryPaths makes) and product pages the page benches read. */
 const HOT_LISTINGS = 100;
 const HOT_PRODUCTS = 300;
@@ -493,7 +503,7 @@ const SEARCHES = [
  * Signed-in pages, a cold cache, every core (issue 17)
  * ------------------------------------------------------------------------------------------ */
 
-/** Signs up one shopper: its Cookie header (a signed-in page is never served from the page cache). */
+/** Signs up one shopper: its Cookie header. */
 async function signedInCookie(origin, name) {
   const jar = new Map();
   const email = `bench-reader-${name}-${Date.now()}@example.com`;
@@ -513,6 +523,29 @@ async function signedInCookie(origin, name) {
   keepCookies(jar, response);
   if (response.status !== 302) throw new Error(`sign-up of ${email} answered ${response.status}`);
   return cookieHeader(jar);
+}
+
+/**
+ * The plain (uncompressed) HTML bytes of the first listing and the first product page the page
+ * benches read, anonymous and signed in (issue 31: a listing ≤ 40 KB).
+ */
+async function pageBytes(origin, listing, product) {
+  const cookie = await signedInCookie(origin, "bytes");
+  const size = async (pathName, signedIn) => {
+    const response = await fetch(`${origin}${pathName}`, {
+      headers: { ...BROWSER_HEADERS, "accept-encoding": "identity", ...(signedIn ? { cookie } : {}) },
+      signal: AbortSignal.timeout(15_000),
+    });
+    const bytes = (await response.arrayBuffer()).byteLength;
+    if (response.status !== 200) throw new Error(`${pathName} answered ${response.status}`);
+    return { path: pathName, bytes };
+  };
+  return {
+    listing: await size(listing, false),
+    product: await size(product, false),
+    listing_signed_in: await size(listing, true),
+    product_signed_in: await size(product, true),
+  };
 }
 
 /** A shop's ctx for measure(): its pid (and workers') for RSS and CPU, its log for the phases. */
@@ -543,6 +576,7 @@ async function pageBenches(
   if (anonymous) {
     for (const [n, what, paths] of pages) {
       const id = `${prefix}${n}${suffix}`;
+      if (!wanted(id)) continue;
       await visitOnce(shop.origin, paths);
       benches[id] = {
         label: `${what}${label}`,
@@ -550,12 +584,13 @@ async function pageBenches(
       };
     }
   }
-  if (signedIn) {
+  if (signedIn && pages.some(([n]) => wanted(`${prefix}${n}${suffix}S`))) {
     const cookie = await signedInCookie(shop.origin, `${prefix}${suffix}`);
     for (const [n, what, paths] of pages) {
       const id = `${prefix}${n}${suffix}S`;
+      if (!wanted(id)) continue;
       benches[id] = {
-        label: `${what} · signed in (uncached)${label}`,
+        label: `${what} · signed in${label}`,
         ...(await measure(ctx, id, {
           url: shop.origin,
           headers: { ...BROWSER_HEADERS, cookie },
@@ -910,7 +945,7 @@ function printReport(report) {
   console.info(
     "Every row runs on one shop process (WEB_CONCURRENCY=1, comparable to earlier runs) unless its label says " +
       '"processes (default)": npm start\'s default, one per core. "cache off": a shop process with PAGE_CACHE_MB=0; ' +
-      '"signed in": one signed-in shopper, never cached. CPU ms/req: user+system CPU of the shop\'s processes ' +
+      '"signed in": one signed-in shopper (issue 31: the cached page with their header spliced in). CPU ms/req: user+system CPU of the shop\'s processes ' +
       "(/proc/<pid>/stat, workers summed) over the measured window, per request.",
   );
   console.table(rows);
@@ -918,7 +953,13 @@ function printReport(report) {
     `Shop: cold start ${fmt(report.shop.cold_start_ms)} ms; RSS idle ${report.shop.rss_idle_mb} MB, ` +
       `max under load ${report.shop.rss_max_under_load_mb} MB, after ${report.shop.rss_after_mb} MB`,
   );
-  console.info("\nTargets (issue 17):");
+  const kb = (entry) => (entry ? `${(entry.bytes / 1024).toFixed(1)} KB` : "-");
+  const bytes = report.page_bytes ?? {};
+  console.info(
+    `HTML per page (plain): category listing ${kb(bytes.listing)} (signed in ${kb(bytes.listing_signed_in)}), ` +
+      `product page ${kb(bytes.product)} (signed in ${kb(bytes.product_signed_in)})`,
+  );
+  console.info("\nTargets (issue 31, and the earlier issues' floors):");
   for (const t of report.targets) console.info(`  ${t.pass ? "PASS" : "FAIL"}  ${t.target}: ${t.measured}`);
 }
 
@@ -929,28 +970,53 @@ function judge(report) {
   const add = (target, pass, measured) => targets.push({ target, pass: Boolean(pass), measured });
   const ofB1 = (r) => `${pct(r.rps, b1).toFixed(1)}% (${r.rps} of ${b1} req/s)`;
   const { B4, B5 } = benches;
-  // Anonymous pages with the cache warm (one process, as every row not marked otherwise).
+  // Issue 31. Anonymous pages with the cache warm (one process, as every row not marked otherwise).
   for (const id of ["B2", "B3"]) {
     const r = benches[id];
+    if (!r) continue;
     add(`${id} (anonymous, cache warm) ≥ 40% of B1`, pct(r.rps, b1) >= 40, ofB1(r));
     add(`${id} (anonymous, cache warm) p99 ≤ 25 ms`, r.requests > 0 && r.p99_ms <= 25, `${r.p99_ms} ms`);
   }
-  // Uncached: a signed-in shopper.
-  for (const id of ["B2S", "B3S"]) {
+  // Signed in: the same pages for one signed-in shopper, ≥ 80% of the anonymous warm figure.
+  for (const [id, base] of [
+    ["B2S", "B2"],
+    ["B3S", "B3"],
+  ]) {
     const r = benches[id];
-    if (!r) continue;
-    add(`${id} (signed in, uncached) ≥ 6% of B1`, pct(r.rps, b1) >= 6, ofB1(r));
-    add(`${id} (signed in) ≤ 3 ms server CPU per page`, r.cpu_ms_per_request <= 3, `${r.cpu_ms_per_request} ms`);
+    const anonymous = benches[base];
+    if (!r || !anonymous) continue;
+    add(
+      `${id} (signed in) ≥ 80% of ${base}`,
+      pct(r.rps, anonymous.rps) >= 80,
+      `${pct(r.rps, anonymous.rps).toFixed(1)}% (${r.rps} of ${anonymous.rps} req/s)`,
+    );
   }
-  add("B4 ≥ 4% of B1", pct(B4.rps, b1) >= 4, ofB1(B4));
-  add("B4 p99 ≤ 60 ms", B4.requests > 0 && B4.p99_ms <= 60, `${B4.p99_ms} ms`);
-  add("B5 ≥ 10% of B1", pct(B5.rps, b1) >= 10, ofB1(B5));
-  add(
-    "B5 no lost write",
-    B5.writes.lost === 0,
-    `${B5.writes.successful_posts} successful adds, ${B5.writes.quantity_added_in_db} added in the database` +
-      (B5.writes.unanswered_in_flight ? ` (${B5.writes.unanswered_in_flight} in flight when autocannon stopped)` : ""),
-  );
+  // Uncached: the page cache off.
+  if (benches.B2C)
+    add("B2C (category listing, cache off) ≥ 1.5% of B1", pct(benches.B2C.rps, b1) >= 1.5, ofB1(benches.B2C));
+  const listing = report.page_bytes?.listing;
+  if (listing)
+    add(
+      "category listing HTML ≤ 40 KB (plain)",
+      listing.bytes <= 40 * 1024,
+      `${(listing.bytes / 1024).toFixed(1)} KB (${listing.path})`,
+    );
+  // Earlier issues' floors.
+  if (B4) {
+    add("B4 ≥ 4% of B1", pct(B4.rps, b1) >= 4, ofB1(B4));
+    add("B4 p99 ≤ 60 ms", B4.requests > 0 && B4.p99_ms <= 60, `${B4.p99_ms} ms`);
+  }
+  if (B5) {
+    add("B5 ≥ 10% of B1", pct(B5.rps, b1) >= 10, ofB1(B5));
+    add(
+      "B5 no lost write",
+      B5.writes.lost === 0,
+      `${B5.writes.successful_posts} successful adds, ${B5.writes.quantity_added_in_db} added in the database` +
+        (B5.writes.unanswered_in_flight
+          ? ` (${B5.writes.unanswered_in_flight} in flight when autocannon stopped)`
+          : ""),
+    );
+  }
   for (const id of ["B6", "B6D"]) {
     const r = benches[id];
     if (!r) continue;
@@ -960,7 +1026,7 @@ function judge(report) {
       `${r.checkout.succeeded} of ${r.checkout.shoppers} paid (expected ${r.checkout.expected_successes}), ` +
         `${r.checkout.quantity_sold} sold of ${r.checkout.stock_before}, stock ${r.checkout.stock_after} (min seen ${r.checkout.stock_min_seen})`,
     );
-    add(`${id} p99 ≤ 300 ms`, r.p99_ms <= 300, `${r.p99_ms} ms (p50 ${r.p50_ms} ms)`);
+    add(`${id} p99 ≤ 400 ms`, r.p99_ms <= 400, `${r.p99_ms} ms (p50 ${r.p50_ms} ms)`);
   }
   add(
     "RSS ≤ 250 MB per process under load",
@@ -1199,18 +1265,23 @@ async function main() {
   const productPaths = shuffled(dataset.productIds)
     .slice(0, HOT_PRODUCTS)
     .map((id) => `/product/${id}`);
-  await ensureShop("B2");
-  await visitOnce(shop.origin, categories);
-  benches.B2 = {
-    label: `category listings (${HOT_LISTINGS} URLs, cache warm)`,
-    ...(await measure(ctx, "B2", { url: shop.origin, headers: BROWSER_HEADERS, requests: rotating(categories) })),
-  };
-  await ensureShop("B3");
-  await visitOnce(shop.origin, productPaths);
-  benches.B3 = {
-    label: `product pages (${HOT_PRODUCTS} products, cache warm)`,
-    ...(await measure(ctx, "B3", { url: shop.origin, headers: BROWSER_HEADERS, requests: rotating(productPaths) })),
-  };
+  const page_bytes = await pageBytes(shop.origin, categories[0], productPaths[0]);
+  if (wanted("B2")) {
+    await ensureShop("B2");
+    await visitOnce(shop.origin, categories);
+    benches.B2 = {
+      label: `category listings (${HOT_LISTINGS} URLs, cache warm)`,
+      ...(await measure(ctx, "B2", { url: shop.origin, headers: BROWSER_HEADERS, requests: rotating(categories) })),
+    };
+  }
+  if (wanted("B3")) {
+    await ensureShop("B3");
+    await visitOnce(shop.origin, productPaths);
+    benches.B3 = {
+      label: `product pages (${HOT_PRODUCTS} products, cache warm)`,
+      ...(await measure(ctx, "B3", { url: shop.origin, headers: BROWSER_HEADERS, requests: rotating(productPaths) })),
+    };
+  }
   await ensureShop("B2S");
   await pageBenches(benches, shop, {
     prefix: "B",
@@ -1221,23 +1292,31 @@ async function main() {
     signedIn: true,
   });
   const searchPaths = SEARCHES.map((q) => `/search?q=${encodeURIComponent(q)}`);
-  await ensureShop("B4");
-  benches.B4 = {
-    label: "search (en/zh)",
-    ...(await measure(ctx, "B4", { url: shop.origin, headers: BROWSER_HEADERS, requests: rotating(searchPaths) })),
-  };
-  await ensureShop("B5");
-  benches.B5 = {
-    label: "add to cart POST",
-    ...(await benchAddToCart(ctx, shop, dataset, `file:${dirs.database}`)),
-  };
-  await ensureShop("B6");
-  benches.B6 = {
-    label: `${SHOPPERS} concurrent payments`,
-    ...(await benchCheckouts(ctx, shop, dataset, `file:${dirs.database}`)),
-  };
-  await ensureShop("B7");
-  benches.B7 = { label: "product image (webp)", ...(await measure(ctx, "B7", GET(imagePath))) };
+  if (wanted("B4")) {
+    await ensureShop("B4");
+    benches.B4 = {
+      label: "search (en/zh)",
+      ...(await measure(ctx, "B4", { url: shop.origin, headers: BROWSER_HEADERS, requests: rotating(searchPaths) })),
+    };
+  }
+  if (wanted("B5")) {
+    await ensureShop("B5");
+    benches.B5 = {
+      label: "add to cart POST",
+      ...(await benchAddToCart(ctx, shop, dataset, `file:${dirs.database}`)),
+    };
+  }
+  if (wanted("B6")) {
+    await ensureShop("B6");
+    benches.B6 = {
+      label: `${SHOPPERS} concurrent payments`,
+      ...(await benchCheckouts(ctx, shop, dataset, `file:${dirs.database}`)),
+    };
+  }
+  if (wanted("B7")) {
+    await ensureShop("B7");
+    benches.B7 = { label: "product image (webp)", ...(await measure(ctx, "B7", GET(imagePath))) };
+  }
   await ensureShop("after");
   ctx.phase("after");
   await sleep(500);
@@ -1246,16 +1325,18 @@ async function main() {
   // The page cache cold: a second process on the same files with PAGE_CACHE_MB=0.
   const extraShops = {};
   await stopChild(shop.child);
-  const cold = await startShop(dirs, { PAGE_CACHE_MB: "0" });
-  await pageBenches(benches, cold, {
-    prefix: "B",
-    suffix: "C",
-    label: " · cache off",
-    categories,
-    products: productPaths,
-  });
-  await stopChild(cold.child);
-  extraShops.cache_off = { cold_start_ms: Math.round(cold.coldStartMs), log_statuses_by_phase: cold.log.statuses };
+  if (wanted("B2C") || wanted("B3C")) {
+    const cold = await startShop(dirs, { PAGE_CACHE_MB: "0" });
+    await pageBenches(benches, cold, {
+      prefix: "B",
+      suffix: "C",
+      label: " · cache off",
+      categories,
+      products: productPaths,
+    });
+    await stopChild(cold.child);
+    extraShops.cache_off = { cold_start_ms: Math.round(cold.coldStartMs), log_statuses_by_phase: cold.log.statuses };
+  }
   // npm start's default: one process per core.
   const cores = await startShop(dirs, { WEB_CONCURRENCY: "" });
   const processes = shopPids(cores.child.pid).length - 1;
@@ -1274,10 +1355,12 @@ async function main() {
     .prepare("update product_variants set stock = ? where product_id = ? and color = ?")
     .run(dataset.scarceProduct.stock, dataset.scarceProduct.id, dataset.scarceProduct.color);
   restock.close();
-  benches.B6D = {
-    label: `${SHOPPERS} concurrent payments${onCores}`,
-    ...(await benchCheckouts(shopContext(cores), cores, dataset, `file:${dirs.database}`, "B6D")),
-  };
+  if (wanted("B6D")) {
+    benches.B6D = {
+      label: `${SHOPPERS} concurrent payments${onCores}`,
+      ...(await benchCheckouts(shopContext(cores), cores, dataset, `file:${dirs.database}`, "B6D")),
+    };
+  }
   await stopChild(cores.child);
   extraShops.default_concurrency = {
     processes,
@@ -1288,7 +1371,7 @@ async function main() {
   };
 
   const postgres =
-    process.env.BENCH_POSTGRES === "0"
+    process.env.BENCH_POSTGRES === "0" || (ONLY.size > 0 && ![...ONLY].some((id) => id.startsWith("P")))
       ? null
       : await benchPostgres({
           benches,
@@ -1329,6 +1412,7 @@ async function main() {
       stderr_tail: shop.log.stderr.slice(-40),
     },
     extra_shops: extraShops,
+    page_bytes,
     postgres,
     benches,
   };

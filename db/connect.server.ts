@@ -4,13 +4,17 @@ import SQLite from "better-sqlite3";
 import {
   CompiledQuery,
   type DatabaseConnection,
+  DeleteQueryNode,
   type Driver,
+  InsertQueryNode,
   Kysely,
   PostgresDialect,
+  type QueryResult,
   type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
+  UpdateQueryNode,
 } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
@@ -164,6 +168,7 @@ function logConnectionLost(error: Error, state: "idle" | "in use"): void {
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   readonly #sqlite: SQLite.Database | null;
+  #connection: DatabaseConnection | null = null;
 
   /** `sqlite`: the better-sqlite3 handle behind `settings.database` (which may wrap it). */
   constructor(settings: SqliteDialectConfig, sqlite: SQLite.Database | null) {
@@ -199,6 +204,30 @@ class ImmediateSqliteDriver extends SqliteDriver {
     }
   }
   /**
+   * A write outside a transaction (a session saved, a page view counted: one statement, its own
+   * transaction) waits for another process's write lock the same way, off the event loop: with
+   * the busy timeout, SQLite sleeps inside the call (1, 2, 5 … 100 ms at a time), and every
+   * request of the process waits with it (decision 069: two workers taking 50 payments at once
+   * stalled each other so). Reads never wait for a writer under WAL; raw SQL (migrations, pragmas)
+   * keeps the busy timeout.
+   */
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    const sqlite = this.#sqlite;
+    if (!sqlite) return connection;
+    this.#connection ??= {
+      executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+        const write =
+          InsertQueryNode.is(query.query) || UpdateQueryNode.is(query.query) || DeleteQueryNode.is(query.query);
+        if (!write || sqlite.inTransaction) return connection.executeQuery<R>(query);
+        return writeWithoutBlocking(sqlite, () => connection.executeQuery<R>(query));
+      },
+      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+    };
+    return this.#connection;
+  }
+
+  /**
    * SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM,
    * and SQLITE_BUSY in some cases): a ROLLBACK then fails with "no transaction is active", and
    * Kysely would throw that instead of the error that matters (a full disk answered 507).
@@ -206,6 +235,32 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     if (this.#sqlite && !this.#sqlite.inTransaction) return;
     await super.rollbackTransaction(connection);
+  }
+}
+
+/**
+ * Runs one statement (its own transaction) without SQLite's busy timeout, retried on a timer
+ * (1 ms, then up to 8 ms apart) while another process holds the write lock, for as long as the
+ * busy timeout. `run` does its work synchronously (better-sqlite3 under an async signature): the
+ * timeout is back before any other code runs.
+ */
+async function writeWithoutBlocking<T>(sqlite: SQLite.Database, run: () => Promise<T>): Promise<T> {
+  const timeout = Number(sqlite.pragma("busy_timeout", { simple: true })) || 0;
+  const deadline = Date.now() + timeout;
+  for (let attempt = 0; ; attempt++) {
+    let result: Promise<T>;
+    sqlite.pragma("busy_timeout = 0");
+    try {
+      result = run();
+    } finally {
+      sqlite.pragma(`busy_timeout = ${timeout}`);
+    }
+    try {
+      return await result;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(8, 1 + attempt)));
   }
 }
 

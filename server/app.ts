@@ -40,6 +40,7 @@ import { handleUncaughtError, logRequests } from "./request-log";
 import { proxyCountry } from "./request-origin";
 import { assignRequestTrace, traceOf } from "./request-trace";
 import { startScheduledJobs } from "./scheduled-jobs";
+import { limitConcurrentUploads, UPLOAD_SLOTS } from "./upload-slots";
 import { createStorage, serveBucketUploads } from "./uploads";
 
 /**
@@ -241,58 +242,6 @@ export function refuseCrossOriginWrites(config: Pick<Config, "trustProxy">) {
     }
     if (allowed) return next();
     res.status(403).type("text/plain").send("Cross-site request refused");
-  };
-}
-
-/** Uploads handled at once; more would only queue for the same two cores and four image threads. */
-const UPLOAD_SLOTS = 4;
-/** Time an upload has, once it holds a slot, to send its whole body (10 MB at 1 Mbit/s takes 80 s). */
-const UPLOAD_DEADLINE_MS = 120_000;
-/** A body larger than this (or one of unknown length) is an upload. */
-const UPLOAD_MIN_BYTES = 256 * 1024;
-
-/**
- * Uploads (large or chunked request bodies) are handled a few at a time, from the first byte
- * read to the last byte of the answer: each is held in memory whole while its form is parsed
- * and its image re-encoded, so 50 at once would hold 50 copies. The others wait with their
- * bytes still in the network (TCP backpressure), not in the server's memory.
- */
-export function limitConcurrentUploads(slots: number) {
-  let active = 0;
-  const queue: (() => void)[] = [];
-  return (req: Request, res: Response, next: NextFunction) => {
-    const length = Number(req.get("Content-Length") ?? "0");
-    const upload = !SAFE_METHODS.has(req.method) && (length > UPLOAD_MIN_BYTES || req.get("Transfer-Encoding"));
-    if (!upload) return next();
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      const waiting = queue.shift();
-      if (waiting) waiting();
-      else active--;
-    };
-    const start = () => {
-      res.once("finish", release);
-      res.once("close", release);
-      // A client trickling its body must not hold a slot for ever: it gets a fixed time once in.
-      const deadline = setTimeout(() => {
-        if (!req.complete) req.destroy();
-      }, UPLOAD_DEADLINE_MS);
-      res.once("close", () => clearTimeout(deadline));
-      next();
-    };
-    if (active < slots) {
-      active++;
-      start();
-      return;
-    }
-    queue.push(start);
-    // A client that gives up while waiting leaves the queue.
-    res.once("close", () => {
-      const index = queue.indexOf(start);
-      if (index >= 0) queue.splice(index, 1);
-    });
   };
 }
 

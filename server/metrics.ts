@@ -37,7 +37,23 @@ function recordRequest(this: Response): void {
   const seconds = (performance.now() - (this.locals.startedAt as number)) / 1000;
   const status = STATUS_CLASSES[Math.floor(this.statusCode / 100) - 1] ?? "5xx";
   const method = METHODS.has(this.req.method) ? this.req.method : "other";
-  requestDuration.observe({ route: routeLabel(this), method, status }, seconds);
+  durationOf(routeLabel(this), method, status).observe(seconds);
+}
+
+/**
+ * The histogram's child for one label set, kept: `observe` with a labels object validates and
+ * hashes the labels on every request (prom-client), a child does that once. The label sets are
+ * bounded (route patterns × methods × status classes).
+ */
+const durationChildren = new Map<string, ReturnType<typeof requestDuration.labels>>();
+function durationOf(route: string, method: string, status: string) {
+  const key = `${route}\n${method}\n${status}`;
+  let child = durationChildren.get(key);
+  if (!child) {
+    child = requestDuration.labels({ route, method, status });
+    durationChildren.set(key, child);
+  }
+  return child;
 }
 
 /** What a request is counted under: a bounded set of values. */

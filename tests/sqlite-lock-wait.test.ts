@@ -47,4 +47,41 @@ describe("SQLite transactions waiting for another writer", () => {
       await db.destroy();
     }
   });
+
+  it("a single write outside a transaction waits the same way (issue 31)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-lock-"));
+    dirs.push(dir);
+    const file = path.join(dir, "shop.db");
+    const db = openDatabase(`file:${file}`);
+    try {
+      await sql`create table t (n integer)`.execute(db);
+      await db.schema.createTable("u").addColumn("n", "integer").execute();
+      const other = new SQLite(file);
+      other.exec("begin immediate");
+      other.prepare("insert into t values (1)").run();
+      let ticks = 0;
+      const ticker = setInterval(() => ticks++, 5);
+      const started = Date.now();
+      // A session saved, a page view counted: one statement, its own transaction.
+      const waiting = db
+        .insertInto("u" as never)
+        .values({ n: 2 } as never)
+        .execute();
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const ticksWhileLocked = ticks;
+      other.exec("commit");
+      other.close();
+      await waiting;
+      clearInterval(ticker);
+      expect(ticksWhileLocked).toBeGreaterThan(10);
+      expect(Date.now() - started).toBeLessThan(1000);
+      const count = await sql<{ n: number }>`select count(*) as n from u`.execute(db);
+      expect(Number(count.rows[0]?.n)).toBe(1);
+      // The busy timeout is the connection's again for everything else.
+      const timeout = await sql<Record<string, number>>`pragma busy_timeout`.execute(db);
+      expect(Object.values(timeout.rows[0] ?? {})).toEqual([5000]);
+    } finally {
+      await db.destroy();
+    }
+  });
 });

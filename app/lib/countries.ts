@@ -284,8 +284,23 @@ export function countryName(code: string, language: "en" | "zh"): string {
   }
 }
 
-/** Every country as { code, name } in a language: Hong Kong first, then alphabetical in that language. */
-export function countryOptions(language: "en" | "zh"): { code: CountryCode; name: string }[] {
+const optionsByLanguage = new Map<"en" | "zh", readonly { code: CountryCode; name: string }[]>();
+
+/**
+ * Every country as { code, name } in a language: Hong Kong first, then alphabetical in that
+ * language. Computed once per language (the cart and checkout pages asked on every render: a
+ * few percent of their CPU, decision 069). Shared: never change the list.
+ */
+export function countryOptions(language: "en" | "zh"): readonly { code: CountryCode; name: string }[] {
+  let options = optionsByLanguage.get(language);
+  if (!options) {
+    options = Object.freeze(sortedCountryOptions(language));
+    optionsByLanguage.set(language, options);
+  }
+  return options;
+}
+
+function sortedCountryOptions(language: "en" | "zh"): { code: CountryCode; name: string }[] {
   const names = new Intl.DisplayNames([LOCALES[language]], { type: "region", fallback: "code" });
   const collator = new Intl.Collator(LOCALES[language]);
   const rest = COUNTRY_CODES.filter((code) => code !== "HK")

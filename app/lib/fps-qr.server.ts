@@ -140,14 +140,28 @@ export const QUIET_ZONE_MODULES = 4;
  * zone inside the SVG, so a reader finds it whatever the page puts around it.
  */
 export async function fpsQrSvg(payload: string, label = "FPS QR code"): Promise<string> {
-  const svg = await QRCode.toString(payload, {
+  const key = `${label}\n${payload}`;
+  const kept = drawn.get(key);
+  if (kept !== undefined) return kept;
+  const symbol = await QRCode.toString(payload, {
     type: "svg",
     errorCorrectionLevel: "M",
     margin: QUIET_ZONE_MODULES,
   });
   const name = label.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
-  return svg.replace(/^<svg /, `<svg role="img" aria-label="${name}" `);
+  const svg = symbol.replace(/^<svg /, `<svg role="img" aria-label="${name}" `);
+  drawn.set(key, svg);
+  if (drawn.size > DRAWN_CODES) drawn.delete(drawn.keys().next().value as string);
+  return svg;
 }
+
+/**
+ * Codes drawn lately, by label and payload (amount, order number): the payment page is shown
+ * again for the same code (a refused payment, a reload, the order page) and drawing one is a
+ * twentieth of the page's CPU (decision 069). A few KB each.
+ */
+const drawn = new Map<string, string>();
+const DRAWN_CODES = 200;
 
 export interface FpsQr {
   /** Inline SVG markup of the QR code. */

@@ -11,6 +11,12 @@ import { generateKey, removeFilesQuietly, type Storage, type StorageArea } from 
  * (EXIF, GPS), resized and re-encoded to WebP under a generated name.
  */
 
+// No libvips operation cache: the shop never reads the same upload twice, and the cache kept up
+// to 50 MB of decoded images per process. One thread per image: receipts are encoded
+// RECEIPT_SLOTS at a time (one per core), so more threads per image only contend (decision 069).
+sharp.cache(false);
+sharp.concurrency(1);
+
 export type ImageErrorCode = "empty" | "tooLarge" | "unsupportedType" | "tooManyPixels" | "corrupt";
 
 export class ImageError extends Error {
@@ -136,6 +142,34 @@ export async function processImage(input: Uint8Array, preset: ImagePreset): Prom
   }
 }
 
+/** An uploaded file checked and re-encoded (processImage) under a preset: not stored yet. */
+export async function encodeUpload(file: File | Blob, kind: ImageKind): Promise<ProcessedImage> {
+  const preset = IMAGE_PRESETS[kind];
+  if (file.size > preset.maxBytes) {
+    throw new ImageError("tooLarge", { maxMb: Math.round(preset.maxBytes / MB) });
+  }
+  return processImage(new Uint8Array(await file.arrayBuffer()), preset);
+}
+
+/** Stores an image encodeUpload made for `kind` (no derivatives: see storeImage) under a new key. */
+export async function putEncoded(
+  storage: Storage,
+  image: ProcessedImage,
+  kind: ImageKind,
+  options: { area?: StorageArea; folder?: string } = {},
+): Promise<string> {
+  const preset: ImagePreset = IMAGE_PRESETS[kind];
+  const jpeg = preset.output === "jpeg";
+  const key = generateKey(options.folder ?? `${kind}s`, jpeg ? "jpg" : "webp");
+  await storage.put(
+    options.area ?? (kind === "receipt" ? "private" : "public"),
+    key,
+    image.data,
+    jpeg ? "image/jpeg" : "image/webp",
+  );
+  return key;
+}
+
 /**
  * Validates, re-encodes and stores an uploaded image; returns its storage key. Nothing is
  * stored when the image is refused.
@@ -146,23 +180,12 @@ export async function storeImage(
   kind: ImageKind,
   options: { area?: StorageArea; folder?: string } = {},
 ): Promise<string> {
-  const preset = IMAGE_PRESETS[kind];
-  if (file.size > preset.maxBytes) {
-    throw new ImageError("tooLarge", { maxMb: Math.round(preset.maxBytes / MB) });
-  }
-  const image = await processImage(new Uint8Array(await file.arrayBuffer()), preset);
-  if ("derivatives" in preset) {
+  const image = await encodeUpload(file, kind);
+  const preset: ImagePreset = IMAGE_PRESETS[kind];
+  if (preset.derivatives) {
     return putWithDerivatives(storage, generateKey(options.folder ?? `${kind}s`, "webp"), image, preset.quality);
   }
-  const jpeg = "output" in preset && preset.output === "jpeg";
-  const key = generateKey(options.folder ?? `${kind}s`, jpeg ? "jpg" : "webp");
-  await storage.put(
-    options.area ?? (kind === "receipt" ? "private" : "public"),
-    key,
-    image.data,
-    jpeg ? "image/jpeg" : "image/webp",
-  );
-  return key;
+  return putEncoded(storage, image, kind, options);
 }
 
 /**

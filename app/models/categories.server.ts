@@ -7,17 +7,28 @@ import { UserError } from "~/lib/problem";
 import { publicUrl, type Storage } from "~/lib/storage.server";
 import { type CategoryInput, slugify } from "~/schemas/category";
 import { auditAction } from "./audit.server";
+import { catalogueMemo } from "./catalogue-memo.server";
 import { setCategoryZones } from "./orders/restrictions.server";
 
-/** Active categories in the operator's order: the navigation, footer and home tiles. */
-export async function listActiveCategories(db: DB): Promise<CategoryRow[]> {
-  return db
-    .selectFrom("categories")
-    .selectAll()
-    .where("is_active", "=", 1)
-    .orderBy("sort_order")
-    .orderBy("id")
-    .execute();
+const activeCategories = catalogueMemo<readonly CategoryRow[]>({ maxEntries: 1 });
+
+/**
+ * Active categories in the operator's order: the navigation, footer and home tiles, read by
+ * every page. Kept while the catalogue does not change (catalogue-memo.server.ts): one
+ * primary-key read instead of every category's row. Shared: never change the list.
+ */
+export async function listActiveCategories(db: DB): Promise<readonly CategoryRow[]> {
+  return activeCategories(db, "", async () =>
+    Object.freeze(
+      await db
+        .selectFrom("categories")
+        .selectAll()
+        .where("is_active", "=", 1)
+        .orderBy("sort_order")
+        .orderBy("id")
+        .execute(),
+    ),
+  );
 }
 
 /** A category as the Category Manager lists it. */

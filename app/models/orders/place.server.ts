@@ -25,6 +25,8 @@ import { storeReceipt } from "./receipts.server";
 import { requireShippable } from "./restrictions.server";
 import { findOwnOrder } from "./shopper.server";
 
+type CartLineRow = Awaited<ReturnType<typeof cartLineRows>>[number];
+
 /** Unique under load: `ORD-` + timestamp + a random suffix. */
 export function newOrderNumber(at = Date.now()): string {
   return `ORD-${at}-${crypto.randomBytes(3).toString("hex").toUpperCase()}`;
@@ -129,16 +131,27 @@ export async function payForCheckout(
     throw new UserError("payment.closedText", { params: { email: input.supportEmail }, status: 409 });
   }
   const hasFile = input.receipt instanceof File && input.receipt.size > 0;
-  const receiptPath = input.payLater && !hasFile ? null : await storeReceipt(storage, input.receipt, input.userId);
+  const { cartId } = input;
+  const receiptPath =
+    input.payLater && !hasFile
+      ? null
+      : await storeReceipt(storage, input.receipt, input.userId, {
+          // Checked when the receipt's turn to be re-encoded comes (50 shoppers at once queue
+          // there): a cart placeOrder would refuse by then is refused the same way, before its
+          // receipt costs any CPU. placeOrder checks again in its transaction, which decides.
+          beforeEncode: cartId
+            ? () => refuseUnplaceableCart(db, cartId, input.locale).catch((error) => Promise.reject(orderFailed(error)))
+            : undefined,
+        });
   const removeReceipt = () => (receiptPath ? removeFilesQuietly(storage, "private", [receiptPath]) : undefined);
   try {
-    if (!input.cartId) throw new UserError("checkout.errors.emptyCart", { status: 409 });
+    if (!cartId) throw new UserError("checkout.errors.emptyCart", { status: 409 });
     const placed = await placeOrder(
       db,
       { publicUrl: input.publicUrl, demoMode: input.demoMode },
       {
         userId: input.userId,
-        cartId: input.cartId,
+        cartId,
         currency: input.currency,
         locale: input.locale,
         customer: checkout.customer,
@@ -153,9 +166,49 @@ export async function payForCheckout(
     return placed;
   } catch (error) {
     await removeReceipt();
-    if (!(error instanceof UserError)) throw error;
-    throw new UserError("payment.orderFailed", { detailKey: error.key, params: error.params, status: 409 });
+    throw orderFailed(error);
   }
+}
+
+/** A refused order as the payment form says it: 409, the reason as its detail. */
+function orderFailed(error: unknown): unknown {
+  if (!(error instanceof UserError)) return error;
+  return new UserError("payment.orderFailed", { detailKey: error.key, params: error.params, status: 409 });
+}
+
+/** A line's product is hidden from shoppers (its category inactive): not sold. */
+function refuseHidden(lines: CartLineRow[], locale: Language): void {
+  const hidden = lines.find((line) => line.category_is_active === 0);
+  if (hidden) {
+    throw new UserError("checkout.errors.unavailable", {
+      params: { name: localized(hidden, "name", locale) },
+      status: 409,
+    });
+  }
+}
+
+function outOfStock(line: CartLineRow, left: number, locale: Language): UserError {
+  return new UserError("checkout.errors.outOfStock", {
+    params: {
+      name: localized(line, "name", locale),
+      color: variantName(line, locale) || line.color,
+      count: left,
+    },
+    status: 409,
+  });
+}
+
+/**
+ * Refuses, outside any transaction, a cart placeOrder would refuse now for what it holds: empty,
+ * a product hidden, a colour with less stock than the line wants. The same refusals as
+ * placeOrder's, read from the committed state; placeOrder decides in its transaction.
+ */
+export async function refuseUnplaceableCart(db: DB, cartId: string, locale: Language): Promise<void> {
+  const lines = await cartLineRows(db, cartId);
+  if (lines.length === 0) throw new UserError("checkout.errors.emptyCart", { status: 409 });
+  refuseHidden(lines, locale);
+  const short = lines.find((line) => (line.stock ?? 0) < line.quantity);
+  if (short) throw outOfStock(short, short.stock ?? 0, locale);
 }
 
 /**
@@ -184,13 +237,7 @@ export async function placeOrder(
     const lines = await cartLineRows(trx, input.cartId);
     if (lines.length === 0) throw new UserError("checkout.errors.emptyCart", { status: 409 });
     // Hidden from shoppers since it went into the cart (its category is inactive): not sold.
-    const hidden = lines.find((line) => line.category_is_active === 0);
-    if (hidden) {
-      throw new UserError("checkout.errors.unavailable", {
-        params: { name: localized(hidden, "name", input.locale) },
-        status: 409,
-      });
-    }
+    refuseHidden(lines, input.locale);
     // An 18+ item needs the shopper's confirmation, whatever the form said (docs/decisions/049).
     const age = await requireAgeConfirmation(trx, input.cartId, input.ageConfirmation, input.locale);
 
@@ -214,14 +261,7 @@ export async function placeOrder(
           .where("color", "=", line.color)
           .where("option_value", "=", line.option_value)
           .executeTakeFirst();
-        throw new UserError("checkout.errors.outOfStock", {
-          params: {
-            name: localized(line, "name", input.locale),
-            color: variantName(line, input.locale) || line.color,
-            count: left?.stock ?? 0,
-          },
-          status: 409,
-        });
+        throw outOfStock(line, left?.stock ?? 0, input.locale);
       }
     }
 

@@ -5,7 +5,7 @@ import type { Database, OrderRow } from "#db/schema";
 import type { Config } from "~/lib/config.server";
 import { IMAGE_PRESETS, ImageError } from "~/lib/images.server";
 import { type Problem, type UnreadBodyProblems, UserError } from "~/lib/problem";
-import { storeReceiptImage } from "~/lib/receipt-images.server";
+import { type ReceiptOptions, storeReceiptImage } from "~/lib/receipt-images.server";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import { auditAction } from "../audit.server";
 import { recordShopEvent } from "../outbox/events.server";
@@ -24,13 +24,18 @@ export const RECEIPT_UNREAD: UnreadBodyProblems = { tooLarge: RECEIPT_TOO_LARGE 
  * refusal (400); a file over the receipt limit is 413, anything that is not an image 400: the
  * same answers on the payment page and when a rejected receipt is replaced.
  */
-export async function storeReceipt(storage: Storage, file: File | undefined, userId: string): Promise<string> {
+export async function storeReceipt(
+  storage: Storage,
+  file: File | undefined,
+  userId: string,
+  options: ReceiptOptions = {},
+): Promise<string> {
   if (!(file instanceof File) || file.size === 0) {
     throw new UserError("payment.required", { detailKey: "payment.requiredDetail" });
   }
   try {
     // A few at a time (receipt-images.server.ts); nothing else of the payment waits on it.
-    return await storeReceiptImage(storage, file, `receipts/${userId}`);
+    return await storeReceiptImage(storage, file, `receipts/${userId}`, options);
   } catch (error) {
     if (!(error instanceof ImageError)) throw error;
     if (error.code === "tooLarge") {

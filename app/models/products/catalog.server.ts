@@ -4,6 +4,8 @@ import type { CategoryRow, Currency, Database } from "#db/schema";
 import { brandIdsMatching, matchProductSearch } from "#db/search";
 import { publicUrl } from "~/lib/storage.server";
 import type { StoreVariant } from "~/lib/variants";
+import { catalogueMemo } from "../catalogue-memo.server";
+import { listActiveCategories } from "../categories.server";
 import { searchTerms } from "../settings/search-synonyms.server";
 import {
   CARD_COLUMNS,
@@ -14,7 +16,7 @@ import {
   shownToShoppers,
   toCards,
 } from "./cards.server";
-import { listedPrice, onSaleAt, regularPrice, saleEnded, saleNotEnded } from "./sale-prices.server";
+import { listedPrice, nextSaleEnd, onSaleAt, regularPrice, saleEnded, saleNotEnded } from "./sale-prices.server";
 
 /**
  * The catalogue rules: listing (category, price band, sort, page), search and the product
@@ -105,7 +107,7 @@ export function titleFromSlug(slug: string | undefined | null): string {
 export async function findActiveCategory(db: DB, slug: string): Promise<CategoryRow | undefined> {
   const wanted = normalizeSlug(slug);
   if (!wanted) return undefined;
-  const rows = await db.selectFrom("categories").selectAll().where("is_active", "=", 1).execute();
+  const rows = await listActiveCategories(db);
   return rows.find((row) => normalizeSlug(row.slug) === wanted || normalizeSlug(row.name_en) === wanted);
 }
 
@@ -177,10 +179,39 @@ export interface ListingBrand {
 export async function listingBrands(
   db: DB,
   query: Omit<ListingQuery, "sort" | "page" | "brandId" | "price">,
-): Promise<ListingBrand[]> {
+): Promise<readonly ListingBrand[]> {
   const search = normalizeSearch(query.search);
   if (query.search !== undefined && [...search].length < 2) return [];
-  const { base } = await listingBase(db, { ...query, brandId: null }, search, query.at ?? new Date());
+  // A test's clock reads afresh; a listing's counts are otherwise kept per catalogue version.
+  if (query.at) return countListingBrands(db, query, search, query.at);
+  const key = JSON.stringify([query.newArrivals ? "new" : query.onSale ? "sale" : "", query.categoryId, search]);
+  return listingBrandsMemo(db, key, async () => Object.freeze(await countListingBrands(db, query, search, new Date())));
+}
+
+/**
+ * The brand counts of listings, kept while the catalogue does not change (catalogue-memo.server.ts):
+ * a GROUP BY over the listing's products on every listing page otherwise. The sale listing's
+ * until its next sale ends; new arrivals' for a minute (a product ages out of the 90 days with no
+ * write).
+ */
+const listingBrandsMemo = catalogueMemo<readonly ListingBrand[]>({
+  maxEntries: 500,
+  expiresAt: async (db, key, now) => {
+    if (key.startsWith('["new"')) return now + NEW_ARRIVALS_BRANDS_MS;
+    if (!key.startsWith('["sale"')) return Number.POSITIVE_INFINITY;
+    const saleEnd = await nextSaleEnd(db, new Date(now));
+    return saleEnd === null ? Number.POSITIVE_INFINITY : Date.parse(saleEnd);
+  },
+});
+const NEW_ARRIVALS_BRANDS_MS = 60_000;
+
+async function countListingBrands(
+  db: DB,
+  query: Omit<ListingQuery, "sort" | "page" | "brandId" | "price">,
+  search: string,
+  at: Date,
+): Promise<ListingBrand[]> {
+  const { base } = await listingBase(db, { ...query, brandId: null }, search, at);
   const rows = await base
     .innerJoin("brands", "brands.id", "products.brand_id")
     .select(["brands.id", "brands.name", "brands.name_zh", "brands.slug", "brands.sort_order"])
