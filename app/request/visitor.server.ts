@@ -83,9 +83,24 @@ export async function readVisitor(svc: Pick<Services, "db" | "config">, input: R
     currency,
     cartId: cart?.id ?? null,
     cartCount: cart?.lines ?? 0,
-    bot: isbot(input.userAgent ?? ""),
+    bot: isCrawler(input.userAgent),
     flashPending: session.data.flash !== undefined,
   };
+}
+
+/** isbot's answers by User-Agent (a regular expression of some hundred names, asked on every page). */
+const crawlers = new Map<string, boolean>();
+const CRAWLERS_KEPT = 2_000;
+
+function isCrawler(userAgent: string | null): boolean {
+  const agent = userAgent ?? "";
+  let answer = crawlers.get(agent);
+  if (answer === undefined) {
+    answer = isbot(agent);
+    if (crawlers.size >= CRAWLERS_KEPT) crawlers.delete(crawlers.keys().next().value as string);
+    crawlers.set(agent, answer);
+  }
+  return answer;
 }
 
 /** The visitor React Router's middleware read (or took over from the page cache). */
