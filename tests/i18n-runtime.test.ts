@@ -41,7 +41,7 @@ function variablesOf(texts: string[]): string[] {
   return [...new Set(texts.flatMap((text) => [...text.matchAll(/\{\{(.+?)\}\}/g)].map((m) => (m[1] ?? "").trim())))];
 }
 
-/** The same configuration as the server's middleware (remix-i18next) and the old browser entry. */
+/** The same configuration as the server's i18next instances (app/middleware/i18next.ts) and the old browser entry. */
 async function i18nextFor(language: string, translation: Messages): Promise<I18next> {
   const instance = createInstance();
   await instance.init({
