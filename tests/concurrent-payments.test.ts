@@ -2,6 +2,8 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { RECEIPT_SLOTS, storeReceiptImage } from "~/lib/receipt-images.server";
 import { MemoryStorage, type StorageArea } from "~/lib/storage.server";
+import { payForCheckout } from "~/models/orders/place.server";
+import { getCheckout } from "~/request/checkout.server";
 import { action as paymentAction } from "~/routes/store/payment";
 import { variantStock } from "./factories";
 import { freshTestServices } from "./setup/db";
@@ -110,6 +112,42 @@ describe("the payment form under a crowd", () => {
     expect(answer.data.problem).toMatchObject({ key: "payment.orderFailed", detailKey: "checkout.errors.outOfStock" });
     expect(storage.puts).toBe(0);
     expect(await svc.db.selectFrom("orders").select("id").execute()).toHaveLength(0);
+  });
+
+  it("the same form sent 10 times at once: the sends still queued when the order is made answer with it", async () => {
+    const base = await freshTestServices({ demoMode: true });
+    const storage = new WatchedStorage();
+    const svc = { ...base, storage };
+    const { user, ctx, submissionKey } = await shopperAtPayment(svc);
+    const checkout = getCheckout(ctx);
+    const cart = await svc.db.selectFrom("carts").select("id").where("user_id", "=", user.id).executeTakeFirstOrThrow();
+    const receipt = await jpeg();
+    // Each send read its session before any order existed; most then wait for a receipt slot
+    // while the first ones place the order and empty the cart.
+    const sends = await Promise.allSettled(
+      Array.from({ length: 10 }, () =>
+        payForCheckout(svc.db, storage, {
+          userId: user.id,
+          cartId: cart.id,
+          currency: "HKD",
+          locale: "en",
+          checkout,
+          submissionKey,
+          receipt,
+          payLater: false,
+          demoMode: true,
+          supportEmail: "shop@example.hk",
+          defaultPaymentWindowHours: 48,
+          publicUrl: "http://localhost",
+        }),
+      ),
+    );
+    const refused = sends.filter((send) => send.status === "rejected");
+    expect(refused, JSON.stringify(refused)).toEqual([]);
+    const orders = await svc.db.selectFrom("orders").select(["id", "receipt_path"]).execute();
+    expect(orders).toHaveLength(1);
+    const ids = sends.map((send) => (send.status === "fulfilled" ? send.value.order.id : null));
+    expect(new Set(ids)).toEqual(new Set([orders[0]?.id]));
   });
 
   it("places the order with its receipt file stored first", async () => {

@@ -132,17 +132,25 @@ export async function payForCheckout(
   }
   const hasFile = input.receipt instanceof File && input.receipt.size > 0;
   const { cartId } = input;
-  const receiptPath =
-    input.payLater && !hasFile
-      ? null
-      : await storeReceipt(storage, input.receipt, input.userId, {
-          // Checked when the receipt's turn to be re-encoded comes (50 shoppers at once queue
-          // there): a cart placeOrder would refuse by then is refused the same way, before its
-          // receipt costs any CPU. placeOrder checks again in its transaction, which decides.
-          beforeEncode: cartId
-            ? () => refuseUnplaceableCart(db, cartId, input.locale).catch((error) => Promise.reject(orderFailed(error)))
-            : undefined,
-        });
+  let receiptPath: string | null = null;
+  if (!input.payLater || hasFile) {
+    try {
+      receiptPath = await storeReceipt(storage, input.receipt, input.userId, {
+        // Checked when the receipt's turn to be re-encoded comes (50 shoppers at once queue
+        // there): a cart placeOrder would refuse by then is refused the same way, before its
+        // receipt costs any CPU. placeOrder checks again in its transaction, which decides.
+        beforeEncode: cartId
+          ? () => refuseUnplaceableCart(db, cartId, input.locale).catch((error) => Promise.reject(orderFailed(error)))
+          : undefined,
+      });
+    } catch (error) {
+      // The same form sent twice at once: while this one waited for its turn, the other made the
+      // order (and emptied the cart). It answers with that order, as a form sent again does.
+      const made = await findSubmittedOrder(db, input.userId, input.submissionKey);
+      if (made) return { order: made, duplicate: true };
+      throw error;
+    }
+  }
   const removeReceipt = () => (receiptPath ? removeFilesQuietly(storage, "private", [receiptPath]) : undefined);
   try {
     if (!cartId) throw new UserError("checkout.errors.emptyCart", { status: 409 });
