@@ -18,11 +18,10 @@ import { outageMiddleware, retryAfterMiddleware } from "./middleware/outage";
 import { pageViewMiddleware } from "./middleware/page-views";
 import { traceMiddleware } from "./middleware/trace";
 import { visitorMiddleware } from "./middleware/visitor";
-import { countCartLines } from "./models/cart.server";
 import { listActiveCategories } from "./models/categories.server";
 import { getShop, shopIdentity } from "./models/settings/shop.server";
 import { getUser } from "./request/auth.server";
-import { currentCartId } from "./request/cart.server";
+import { headerCartCount } from "./request/cart.server";
 import { takeFlash } from "./request/flash.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
@@ -68,7 +67,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, config } = services(context);
   const [categories, cartCount, shop] = await Promise.all([
     listActiveCategories(db),
-    currentCartId(context).then((id) => countCartLines(db, id)),
+    headerCartCount(context, request),
     getShop(context),
   ]);
   const user = getUser(context);

@@ -2,12 +2,21 @@ import type { KyselyPlugin } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { now } from "#db/connect.server";
 import { addToCart, cartIdForUser, createAnonymousCart } from "~/models/cart.server";
+import { userContext } from "~/request/auth.server";
+import { headerCartCount } from "~/request/cart.server";
 import { currencyCookie } from "~/request/currency.server";
 import { headerLanguage, languageCookie } from "~/request/language.server";
-import { commitSession, emptySession, hashToken, type Session, sessionCookie } from "~/request/session.server";
-import { type RequestInput, readVisitor } from "~/request/visitor.server";
+import {
+  commitSession,
+  emptySession,
+  hashToken,
+  type Session,
+  sessionContext,
+  sessionCookie,
+} from "~/request/session.server";
+import { type RequestInput, readVisitor, visitorContext } from "~/request/visitor.server";
 import { createCustomer, createProduct } from "./factories";
-import { createTestServices, type TestServices } from "./setup/db";
+import { createTestContext, createTestServices, type TestServices } from "./setup/db";
 
 /*
  * The one function that turns a request into a visitor (app/request/visitor.server.ts), on a real
@@ -237,5 +246,21 @@ describe("readVisitor", () => {
   it("a crawler is told by its User-Agent", async () => {
     const bot = await readVisitor(svc, input({ userAgent: "Mozilla/5.0 (compatible; Googlebot/2.1)" }));
     expect(bot.bot).toBe(true);
+  });
+
+  it("the header's count: the visitor's on a GET, counted again after an action changed the cart", async () => {
+    const customer = await createCustomer(svc.db);
+    const cartId = await cartIdForUser(svc.db, customer.id);
+    await addToCart(svc.db, cartId, { productId, color: "Black", quantity: 1 });
+    const visitor = await readVisitor(svc, input({ cookie: await signedIn(customer.id) }));
+    expect(visitor.cartCount).toBe(1);
+    const context = createTestContext(svc);
+    context.set(visitorContext, visitor);
+    context.set(userContext, visitor.user);
+    context.set(sessionContext, visitor.session);
+    // The action of this same request adds a line after the visitor was read.
+    await addToCart(svc.db, cartId, { productId, color: "Tan", quantity: 1 });
+    expect(await headerCartCount(context, new Request("http://localhost/category/all"))).toBe(1);
+    expect(await headerCartCount(context, new Request("http://localhost/cart", { method: "POST" }))).toBe(2);
   });
 });

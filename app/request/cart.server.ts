@@ -1,8 +1,16 @@
 import type { RouterContextProvider } from "react-router";
 import { services } from "~/context";
-import { cartIdForUser, createAnonymousCart, findAnonymousCart, findUserCart, mergeCarts } from "~/models/cart.server";
+import {
+  cartIdForUser,
+  countCartLines,
+  createAnonymousCart,
+  findAnonymousCart,
+  findUserCart,
+  mergeCarts,
+} from "~/models/cart.server";
 import { getUser } from "./auth.server";
 import { getSession, setSessionValue } from "./session.server";
+import { getVisitor } from "./visitor.server";
 
 /**
  * Which cart this request uses: a signed-in user's own cart, otherwise the anonymous cart
@@ -31,4 +39,14 @@ export async function mergeCartAtSignIn(context: Readonly<RouterContextProvider>
   if (!anonymous) return 0;
   const { capped } = await mergeCarts(db, anonymous, userId);
   return capped;
+}
+
+/**
+ * The header's cart count: on a GET, the visitor's (counted once, before the loaders, by
+ * readVisitor); after an action, which may have changed the cart in this same request, counted again.
+ */
+export async function headerCartCount(context: Readonly<RouterContextProvider>, request: Request): Promise<number> {
+  const visitor = getVisitor(context);
+  if (visitor && (request.method === "GET" || request.method === "HEAD")) return visitor.cartCount;
+  return countCartLines(services(context).db, await currentCartId(context));
 }

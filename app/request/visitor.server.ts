@@ -4,7 +4,7 @@ import type { Currency } from "#db/schema";
 import type { Services } from "~/context";
 import type { Language } from "~/locales";
 import { findCartWithCount } from "~/models/cart.server";
-import type { CurrentUser } from "./auth.server";
+import { type CurrentUser, signOut } from "./auth.server";
 import { resolveCurrency } from "./currency.server";
 import { detectLanguage } from "./language.server";
 import { emptySession, readSessionAndUser, type Session, sessionCookie } from "./session.server";
@@ -63,6 +63,8 @@ export async function readVisitor(svc: Pick<Services, "db" | "config">, input: R
   ]);
   const { session } = read;
   let user: CurrentUser | null = null;
+  // A session whose user is gone (its row deleted under it): ended, as signing out does.
+  if (session.userId !== null && !read.user) signOut(session);
   if (session.userId !== null && read.user) {
     const owner =
       config.shopOwnerEmail !== null &&
