@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import {
+  type Compilable,
   CompiledQuery,
   type DatabaseConnection,
   DeleteQueryNode,
@@ -14,6 +15,8 @@ import {
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
+  sql,
+  type Transaction,
   UpdateQueryNode,
 } from "kysely";
 import { Migrator } from "kysely/migration";
@@ -47,7 +50,61 @@ export function openDatabase(url: string): DB {
   // A 32 MB page cache (the default is 2 MB): listings and the dashboard read the same index
   // pages over and over, which otherwise go back to the file system on every request.
   sqlite.pragma("cache_size = -32000");
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: reusingStatements(sqlite) }, sqlite) });
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: reusingStatements(sqlite) }, sqlite),
+  });
+  sqliteHandles.set(db, sqlite);
+  return db;
+}
+
+/** The better-sqlite3 handle behind each SQLite database this module opened (for `preparedRead`). */
+const sqliteHandles = new WeakMap<DB, SQLite.Database>();
+
+/**
+ * A read on the hot path of every page (the catalogue version, the visitor's session and cart):
+ * built with Kysely once per database, its SQL and parameters kept, and run with new parameters.
+ * Building and compiling a query and passing it through Kysely's driver cost several times the
+ * statement itself on SQLite (docs/decisions/074). On SQLite, when the one connection is free —
+ * no transaction open on it, no statement iterating — the prepared statement runs at once;
+ * otherwise (inside a transaction, PostgreSQL, a database with plugins such as the tests'
+ * statement counter) the compiled query goes through `db.executeQuery` as any other query, and
+ * waits its turn. `build` receives placeholder values for its parameters: use each exactly as a
+ * value, never in an expression.
+ */
+export function preparedRead<P extends string[], R>(
+  build: (db: DB, ...params: P) => Compilable<R>,
+): (db: DB, ...params: P) => R[] | Promise<R[]> {
+  const compiled = new WeakMap<DB, { query: CompiledQuery<R>; slots: number[]; statement: SQLite.Statement | null }>();
+  return (db, ...params) => {
+    let entry = compiled.get(db);
+    if (!entry) {
+      const placeholders = params.map((_, i) => `\u0000param${i}\u0000`) as P;
+      const query = build(db, ...placeholders).compile();
+      const slots = placeholders.map((placeholder) => query.parameters.indexOf(placeholder));
+      if (
+        slots.some((slot) => slot < 0) ||
+        query.parameters.filter((value) => placeholders.includes(value as string)).length !== slots.length
+      )
+        throw new Error("preparedRead: each parameter must be used exactly once, as a value");
+      const sqlite = sqliteHandles.get(db);
+      entry = { query, slots, statement: sqlite ? sqlite.prepare(query.sql) : null };
+      compiled.set(db, entry);
+    }
+    const parameters = [...entry.query.parameters];
+    entry.slots.forEach((slot, i) => {
+      parameters[slot] = params[i];
+    });
+    const sqlite = entry.statement ? sqliteHandles.get(db) : undefined;
+    if (entry.statement && sqlite && !sqlite.inTransaction && !entry.statement.busy) {
+      try {
+        return entry.statement.all(parameters) as R[];
+      } catch (error) {
+        // The connection is busy with an open iteration (a streamed export): wait as any query does.
+        if (!(error instanceof TypeError)) throw error;
+      }
+    }
+    return db.executeQuery<R>({ ...entry.query, parameters }).then((result) => result.rows);
+  };
 }
 
 /** Prepared statements kept per SQL text: the shop's queries are a few hundred distinct texts. */
@@ -86,6 +143,34 @@ export function reusingStatements(database: SQLite.Database, size = STATEMENT_CA
       return statement;
     },
   };
+}
+
+/**
+ * A transaction whose commit may be lost to a power cut, never half-applied: page views
+ * (decision 074). The commit does not wait for the disk: on SQLite, synchronous=NORMAL for this
+ * transaction only (set before BEGIN, FULL again before the connection is handed on — SQLite
+ * refuses to change it inside a transaction); WAL keeps the file consistent, and the next FULL
+ * commit (an order) or checkpoint writes these pages too. On PostgreSQL, `synchronous_commit`
+ * off for the transaction. Every other transaction keeps FULL: an acknowledged order survives.
+ */
+export async function relaxedTransaction<T>(db: DB, run: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const sqlite = sqliteHandles.get(db);
+  if (!sqlite) {
+    return db.transaction().execute(async (trx) => {
+      if (databasePool(db)) await sql`set local synchronous_commit = off`.execute(trx);
+      return run(trx);
+    });
+  }
+  // The connection is held from before BEGIN to after the setting is restored: no other
+  // transaction of this process can commit in between with the relaxed setting.
+  return db.connection().execute(async (connection) => {
+    sqlite.pragma("synchronous = NORMAL");
+    try {
+      return await connection.transaction().execute(run);
+    } finally {
+      sqlite.pragma("synchronous = FULL");
+    }
+  });
 }
 
 /** Type parsers for the pool: see openPostgres. */

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import type { DB } from "#db/connect.server";
+import { type DB, preparedRead } from "#db/connect.server";
 import { isDatabaseUnavailable } from "#db/errors";
 import type { Services } from "~/context";
 import { countPageCache } from "~/lib/metrics.server";
@@ -193,9 +193,11 @@ export function cutFor(pending: PendingStore, body: Buffer): CutPage | null {
 
 /** The catalogue's version: one primary-key read (migration 0011). */
 export async function catalogueVersion(db: DB): Promise<number> {
-  const row = await db.selectFrom("page_cache_version").select("version").where("id", "=", 1).executeTakeFirst();
+  const [row] = await versionRow(db);
   return Number(row?.version ?? 0);
 }
+/** Prepared once: every cached answer reads it (db/connect.server.ts `preparedRead`). */
+const versionRow = preparedRead((db: DB) => db.selectFrom("page_cache_version").select("version").where("id", "=", 1));
 
 /**
  * The route pattern of a cacheable page path (one CACHED_PATHS matches), as React Router names

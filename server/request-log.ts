@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
-import { loggablePath, logger } from "~/lib/log.server";
+import { loggablePath, logger, requestLogger } from "~/lib/log.server";
 import { traceOf } from "./request-trace";
 
 /** Answers nobody needs a line for: hashed assets, probes and the metrics scrape. */
@@ -15,7 +15,7 @@ function quiet(path: string): boolean {
  * header, cookie or body. A 5xx is a warning (the error itself is logged where it was caught,
  * with the same `reqId`).
  */
-export function logRequests(log: Logger = logger) {
+export function logRequests(log: Logger = requestLogger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const start = process.hrtime.bigint();
     let done = false;

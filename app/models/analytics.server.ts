@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { type DB, now } from "#db/connect.server";
+import { type DB, now, relaxedTransaction } from "#db/connect.server";
 import { hongKongDay } from "#db/dialect";
 import { CURRENCIES, type Currency, type OrderStatus } from "#db/schema";
 import { hongKongDate } from "~/lib/dates";
@@ -47,7 +47,9 @@ function chunks<T>(rows: T[]): T[][] {
  * Records a batch of storefront page views and keeps the dashboard's rollups (page_view_days,
  * _paths, _day_sessions, _sessions) in step, in one transaction: the dashboard then reads a few
  * hundred rollup rows instead of counting every view (docs/decisions/010-page-view-rollups.md),
- * and the batch costs one commit (docs/decisions/030-page-view-buffer.md). The figures are those
+ * and the batch costs one commit (docs/decisions/030-page-view-buffer.md), one that does not wait
+ * for the disk (`relaxedTransaction`, decision 074: a power cut may lose the last views, never an
+ * order). The figures are those
  * of recording the views one by one in order: a session counts as a visitor once per Hong Kong
  * day and as a new visitor on the first day it is seen. The caller decides what counts as a view
  * (bots, /admin and the spec's site-builder referrers are left out by countPageVisit); every
@@ -77,7 +79,7 @@ export async function writePageViews(db: DB, views: PageView[]): Promise<void> {
     paths.set(key, path);
   }
   const byKey = <T>(map: Map<string, T>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  await db.transaction().execute(async (trx) => {
+  await relaxedTransaction(db, async (trx) => {
     for (const chunk of chunks(rows)) {
       await trx
         .insertInto("page_views")

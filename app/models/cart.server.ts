@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { type DB, now } from "#db/connect.server";
+import { type DB, now, preparedRead } from "#db/connect.server";
 import { lockRows } from "#db/dialect";
 import type { Currency } from "#db/schema";
 import { DEFAULT_COLOR } from "~/lib/colors";
@@ -141,7 +141,13 @@ export async function findCartWithCount(
   db: DB,
   which: { userId: string } | { anonymousId: string },
 ): Promise<{ id: string; lines: number } | null> {
-  let query = db.selectFrom("carts").select((eb) => [
+  const [row] = await ("userId" in which ? userCart(db, which.userId) : anonymousCart(db, which.anonymousId));
+  return row ? { id: row.id, lines: Number(row.lines ?? 0) } : null;
+}
+
+/** The cart with its line count, prepared once (a read of every page: db/connect.server.ts `preparedRead`). */
+function cartWithCount(db: DB) {
+  return db.selectFrom("carts").select((eb) => [
     "carts.id",
     eb
       .selectFrom("cart_lines")
@@ -149,13 +155,11 @@ export async function findCartWithCount(
       .whereRef("cart_lines.cart_id", "=", "carts.id")
       .as("lines"),
   ]);
-  query =
-    "userId" in which
-      ? query.where("carts.user_id", "=", which.userId)
-      : query.where("carts.id", "=", which.anonymousId).where("carts.user_id", "is", null);
-  const row = await query.executeTakeFirst();
-  return row ? { id: row.id, lines: Number(row.lines ?? 0) } : null;
 }
+const userCart = preparedRead((db: DB, userId: string) => cartWithCount(db).where("carts.user_id", "=", userId));
+const anonymousCart = preparedRead((db: DB, cartId: string) =>
+  cartWithCount(db).where("carts.id", "=", cartId).where("carts.user_id", "is", null),
+);
 
 export async function countCartLines(db: DB, cartId: string | null): Promise<number> {
   if (!cartId) return 0;
