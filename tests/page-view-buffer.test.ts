@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DB } from "#db/connect.server";
 import { logger } from "~/lib/log.server";
 import { getAnalytics, type PageView, writePageViews } from "~/models/analytics.server";
-import { countPageVisit, FLUSH_AT, flushPageViews, MAX_QUEUED, type PageVisit } from "~/request/page-views.server";
+import {
+  countPageVisit,
+  FLUSH_AT,
+  flushPageViews,
+  MAX_QUEUED,
+  type PageVisit,
+  VIEWS_PER_TRANSACTION,
+} from "~/request/page-views.server";
 import { freshTestDb } from "./setup/db";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
@@ -140,6 +147,21 @@ describe("page-view buffer", () => {
       async () => expect(await db.selectFrom("page_views").select("id").execute()).toHaveLength(FLUSH_AT + 1),
       { timeout: 1_500, interval: 50 },
     );
+  });
+
+  it("writes a full batch in slices, letting requests run between them (decision 074)", async () => {
+    const { db } = await freshTestDb();
+    for (let i = 0; i < FLUSH_AT - 1; i++) await countPageVisit(db, visit(`/p/${i}`));
+    // The last view starts the batch; a request that comes meanwhile runs before the batch ends.
+    await countPageVisit(db, visit("/last"));
+    const seenMeanwhile = await new Promise<number>((resolve) => {
+      setImmediate(async () => resolve((await db.selectFrom("page_views").select("id").execute()).length));
+    });
+    expect(seenMeanwhile).toBeLessThan(FLUSH_AT);
+    expect(seenMeanwhile % VIEWS_PER_TRANSACTION).toBe(0); // whole slices, each its own transaction
+    await flushPageViews();
+    expect(await db.selectFrom("page_views").select("id").execute()).toHaveLength(FLUSH_AT);
+    expect((await getAnalytics(db)).totalViews).toBe(FLUSH_AT);
   });
 
   it("holds at most MAX_QUEUED views while the database is stuck, dropping (and logging) the rest", async () => {

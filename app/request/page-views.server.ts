@@ -155,11 +155,16 @@ function writeBatch(db: DB, queue: Queue): Promise<void> {
     return Promise.resolve();
   }
   queue.writing = (async () => {
-    try {
-      await writePageViews(db, batch);
-    } catch (error) {
-      // Analytics, not orders: a batch the database refused is logged and let go.
-      logger.error({ err: error }, `page views: ${batch.length} not recorded`);
+    for (let from = 0; from < batch.length; from += VIEWS_PER_TRANSACTION) {
+      // The requests that came meanwhile go first.
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      const slice = batch.slice(from, from + VIEWS_PER_TRANSACTION);
+      try {
+        await writePageViews(db, slice);
+      } catch (error) {
+        // Analytics, not orders: a slice the database refused is logged and let go.
+        logger.error({ err: error }, `page views: ${slice.length} not recorded`);
+      }
     }
     if (queue.dropped > 0) {
       logger.warn(`page views: ${queue.dropped} dropped while the database was slow`);
