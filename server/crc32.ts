@@ -10,7 +10,7 @@
 const POLY = 0xedb88320;
 
 /** a(x) * b(x) modulo the CRC-32 polynomial, in zlib's reflected representation. */
-function multmodp(a: number, b: number): number {
+export function multmodp(a: number, b: number): number {
   if (a === 0 || b === 0) return 0;
   let m = 0x80000000;
   let p = 0;

@@ -158,7 +158,11 @@ export class PageCache {
       document: pending.document,
       bytes: 0,
     };
-    entry.bytes = [...entry.pieces, ...entry.deflated].reduce((sum, piece) => sum + piece.length, 0) + 512;
+    entry.bytes =
+      [...entry.pieces, ...entry.segments.map((segment) => segment.deflated)].reduce(
+        (sum, piece) => sum + piece.length,
+        0,
+      ) + 512;
     // One page must not push out everything else: answered, not kept.
     if (entry.bytes > this.options.maxBytes / 4) return entry;
     const old = this.#entries.get(pending.key);

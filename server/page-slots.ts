@@ -6,7 +6,7 @@ import { slotMarker, VisitorSlotMarkup } from "~/components/layout/visitor-slot"
 import { I18nProvider } from "~/lib/i18n";
 import { SLOT_PREFIX, type VisitorView, visitorJson } from "~/lib/root-data";
 import resources, { type Language } from "~/locales";
-import { crc32Combine, crc32Shift } from "./crc32";
+import { crc32Combine, crc32Shift, multmodp } from "./crc32";
 
 /**
  * The per-visitor parts of a cached page (docs/decisions/067). A page the cache will store is
@@ -175,35 +175,107 @@ export function assemble(page: CutPage, fill: Fill): Buffer {
   return Buffer.concat(parts);
 }
 
-/** A stored page with each piece deflated on its own and the CRC-32 and length of each. */
+/**
+ * A stored page, compressed once for every answer (decision 074). The page is cut in segments at
+ * its variable-length joints (the header fragment, the visitor data): a segment is its pieces
+ * deflated with every nonce in it as a stored block of NUL bytes, so an answer copies the segment
+ * and writes its own nonce over those bytes. Each piece is deflated with the segment before it
+ * as its dictionary (NULs where the nonces go): it compresses as one stream would, and since
+ * HTML holds no NUL byte, nothing refers to a nonce's bytes, whatever an answer writes there.
+ * A segment's CRC-32 is kept with NULs for nonces; CRC-32 is linear, so an answer's is that one
+ * XOR the nonce's own CRC shifted to each place (`nonceShifts`, the XOR of those shifts).
+ */
 export interface ZippedPage extends CutPage {
-  /** Each piece raw-deflated and sync-flushed (byte-aligned, no reference to another piece). */
-  deflated: Buffer[];
-  crcs: number[];
-  /** crc32Shift(piece length), worked out once. */
-  shifts: number[];
+  segments: ZippedSegment[];
+  /** The joints between segments, in order (`slot`, `data`). */
+  between: Joint[];
+  /** Bytes a nonce takes (what the page was rendered with). */
+  nonceLength: number;
 }
 
-export function zipPage(page: CutPage): ZippedPage {
-  // zlib answers each piece in a buffer of its own chunk size (16 KB and up, however small the
-  // piece): copied into one buffer of the exact total, so memory is what the cache counts.
-  const zipped = page.pieces.map((piece) =>
-    zlib.deflateRawSync(piece, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
-  );
-  const all = Buffer.concat(zipped);
-  const deflated: Buffer[] = [];
-  let offset = 0;
-  for (const part of zipped) {
-    deflated.push(all.subarray(offset, offset + part.length));
-    offset += part.length;
-  }
-  return {
-    ...page,
-    deflated,
-    crcs: page.pieces.map((piece) => zlib.crc32(piece) >>> 0),
-    shifts: page.pieces.map((piece) => crc32Shift(piece.length)),
-  };
+interface ZippedSegment {
+  deflated: Buffer;
+  /** Where in `deflated` each nonce's bytes go. */
+  nonceAt: number[];
+  /** Plain bytes, and their CRC-32 with NUL bytes for each nonce. */
+  length: number;
+  crc: number;
+  /** crc32Shift(length), worked out once. */
+  shift: number;
+  /** XOR of crc32Shift(bytes after each nonce's end): where the nonces' CRC lands. */
+  nonceShifts: number;
 }
+
+/** The deflate window: a dictionary longer than this is not used. */
+const WINDOW = 32 * 1024;
+/** A stored block's header once the stream is byte-aligned: BFINAL 0, BTYPE 00, LEN, NLEN. */
+function storedHeader(length: number): Buffer {
+  const head = Buffer.alloc(5);
+  head.writeUInt16LE(length, 1);
+  head.writeUInt16LE(~length & 0xffff, 3);
+  return head;
+}
+
+export function zipPage(page: CutPage, nonceLength = NONCE_LENGTH): ZippedPage {
+  const segments: ZippedSegment[] = [];
+  const between: Joint[] = [];
+  const placeholder = Buffer.alloc(nonceLength);
+  const noNul = page.pieces.every((piece) => !piece.includes(0));
+  let parts: Buffer[] = [];
+  let plain: Buffer[] = [];
+  let nonceAt: number[] = [];
+  let nonceEnds: number[] = [];
+  let offset = 0;
+  let length = 0;
+  const close = () => {
+    const deflated = Buffer.concat(parts);
+    segments.push({
+      deflated,
+      nonceAt,
+      length,
+      crc: zlib.crc32(Buffer.concat(plain)) >>> 0,
+      shift: crc32Shift(length),
+      nonceShifts: nonceEnds.reduce((sum, end) => (sum ^ crc32Shift(length - end)) >>> 0, 0),
+    });
+    parts = [];
+    plain = [];
+    nonceAt = [];
+    nonceEnds = [];
+    offset = 0;
+    length = 0;
+  };
+  page.pieces.forEach((piece, i) => {
+    // What the segment holds so far, as a later answer's inflater will have it (NULs for nonces).
+    const before = noNul ? Buffer.concat(plain).subarray(-WINDOW) : Buffer.alloc(0);
+    const zipped = zlib.deflateRawSync(piece, {
+      level: 6,
+      finishFlush: zlib.constants.Z_SYNC_FLUSH,
+      ...(before.length > 0 ? { dictionary: before } : {}),
+    });
+    parts.push(zipped);
+    plain.push(piece);
+    offset += zipped.length;
+    length += piece.length;
+    const joint = page.joints[i];
+    if (joint === undefined) return;
+    if (joint === "nonce") {
+      parts.push(storedHeader(nonceLength), placeholder);
+      nonceAt.push(offset + 5);
+      offset += 5 + nonceLength;
+      plain.push(placeholder);
+      length += nonceLength;
+      nonceEnds.push(length);
+      return;
+    }
+    close();
+    between.push(joint);
+  });
+  close();
+  return { ...page, segments, between, nonceLength };
+}
+
+/** A CSP nonce as the server makes it: 16 random bytes in base64. */
+const NONCE_LENGTH = 24;
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 /** The last, empty deflate block (final bit set, fixed Huffman codes, end of block). */
@@ -214,36 +286,52 @@ const STORED_MAX = 0xffff;
 function storedBlocks(bytes: Buffer, parts: Buffer[]): void {
   for (let from = 0; from < bytes.length; from += STORED_MAX) {
     const chunk = bytes.subarray(from, from + STORED_MAX);
-    const head = Buffer.alloc(5);
-    head.writeUInt8(0, 0); // not final, stored block; the rest of the byte is padding
-    head.writeUInt16LE(chunk.length, 1);
-    head.writeUInt16LE(~chunk.length & 0xffff, 3);
-    parts.push(head, chunk);
+    parts.push(storedHeader(chunk.length), chunk);
   }
 }
 
+/** CRC-32 of as many zero bytes as a nonce: what a nonce's own CRC is taken against. */
+const zeroCrcs = new Map<number, number>();
+function zeroCrc(length: number): number {
+  let crc = zeroCrcs.get(length);
+  if (crc === undefined) {
+    crc = zlib.crc32(Buffer.alloc(length)) >>> 0;
+    zeroCrcs.set(length, crc);
+  }
+  return crc;
+}
+
 /**
- * A gzip member made of the stored pieces' deflated bytes with each joint as stored blocks
- * between them: valid because each piece was deflated on its own and sync-flushed, so it ends on
- * a byte boundary and refers to nothing outside itself. The CRC is combined from the pieces'
- * (server/crc32.ts) and the joints' own.
+ * A gzip member of the stored segments with this answer's nonce written in, and the variable
+ * joints between them as stored blocks: no compression and one pass over nothing but the joints.
  */
 export function gzipPage(page: ZippedPage, fill: Fill): Buffer {
+  const hasNonce = page.segments.some((segment) => segment.nonceAt.length > 0);
+  // Not a nonce this page's blocks have room for (never, from this server): compressed as a whole.
+  if (hasNonce && fill.nonce.length !== page.nonceLength) return zlib.gzipSync(assemble(page, fill), { level: 6 });
+  const nonceLinear = hasNonce ? (zlib.crc32(fill.nonce) ^ zeroCrc(page.nonceLength)) >>> 0 : 0;
   const parts: Buffer[] = [GZIP_HEADER];
   let size = 0;
   let crc = 0;
-  page.pieces.forEach((piece, i) => {
-    if (i > 0) {
-      const joint = fill[page.joints[i - 1] as Joint];
+  page.segments.forEach((segment, k) => {
+    if (k > 0) {
+      const joint = fill[page.between[k - 1] as Joint];
       if (joint.length > 0) {
         storedBlocks(joint, parts);
         crc = zlib.crc32(joint, crc);
         size += joint.length;
       }
     }
-    parts.push(page.deflated[i] as Buffer);
-    crc = crc32Combine(crc, page.crcs[i] as number, piece.length, page.shifts[i]);
-    size += piece.length;
+    let deflated = segment.deflated;
+    let segmentCrc = segment.crc;
+    if (segment.nonceAt.length > 0) {
+      deflated = Buffer.from(segment.deflated);
+      for (const at of segment.nonceAt) fill.nonce.copy(deflated, at);
+      segmentCrc = (segment.crc ^ multmodp(segment.nonceShifts, nonceLinear)) >>> 0;
+    }
+    parts.push(deflated);
+    crc = crc32Combine(crc, segmentCrc, segment.length, segment.shift);
+    size += segment.length;
   });
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(crc >>> 0, 0);

@@ -16,7 +16,7 @@ import { cacheRenderContext, SLOT_PREFIX, type VisitorView, visitorJson } from "
 import * as root from "~/root";
 import { crc32Combine } from "../server/crc32";
 import { PageCache, type PendingStore } from "../server/page-cache";
-import { assemble, cutPage, fillFor, gzipPage, renderToken, zipPage } from "../server/page-slots";
+import { assemble, cutPage, fillFor, gzipPage, type Joint, renderToken, zipPage } from "../server/page-slots";
 import { testServerBuild } from "./setup/server-build";
 
 /**
@@ -202,6 +202,26 @@ describe("a page put together for a visitor", () => {
       const zipped = gzipPage(zipPage(page), fill);
       expect(zlib.gunzipSync(zipped).toString()).toBe(normal.toString());
     }
+    // Each answer writes its own nonce into the stored segments: whatever the nonce (the page's
+    // text full of look-alikes of it), the answer gunzips to the page with that nonce.
+    const signedIn = await bothWays("/page", view("a@b.hk", false, 2));
+    const zippedOnce = zipPage(signedIn.page);
+    for (let i = 0; i < 200; i++) {
+      const nonce = crypto.randomBytes(16).toString("base64");
+      const own = { ...signedIn.fill, nonce: Buffer.from(nonce) };
+      expect(zlib.gunzipSync(gzipPage(zippedOnce, own)).equals(assemble(signedIn.page, own)), nonce).toBe(true);
+    }
+    const lookAlike = {
+      pieces: ["<p>", 'nonce="', '" x nonce="', '"AAAA</p>'].map((text) => Buffer.from(text)),
+      joints: ["nonce", "slot", "nonce"] as Joint[],
+    };
+    for (const nonce of ["AAAAAAAAAAAAAAAAAAAAAA==", 'nonce="nonce="nonce="x', "<p><p><p><p><p><p><p><p>"]) {
+      const own = { nonce: Buffer.from(nonce), slot: Buffer.from("<i>slot</i>"), data: Buffer.alloc(0) };
+      expect(zlib.gunzipSync(gzipPage(zipPage(lookAlike), own)).toString()).toBe(assemble(lookAlike, own).toString());
+    }
+    // A nonce of another length than the page's (never from this server) still makes a valid answer.
+    const odd = { ...signedIn.fill, nonce: Buffer.from("short") };
+    expect(zlib.gunzipSync(gzipPage(zippedOnce, odd)).equals(assemble(signedIn.page, odd))).toBe(true);
     // A joint longer than one stored block holds (65,535 bytes).
     const long = { pieces: [Buffer.from("a"), Buffer.from("b")], joints: ["slot" as const] };
     const big = crypto.randomBytes(70_000);
