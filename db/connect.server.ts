@@ -60,6 +60,11 @@ export function openDatabase(url: string): DB {
 /** The better-sqlite3 handle behind each SQLite database this module opened (for `preparedRead`). */
 const sqliteHandles = new WeakMap<DB, SQLite.Database>();
 
+/** The better-sqlite3 handle behind `db` when it is a SQLite database opened here (not a transaction). */
+export function sqliteHandle(db: DB): SQLite.Database | null {
+  return sqliteHandles.get(db) ?? null;
+}
+
 /**
  * A read on the hot path of every page (the catalogue version, the visitor's session and cart):
  * built with Kysely once per database, its SQL and parameters kept, and run with new parameters.

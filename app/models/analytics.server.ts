@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { type DB, now, relaxedTransaction } from "#db/connect.server";
 import { hongKongDay } from "#db/dialect";
+import { pageViewWriter } from "#db/page-view-writer.server";
 import { CURRENCIES, type Currency, type OrderStatus } from "#db/schema";
 import { hongKongDate } from "~/lib/dates";
 import { SPENDING_STATUSES } from "./customers.server";
@@ -60,6 +61,28 @@ function chunks<T>(rows: T[]): T[][] {
  * other rather than deadlock; ON CONFLICT then adds to what the other committed.
  */
 export async function writePageViews(db: DB, views: PageView[]): Promise<void> {
+  if (views.length === 0) return;
+  // A SQLite file: written by a worker thread, off the event loop (db/page-view-writer.server.ts).
+  const writer = pageViewWriter(db);
+  if (writer) {
+    await writer.write(
+      views.map((view) => ({
+        path: view.path.slice(0, 500),
+        sessionId: view.sessionId,
+        userId: view.userId,
+        userAgent: view.userAgent,
+        referrer: view.referrer,
+        createdAt: now(new Date(view.at)),
+        day: hongKongDate(view.at),
+      })),
+    );
+    return;
+  }
+  await writePageViewsInTransaction(db, views);
+}
+
+/** `writePageViews` in one transaction of `db`'s own connection: PostgreSQL, in-memory SQLite, tests. */
+export async function writePageViewsInTransaction(db: DB, views: PageView[]): Promise<void> {
   if (views.length === 0) return;
   const rows = views.map((view) => ({ ...view, path: view.path.slice(0, 500), day: hongKongDate(view.at) }));
   const daySessions = new Map<string, { day: string; session_id: string }>();
