@@ -122,23 +122,29 @@ export function loggerOptions(level: LogLevel): LoggerOptions {
   };
 }
 
-/** Info and warnings to stdout, errors and worse to stderr (each line written to one of them). */
-/**
- * Where lines go. JSON lines to stdout are written asynchronously (decision 074): a synchronous
- * write to a pipe whose reader lags (journald, a log shipper, a busy parent) blocks the event
- * loop until the reader catches up — measured at 80 µs a line, every request waiting — while an
- * asynchronous one queues the line and the next lines join it. Pino writes what is queued before
- * the process exits (its exit handlers), so only a SIGKILL can lose the last lines. Errors go to
- * stderr synchronously: rare, and wanted even from a process about to die.
- */
 /** The request lines' options: the logger's, without redaction and the message scrub (see `requestLogger`). */
 export function requestLoggerOptions(level: LogLevel): LoggerOptions {
   const { redact: _redact, hooks: _hooks, ...plain } = loggerOptions(level);
   return plain;
 }
 
-function streams(pretty: boolean): DestinationStream {
-  const out = (pretty && prettyStream(1)) || pino.destination({ dest: 1, sync: false });
+/**
+ * Info and warnings to stdout, errors and worse to stderr (each line written to one of them).
+ * `buffered` (the request lines, decision 074): stdout written asynchronously, 4 KB at a time or
+ * after a second at most. A synchronous write to a pipe whose reader lags (journald, a log
+ * shipper, a busy parent) blocks the event loop until the reader catches up — 80 µs a line
+ * measured, every request waiting — and an asynchronous write per line costs a thread hop each.
+ * Pino writes what is queued when the process exits, so only a SIGKILL loses the last second of
+ * request lines. Other lines (rare: start-up, jobs, warnings) and every error stay synchronous.
+ */
+function streams(pretty: boolean, buffered: boolean): DestinationStream {
+  const out =
+    (pretty && prettyStream(1)) ||
+    pino.destination(
+      buffered
+        ? { dest: 1, sync: false, minLength: REQUEST_LINES_BUFFERED, periodicFlush: REQUEST_LINES_FLUSHED_MS }
+        : { dest: 1, sync: true },
+    );
   const err = (pretty && prettyStream(2)) || pino.destination({ dest: 2, sync: true });
   return pino.multistream(
     [
@@ -148,22 +154,24 @@ function streams(pretty: boolean): DestinationStream {
     { dedupe: true },
   );
 }
+const REQUEST_LINES_BUFFERED = 4096;
+const REQUEST_LINES_FLUSHED_MS = 1_000;
 
 function createLoggers(env: NodeJS.ProcessEnv = process.env): { log: Logger; requests: Logger } {
   const { level, invalid } = readLevel(env.LOG_LEVEL);
-  const destination = streams(wantsPretty(env.LOG_FORMAT, Boolean(process.stdout.isTTY)));
-  const log = pino(loggerOptions(level), destination);
+  const pretty = wantsPretty(env.LOG_FORMAT, Boolean(process.stdout.isTTY));
+  const log = pino(loggerOptions(level), streams(pretty, false));
   if (invalid !== undefined) {
     log.warn(`LOG_LEVEL ${JSON.stringify(invalid)} is not one of ${LOG_LEVELS.join(", ")}; logging at info`);
   }
-  return { log, requests: pino(requestLoggerOptions(level), destination) };
+  return { log, requests: pino(requestLoggerOptions(level), streams(pretty, true)) };
 }
 
 /** The process's logger: every line of the shop's server goes through it. */
 const loggers = createLoggers();
 export const logger: Logger = loggers.log;
 /**
- * The request lines' logger (server/request-log.ts): the same lines, level and streams, without
+ * The request lines' logger (server/request-log.ts): the same lines and level, its own buffered stdout, without
  * redaction and the message scrub, which cost a third of a cached page's answer. A request line is
  * built only from values that are safe by construction — a `loggablePath`, the method, the route
  * pattern, the status, a duration, ids — never a header, cookie or body; `tests/log.test.ts`
