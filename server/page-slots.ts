@@ -282,12 +282,15 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 const STORED_MAX = 0xffff;
 
-/** `bytes` as stored (uncompressed, not final) deflate blocks of at most 65,535 bytes each. */
-function storedBlocks(bytes: Buffer, parts: Buffer[]): void {
+/** `bytes` as stored (uncompressed, not final) deflate blocks of at most 65,535 bytes each; their length. */
+function storedBlocks(bytes: Buffer, parts: Buffer[]): number {
+  let length = 0;
   for (let from = 0; from < bytes.length; from += STORED_MAX) {
     const chunk = bytes.subarray(from, from + STORED_MAX);
     parts.push(storedHeader(chunk.length), chunk);
+    length += 5 + chunk.length;
   }
+  return length;
 }
 
 /** CRC-32 of as many zero bytes as a nonce: what a nonce's own CRC is taken against. */
@@ -311,25 +314,27 @@ export function gzipPage(page: ZippedPage, fill: Fill): Buffer {
   if (hasNonce && fill.nonce.length !== page.nonceLength) return zlib.gzipSync(assemble(page, fill), { level: 6 });
   const nonceLinear = hasNonce ? (zlib.crc32(fill.nonce) ^ zeroCrc(page.nonceLength)) >>> 0 : 0;
   const parts: Buffer[] = [GZIP_HEADER];
+  /** Where each segment's nonces go in the answer: its offset there, with its `nonceAt`. */
+  const nonces: { offset: number; at: number[] }[] = [];
+  let offset = GZIP_HEADER.length;
   let size = 0;
   let crc = 0;
   page.segments.forEach((segment, k) => {
     if (k > 0) {
       const joint = fill[page.between[k - 1] as Joint];
       if (joint.length > 0) {
-        storedBlocks(joint, parts);
+        offset += storedBlocks(joint, parts);
         crc = zlib.crc32(joint, crc);
         size += joint.length;
       }
     }
-    let deflated = segment.deflated;
     let segmentCrc = segment.crc;
     if (segment.nonceAt.length > 0) {
-      deflated = Buffer.from(segment.deflated);
-      for (const at of segment.nonceAt) fill.nonce.copy(deflated, at);
+      nonces.push({ offset, at: segment.nonceAt });
       segmentCrc = (segment.crc ^ multmodp(segment.nonceShifts, nonceLinear)) >>> 0;
     }
-    parts.push(deflated);
+    parts.push(segment.deflated);
+    offset += segment.deflated.length;
     crc = crc32Combine(crc, segmentCrc, segment.length, segment.shift);
     size += segment.length;
   });
@@ -337,5 +342,8 @@ export function gzipPage(page: ZippedPage, fill: Fill): Buffer {
   trailer.writeUInt32LE(crc >>> 0, 0);
   trailer.writeUInt32LE(size >>> 0, 4);
   parts.push(FINAL_BLOCK, trailer);
-  return Buffer.concat(parts);
+  // One buffer for the answer; the nonce written over the stored NULs in place.
+  const answer = Buffer.concat(parts);
+  for (const segment of nonces) for (const at of segment.at) fill.nonce.copy(answer, segment.offset + at);
+  return answer;
 }
