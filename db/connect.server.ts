@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import {
   type Compilable,
   CompiledQuery,
+  createQueryId,
   type DatabaseConnection,
   DeleteQueryNode,
   type Driver,
@@ -108,7 +109,8 @@ export function preparedRead<P extends string[], R>(
         if (!(error instanceof TypeError)) throw error;
       }
     }
-    return db.executeQuery<R>({ ...entry.query, parameters }).then((result) => result.rows);
+    // A query id of its own, as every query built afresh has (plugins keep per-query state by it).
+    return db.executeQuery<R>({ ...entry.query, parameters, queryId: createQueryId() }).then((result) => result.rows);
   };
 }
 
