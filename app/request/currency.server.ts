@@ -57,7 +57,8 @@ export interface RequestOrigin {
 
 /** The shopper's choice (cookie) first, else their country (proxy header, else GeoIP), else HKD. */
 export async function resolveCurrency(cookieHeader: string | null, origin: RequestOrigin): Promise<Currency> {
-  const chosen = await currencyCookie.parse(cookieHeader);
+  // Parsed only when there is one (every page asks: a header of other cookies is not read twice).
+  const chosen = cookieHeader?.includes(`${currencyCookie.name}=`) ? await currencyCookie.parse(cookieHeader) : null;
   if (isCurrency(chosen)) return chosen;
   return currencyForCountry(origin.proxyCountry ?? countryForIp(origin.ip));
 }

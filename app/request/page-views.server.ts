@@ -79,7 +79,9 @@ export async function countPageVisit(
 ): Promise<string | null> {
   try {
     if (!counts(visit)) return null;
-    let session = await visitCookie.parse(visit.cookieHeader);
+    let session = visit.cookieHeader?.includes(`${visitCookie.name}=`)
+      ? await visitCookie.parse(visit.cookieHeader)
+      : null;
     if (typeof session !== "string" || !/^[A-Za-z0-9_-]{16,64}$/.test(session))
       session = crypto.randomUUID().replaceAll("-", "");
     enqueue(db, {
