@@ -39,6 +39,7 @@ const db = new Database(workerData.file);
 db.pragma("busy_timeout = 5000");
 db.pragma("foreign_keys = ON");
 db.pragma("synchronous = NORMAL");
+db.pragma("cache_size = -2000");
 const insertView = db.prepare(
   "insert into page_views (path, session_id, user_id, user_agent, referrer, created_at) values (?, ?, ?, ?, ?, ?)");
 const insertDaySession = db.prepare(
@@ -109,7 +110,12 @@ function workerWriter(file: string): Writer {
   };
   const start = (): Worker => {
     const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-    const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver } });
+    const started = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file, driver },
+      // A batch is at most MAX_QUEUED small views: a small heap keeps the thread's memory small.
+      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
+    });
     started.on("message", ({ id, error }: { id: number; error?: { message: string; code?: string } }) => {
       const waiting = pending.get(id);
       pending.delete(id);
