@@ -1,15 +1,46 @@
 import { Link } from "react-router";
+import { useFollowLinks, useKeptMarkup } from "~/components/ui/kept-markup";
 import { useTranslation } from "~/lib/i18n";
 import type { ShopIdentity } from "~/models/settings/shop.server";
 import type { NavCategory } from "./site-header";
 
 /** A footer link's look (`.ft-a` in app.css: the footer has a dozen of them). */
 const FOOTER_LINK = "ft-a";
+const FOOTER_LIST = "space-y-2";
+/** The key of the quick links' kept markup (app/components/ui/kept-markup.ts). */
+const QUICK_LINKS = "footer-categories";
+
+/**
+ * The first five categories. Null in the browser when the document brought them (decision 071):
+ * the list keeps the server's links and follows a click as a client navigation.
+ */
+function QuickLinks({ categories }: { categories: NavCategory[] | null }) {
+  const kept = useKeptMarkup(QUICK_LINKS);
+  const followLinks = useFollowLinks();
+  if (!categories) {
+    return (
+      // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
+      <ul
+        ref={kept.ref}
+        className={FOOTER_LIST}
+        onClick={followLinks}
+        suppressHydrationWarning
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own links, kept as they came
+        dangerouslySetInnerHTML={kept.dangerouslySetInnerHTML}
+      />
+    );
+  }
+  return (
+    <FooterLinks
+      links={categories.slice(0, 5).map((category) => ({ to: `/category/${category.slug}`, label: category.name }))}
+    />
+  );
+}
 
 /** A footer column's links, one a line. */
 function FooterLinks({ links }: { links: { to: string; label: string }[] }) {
   return (
-    <ul className="space-y-2">
+    <ul className={FOOTER_LIST}>
       {links.map((link) => (
         <li key={link.to}>
           <Link to={link.to} className={FOOTER_LINK}>
@@ -34,7 +65,7 @@ export function SiteFooter({
   year,
   shop,
 }: {
-  categories: NavCategory[];
+  categories: NavCategory[] | null;
   year: number;
   shop: ShopIdentity;
 }) {
@@ -53,11 +84,7 @@ export function SiteFooter({
         </section>
         <section>
           <h2>{t("footer.quickLinks")}</h2>
-          <FooterLinks
-            links={categories
-              .slice(0, 5)
-              .map((category) => ({ to: `/category/${category.slug}`, label: category.name }))}
-          />
+          <QuickLinks categories={categories} />
         </section>
         <section>
           <h2>{t("footer.customerService")}</h2>

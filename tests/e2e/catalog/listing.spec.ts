@@ -355,5 +355,13 @@ test.describe("category listing", () => {
     const name = /<h3 id="[^"]+"><a [^>]*>([^<]+)<\/a>/.exec(html)?.[1] ?? "";
     expect(name).not.toBe("");
     expect(html.split(name).length - 1).toBe(1);
+    // Decision 071: one category nav for the bar and the menu (each category's link in the
+    // header once), and the document's data carries no nav categories (the header and footer
+    // show them in the markup).
+    const header = html.slice(html.indexOf("<header"), html.indexOf("</header>"));
+    const links = [...header.matchAll(/href="(\/category\/[^"]+)"/g)].map((match) => match[1]);
+    expect(links.length).toBeGreaterThan(2);
+    expect(new Set(links).size).toBe(links.length);
+    expect(html).not.toMatch(/\\"categories\\",\[/);
   });
 });
