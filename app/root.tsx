@@ -131,11 +131,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : null}
         <Links />
       </head>
-      <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-        >
+      <body>
+        <a href="#main" className="skip">
           {t("nav.skipToContent")}
         </a>
         {children}

@@ -6,7 +6,6 @@ import type { NavCategory } from "./site-header";
 
 /** A footer link's look (`.ft-a` in app.css: the footer has a dozen of them). */
 const FOOTER_LINK = "ft-a";
-const FOOTER_LIST = "space-y-2";
 /** The key of the quick links' kept markup (app/components/ui/kept-markup.ts). */
 const QUICK_LINKS = "footer-categories";
 
@@ -22,7 +21,6 @@ function QuickLinks({ categories }: { categories: NavCategory[] | null }) {
       // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
       <ul
         ref={kept.ref}
-        className={FOOTER_LIST}
         onClick={followLinks}
         suppressHydrationWarning
         // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own links, kept as they came
@@ -40,7 +38,7 @@ function QuickLinks({ categories }: { categories: NavCategory[] | null }) {
 /** A footer column's links, one a line. */
 function FooterLinks({ links }: { links: { to: string; label: string }[] }) {
   return (
-    <ul className={FOOTER_LIST}>
+    <ul>
       {links.map((link) => (
         <li key={link.to}>
           <Link to={link.to} className={FOOTER_LINK}>
@@ -73,11 +71,11 @@ export function SiteFooter({
   return (
     // The shop's name, address and e-mail are the owner's: a long word breaks rather than widen the page.
     <footer className="ft">
-      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="ft-g">
         <section>
           <h2>{shop.name}</h2>
           {shop.blurb ? (
-            <p className="leading-relaxed whitespace-pre-line" data-testid="footer-blurb">
+            <p className="ft-p" data-testid="footer-blurb">
               {shop.blurb}
             </p>
           ) : null}
@@ -92,7 +90,7 @@ export function SiteFooter({
         </section>
         <section>
           <h2>{t("footer.contactInfo")}</h2>
-          <address className="space-y-2 not-italic">
+          <address>
             {shop.address ? <p>{shop.address}</p> : null}
             <p>
               <a href={`mailto:${shop.supportEmail}`} className={FOOTER_LINK}>
@@ -103,10 +101,10 @@ export function SiteFooter({
           {shop.supportedBy ? <SupportedBy supporter={shop.supportedBy} /> : null}
         </section>
       </div>
-      <div className="border-t border-white/10">
-        <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-4 sm:flex-row sm:items-center sm:justify-between">
+      <div className="ft-b">
+        <div>
           <p>{t("footer.copyright", { year, shop: shop.name })}</p>
-          <p className="flex gap-4">
+          <p>
             <Link to="/privacy" className={FOOTER_LINK}>
               {t("footer.privacy")}
             </Link>
@@ -142,18 +140,14 @@ function SupportedBy({ supporter }: { supporter: NonNullable<ShopIdentity["suppo
     </>
   );
   return (
-    <div className="mt-4" data-testid="supported-by">
-      <p className="mb-1 text-xs uppercase tracking-wide text-stone-400">{t("footer.supportedBy")}</p>
+    <div className="ft-s" data-testid="supported-by">
+      <p>{t("footer.supportedBy")}</p>
       {supporter.url ? (
-        <a
-          href={supporter.url}
-          rel="noopener noreferrer"
-          className="flex items-center gap-2 text-stone-200 hover:text-white hover:underline"
-        >
+        <a href={supporter.url} rel="noopener noreferrer" className="ft-m hover:text-white hover:underline">
           {mark}
         </a>
       ) : (
-        <div className="flex items-center gap-2 text-stone-200">{mark}</div>
+        <div className="ft-m">{mark}</div>
       )}
     </div>
   );
