@@ -28,10 +28,22 @@ function QuickLinks({ categories }: { categories: NavCategory[] | null }) {
       />
     );
   }
+  // Plain links like the header's (one click handler); the first asks React Router to discover the category route.
   return (
-    <FooterLinks
-      links={categories.slice(0, 5).map((category) => ({ to: `/category/${category.slug}`, label: category.name }))}
-    />
+    // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
+    <ul onClick={followLinks}>
+      {categories.slice(0, 5).map((category, index) => (
+        <li key={category.slug}>
+          <a
+            href={`/category/${category.slug}`}
+            className={FOOTER_LINK}
+            data-discover={index === 0 ? "true" : undefined}
+          >
+            {category.name}
+          </a>
+        </li>
+      ))}
+    </ul>
   );
 }
 

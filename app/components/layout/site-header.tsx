@@ -82,8 +82,8 @@ function hideWrappedLinks(nav: HTMLElement | null): void {
  * the menu closed, it is the bar beside the shop's name; otherwise it is in the menu's panel
  * (app.css moves it: no second copy of fifty links). `categories` is null in the browser when
  * the document brought them (the root's data then carries none): the nav keeps the server's
- * links (app/components/ui/kept-markup.ts), marks the page shown itself, and follows a click as a
- * client navigation.
+ * links (app/components/ui/kept-markup.ts) and marks the page shown itself. Either way its links
+ * are plain, and a click on one is a client navigation (`useFollowLinks`).
  */
 function CategoryNav({ categories, label }: { categories: NavCategory[] | null; label: string }) {
   const { t } = useTranslation();
@@ -126,21 +126,23 @@ function CategoryNav({ categories, label }: { categories: NavCategory[] | null; 
       />
     );
   }
-  // Only the first category link asks React Router to discover the category route (one route for all).
-  const link = (to: string, text: string, discover: boolean, prefetch?: "intent") => (
-    <Link
+  // Plain links, followed by the nav's one click handler (a <Link> each would resolve its path on
+  // every server render, fifty times). Only the first category link, and the blog's, ask React
+  // Router to discover their route (one route for every category), as `discover="render"` would.
+  const link = (to: string, text: string, discover: boolean) => (
+    <a
       key={to}
-      to={to}
-      prefetch={prefetch}
-      discover={discover ? "render" : "none"}
+      href={to}
+      data-discover={discover ? "true" : undefined}
       aria-current={leadsHere(here, to) ? "page" : undefined}
     >
       {text}
-    </Link>
+    </a>
   );
   return (
-    <nav ref={ref} aria-label={label} className="hd-nav">
-      {categories.map((category, index) => link(`/category/${category.slug}`, category.name, index === 0, "intent"))}
+    // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
+    <nav ref={ref} aria-label={label} className="hd-nav" onClick={followLinks}>
+      {categories.map((category, index) => link(`/category/${category.slug}`, category.name, index === 0))}
       {link("/blog", t("nav.blog"), true)}
     </nav>
   );

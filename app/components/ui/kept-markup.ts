@@ -1,5 +1,5 @@
 import { type MouseEvent, useCallback, useState } from "react";
-import { useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 
 /*
  * An element whose inside the document brings and the hydration data does not (decision 068,
@@ -42,11 +42,16 @@ export function useKeptMarkup(key: string) {
 }
 
 /**
- * A click handler for an element of kept markup: a plain click on a link inside it is a client
- * navigation, as a <Link> would make it (a modified click opens a tab as usual).
+ * A click handler for an element whose links are plain `<a href>`: kept markup, or links a page
+ * renders dozens of (the header's categories, a grid's cards), where a <Link> each costs the
+ * server a path resolution per link on every render. A plain click on a link inside is a client
+ * navigation, as a <Link> makes it (one to the page shown replaces it in the history); a
+ * modified click, or a link to another window, is left to the browser.
  */
 export function useFollowLinks() {
   const navigate = useNavigate();
+  const { pathname, search, hash } = useLocation();
+  const here = `${pathname}${search}${hash}`;
   return useCallback(
     (event: MouseEvent<HTMLElement>) => {
       if (
@@ -60,9 +65,17 @@ export function useFollowLinks() {
         return;
       const link = (event.target as Element).closest("a[href]");
       if (!link || !event.currentTarget.contains(link)) return;
+      const href = link.getAttribute("href") as string;
+      if (
+        !href.startsWith("/") ||
+        href.startsWith("//") ||
+        link.hasAttribute("target") ||
+        link.hasAttribute("download")
+      )
+        return;
       event.preventDefault();
-      navigate(link.getAttribute("href") as string);
+      navigate(href, { replace: href === here });
     },
-    [navigate],
+    [navigate, here],
   );
 }
