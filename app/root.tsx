@@ -12,6 +12,7 @@ import { useNonce } from "./lib/nonce";
 import {
   cacheRenderContext,
   NAV_CATEGORIES,
+  SHOP_FOOTER,
   SLOT_PREFIX,
   useRootData,
   type VisitorView,
@@ -90,12 +91,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A storefront document shows them in its header and footer: its data does not repeat them
   // (decision 071). A client navigation's data, and an admin document's, carry them.
   const documentNav = isDocumentRequest(request) && partForPath(path) === "store";
-  if (documentNav) putDocumentOnly(context, NAV_CATEGORIES, nav);
+  const identity = shopIdentity(shop, language);
+  if (documentNav) {
+    putDocumentOnly(context, NAV_CATEGORIES, nav);
+    putDocumentOnly(context, SHOP_FOOTER, identity);
+  }
   const view: VisitorView = { email: user?.email ?? null, admin: user?.isAdmin === true, cartCount };
   return data({
     language,
-    // The owner's shop name, address, support e-mail and "Supported By" mark (Settings → Shop details).
-    shop: shopIdentity(shop, language),
+    // The owner's shop name (Settings → Shop details): the header and the admin's bar show it.
+    shop: { name: identity.name },
+    // The footer's shop details (address, support e-mail, "Supported By" mark); like the nav
+    // categories, not repeated in a storefront document's data (decision 071).
+    footer: documentNav ? null : identity,
     currency: getCurrency(context),
     // The root loader alone reads the flash message, so it shows in the server HTML.
     flash: takeFlash(context),

@@ -16,6 +16,9 @@ export function useRootData(): RootData | undefined {
  */
 export const NAV_CATEGORIES = "nav-categories";
 
+/** The same for the footer's shop details (name, blurb, address, support e-mail, "Supported By"). */
+export const SHOP_FOOTER = "shop-footer";
+
 /**
  * What a page shows of its visitor: the header's account menu and cart badge, nothing else
  * (docs/decisions/067). The root loader sends it as ONE string, `JSON.stringify(view)`, so the

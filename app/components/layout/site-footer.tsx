@@ -1,3 +1,4 @@
+import type { MouseEvent } from "react";
 import { Link } from "react-router";
 import { useFollowLinks, useKeptMarkup } from "~/components/ui/kept-markup";
 import { useTranslation } from "~/lib/i18n";
@@ -6,32 +7,13 @@ import type { NavCategory } from "./site-header";
 
 /** A footer link's look (`.ft-a` in app.css: the footer has a dozen of them). */
 const FOOTER_LINK = "ft-a";
-/** The key of the quick links' kept markup (app/components/ui/kept-markup.ts). */
-const QUICK_LINKS = "footer-categories";
+/** The key of the footer's kept markup (app/components/ui/kept-markup.ts). */
+export const FOOTER_MARKUP = "site-footer";
 
-/**
- * The first five categories. Null in the browser when the document brought them (decision 071):
- * the list keeps the server's links and follows a click as a client navigation.
- */
-function QuickLinks({ categories }: { categories: NavCategory[] | null }) {
-  const kept = useKeptMarkup(QUICK_LINKS);
-  const followLinks = useFollowLinks();
-  if (!categories) {
-    return (
-      // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
-      <ul
-        ref={kept.ref}
-        onClick={followLinks}
-        suppressHydrationWarning
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own links, kept as they came
-        dangerouslySetInnerHTML={kept.dangerouslySetInnerHTML}
-      />
-    );
-  }
-  // Plain links like the header's (one click handler); the first asks React Router to discover the category route.
+/** The first five categories: plain links like the header's (the footer's one click handler); the first asks React Router to discover the category route. */
+function QuickLinks({ categories }: { categories: NavCategory[] }) {
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
-    <ul onClick={followLinks}>
+    <ul>
       {categories.slice(0, 5).map((category, index) => (
         <li key={category.slug}>
           <a
@@ -70,6 +52,12 @@ const SERVICE_PAGES = [
   ["/contact", "footer.contact"],
 ] as const;
 
+/**
+ * The storefront footer. `categories` and `shop` are null in the browser when the document
+ * brought them (decision 071: a storefront document's root data carries neither the nav
+ * categories nor the shop's footer details): the footer keeps the server's markup
+ * (app/components/ui/kept-markup.ts) until the root's data has them again.
+ */
 export function SiteFooter({
   categories,
   year,
@@ -77,12 +65,44 @@ export function SiteFooter({
 }: {
   categories: NavCategory[] | null;
   year: number;
+  shop: ShopIdentity | null;
+}) {
+  const kept = useKeptMarkup(FOOTER_MARKUP);
+  const followLinks = useFollowLinks();
+  if (!categories || !shop) {
+    return (
+      // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
+      // biome-ignore lint/a11y/noStaticElementInteractions: as above
+      <footer
+        ref={kept.ref}
+        className="ft"
+        onClick={followLinks}
+        suppressHydrationWarning
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own footer, kept as it came
+        dangerouslySetInnerHTML={kept.dangerouslySetInnerHTML}
+      />
+    );
+  }
+  return <FooterContent categories={categories} year={year} shop={shop} onClick={followLinks} />;
+}
+
+function FooterContent({
+  categories,
+  year,
+  shop,
+  onClick,
+}: {
+  categories: NavCategory[];
+  year: number;
   shop: ShopIdentity;
+  onClick: (event: MouseEvent<HTMLElement>) => void;
 }) {
   const { t } = useTranslation();
   return (
     // The shop's name, address and e-mail are the owner's: a long word breaks rather than widen the page.
-    <footer className="ft">
+    // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
+    // biome-ignore lint/a11y/noStaticElementInteractions: as above
+    <footer className="ft" onClick={onClick}>
       <div className="ft-g">
         <section>
           <h2>{shop.name}</h2>

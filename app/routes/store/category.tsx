@@ -146,7 +146,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
           </p>
           {location.pathname !== "/category/sale" ? (
             <Link to="/category/sale" className="lst-sale">
-              {t("catalog.sale")} →
+              {`${t("catalog.sale")} →`}
             </Link>
           ) : null}
         </div>
