@@ -5,8 +5,6 @@ import { useTranslation } from "~/lib/i18n";
 import type { ShopIdentity } from "~/models/settings/shop.server";
 import type { NavCategory } from "./site-header";
 
-/** A footer link's look (`.ft-a` in app.css: the footer has a dozen of them). */
-const FOOTER_LINK = "ft-a";
 /** The key of the footer's kept markup (app/components/ui/kept-markup.ts). */
 export const FOOTER_MARKUP = "site-footer";
 
@@ -16,11 +14,7 @@ function QuickLinks({ categories }: { categories: NavCategory[] }) {
     <ul>
       {categories.slice(0, 5).map((category, index) => (
         <li key={category.slug}>
-          <a
-            href={`/category/${category.slug}`}
-            className={FOOTER_LINK}
-            data-discover={index === 0 ? "true" : undefined}
-          >
+          <a href={`/category/${category.slug}`} data-discover={index === 0 ? "true" : undefined}>
             {category.name}
           </a>
         </li>
@@ -35,9 +29,7 @@ function FooterLinks({ links }: { links: { to: string; label: string }[] }) {
     <ul>
       {links.map((link) => (
         <li key={link.to}>
-          <Link to={link.to} className={FOOTER_LINK}>
-            {link.label}
-          </Link>
+          <Link to={link.to}>{link.label}</Link>
         </li>
       ))}
     </ul>
@@ -125,9 +117,7 @@ function FooterContent({
           <address>
             {shop.address ? <p>{shop.address}</p> : null}
             <p>
-              <a href={`mailto:${shop.supportEmail}`} className={FOOTER_LINK}>
-                {shop.supportEmail}
-              </a>
+              <a href={`mailto:${shop.supportEmail}`}>{shop.supportEmail}</a>
             </p>
           </address>
           {shop.supportedBy ? <SupportedBy supporter={shop.supportedBy} /> : null}
@@ -137,12 +127,8 @@ function FooterContent({
         <div>
           <p>{t("footer.copyright", { year, shop: shop.name })}</p>
           <p>
-            <Link to="/privacy" className={FOOTER_LINK}>
-              {t("footer.privacy")}
-            </Link>
-            <Link to="/terms" className={FOOTER_LINK}>
-              {t("footer.terms")}
-            </Link>
+            <Link to="/privacy">{t("footer.privacy")}</Link>
+            <Link to="/terms">{t("footer.terms")}</Link>
           </p>
         </div>
       </div>
