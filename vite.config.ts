@@ -17,7 +17,7 @@ const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler
  * anyway, so no page loads code it did not load before.
  */
 const SHELL =
-  /[\\/]app[\\/](lib[\\/](i18n|request-id|translations|nonce|root-data|translate-key|localize|money|colors|use-hydrated)\.tsx?|locales[\\/]languages\.ts|components[\\/](shop-mark|ui[\\/](button|flash-banner)|layout[\\/]route-error-boundary)\.tsx)$|[\\/]db[\\/]schema\.ts$/;
+  /[\\/]app[\\/](lib[\\/](i18n|request-id|translations|nonce|root-data|document-only|translate-key|localize|money|colors|use-hydrated)\.tsx?|locales[\\/]languages\.ts|components[\\/](shop-mark|ui[\\/](button|flash-banner|scripts|kept-markup)|layout[\\/]route-error-boundary)\.tsx?)$|[\\/]db[\\/]schema\.ts$/;
 
 // The production server is our own Express app (server/app.ts). Vite bundles it together with
 // the React Router server build, so migrations, the seed and the CLI run from `build/server`.

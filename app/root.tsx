@@ -1,13 +1,23 @@
 import { useEffect, useState } from "react";
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { data, Links, Meta, Outlet, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { ErrorMessage, errorPageHeaders } from "./components/layout/route-error-boundary";
+import { Scripts } from "./components/ui/scripts";
 import { services } from "./context";
+import { isDocumentRequest, putDocumentOnly } from "./lib/document-only";
 import { useSetTranslations, useTranslation } from "./lib/i18n";
 import { localized } from "./lib/localize";
 import { useNonce } from "./lib/nonce";
-import { cacheRenderContext, SLOT_PREFIX, useRootData, type VisitorView, visitorJson } from "./lib/root-data";
+import {
+  cacheRenderContext,
+  NAV_CATEGORIES,
+  SHOP_FOOTER,
+  SLOT_PREFIX,
+  useRootData,
+  type VisitorView,
+  visitorJson,
+} from "./lib/root-data";
 import { loadTranslations } from "./lib/translations";
 import { translationsUrl } from "./lib/translations.server";
 import { HTML_LANG } from "./locales";
@@ -75,11 +85,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // What the header shows of the visitor, as one string (docs/decisions/067); on a render for the
   // page cache, a token the cache cuts at instead (server/page-slots.ts): the stored page holds nobody's.
   const slot = context.get(cacheRenderContext);
+  const path = new URL(request.url).pathname.replace(/\.data$/, "");
+  // The nav's categories in the reader's language only (a language change loads the root again).
+  const nav = categories.map((category) => ({ slug: category.slug, name: localized(category, "name", language) }));
+  // A storefront document shows them in its header and footer: its data does not repeat them
+  // (decision 071). A client navigation's data, and an admin document's, carry them.
+  const documentNav = isDocumentRequest(request) && partForPath(path) === "store";
+  const identity = shopIdentity(shop, language);
+  if (documentNav) {
+    putDocumentOnly(context, NAV_CATEGORIES, nav);
+    putDocumentOnly(context, SHOP_FOOTER, identity);
+  }
   const view: VisitorView = { email: user?.email ?? null, admin: user?.isAdmin === true, cartCount };
   return data({
     language,
-    // The owner's shop name, address, support e-mail and "Supported By" mark (Settings → Shop details).
-    shop: shopIdentity(shop, language),
+    // The owner's shop name (Settings → Shop details): the header and the admin's bar show it.
+    shop: { name: identity.name },
+    // The footer's shop details (address, support e-mail, "Supported By" mark); like the nav
+    // categories, not repeated in a storefront document's data (decision 071).
+    footer: documentNav ? null : identity,
     currency: getCurrency(context),
     // The root loader alone reads the flash message, so it shows in the server HTML.
     flash: takeFlash(context),
@@ -87,12 +111,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     visitor: slot ? `${SLOT_PREFIX}${slot}` : visitorJson(view),
     seo: seoLinks(request, config.publicUrl, language),
     // The browser's interface text: fetched as JSON before hydration, not bundled in the scripts.
-    translations: translationsUrl(
-      getLanguage(context),
-      partForPath(new URL(request.url).pathname.replace(/\.data$/, "")),
-    ),
-    // The nav's categories in the reader's language only (a language change loads the root again).
-    categories: categories.map((category) => ({ slug: category.slug, name: localized(category, "name", language) })),
+    translations: translationsUrl(getLanguage(context), partForPath(path)),
+    categories: documentNav ? null : nav,
   });
 }
 
@@ -119,11 +139,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : null}
         <Links />
       </head>
-      <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-        >
+      <body>
+        <a href="#main" className="skip">
           {t("nav.skipToContent")}
         </a>
         {children}

@@ -1,8 +1,9 @@
 import type { TFunction } from "i18next";
-import { type MouseEvent, useEffect, useRef, useState } from "react";
-import { Link, useFetcher, useLocation, useNavigate } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { useFetcher, useLocation } from "react-router";
 import { CartMessage } from "~/components/cart-message";
 import { FetcherField } from "~/components/ui/fetcher-field";
+import { useFollowLinks } from "~/components/ui/kept-markup";
 import { DEFAULT_COLOR } from "~/lib/colors";
 import { cardImageSources } from "~/lib/image-sizes";
 import { formatMoney } from "~/lib/money";
@@ -60,8 +61,10 @@ export function cardAddValue(id: number, color: string): string {
 
 /*
  * A card is rendered dozens of times a page: its look lives in a few shared classes (`.card…` in
- * app.css) rather than long class lists, and only the first card's title link asks React Router
- * to discover the product route (`/product/:id` is one route: once known, every card's link is).
+ * app.css) rather than long class lists. Its links are plain `<a>`, followed by the grid's one
+ * click handler (a <Link> each would resolve its path on every server render), and only the
+ * first card's title link asks React Router to discover the product route (`/product/:id` is
+ * one route: once known, every card's link is).
  * Its Add to Cart button belongs to the grid's one form (`form=`) and names the product and the
  * colour itself; the title's id describes both of the card's controls (decision 068).
  */
@@ -114,9 +117,9 @@ export function ProductCard({
       </div>
       {product.category ? <p className="cc">{product.category}</p> : null}
       <h3 id={titleId}>
-        <Link to={href} discover={discover ? "render" : "none"}>
+        <a href={href} data-discover={discover ? "true" : undefined}>
           {name}
-        </Link>
+        </a>
       </h3>
       <p className="cd">{product.description}</p>
       {product.colors.length > 0 ? (
@@ -144,11 +147,11 @@ export function ProductCard({
           ) : null}
         </p>
         {color === null ? <p>{t("home.outOfStock")}</p> : null}
-        <Link to={href} aria-describedby={titleId} discover="none">
+        <a href={href} aria-describedby={titleId}>
           {t("home.details")}
-        </Link>
+        </a>
+        {/* biome-ignore lint/a11y/useButtonType: a button's type is "submit" unless said otherwise; left out, as 24 times a page it is bytes */}
         <button
-          type="submit"
           form={formId}
           name="add"
           value={cardAddValue(id, color ?? DEFAULT_COLOR)}
@@ -196,7 +199,7 @@ export function ProductGrid({
   inDocument?: boolean;
 }) {
   const location = useLocation();
-  const navigate = useNavigate();
+  const followLinks = useFollowLinks();
   const fetcher = useFetcher<{ flash?: Flash | null }>();
   const [pressed, setPressed] = useState<string | null>(null);
   const pressedButton = useRef<HTMLButtonElement | null>(null);
@@ -222,22 +225,6 @@ export function ProductGrid({
       />
     );
   });
-  /** A plain click on a link of the document's cards: a client navigation, as a <Link> would. */
-  const followLink = (event: MouseEvent<HTMLDivElement>) => {
-    if (
-      event.defaultPrevented ||
-      event.button !== 0 ||
-      event.metaKey ||
-      event.altKey ||
-      event.ctrlKey ||
-      event.shiftKey
-    )
-      return;
-    const link = (event.target as Element).closest("a[href]");
-    if (!link || !event.currentTarget.contains(link)) return;
-    event.preventDefault();
-    navigate(link.getAttribute("href") as string);
-  };
   return (
     <>
       <fetcher.Form
@@ -263,7 +250,9 @@ export function ProductGrid({
         <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       </fetcher.Form>
       {!inDocument ? (
-        <div key="live" className={gridClass}>
+        // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
+        // biome-ignore lint/a11y/noStaticElementInteractions: as above
+        <div key="live" className={gridClass} onClick={followLinks}>
           {cards}
         </div>
       ) : products ? (
@@ -278,7 +267,7 @@ export function ProductGrid({
         <div
           key="document"
           className={gridClass}
-          onClick={followLink}
+          onClick={followLinks}
           suppressHydrationWarning
           // biome-ignore lint/security/noDangerouslySetInnerHtml: empty: keeps the server's markup
           dangerouslySetInnerHTML={{ __html: "" }}

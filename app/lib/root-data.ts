@@ -10,6 +10,16 @@ export function useRootData(): RootData | undefined {
 }
 
 /**
+ * The key a storefront document's nav categories are kept under for its render
+ * (app/lib/document-only.ts): the header and footer show them in its HTML, and its root data
+ * carries none (decision 071).
+ */
+export const NAV_CATEGORIES = "nav-categories";
+
+/** The same for the footer's shop details (name, blurb, address, support e-mail, "Supported By"). */
+export const SHOP_FOOTER = "shop-footer";
+
+/**
  * What a page shows of its visitor: the header's account menu and cart badge, nothing else
  * (docs/decisions/067). The root loader sends it as ONE string, `JSON.stringify(view)`, so the
  * page cache can put another visitor's view in its place in a stored page (server/page-slots.ts)

@@ -65,7 +65,7 @@ export function measureHeader(page: Page): Promise<HeaderFit> {
           )
         : [];
     const search = [...bar.querySelectorAll("form[role=search]")].find(inBar) as HTMLElement | undefined;
-    const controlGroup = bar.lastElementChild as HTMLElement;
+    const controlGroup = bar.querySelector(".hd-end") as HTMLElement;
     const items: Element[] = [
       logo,
       name,

@@ -27,7 +27,7 @@ export function LanguageToggle({
   const returnTo = useReturnTo();
   const other: Language = language === "en" ? "zh" : "en";
   return (
-    <Form method="post" action="/resources/language" className={className}>
+    <Form method="post" action="/resources/language" className={className || undefined}>
       <input type="hidden" name="language" value={other} />
       <input type="hidden" name="redirectTo" value={returnTo} />
       <button

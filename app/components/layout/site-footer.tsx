@@ -1,20 +1,35 @@
+import type { MouseEvent } from "react";
 import { Link } from "react-router";
+import { useFollowLinks, useKeptMarkup } from "~/components/ui/kept-markup";
 import { useTranslation } from "~/lib/i18n";
 import type { ShopIdentity } from "~/models/settings/shop.server";
 import type { NavCategory } from "./site-header";
 
-/** A footer link's look (`.ft-a` in app.css: the footer has a dozen of them). */
-const FOOTER_LINK = "ft-a";
+/** The key of the footer's kept markup (app/components/ui/kept-markup.ts). */
+export const FOOTER_MARKUP = "site-footer";
+
+/** The first five categories: plain links like the header's (the footer's one click handler); the first asks React Router to discover the category route. */
+function QuickLinks({ categories }: { categories: NavCategory[] }) {
+  return (
+    <ul>
+      {categories.slice(0, 5).map((category, index) => (
+        <li key={category.slug}>
+          <a href={`/category/${category.slug}`} data-discover={index === 0 ? "true" : undefined}>
+            {category.name}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** A footer column's links, one a line. */
 function FooterLinks({ links }: { links: { to: string; label: string }[] }) {
   return (
-    <ul className="space-y-2">
+    <ul>
       {links.map((link) => (
         <li key={link.to}>
-          <Link to={link.to} className={FOOTER_LINK}>
-            {link.label}
-          </Link>
+          <Link to={link.to}>{link.label}</Link>
         </li>
       ))}
     </ul>
@@ -29,35 +44,69 @@ const SERVICE_PAGES = [
   ["/contact", "footer.contact"],
 ] as const;
 
+/**
+ * The storefront footer. `categories` and `shop` are null in the browser when the document
+ * brought them (decision 071: a storefront document's root data carries neither the nav
+ * categories nor the shop's footer details): the footer keeps the server's markup
+ * (app/components/ui/kept-markup.ts) until the root's data has them again.
+ */
 export function SiteFooter({
   categories,
   year,
   shop,
 }: {
+  categories: NavCategory[] | null;
+  year: number;
+  shop: ShopIdentity | null;
+}) {
+  const kept = useKeptMarkup(FOOTER_MARKUP);
+  const followLinks = useFollowLinks();
+  if (!categories || !shop) {
+    return (
+      // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
+      // biome-ignore lint/a11y/noStaticElementInteractions: as above
+      <footer
+        ref={kept.ref}
+        className="ft"
+        onClick={followLinks}
+        suppressHydrationWarning
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own footer, kept as it came
+        dangerouslySetInnerHTML={kept.dangerouslySetInnerHTML}
+      />
+    );
+  }
+  return <FooterContent categories={categories} year={year} shop={shop} onClick={followLinks} />;
+}
+
+function FooterContent({
+  categories,
+  year,
+  shop,
+  onClick,
+}: {
   categories: NavCategory[];
   year: number;
   shop: ShopIdentity;
+  onClick: (event: MouseEvent<HTMLElement>) => void;
 }) {
   const { t } = useTranslation();
   return (
     // The shop's name, address and e-mail are the owner's: a long word breaks rather than widen the page.
-    <footer className="ft">
-      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
+    // biome-ignore lint/a11y/useKeyWithClickEvents: only forwards the clicks of the links inside (keyboard follows them natively)
+    // biome-ignore lint/a11y/noStaticElementInteractions: as above
+    <footer className="ft" onClick={onClick}>
+      <div className="ft-g">
         <section>
           <h2>{shop.name}</h2>
           {shop.blurb ? (
-            <p className="leading-relaxed whitespace-pre-line" data-testid="footer-blurb">
+            <p className="ft-p" data-testid="footer-blurb">
               {shop.blurb}
             </p>
           ) : null}
         </section>
         <section>
           <h2>{t("footer.quickLinks")}</h2>
-          <FooterLinks
-            links={categories
-              .slice(0, 5)
-              .map((category) => ({ to: `/category/${category.slug}`, label: category.name }))}
-          />
+          <QuickLinks categories={categories} />
         </section>
         <section>
           <h2>{t("footer.customerService")}</h2>
@@ -65,27 +114,21 @@ export function SiteFooter({
         </section>
         <section>
           <h2>{t("footer.contactInfo")}</h2>
-          <address className="space-y-2 not-italic">
+          <address>
             {shop.address ? <p>{shop.address}</p> : null}
             <p>
-              <a href={`mailto:${shop.supportEmail}`} className={FOOTER_LINK}>
-                {shop.supportEmail}
-              </a>
+              <a href={`mailto:${shop.supportEmail}`}>{shop.supportEmail}</a>
             </p>
           </address>
           {shop.supportedBy ? <SupportedBy supporter={shop.supportedBy} /> : null}
         </section>
       </div>
-      <div className="border-t border-white/10">
-        <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-4 sm:flex-row sm:items-center sm:justify-between">
+      <div className="ft-b">
+        <div>
           <p>{t("footer.copyright", { year, shop: shop.name })}</p>
-          <p className="flex gap-4">
-            <Link to="/privacy" className={FOOTER_LINK}>
-              {t("footer.privacy")}
-            </Link>
-            <Link to="/terms" className={FOOTER_LINK}>
-              {t("footer.terms")}
-            </Link>
+          <p>
+            <Link to="/privacy">{t("footer.privacy")}</Link>
+            <Link to="/terms">{t("footer.terms")}</Link>
           </p>
         </div>
       </div>
@@ -115,18 +158,14 @@ function SupportedBy({ supporter }: { supporter: NonNullable<ShopIdentity["suppo
     </>
   );
   return (
-    <div className="mt-4" data-testid="supported-by">
-      <p className="mb-1 text-xs uppercase tracking-wide text-stone-400">{t("footer.supportedBy")}</p>
+    <div className="ft-s" data-testid="supported-by">
+      <p>{t("footer.supportedBy")}</p>
       {supporter.url ? (
-        <a
-          href={supporter.url}
-          rel="noopener noreferrer"
-          className="flex items-center gap-2 text-stone-200 hover:text-white hover:underline"
-        >
+        <a href={supporter.url} rel="noopener noreferrer" className="ft-m hover:text-white hover:underline">
           {mark}
         </a>
       ) : (
-        <div className="flex items-center gap-2 text-stone-200">{mark}</div>
+        <div className="ft-m">{mark}</div>
       )}
     </div>
   );

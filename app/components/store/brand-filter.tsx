@@ -37,9 +37,9 @@ export function BrandFilter({
   const href = useBrandHref();
   if (brands.length === 0 && !active) return null;
   return (
-    <nav aria-label={t("brands.filterLabel")} className="mt-4" data-testid="brand-filter">
-      <div className="flex flex-wrap items-center gap-2">
-        <span className="text-sm font-medium text-stone-700">{t("brands.filterHeading")}</span>
+    <nav aria-label={t("brands.filterLabel")} className="brands" data-testid="brand-filter">
+      <div>
+        <span>{t("brands.filterHeading")}</span>
         {/* A chip's look is `.chip` in app.css, the chosen one (aria-current) filled; these links stay on this route (known: nothing to discover). */}
         <Link to={href(null)} className="chip" aria-current={active ? undefined : "true"} discover="none">
           {t("brands.allBrands")}

@@ -5,7 +5,7 @@ import { useTranslation } from "~/lib/i18n";
 export function Breadcrumb({ items, className = "" }: { items: { label: string; to?: string }[]; className?: string }) {
   const { t } = useTranslation();
   return (
-    <nav aria-label={t("nav.breadcrumb")} className={`crumbs ${className}`}>
+    <nav aria-label={t("nav.breadcrumb")} className={className ? `crumbs ${className}` : "crumbs"}>
       <ol>
         <li>
           <Link to="/">{t("catalog.home")}</Link>

@@ -119,6 +119,17 @@ export type CardRow = Omit<
     is_featured: number;
   };
 
+/** Rows by their `product_id`, each product's in their order. */
+function groupByProduct<T extends { product_id: number }>(rows: T[]): Map<number, T[]> {
+  const byProduct = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = byProduct.get(row.product_id);
+    if (list) list.push(row);
+    else byProduct.set(row.product_id, [row]);
+  }
+  return byProduct;
+}
+
 /**
  * Adds the image and the colour variants to product rows, with two queries in all. The image is
  * the one the product page opens with (docs/decisions/035): the first of the first in-stock
@@ -151,15 +162,11 @@ export async function toCards(
       .orderBy("sort_order")
       .execute(),
   ]);
-  const imagesOf = new Map<number, { path: string; color: string | null }[]>();
-  for (const image of images) {
-    const list = imagesOf.get(image.product_id) ?? [];
-    list.push(image);
-    imagesOf.set(image.product_id, list);
-  }
+  const imagesOf = groupByProduct(images);
+  const variantsOf = groupByProduct(variants);
   return rows.map((row) => {
     // A colour's stock over all its sizes (docs/decisions/054).
-    const colors = coloursOf(variants.filter((v) => v.product_id === row.id));
+    const colors = coloursOf(variantsOf.get(row.id) ?? []);
     const shown = imagesForColour(imagesOf.get(row.id) ?? [], defaultColour(colors)?.color ?? null);
     return {
       ...pricedProduct(row, currency, at),
@@ -207,22 +214,30 @@ export interface CardView {
  */
 export const CARD_DESCRIPTION_WIDTH = 112;
 
-/** How wide a character reads, in Latin letters: CJK and full-width forms are two. */
-function charWidth(char: string): number {
-  return /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/.test(char) ? 2 : 1;
+/** How wide a character (its code point) reads, in Latin letters: CJK and full-width forms are two. */
+function charWidth(code: number): number {
+  return (code >= 0x2e80 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xff00 && code <= 0xffef)
+    ? 2
+    : 1;
 }
 
-/** `text` cut to `max` letter widths at a word end when there is one (an ellipsis says so); shorter text as it is. */
+/**
+ * `text` cut to `max` letter widths at a word end when there is one (an ellipsis says so);
+ * shorter text as it is. Reads no further into the text than the cut (a description may be
+ * thousands of characters long, and a listing clips two dozen on every render).
+ */
 export function clipText(text: string, max: number): string {
-  const chars = [...text];
   let width = 0;
   let end = 0;
-  while (end < chars.length && width + charWidth(chars[end] as string) <= max) {
-    width += charWidth(chars[end] as string);
-    end += 1;
+  while (end < text.length) {
+    const code = text.codePointAt(end) as number;
+    const wide = charWidth(code);
+    if (width + wide > max) break;
+    width += wide;
+    end += code > 0xffff ? 2 : 1;
   }
-  if (end === chars.length) return text;
-  const cut = chars.slice(0, end).join("");
+  if (end >= text.length) return text;
+  const cut = text.slice(0, end);
   const space = cut.lastIndexOf(" ");
   return `${(space > cut.length * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

@@ -3,7 +3,7 @@ import { ProductGrid } from "~/components/product-card";
 import { BrandFilter } from "~/components/store/brand-filter";
 import { publicPageMeta } from "~/components/store/public-page-meta";
 import { Breadcrumb } from "~/components/ui/breadcrumb";
-import { Button, ButtonLink } from "~/components/ui/button";
+import { ButtonLink } from "~/components/ui/button";
 import { Pagination } from "~/components/ui/pagination";
 import { services } from "~/context";
 import { isDocumentRequest, putDocumentOnly, useDocumentOnly } from "~/lib/document-only";
@@ -138,15 +138,15 @@ export default function Category({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <Breadcrumb items={[{ label: title }]} />
-      <div className="mt-4 flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
+      <div className="lst-h">
         <div>
           <h1 className="text-3xl font-bold">{title}</h1>
           <p className="mt-1 text-stone-600" data-testid="product-count">
             {t("catalog.showing", { count: total })}
           </p>
           {location.pathname !== "/category/sale" ? (
-            <Link to="/category/sale" className="mt-1 inline-block text-sm font-semibold text-red-700 hover:underline">
-              {t("catalog.sale")} →
+            <Link to="/category/sale" className="lst-sale">
+              {`${t("catalog.sale")} →`}
             </Link>
           ) : null}
         </div>
@@ -179,9 +179,8 @@ export default function Category({ loaderData }: Route.ComponentProps) {
               ))}
             </select>
           </label>
-          <Button variant="secondary" size="sm">
-            {t("catalog.apply")}
-          </Button>
+          {/* Looks like a small secondary Button (`.filters > button` in app.css). */}
+          <button type="submit">{t("catalog.apply")}</button>
         </Form>
       </div>
       <BrandFilter brands={brandFilter.brands} active={brandFilter.active} />

@@ -179,11 +179,54 @@ test.describe("storefront header", () => {
       await closeUserMenu(page);
       // The page menu still opens beside it, with the search box and the currency picker.
       await page.getByLabel(TEXT[lang].nav.openMenu).click();
-      const menu = page.getByRole("navigation", { name: TEXT[lang].nav.menu });
+      const menu = page.getByRole("navigation", { name: TEXT[lang].nav.categories });
       await expect(menu).toBeVisible();
       await expect(page.locator("#search-mobile")).toBeVisible();
       await expect(page.locator("#currency-mobile")).toBeVisible();
     }
+  });
+
+  test("one category nav: the bar at desk width, the menu on a phone, each category once", async ({
+    page,
+    jsEnabled,
+  }) => {
+    let documents = 0;
+    page.on("request", (request) => {
+      if (request.resourceType() === "document") documents += 1;
+    });
+    await page.setViewportSize({ width: 1440, height: 800 });
+    await page.goto("/category/rifles");
+    if (jsEnabled) await waitForReact(page);
+    // Decision 071: one nav serves the bar and the menu; no category link is in the header twice.
+    const header = page.locator("header");
+    await expect(header.getByRole("navigation")).toHaveCount(1);
+    await expect(header.locator('a[href="/category/rifles"]')).toHaveCount(1);
+    const nav = header.getByRole("navigation", { name: en.nav.categories });
+    const rifles = nav.getByRole("link", { name: "Rifles", exact: true });
+    await expect(rifles).toBeVisible();
+    await expect(rifles).toHaveAttribute("aria-current", "page");
+    await expect(nav.getByRole("link", { name: en.nav.blog })).toBeVisible();
+    // On a phone the links are in the menu only.
+    await page.setViewportSize({ width: 390, height: 800 });
+    await expect(rifles).toBeHidden();
+    await page.getByLabel(en.nav.openMenu).click();
+    await expect(rifles).toBeVisible();
+    await expect(nav.getByRole("link", { name: en.nav.blog })).toBeVisible();
+    // Following a link of the document's nav: a client navigation with JavaScript, and the mark moves.
+    await nav.getByRole("link", { name: "Pistols", exact: true }).click();
+    await expect(page).toHaveURL(/\/category\/pistols$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Pistols" })).toBeVisible();
+    // (Without JavaScript the new page's menu is closed: its links are hidden, so found by address.)
+    const linkTo = (slug: string) => page.locator(`header nav a[href="/category/${slug}"]`);
+    await expect(linkTo("pistols")).toHaveAttribute("aria-current", "page");
+    await expect(linkTo("rifles")).not.toHaveAttribute("aria-current");
+    expect(documents).toBe(jsEnabled ? 1 : 2);
+    // The footer's category links too.
+    await page.locator("footer").getByRole("link", { name: "Shotguns", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Shotguns" })).toBeVisible();
+    await expect(linkTo("shotguns")).toHaveAttribute("aria-current", "page");
+    await expect(linkTo("pistols")).not.toHaveAttribute("aria-current");
+    expect(documents).toBe(jsEnabled ? 1 : 3);
   });
 
   test("an admin's menu has the Admin link, and the header still fits", async ({ page, context, baseURL }) => {

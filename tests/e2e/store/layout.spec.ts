@@ -57,7 +57,7 @@ test.describe("layout", () => {
   test("the mobile menu opens on a phone-width screen", async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto("/");
-    const faq = page.getByRole("navigation", { name: "Menu" });
+    const faq = page.getByRole("navigation", { name: "Categories" });
     await expect(faq).toBeHidden();
     await page.getByLabel("Open menu").click();
     await expect(faq).toBeVisible();
