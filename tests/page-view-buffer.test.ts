@@ -11,6 +11,7 @@ import {
   VIEWS_PER_TRANSACTION,
 } from "~/request/page-views.server";
 import { freshTestDb } from "./setup/db";
+import { pageViewTables } from "./setup/page-views";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
@@ -25,28 +26,6 @@ function visit(path: string, more: Partial<PageVisit> = {}): PageVisit {
     referrer: null,
     userId: null,
     ...more,
-  };
-}
-
-/** Every row of the page-view tables, in a stable order (ids and timestamps left out of page_views). */
-async function pageViewTables(db: DB) {
-  return {
-    views: await db
-      .selectFrom("page_views")
-      .select(["path", "session_id", "user_agent", "referrer", "created_at"])
-      .orderBy("created_at")
-      .orderBy("session_id")
-      .orderBy("path")
-      .execute(),
-    days: await db.selectFrom("page_view_days").selectAll().orderBy("day").execute(),
-    paths: await db.selectFrom("page_view_paths").selectAll().orderBy("day").orderBy("path").execute(),
-    daySessions: await db
-      .selectFrom("page_view_day_sessions")
-      .selectAll()
-      .orderBy("day")
-      .orderBy("session_id")
-      .execute(),
-    sessions: await db.selectFrom("page_view_sessions").selectAll().orderBy("session_id").execute(),
   };
 }
 

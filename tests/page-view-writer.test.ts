@@ -4,6 +4,7 @@ import { pageViewWriter } from "#db/page-view-writer.server";
 import { getAnalytics, type PageView, writePageViews, writePageViewsInTransaction } from "~/models/analytics.server";
 import { createCustomer } from "./factories";
 import { freshTestDb } from "./setup/db";
+import { pageViewTables } from "./setup/page-views";
 
 /*
  * Page views on a SQLite file are written by a worker thread (db/page-view-writer.server.ts,
@@ -13,25 +14,6 @@ import { freshTestDb } from "./setup/db";
 
 const onPostgres = process.env.SHOP_TEST_DATABASE === "postgres";
 const HOUR = 3_600_000;
-
-async function tables(db: DB) {
-  return {
-    views: await db
-      .selectFrom("page_views")
-      .select(["path", "session_id", "user_id", "user_agent", "referrer", "created_at"])
-      .orderBy("id")
-      .execute(),
-    days: await db.selectFrom("page_view_days").selectAll().orderBy("day").execute(),
-    paths: await db.selectFrom("page_view_paths").selectAll().orderBy("day").orderBy("path").execute(),
-    daySessions: await db
-      .selectFrom("page_view_day_sessions")
-      .selectAll()
-      .orderBy("day")
-      .orderBy("session_id")
-      .execute(),
-    sessions: await db.selectFrom("page_view_sessions").selectAll().orderBy("session_id").execute(),
-  };
-}
 
 describe.skipIf(onPostgres)("the page-view writer thread (SQLite)", () => {
   it("is used for a SQLite file", async () => {
@@ -71,7 +53,7 @@ describe.skipIf(onPostgres)("the page-view writer thread (SQLite)", () => {
       await writePageViewsInTransaction(inline.db, inlineBatches?.[i] as PageView[]);
     }
     const shown = async (db: DB, reader: string | undefined) => {
-      const all = await tables(db);
+      const all = await pageViewTables(db);
       return {
         ...all,
         views: all.views.map((view) => ({ ...view, user_id: view.user_id === reader ? "reader" : view.user_id })),
