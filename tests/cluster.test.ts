@@ -1,5 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseWebConcurrency } from "../server/cluster";
@@ -172,6 +174,48 @@ describe("runWorkers", () => {
     } finally {
       for (const pid of tree.filter(alive)) process.kill(pid, "SIGKILL");
       if (launcher.exitCode === null && launcher.signalCode === null) launcher.kill("SIGKILL");
+    }
+  });
+
+  it("gives the primary and every worker npm start's memory settings, a user's MALLOC_ARENA_MAX kept", async () => {
+    // package.json's start script as npm runs it (sh -c), with the fixture in place of the shop.
+    const script: string = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")).scripts
+      .start;
+    expect(script).toContain("bin/shop.mjs start");
+    const command = script.replace("bin/shop.mjs start", `"${FIXTURE}"`);
+    const read = (pid: number, file: string) => fs.readFileSync(`/proc/${pid}/${file}`, "utf8").split("\0");
+    for (const [given, expected] of [
+      [undefined, "2"],
+      ["4", "4"],
+    ] as const) {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
+        PORT: String(await freePort()),
+        WORKERS: "2",
+      };
+      delete env.MALLOC_ARENA_MAX;
+      if (given) env.MALLOC_ARENA_MAX = given;
+      const launcher = spawn("sh", ["-c", command], { env, stdio: ["ignore", "ignore", "ignore"] });
+      const primary = launcher.pid ?? 0;
+      const exited = new Promise((resolve) => launcher.once("exit", resolve));
+      try {
+        const workers = await until("two workers", () => {
+          const now = children(primary);
+          return now.length === 2 ? now : undefined;
+        });
+        // The script execs node: the process npm (or a service manager) stops is the primary.
+        for (const pid of [primary, ...workers]) {
+          const argv = read(pid, "cmdline");
+          expect(argv, `process ${pid}`).toEqual(
+            expect.arrayContaining(["--max-semi-space-size=4", "--heap-growing-percent=25"]),
+          );
+          expect(read(pid, "environ"), `process ${pid}`).toContain(`MALLOC_ARENA_MAX=${expected}`);
+        }
+      } finally {
+        launcher.kill("SIGTERM");
+        await exited;
+      }
     }
   });
 
