@@ -208,7 +208,7 @@ describe("runWorkers", () => {
         for (const pid of [primary, ...workers]) {
           const argv = read(pid, "cmdline");
           expect(argv, `process ${pid}`).toEqual(
-            expect.arrayContaining(["--max-semi-space-size=4", "--heap-growing-percent=25"]),
+            expect.arrayContaining(["--max-semi-space-size=8"]),
           );
           expect(read(pid, "environ"), `process ${pid}`).toContain(`MALLOC_ARENA_MAX=${expected}`);
         }
