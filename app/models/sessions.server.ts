@@ -17,12 +17,16 @@ export interface SessionRecord {
   user_email: string | null;
   /** The admin_users role of the user (by e-mail first, else by id); the owner by SHOP_OWNER_EMAIL is the caller's. */
   admin_role: AdminRole | null;
+  /** The signed-in user's cart and its number of lines (null and 0 without a user or a cart). */
+  user_cart_id: string | null;
+  user_cart_lines: number | null;
 }
 
 /**
- * The session `id` with its user's status, e-mail and admin role: one statement for everything a
- * request asks before its loaders (the role as `adminRole` in app/models/user.server.ts finds it:
- * a row naming the user's e-mail wins over one naming only the user's id).
+ * The session `id` with its user's status, e-mail, admin role and cart: one statement for
+ * everything a signed-in request asks before its loaders (the role as `adminRole` in
+ * app/models/user.server.ts finds it: a row naming the user's e-mail wins over one naming only the
+ * user's id; the cart as `findCartWithCount` finds a user's).
  */
 export async function findSessionRecord(db: DB, id: string): Promise<SessionRecord | undefined> {
   const [row] = await sessionRecord(db, id);
@@ -58,6 +62,13 @@ const sessionRecord = preparedRead((db: DB, id: string) =>
         )
         .$castTo<AdminRole | null>()
         .as("admin_role"),
+      eb.selectFrom("carts").select("carts.id").whereRef("carts.user_id", "=", "users.id").as("user_cart_id"),
+      eb
+        .selectFrom("cart_lines")
+        .innerJoin("carts", "carts.id", "cart_lines.cart_id")
+        .select((c) => c.fn.countAll<number>().as("n"))
+        .whereRef("carts.user_id", "=", "users.id")
+        .as("user_cart_lines"),
     ])
     .where("sessions.id", "=", id),
 );

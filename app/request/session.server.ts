@@ -101,11 +101,13 @@ export async function readSession(db: DB, cookie: Cookie, cookieHeader: string |
 export interface SessionUser {
   email: string;
   adminRole: SessionRecord["admin_role"];
+  /** Their cart (null: none) and its number of lines, read in the same statement. */
+  cart: { id: string; lines: number } | null;
 }
 
 /**
- * The session of a Cookie header and, when signed in, its user's e-mail and admin role, in one
- * statement. An expired, idle or blocked user's session is deleted: the answer is an empty session
+ * The session of a Cookie header and, when signed in, its user's e-mail, admin role and cart, in
+ * one statement. An expired, idle or blocked user's session is deleted: the answer is an empty session
  * marked dirty, so its commit clears the cookie.
  */
 export async function readSessionAndUser(
@@ -140,7 +142,13 @@ export async function readSessionAndUser(
     rotate: false,
   };
   const user =
-    row.user_id !== null && row.user_email !== null ? { email: row.user_email, adminRole: row.admin_role } : null;
+    row.user_id !== null && row.user_email !== null
+      ? {
+          email: row.user_email,
+          adminRole: row.admin_role,
+          cart: row.user_cart_id === null ? null : { id: row.user_cart_id, lines: Number(row.user_cart_lines ?? 0) },
+        }
+      : null;
   return { session, user };
 }
 

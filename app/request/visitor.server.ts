@@ -49,7 +49,8 @@ export interface Visitor {
 
 /**
  * Reads the visitor of a request: no statement without a session cookie; with one, the session
- * (with its user's e-mail and admin role) and the cart's line count, one statement each.
+ * with its user's e-mail, admin role and cart in one statement, and for an anonymous session
+ * with a cart, that cart's line count in a second.
  */
 export async function readVisitor(svc: Pick<Services, "db" | "config">, input: RequestInput): Promise<Visitor> {
   const { db, config } = svc;
@@ -74,7 +75,7 @@ export async function readVisitor(svc: Pick<Services, "db" | "config">, input: R
   }
   const storedCart = typeof session.data.cartId === "string" ? session.data.cartId : null;
   const cart = user
-    ? await findCartWithCount(db, { userId: user.id })
+    ? (read.user?.cart ?? null)
     : storedCart
       ? await findCartWithCount(db, { anonymousId: storedCart })
       : null;
