@@ -161,13 +161,12 @@ describe("the product card", () => {
     expect(second).toContain(`src="${old}"`);
     expect(second).toContain('loading="lazy"');
     // The plain-POST Add to Cart form (one for the grid) still comes back to this page; each
-    // card's button names its product and colour, and is described by the card's title (a
-    // button's type is "submit" when none is given: decision 071 leaves it out).
+    // card's button names its product and colour, and is described by the card's title.
     expect(html.match(/name="redirectTo"/g)).toHaveLength(1);
     expect(html).toContain('name="redirectTo" value="/category/all"');
     expect(html).toMatch(/<h3 id="add-7">/);
     expect(html).toContain(
-      '<button form="add" value="7:Black" aria-describedby="add-7" name="add">Add to Cart</button>',
+      '<button type="submit" form="add" value="7:Black" aria-describedby="add-7" name="add">Add to Cart</button>',
     );
   });
 });
