@@ -11,10 +11,16 @@ test.describe("language and currency", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hant-HK");
     await expect(page.getByRole("status")).toContainText("語言已切換至中文");
     await expect(page.getByRole("link", { name: "常見問題" })).toBeVisible();
+    // The header's category nav, kept from the English document with JavaScript (decision 071),
+    // follows the language too.
+    const rifles = page.locator('header a[href="/category/rifles"]');
+    await expect(rifles).toHaveCount(1);
+    await expect(rifles).toHaveText("長槍");
 
     await page.getByRole("button", { name: "English" }).click();
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
     await expect(page.getByRole("status")).toContainText("Language changed to English");
+    await expect(rifles).toHaveText("Rifles");
     // The flash message shows once.
     await page.reload();
     await expect(page.getByRole("status")).toHaveCount(0);
