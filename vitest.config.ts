@@ -10,6 +10,7 @@ import { defineConfig } from "vitest/config";
 const POSTGRES_SUITES = [
   "outages",
   "visitor",
+  "session-memo",
   "prepared-read",
   "concurrent-payments",
   "admin-blog",

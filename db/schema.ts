@@ -546,6 +546,12 @@ export interface PageCacheVersionTable {
   version: number;
 }
 
+/** One row: raised by SQLite triggers on every change a session read sees (migration 0032; not maintained on PostgreSQL). */
+export interface VisitorVersionTable {
+  id: number;
+  version: number;
+}
+
 export type DiscountKind = "percent" | "fixed" | "free_shipping";
 export type DiscountScope = "all" | "chosen";
 
@@ -669,6 +675,7 @@ export interface Database {
   product_search: ProductSearchTable;
   rate_limit_hits: RateLimitHitsTable;
   page_cache_version: PageCacheVersionTable;
+  visitor_version: VisitorVersionTable;
   scheduled_jobs: ScheduledJobsTable;
   outbox_messages: OutboxMessagesTable;
   outbox_attempts: OutboxAttemptsTable;

@@ -37,8 +37,8 @@ type AnyDb = Kysely<any>;
  * indexes the migrations build on the products table; they fill themselves as rows go in).
  */
 function isCopiedTable(name: string): boolean {
-  // page_cache_version: each database keeps its own counter (the migration makes its one row).
-  return !/^(kysely_migration|sqlite_|product_search|page_cache_version$)/.test(name);
+  // page_cache_version, visitor_version: each database keeps its own counter (the migration makes its one row).
+  return !/^(kysely_migration|sqlite_|product_search|page_cache_version$|visitor_version$)/.test(name);
 }
 
 export interface TableCount {

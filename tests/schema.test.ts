@@ -201,6 +201,7 @@ const COLUMNS: { [T in keyof Database]: Array<keyof Database[T] & string> } = {
   product_search: ["name_en", "name_zh", "category"],
   rate_limit_hits: ["key", "count", "reset_at"],
   page_cache_version: ["id", "version"],
+  visitor_version: ["id", "version"],
   scheduled_jobs: ["name", "locked_until", "last_started_at", "last_finished_at", "last_result"],
   outbox_messages: [
     "id",

@@ -1,4 +1,4 @@
-import { type DB, preparedRead } from "#db/connect.server";
+import { type DB, preparedRead, sqliteHandle } from "#db/connect.server";
 import type { AdminRole } from "#db/schema";
 
 /**
@@ -28,10 +28,45 @@ export interface SessionRecord {
  * app/models/user.server.ts finds it: a row naming the user's e-mail wins over one naming only the
  * user's id; the cart as `findCartWithCount` finds a user's).
  */
-export async function findSessionRecord(db: DB, id: string): Promise<SessionRecord | undefined> {
+export async function findSessionRecord(db: DB, id: string): Promise<Readonly<SessionRecord> | undefined> {
+  // PostgreSQL (no triggers raise the version there, migration 0032) and inside a transaction
+  // (sqliteHandle knows only the root handle): the statement, every time.
+  if (!sqliteHandle(db)) {
+    const [row] = await sessionRecord(db, id);
+    return row;
+  }
+  const [current] = await visitorVersion(db);
+  const version = Number(current?.version ?? 0);
+  let memo = memos.get(db);
+  if (!memo) {
+    memo = new Map();
+    memos.set(db, memo);
+  }
+  const kept = memo.get(id);
+  if (kept && kept.version === version) return kept.row;
+  // Read after the version: a write in between files a newer row under the older version, read
+  // again at the next request — never an older row under a newer version.
   const [row] = await sessionRecord(db, id);
+  memo.delete(id);
+  if (row) {
+    memo.set(id, { version, row });
+    if (memo.size > SESSIONS_KEPT) memo.delete(memo.keys().next().value as string);
+  }
   return row;
 }
+
+/**
+ * The session memo (docs/decisions/077), SQLite only: the statement's answer per session id, filed
+ * under `visitor_version`, which migration 0032's triggers raise in the same transaction as any
+ * change to what the statement reads (the session, its user's e-mail or status, admin roles, the
+ * user's cart and its lines), in whichever process. A signed-in page then costs one primary-key
+ * read, as an anonymous one does for the catalogue. One memo per database handle (tests open
+ * many); its rows are shared by every caller: never change one.
+ */
+const memos = new WeakMap<DB, Map<string, { version: number; row: SessionRecord }>>();
+/** Sessions kept per process (the oldest stored goes first): ~1 KB each. */
+const SESSIONS_KEPT = 10_000;
+const visitorVersion = preparedRead((db: DB) => db.selectFrom("visitor_version").select("version").where("id", "=", 1));
 
 /** Prepared once (a read of every signed-in page: db/connect.server.ts `preparedRead`). */
 const sessionRecord = preparedRead((db: DB, id: string) =>

@@ -26,6 +26,7 @@ import * as m0028 from "./0028-product-identifiers";
 import * as m0029 from "./0029-refunds";
 import * as m0030 from "./0030-order-notes";
 import * as m0031 from "./0031-order-carrier";
+import * as m0032 from "./0032-visitor-version";
 
 /**
  * Every migration, registered explicitly so they run from the bundled server build.
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   "0029-refunds": m0029,
   "0030-order-notes": m0030,
   "0031-order-carrier": m0031,
+  "0032-visitor-version": m0032,
 };
