@@ -1,5 +1,4 @@
 import cluster from "node:cluster";
-import crypto from "node:crypto";
 import http, { type Server } from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -35,6 +34,7 @@ import { aggregateMetricsInPrimary, answerMetricsInWorker, measureRequests, serv
 import { answerOutages } from "./outage";
 import { PageCache, servePageCache } from "./page-cache";
 import { servePrecompressed } from "./precompress";
+import { pooledRandomBytes } from "./random-pool";
 import { createRequestHandler } from "./request-handler";
 import { handleUncaughtError, logRequests } from "./request-log";
 import { proxyCountry } from "./request-origin";
@@ -175,7 +175,7 @@ export function escapeUnreadablePath(req: Request, res: Response, next: NextFunc
 /** CSP with a per-response nonce, and the other headers every response carries. */
 function securityHeaders(config: Config, dev: boolean) {
   return (_req: Request, res: Response, next: NextFunction) => {
-    const nonce = crypto.randomBytes(16).toString("base64");
+    const nonce = pooledRandomBytes(16).toString("base64");
     res.locals.nonce = nonce;
     const scriptSrc = dev ? `'self' 'unsafe-inline'` : `'self' 'nonce-${nonce}'`;
     res.setHeader(

@@ -104,9 +104,21 @@ function escapeScript(text: string): string {
  * in an inline script, escaped by React Router's escapeHtml (two levels and the script escapes).
  */
 export function dataJoint(view: VisitorView, document: boolean): Buffer {
-  const inTurbo = JSON.stringify(visitorJson(view)).slice(1, -1);
-  return Buffer.from(document ? escapeScript(JSON.stringify(inTurbo).slice(1, -1)) : inTurbo);
+  const json = visitorJson(view);
+  const key = `${document ? "d" : "t"}${json}`;
+  let joint = joints.get(key);
+  if (!joint) {
+    const inTurbo = JSON.stringify(json).slice(1, -1);
+    joint = Buffer.from(document ? escapeScript(JSON.stringify(inTurbo).slice(1, -1)) : inTurbo);
+    if (joints.size >= JOINTS_KEPT) joints.delete(joints.keys().next().value as string);
+    joints.set(key, joint);
+  }
+  return joint;
 }
+
+/** Data joints by view and kind: the same few views (anonymous, a shopper's) are answered again and again. */
+const joints = new Map<string, Buffer>();
+const JOINTS_KEPT = 10_000;
 
 /** React's escaping of text content (escapeTextForBrowser in react-dom/server). */
 const TEXT_ESCAPES: Record<string, string> = { '"': "&quot;", "&": "&amp;", "'": "&#x27;", "<": "&lt;", ">": "&gt;" };

@@ -9,6 +9,9 @@ import {
   MAX_QUEUED,
   type PageVisit,
   VIEWS_PER_TRANSACTION,
+  visitCookie,
+  visitIdOf,
+  visitSetCookie,
 } from "~/request/page-views.server";
 import { freshTestDb } from "./setup/db";
 import { pageViewTables } from "./setup/page-views";
@@ -195,5 +198,32 @@ describe("page-view buffer", () => {
       { path: "/b" },
       { path: "/b2" },
     ]);
+  });
+});
+
+describe("the visit cookie, written and read without the cookie parser (decision 078)", () => {
+  const ids = ["0123456789abcdef0123456789abcdef", "A_b-C_d-0123456789", "x".repeat(64)];
+
+  it("is exactly what visitCookie.serialize writes, with and without Secure", async () => {
+    for (const id of ids) {
+      expect(visitSetCookie(id, false)).toBe(await visitCookie.serialize(id, { secure: false }));
+      expect(visitSetCookie(id, true)).toBe(await visitCookie.serialize(id, { secure: true }));
+    }
+  });
+
+  it("reads the id visitCookie.parse reads, among other cookies, and nothing from a bad value", async () => {
+    for (const id of ids) {
+      const pair = (await visitCookie.serialize(id)).split(";")[0];
+      expect(visitIdOf(`lng=zh; ${pair}; sid=abc`)).toBe(id);
+      expect(visitIdOf(pair ?? "")).toBe(await visitCookie.parse(pair ?? ""));
+    }
+    expect(visitIdOf(null)).toBeNull();
+    expect(visitIdOf("visit=")).toBeNull();
+    expect(visitIdOf("visit=%E0%A4%A")).toBeNull();
+    expect(visitIdOf("visit=not-base64-json")).toBeNull();
+    // Valid JSON but not an id this server makes (too short, bad characters, not a string).
+    for (const value of ['"short"', '"has spaces in it 0123456789"', "12345678901234567890", '{"a":1}']) {
+      expect(visitIdOf(`visit=${encodeURIComponent(Buffer.from(value).toString("base64"))}`)).toBeNull();
+    }
   });
 });

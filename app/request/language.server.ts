@@ -58,5 +58,20 @@ export async function detectLanguage(
       // An unreadable cookie: the header decides.
     }
   }
-  return headerLanguage(acceptLanguage) ?? "en";
+  return languageOfHeader(acceptLanguage);
+}
+
+/** headerLanguage's answers by Accept-Language value (browsers send a few dozen distinct ones): every page asks. */
+const byHeader = new Map<string, Language>();
+const HEADERS_KEPT = 1_000;
+
+function languageOfHeader(acceptLanguage: string | null): Language {
+  if (!acceptLanguage) return "en";
+  let language = byHeader.get(acceptLanguage);
+  if (language === undefined) {
+    language = headerLanguage(acceptLanguage) ?? "en";
+    if (byHeader.size >= HEADERS_KEPT) byHeader.delete(byHeader.keys().next().value as string);
+    byHeader.set(acceptLanguage, language);
+  }
+  return language;
 }

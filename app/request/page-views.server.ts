@@ -3,6 +3,7 @@ import { createCookie } from "react-router";
 import type { DB } from "#db/connect.server";
 import { logger } from "~/lib/log.server";
 import { type PageView, writePageViews } from "~/models/analytics.server";
+import { rawCookieValue } from "./cookies";
 
 /**
  * Page views, counted off the request path (docs/decisions/030-page-view-buffer.md): a request
@@ -42,7 +43,33 @@ export const VIEWS_PER_TRANSACTION = 100;
 export const MAX_QUEUED = 10_000;
 
 /** A visit: 30 minutes, renewed with each page. */
-const visitCookie = createCookie("visit", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 30 * 60 });
+const VISIT_SECONDS = 30 * 60;
+export const visitCookie = createCookie("visit", { path: "/", httpOnly: true, sameSite: "lax", maxAge: VISIT_SECONDS });
+
+/** A visit id as this server makes them (a UUID's hex digits; older ones were up to 64 of these characters). */
+const VISIT_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+/**
+ * The visit id in a Cookie header, or null: what `visitCookie.parse` reads (the cookie's value is
+ * the base64 of the id's JSON string, URI-encoded), without its promise and whole-header parse —
+ * every counted page asks (decision 078). Anything else is no id.
+ */
+export function visitIdOf(cookieHeader: string | null): string | null {
+  const raw = rawCookieValue(cookieHeader, visitCookie.name);
+  if (!raw) return null;
+  try {
+    const id: unknown = JSON.parse(Buffer.from(decodeURIComponent(raw), "base64").toString("utf8"));
+    return typeof id === "string" && VISIT_ID.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The visit cookie's Set-Cookie for `id`, exactly as `visitCookie.serialize` writes it (tests/page-views.test.ts). */
+export function visitSetCookie(id: string, secure: boolean): string {
+  const value = encodeURIComponent(Buffer.from(JSON.stringify(id)).toString("base64"));
+  return `${visitCookie.name}=${value}; Max-Age=${VISIT_SECONDS}; Path=/; HttpOnly;${secure ? " Secure;" : ""} SameSite=Lax`;
+}
 
 /** Referrers of the site-builder tool the spec excludes from analytics. */
 const EXCLUDED_REFERRERS = ["lovable.dev", "lovable.app", "lovableproject.com"];
@@ -79,11 +106,8 @@ export async function countPageVisit(
 ): Promise<string | null> {
   try {
     if (!counts(visit)) return null;
-    let session = visit.cookieHeader?.includes(`${visitCookie.name}=`)
-      ? await visitCookie.parse(visit.cookieHeader)
-      : null;
-    if (typeof session !== "string" || !/^[A-Za-z0-9_-]{16,64}$/.test(session))
-      session = crypto.randomUUID().replaceAll("-", "");
+    let session = visitIdOf(visit.cookieHeader);
+    if (session === null) session = crypto.randomUUID().replaceAll("-", "");
     enqueue(db, {
       path: visit.path,
       sessionId: session,
@@ -92,7 +116,7 @@ export async function countPageVisit(
       referrer: visit.referrer?.slice(0, 500) ?? null,
       at: Date.now(),
     });
-    return await visitCookie.serialize(session, { secure: options.secure ?? false });
+    return visitSetCookie(session, options.secure ?? false);
   } catch (error) {
     logger.error({ err: error }, "page view not recorded");
     return null;
