@@ -109,7 +109,11 @@ export function dataJoint(view: VisitorView, document: boolean): Buffer {
   let joint = joints.get(key);
   if (!joint) {
     const inTurbo = JSON.stringify(json).slice(1, -1);
-    joint = Buffer.from(document ? escapeScript(JSON.stringify(inTurbo).slice(1, -1)) : inTurbo);
+    const bytes = Buffer.from(document ? escapeScript(JSON.stringify(inTurbo).slice(1, -1)) : inTurbo);
+    // A copy of its own: a small Buffer.from is a slice of an 8 KB slab of Node's pool, and a
+    // kept slice would keep its whole slab.
+    joint = Buffer.allocUnsafeSlow(bytes.length);
+    bytes.copy(joint);
     if (joints.size >= JOINTS_KEPT) joints.delete(joints.keys().next().value as string);
     joints.set(key, joint);
   }
@@ -118,7 +122,7 @@ export function dataJoint(view: VisitorView, document: boolean): Buffer {
 
 /** Data joints by view and kind: the same few views (anonymous, a shopper's) are answered again and again. */
 const joints = new Map<string, Buffer>();
-const JOINTS_KEPT = 10_000;
+const JOINTS_KEPT = 2_000;
 
 /** React's escaping of text content (escapeTextForBrowser in react-dom/server). */
 const TEXT_ESCAPES: Record<string, string> = { '"': "&quot;", "&": "&amp;", "'": "&#x27;", "<": "&lt;", ">": "&gt;" };
