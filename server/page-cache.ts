@@ -6,7 +6,14 @@ import { countPageCache } from "~/lib/metrics.server";
 import { HTML_LANG, type Language } from "~/locales";
 import { nextSaleEnd } from "~/models/products/sale-prices.server";
 import { countPageVisit } from "~/request/page-views.server";
-import { cacheRefusal, pageKey, readVisitor, type VisitorView, visitorView } from "~/request/visitor.server";
+import {
+  cacheRefusal,
+  hasSessionCookie,
+  pageKey,
+  readVisitor,
+  type VisitorView,
+  visitorView,
+} from "~/request/visitor.server";
 import {
   assemble,
   type CutPage,
@@ -204,6 +211,33 @@ export async function catalogueVersion(db: DB): Promise<number> {
 const versionRow = preparedRead((db: DB) => db.selectFrom("page_cache_version").select("version").where("id", "=", 1));
 
 /**
+ * The catalogue's version, and with a session `visitor_version` too (what the session memo is
+ * filed under, migration 0032), in one statement: read before the visitor, so a page and a
+ * session kept under these versions are what the database held at this point.
+ */
+export async function readPageVersions(
+  db: DB,
+  withVisitor: boolean,
+): Promise<{ catalogue: number; visitor: number | null }> {
+  if (!withVisitor) return { catalogue: await catalogueVersion(db), visitor: null };
+  const [row] = await bothVersions(db);
+  return { catalogue: Number(row?.version ?? 0), visitor: Number(row?.visitor ?? 0) };
+}
+const bothVersions = preparedRead((db: DB) =>
+  db
+    .selectFrom("page_cache_version")
+    .select((eb) => [
+      "page_cache_version.version",
+      eb
+        .selectFrom("visitor_version")
+        .select("visitor_version.version")
+        .where("visitor_version.id", "=", 1)
+        .as("visitor"),
+    ])
+    .where("page_cache_version.id", "=", 1),
+);
+
+/**
  * The route pattern of a cacheable page path (one CACHED_PATHS matches), as React Router names
  * it (`/category/:slug`), with no routing: a hit is counted with the misses of the same page.
  */
@@ -239,7 +273,10 @@ export function servePageCache(svc: Services, cache: PageCache) {
     let key: string | null = null;
     let view: VisitorView | null = null;
     try {
-      const visitor = await readVisitor(svc, requestInput(req, Boolean(svc.config.trustProxy)));
+      const input = requestInput(req, Boolean(svc.config.trustProxy));
+      // One statement for both versions when a session's memo needs its own (decision 077).
+      const versions = await readPageVersions(svc.db, hasSessionCookie(svc.config, input.cookie));
+      const visitor = await readVisitor(svc, input, versions.visitor ?? undefined);
       // Read once: the request's middleware takes it from here (getLoadContext).
       res.locals.visitor = visitor;
       // A message to show once, or a session to write (renewed, rotated, cleared): React Router answers.
@@ -247,7 +284,7 @@ export function servePageCache(svc: Services, cache: PageCache) {
       key = pageKey(req.originalUrl, visitor);
       view = visitorView(visitor);
       const document = !req.path.endsWith(".data");
-      const version = await catalogueVersion(svc.db);
+      const version = versions.catalogue;
       const entry = cache.find(key, version);
       if (!entry) {
         countPageCache(false);

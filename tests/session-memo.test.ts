@@ -4,6 +4,7 @@ import { type DB, now, openDatabase } from "#db/connect.server";
 import { addToCart, cartIdForUser } from "~/models/cart.server";
 import { commitSession, emptySession, sessionCookie } from "~/request/session.server";
 import { type RequestInput, readVisitor } from "~/request/visitor.server";
+import { catalogueVersion, readPageVersions } from "../server/page-cache";
 import { createCustomer, createProduct } from "./factories";
 import { createTestServices, type TestServices } from "./setup/db";
 
@@ -127,6 +128,30 @@ describe("a session kept by one process sees another process's change at its nex
     const first = await visit(c.cookie);
     first.session.data.cartId = "changed by a loader, never saved";
     expect((await readVisitor(svc, input(c.cookie))).session.data.cartId).toBeUndefined();
+  });
+});
+
+describe("as the page cache reads it: both versions first, in one statement", () => {
+  it("a change committed before the versions are read is seen; the versions are the database's", async () => {
+    const c = await signedInCustomer();
+    const read = async () => {
+      const versions = await readPageVersions(svc.db, true);
+      return { versions, visitor: await readVisitor(svc, input(c.cookie), versions.visitor ?? undefined) };
+    };
+    expect((await read()).visitor.user?.role).toBeNull();
+    const before = await readPageVersions(svc.db, true);
+    expect(before.catalogue).toBe(await catalogueVersion(svc.db));
+    expect(await readPageVersions(svc.db, false)).toEqual({ catalogue: before.catalogue, visitor: null });
+    await other
+      .insertInto("admin_users")
+      .values({ user_id: c.id, email: null, role: "staff", created_at: now() })
+      .execute();
+    const after = await read();
+    expect(after.visitor.user).toMatchObject({ isAdmin: true, role: "staff" });
+    expect(after.versions.catalogue).toBe(before.catalogue);
+    if (!onPostgres) expect(after.versions.visitor).toBeGreaterThan(before.visitor ?? 0);
+    await other.updateTable("users").set({ status: "blocked" }).where("id", "=", c.id).execute();
+    expect((await read()).visitor.user).toBeNull();
   });
 });
 

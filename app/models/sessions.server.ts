@@ -28,15 +28,19 @@ export interface SessionRecord {
  * app/models/user.server.ts finds it: a row naming the user's e-mail wins over one naming only the
  * user's id; the cart as `findCartWithCount` finds a user's).
  */
-export async function findSessionRecord(db: DB, id: string): Promise<Readonly<SessionRecord> | undefined> {
+export async function findSessionRecord(
+  db: DB,
+  id: string,
+  /** `visitor_version` as the caller read it just before (`readPageVersions`): not read again. */
+  knownVersion?: number,
+): Promise<Readonly<SessionRecord> | undefined> {
   // PostgreSQL (no triggers raise the version there, migration 0032) and inside a transaction
   // (sqliteHandle knows only the root handle): the statement, every time.
   if (!sqliteHandle(db)) {
     const [row] = await sessionRecord(db, id);
     return row;
   }
-  const [current] = await visitorVersion(db);
-  const version = Number(current?.version ?? 0);
+  const version = knownVersion ?? (await readVisitorVersion(db));
   let memo = memos.get(db);
   if (!memo) {
     memo = new Map();
@@ -67,6 +71,12 @@ const memos = new WeakMap<DB, Map<string, { version: number; row: SessionRecord 
 /** Sessions kept per process (the oldest stored goes first): ~1 KB each. */
 const SESSIONS_KEPT = 10_000;
 const visitorVersion = preparedRead((db: DB) => db.selectFrom("visitor_version").select("version").where("id", "=", 1));
+
+/** `visitor_version` (migration 0032): what the session memo is filed under. */
+export async function readVisitorVersion(db: DB): Promise<number> {
+  const [row] = await visitorVersion(db);
+  return Number(row?.version ?? 0);
+}
 
 /** Prepared once (a read of every signed-in page: db/connect.server.ts `preparedRead`). */
 const sessionRecord = preparedRead((db: DB, id: string) =>

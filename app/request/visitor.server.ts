@@ -52,12 +52,17 @@ export interface Visitor {
  * with its user's e-mail, admin role and cart in one statement, and for an anonymous session
  * with a cart, that cart's line count in a second.
  */
-export async function readVisitor(svc: Pick<Services, "db" | "config">, input: RequestInput): Promise<Visitor> {
+export async function readVisitor(
+  svc: Pick<Services, "db" | "config">,
+  input: RequestInput,
+  /** `visitor_version` as the caller just read it (server/page-cache.ts `readPageVersions`). */
+  visitorVersion?: number,
+): Promise<Visitor> {
   const { db, config } = svc;
   const cookie = sessionCookie(config.sessionSecret, config.secureCookies);
   const [read, language, currency] = await Promise.all([
-    input.cookie?.includes(`${cookie.name}=`)
-      ? readSessionAndUser(db, cookie, input.cookie)
+    hasSessionCookie(config, input.cookie)
+      ? readSessionAndUser(db, cookie, input.cookie, visitorVersion)
       : { session: emptySession(), user: null },
     detectLanguage(input.url, input.cookie, input.acceptLanguage),
     resolveCurrency(input.cookie, { ip: input.ip, proxyCountry: input.proxyCountry }),
@@ -89,6 +94,14 @@ export async function readVisitor(svc: Pick<Services, "db" | "config">, input: R
     bot: isCrawler(input.userAgent),
     flashPending: session.data.flash !== undefined,
   };
+}
+
+/** Whether a Cookie header carries the session cookie (else the visitor is read with no statement). */
+export function hasSessionCookie(
+  config: Pick<Services["config"], "sessionSecret" | "secureCookies">,
+  cookieHeader: string | null,
+): boolean {
+  return cookieHeader?.includes(`${sessionCookie(config.sessionSecret, config.secureCookies).name}=`) ?? false;
 }
 
 /** isbot's answers by User-Agent (a regular expression of some hundred names, asked on every page). */
