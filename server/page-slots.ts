@@ -141,7 +141,8 @@ export function fragment(language: Language, view: VisitorView): Buffer {
   if (!parts) {
     const placeholder = kind === "anonymous" ? null : EMAIL_PLACEHOLDER;
     const html = renderFragment(language, { email: placeholder, admin: kind === "admin", cartCount: count });
-    parts = (placeholder === null ? [html] : html.split(placeholder)).map((part) => Buffer.from(part));
+    // Kept for the process's life: in buffers of their own, not slabs of the pool (ownBuffer).
+    parts = (placeholder === null ? [html] : html.split(placeholder)).map((part) => ownBuffer([Buffer.from(part)]));
     if (placeholder !== null && parts.length !== 2) throw new Error("the visitor fragment must show the e-mail once");
     fragments.set(memoKey, parts);
   }
