@@ -20,6 +20,7 @@ import {
   cutPage,
   fillFor,
   gzipPage,
+  ownBuffer,
   renderToken,
   type ZippedPage,
   zipPage,
@@ -152,7 +153,10 @@ export class PageCache {
    * and token.
    */
   store(pending: PendingStore, headers: [string, string][], body: Buffer, now = Date.now()): Entry | null {
-    const cut = cutFor(pending, body);
+    // The pieces are slices of the body: a body in a slab of Node's buffer pool is copied out of
+    // it first, so the entry holds its own bytes and not the slab (server/page-slots.ts, ownBuffer).
+    const whole = body.byteOffset === 0 && body.buffer.byteLength === body.length;
+    const cut = cutFor(pending, whole ? body : ownBuffer([body]));
     if (!cut) return null;
     const entry: Entry = {
       ...zipPage(cut),

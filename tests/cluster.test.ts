@@ -207,7 +207,9 @@ describe("runWorkers", () => {
         // The script execs node: the process npm (or a service manager) stops is the primary.
         for (const pid of [primary, ...workers]) {
           const argv = read(pid, "cmdline");
-          expect(argv, `process ${pid}`).toEqual(expect.arrayContaining(["--max-semi-space-size=8"]));
+          expect(argv, `process ${pid}`).toEqual(
+            expect.arrayContaining(["--max-semi-space-size=8", "--max-old-space-size=512"]),
+          );
           expect(read(pid, "environ"), `process ${pid}`).toContain(`MALLOC_ARENA_MAX=${expected}`);
         }
       } finally {

@@ -31,6 +31,21 @@ describe("the cache's memory and freshness", () => {
     expect(cache.find("f", 1)).toBeDefined();
   });
 
+  it("keeps its pages in buffers of their own, not in slabs of Node's buffer pool (decision 076)", () => {
+    const cache = new PageCache({ maxBytes: 1_000_000, ttlMs: 60_000 });
+    // A small body and its deflated segment are what Buffer.from and Buffer.concat take from the pool.
+    const body = Buffer.from(`<p>${"a small page ".repeat(40)}</p>`);
+    expect(body.buffer.byteLength, "the test's body is a pool slice").toBeGreaterThan(body.length);
+    const entry = cache.store(pending(cache, "small"), [], body);
+    expect(entry).not.toBeNull();
+    const held = new Set([...(entry?.pieces ?? []), ...(entry?.segments ?? []).map((segment) => segment.deflated)]);
+    const bytes = [...held].reduce((sum, buffer) => sum + buffer.length, 0);
+    const slabs = new Set([...held].map((buffer) => buffer.buffer));
+    const slabBytes = [...slabs].reduce((sum, slab) => sum + slab.byteLength, 0);
+    expect(slabBytes).toBe(bytes);
+    expect(Buffer.concat(entry?.pieces ?? []).toString()).toBe(body.toString());
+  });
+
   it("never answers with an entry of another catalogue version, nor an expired one", () => {
     const cache = new PageCache({ maxBytes: 1_000_000, ttlMs: 1_000 });
     cache.store(pending(cache, "page", 7), [], Buffer.from("<html>v7</html>"), 10_000);
