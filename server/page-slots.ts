@@ -109,11 +109,8 @@ export function dataJoint(view: VisitorView, document: boolean): Buffer {
   let joint = joints.get(key);
   if (!joint) {
     const inTurbo = JSON.stringify(json).slice(1, -1);
-    const bytes = Buffer.from(document ? escapeScript(JSON.stringify(inTurbo).slice(1, -1)) : inTurbo);
-    // A copy of its own: a small Buffer.from is a slice of an 8 KB slab of Node's pool, and a
-    // kept slice would keep its whole slab.
-    joint = Buffer.allocUnsafeSlow(bytes.length);
-    bytes.copy(joint);
+    // Kept: in a buffer of its own, not a slab of the pool (ownBuffer).
+    joint = ownBuffer([Buffer.from(document ? escapeScript(JSON.stringify(inTurbo).slice(1, -1)) : inTurbo)]);
     if (joints.size >= JOINTS_KEPT) joints.delete(joints.keys().next().value as string);
     joints.set(key, joint);
   }
