@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { FETCHER_FIELD } from "~/lib/fetcher";
 import { RECEIPT_SLOTS, storeReceiptImage } from "~/lib/receipt-images.server";
 import { MemoryStorage, type StorageArea } from "~/lib/storage.server";
 import { payForCheckout } from "~/models/orders/place.server";
@@ -99,7 +100,7 @@ describe("the payment form under a crowd", () => {
     const svc = { ...base, storage };
     const { user, ctx, submissionKey, product } = await shopperAtPayment(svc);
     await svc.db.updateTable("product_variants").set({ stock: 0 }).where("product_id", "=", product.id).execute();
-    const { result } = await runRoute(
+    const { result, flash } = await runRoute(
       svc,
       paymentAction,
       post({ submissionKey, receipt: await jpeg() }),
@@ -107,11 +108,50 @@ describe("the payment form under a crowd", () => {
       {},
       ctx,
     );
-    const answer = result as unknown as { init: { status: number }; data: { problem: Record<string, unknown> } };
-    expect(answer.init.status).toBe(409);
-    expect(answer.data.problem).toMatchObject({ key: "payment.orderFailed", detailKey: "checkout.errors.outOfStock" });
+    // Back to the cart, told why (docs/decisions/075): no payment page rendered again.
+    const answer = result as unknown as Response;
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe("/cart");
+    expect(flash).toMatchObject({ type: "error", key: "payment.orderFailed", detailKey: "checkout.errors.outOfStock" });
     expect(storage.puts).toBe(0);
     expect(await svc.db.selectFrom("orders").select("id").execute()).toHaveLength(0);
+  });
+
+  it("a colour sold out while the receipt was written: back to the cart, the receipt removed, no order (JS on too)", async () => {
+    const base = await freshTestServices({ demoMode: true });
+    const storage = new WatchedStorage();
+    const svc = { ...base, storage };
+    const { user, ctx, submissionKey, product } = await shopperAtPayment(svc);
+    let open = () => {};
+    storage.hold = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // Sent by the page with JavaScript (the fetcher field): the same redirect, which the router follows.
+    const answering = runRoute(
+      svc,
+      paymentAction,
+      post({ submissionKey, receipt: await jpeg(), [FETCHER_FIELD]: "1" }),
+      user,
+      {},
+      ctx,
+    );
+    try {
+      // The pre-check passed and the receipt is being written when the last pieces go.
+      await until(() => storage.puts === 1);
+      await svc.db.updateTable("product_variants").set({ stock: 0 }).where("product_id", "=", product.id).execute();
+    } finally {
+      open();
+    }
+    const { result, flash } = await answering;
+    const answer = result as unknown as Response;
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe("/cart");
+    expect(flash).toMatchObject({ type: "error", key: "payment.orderFailed", detailKey: "checkout.errors.outOfStock" });
+    expect(storage.puts).toBe(1);
+    expect(storage.files.size).toBe(0);
+    expect(await svc.db.selectFrom("orders").select("id").execute()).toHaveLength(0);
+    // The checkout is kept: once the cart is fixed, the shopper pays with what they typed.
+    expect(getCheckout(ctx)?.submissionKey).toBe(submissionKey);
   });
 
   it("the same form sent 10 times at once: the sends still queued when the order is made answer with it", async () => {

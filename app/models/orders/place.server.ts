@@ -7,7 +7,7 @@ import { countryName, resolveCountry } from "~/lib/countries";
 import { localized, variantName } from "~/lib/localize";
 import { countOrderPlaced } from "~/lib/metrics.server";
 import { priceNow } from "~/lib/money";
-import { UserError } from "~/lib/problem";
+import { type Problem, UserError } from "~/lib/problem";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { CheckoutState } from "~/request/checkout.server";
@@ -176,6 +176,17 @@ export async function payForCheckout(
     await removeReceipt();
     throw orderFailed(error);
   }
+}
+
+/**
+ * The refusals that are about the cart itself, which the shopper fixes on the cart page: a colour
+ * with less stock than the line (sold out meanwhile), a product no longer sold, an empty cart.
+ */
+const CART_REFUSALS = new Set(["checkout.errors.outOfStock", "checkout.errors.unavailable", "checkout.errors.emptyCart"]);
+
+/** Whether a refused payment's problem (payment.orderFailed) is about the cart (CART_REFUSALS). */
+export function isCartRefusal(problem: Problem): boolean {
+  return problem.key === "payment.orderFailed" && CART_REFUSALS.has(problem.detailKey ?? "");
 }
 
 /** A refused order as the payment form says it: 409, the reason as its detail. */

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { CartSummary } from "~/components/order-summary";
 import { DiscountCodeForm } from "~/components/store/discount-code-form";
 import { PaymentDetails, withEmailLink } from "~/components/store/payment-details";
@@ -13,7 +13,7 @@ import { FetcherField } from "~/components/ui/fetcher-field";
 import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
 import { formatDate } from "~/lib/dates";
-import { formAction, succeed } from "~/lib/form-action.server";
+import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { fpsQrFor } from "~/lib/fps-qr.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -21,7 +21,7 @@ import { formatMoney } from "~/lib/money";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { checkoutOrderNumber, payForCheckout } from "~/models/orders/place.server";
+import { checkoutOrderNumber, isCartRefusal, payForCheckout } from "~/models/orders/place.server";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD } from "~/models/orders/receipts.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
 import { getShop, paymentWindowHours, shopName, titleWithShop } from "~/models/settings/shop.server";
@@ -75,6 +75,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * The payment form: the model decides (payForCheckout: the same form sent twice, the checkout,
  * the shop taking orders, the receipt, the order, its e-mail and the shop's alert, queued with it);
  * a new order clears the checkout. Plain post: on to the success page; with JavaScript: the order number as data.
+ * A cart that cannot be placed: back to the cart with the reason (303 and a flash, either way).
  */
 export const action = formAction(
   {
@@ -86,20 +87,32 @@ export const action = formAction(
   },
   async ({ context, form, value, auth: user }) => {
     const { db, storage, config } = services(context);
-    const { order, duplicate } = await payForCheckout(db, storage, {
-      userId: user.id,
-      cartId: await currentCartId(context),
-      currency: getCurrency(context),
-      locale: getLanguage(context),
-      checkout: getCheckout(context),
-      submissionKey: value.submissionKey,
-      receipt: value.receipt,
-      payLater: value.intent === "later",
-      demoMode: config.demoMode,
-      supportEmail: (await getShop(context)).supportEmail,
-      defaultPaymentWindowHours: config.paymentWindowHours,
-      publicUrl: config.publicUrl,
-    });
+    let paid: Awaited<ReturnType<typeof payForCheckout>>;
+    try {
+      paid = await payForCheckout(db, storage, {
+        userId: user.id,
+        cartId: await currentCartId(context),
+        currency: getCurrency(context),
+        locale: getLanguage(context),
+        checkout: getCheckout(context),
+        submissionKey: value.submissionKey,
+        receipt: value.receipt,
+        payLater: value.intent === "later",
+        demoMode: config.demoMode,
+        supportEmail: (await getShop(context)).supportEmail,
+        defaultPaymentWindowHours: config.paymentWindowHours,
+        publicUrl: config.publicUrl,
+      });
+    } catch (error) {
+      // A cart that cannot be placed (a colour sold out meanwhile, a product withdrawn, an empty
+      // cart) is fixed on the cart page: the shopper goes there, told why (docs/decisions/075).
+      // No receipt of theirs is kept (payForCheckout), so the payment page has nothing to keep.
+      if (!(error instanceof UserError) || !isCartRefusal(error.problem)) throw error;
+      const { key, detailKey, params } = error.problem;
+      setFlash(context, { type: "error", key, detailKey, params });
+      return redirect("/cart", { status: 303 });
+    }
+    const { order, duplicate } = paid;
     if (!duplicate) clearCheckout(context);
     const orderNumber = order.order_number;
     const unpaid = order.receipt_path === null;
