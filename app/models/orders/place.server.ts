@@ -182,7 +182,11 @@ export async function payForCheckout(
  * The refusals that are about the cart itself, which the shopper fixes on the cart page: a colour
  * with less stock than the line (sold out meanwhile), a product no longer sold, an empty cart.
  */
-const CART_REFUSALS = new Set(["checkout.errors.outOfStock", "checkout.errors.unavailable", "checkout.errors.emptyCart"]);
+const CART_REFUSALS = new Set([
+  "checkout.errors.outOfStock",
+  "checkout.errors.unavailable",
+  "checkout.errors.emptyCart",
+]);
 
 /** Whether a refused payment's problem (payment.orderFailed) is about the cart (CART_REFUSALS). */
 export function isCartRefusal(problem: Problem): boolean {
