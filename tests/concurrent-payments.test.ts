@@ -4,7 +4,9 @@ import { FETCHER_FIELD } from "~/lib/fetcher";
 import { RECEIPT_SLOTS, storeReceiptImage } from "~/lib/receipt-images.server";
 import { MemoryStorage, type StorageArea } from "~/lib/storage.server";
 import { payForCheckout } from "~/models/orders/place.server";
+import { findSessionRecord } from "~/models/sessions.server";
 import { getCheckout } from "~/request/checkout.server";
+import { commitSession, hashToken, sessionContext, sessionCookie } from "~/request/session.server";
 import { action as paymentAction } from "~/routes/store/payment";
 import { variantStock } from "./factories";
 import { freshTestServices } from "./setup/db";
@@ -208,6 +210,36 @@ describe("the payment form under a crowd", () => {
     expect(order.receipt_path).toMatch(new RegExp(`^receipts/${user.id}/.+\\.jpg$`));
     expect(await storage.exists("private", order.receipt_path as string)).toBe(true);
     expect(await variantStock(svc.db, product.id)).toBe(3);
+  });
+
+  it("saves the shopper's session (checkout cleared, the order's message) in the order's own commit", async () => {
+    const base = await freshTestServices({ demoMode: true });
+    const svc = { ...base, storage: new WatchedStorage() };
+    const { user, ctx, submissionKey } = await shopperAtPayment(svc);
+    const session = ctx.get(sessionContext);
+    // A stored session, as a signed-in shopper's is.
+    await commitSession(svc.db, sessionCookie("test-secret-test-secret-test-secret", false), session, {
+      ip: null,
+      userAgent: null,
+    });
+    expect(session.token).not.toBeNull();
+    const { result } = await runRoute(
+      svc,
+      paymentAction,
+      post({ submissionKey, receipt: await jpeg() }),
+      user,
+      {},
+      ctx,
+    );
+    expect((result as Response).status).toBe(302);
+    // Already written: the request's own commit has nothing left to save.
+    expect(session.dirty).toBe(false);
+    const row = await findSessionRecord(svc.db, hashToken(session.token as string));
+    const data = JSON.parse(row?.data ?? "{}");
+    expect(data.checkout).toBeUndefined();
+    expect(data.flash).toMatchObject({ type: "success", key: "payment.orderSubmitted" });
+    const order = await svc.db.selectFrom("orders").select("order_number").executeTakeFirstOrThrow();
+    expect(data.flash.params.number).toBe(order.order_number);
   });
 
   it("leaves no order and takes no stock when the receipt cannot be written", async () => {

@@ -200,6 +200,19 @@ export async function commitSession(
   return cookie.serialize(token, { expires });
 }
 
+/**
+ * Saves a changed session in the caller's transaction (the order it goes with), so that both are
+ * one commit; the request's own commit then has nothing left to write. Only a stored session
+ * keeping its token: a new, emptied or rotated one changes the cookie, which commitSession sets.
+ */
+export async function saveSessionIn(trx: DB, session: Session): Promise<void> {
+  if (!session.dirty || !session.token || session.rotate) return;
+  if (session.userId === null && Object.keys(session.data).length === 0) return;
+  const data = JSON.stringify(session.data);
+  await updateSessionRecord(trx, hashToken(session.token), { userId: session.userId, data, timestamp: now() });
+  session.dirty = false;
+}
+
 /** Issue a new session id (at sign-in, sign-out): the old token stops working. */
 export function rotateSession(session: Session): void {
   session.rotate = true;

@@ -1,5 +1,6 @@
 import { useRef, useState } from "react";
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, type RouterContextProvider, redirect, useNavigation } from "react-router";
+import type { OrderRow } from "#db/schema";
 import { CartSummary } from "~/components/order-summary";
 import { DiscountCodeForm } from "~/components/store/discount-code-form";
 import { PaymentDetails, withEmailLink } from "~/components/store/payment-details";
@@ -30,6 +31,7 @@ import { currentCartId } from "~/request/cart.server";
 import { clearCheckout, getCheckout, saveCheckout } from "~/request/checkout.server";
 import { loadDiscountedCart, takeDiscountAttempt } from "~/request/discount-code.server";
 import { setFlash } from "~/request/flash.server";
+import { getSession, saveSessionIn } from "~/request/session.server";
 import { paymentSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/payment";
 
@@ -102,6 +104,13 @@ export const action = formAction(
         supportEmail: (await getShop(context)).supportEmail,
         defaultPaymentWindowHours: config.paymentWindowHours,
         publicUrl: config.publicUrl,
+        // The checkout cleared and the success message saved with the order: one commit, not two
+        // (docs/decisions/075).
+        whenPlaced: async (trx, order) => {
+          clearCheckout(context);
+          setPaidFlash(context, order);
+          await saveSessionIn(trx, getSession(context));
+        },
       });
     } catch (error) {
       // A cart that cannot be placed (a colour sold out meanwhile, a product withdrawn, an empty
@@ -113,25 +122,30 @@ export const action = formAction(
       return redirect("/cart", { status: 303 });
     }
     const { order, duplicate } = paid;
-    if (!duplicate) clearCheckout(context);
+    // The same form sent again: its order's message again (a new order's is set already).
+    if (duplicate) setPaidFlash(context, order);
     const orderNumber = order.order_number;
     const unpaid = order.receipt_path === null;
-    // Shown on the success page, which JavaScript reaches a moment later too.
-    setFlash(context, {
-      type: "success",
-      key: unpaid ? "payment.placedUnpaid" : "payment.orderSubmitted",
-      detailKey: unpaid ? "payment.placedUnpaidDetail" : "payment.orderSubmittedDetail",
-      params: {
-        number: orderNumber,
-        deadline: order.payment_due_at ? formatDate(order.payment_due_at, getLanguage(context), "dateTime") : "",
-      },
-    });
     return succeed(context, form, {
       redirectTo: `/payment-success?order=${encodeURIComponent(orderNumber)}`,
       payload: { orderNumber, unpaid },
     });
   },
 );
+
+/** The order's message, shown on the success page (which JavaScript reaches a moment later too). */
+function setPaidFlash(context: Readonly<RouterContextProvider>, order: OrderRow): void {
+  const unpaid = order.receipt_path === null;
+  setFlash(context, {
+    type: "success",
+    key: unpaid ? "payment.placedUnpaid" : "payment.orderSubmitted",
+    detailKey: unpaid ? "payment.placedUnpaidDetail" : "payment.orderSubmittedDetail",
+    params: {
+      number: order.order_number,
+      deadline: order.payment_due_at ? formatDate(order.payment_due_at, getLanguage(context), "dateTime") : "",
+    },
+  });
+}
 
 export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
