@@ -102,6 +102,11 @@ describe("the payment form under a crowd", () => {
     const svc = { ...base, storage };
     const { user, ctx, submissionKey, product } = await shopperAtPayment(svc);
     await svc.db.updateTable("product_variants").set({ stock: 0 }).where("product_id", "=", product.id).execute();
+    const session = ctx.get(sessionContext);
+    await commitSession(svc.db, sessionCookie("test-secret-test-secret-test-secret", false), session, {
+      ip: null,
+      userAgent: null,
+    });
     const { result, flash } = await runRoute(
       svc,
       paymentAction,
@@ -115,6 +120,10 @@ describe("the payment form under a crowd", () => {
     expect(answer.status).toBe(303);
     expect(answer.headers.get("location")).toBe("/cart");
     expect(flash).toMatchObject({ type: "error", key: "payment.orderFailed", detailKey: "checkout.errors.outOfStock" });
+    // The message is stored already (its own relaxed commit): the request's commit has nothing left.
+    expect(session.dirty).toBe(false);
+    const row = await findSessionRecord(svc.db, hashToken(session.token as string));
+    expect(JSON.parse(row?.data ?? "{}").flash).toMatchObject({ detailKey: "checkout.errors.outOfStock" });
     expect(storage.puts).toBe(0);
     expect(await svc.db.selectFrom("orders").select("id").execute()).toHaveLength(0);
   });

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { type Cookie, createContext, createCookie, type RouterContextProvider } from "react-router";
-import { type DB, now } from "#db/connect.server";
+import { type DB, now, relaxedTransaction } from "#db/connect.server";
 import {
   deleteSessionRecord,
   findSessionRecord,
@@ -211,6 +211,17 @@ export async function saveSessionIn(trx: DB, session: Session): Promise<void> {
   const data = JSON.stringify(session.data);
   await updateSessionRecord(trx, hashToken(session.token), { userId: session.userId, data, timestamp: now() });
   session.dirty = false;
+}
+
+/**
+ * Saves a changed session whose change a power cut may lose (a refusal's flash message: the
+ * shopper is shown the reason at once anyway) without waiting for the disk: its own commit with
+ * relaxed durability (relaxedTransaction, decision 074), never half-applied. The request's own
+ * commit then has nothing left to write.
+ */
+export async function saveSessionRelaxed(db: DB, session: Session): Promise<void> {
+  if (!session.dirty || !session.token || session.rotate) return;
+  await relaxedTransaction(db, (trx) => saveSessionIn(trx, session));
 }
 
 /** Issue a new session id (at sign-in, sign-out): the old token stops working. */
