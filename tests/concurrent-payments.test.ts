@@ -1,9 +1,12 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { FETCHER_FIELD } from "~/lib/fetcher";
 import { RECEIPT_SLOTS, storeReceiptImage } from "~/lib/receipt-images.server";
 import { MemoryStorage, type StorageArea } from "~/lib/storage.server";
 import { payForCheckout } from "~/models/orders/place.server";
+import { findSessionRecord } from "~/models/sessions.server";
 import { getCheckout } from "~/request/checkout.server";
+import { commitSession, hashToken, sessionContext, sessionCookie } from "~/request/session.server";
 import { action as paymentAction } from "~/routes/store/payment";
 import { variantStock } from "./factories";
 import { freshTestServices } from "./setup/db";
@@ -99,7 +102,12 @@ describe("the payment form under a crowd", () => {
     const svc = { ...base, storage };
     const { user, ctx, submissionKey, product } = await shopperAtPayment(svc);
     await svc.db.updateTable("product_variants").set({ stock: 0 }).where("product_id", "=", product.id).execute();
-    const { result } = await runRoute(
+    const session = ctx.get(sessionContext);
+    await commitSession(svc.db, sessionCookie("test-secret-test-secret-test-secret", false), session, {
+      ip: null,
+      userAgent: null,
+    });
+    const { result, flash } = await runRoute(
       svc,
       paymentAction,
       post({ submissionKey, receipt: await jpeg() }),
@@ -107,11 +115,54 @@ describe("the payment form under a crowd", () => {
       {},
       ctx,
     );
-    const answer = result as unknown as { init: { status: number }; data: { problem: Record<string, unknown> } };
-    expect(answer.init.status).toBe(409);
-    expect(answer.data.problem).toMatchObject({ key: "payment.orderFailed", detailKey: "checkout.errors.outOfStock" });
+    // Back to the cart, told why (docs/decisions/075): no payment page rendered again.
+    const answer = result as unknown as Response;
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe("/cart");
+    expect(flash).toMatchObject({ type: "error", key: "payment.orderFailed", detailKey: "checkout.errors.outOfStock" });
+    // The message is stored already (its own relaxed commit): the request's commit has nothing left.
+    expect(session.dirty).toBe(false);
+    const row = await findSessionRecord(svc.db, hashToken(session.token as string));
+    expect(JSON.parse(row?.data ?? "{}").flash).toMatchObject({ detailKey: "checkout.errors.outOfStock" });
     expect(storage.puts).toBe(0);
     expect(await svc.db.selectFrom("orders").select("id").execute()).toHaveLength(0);
+  });
+
+  it("a colour sold out while the receipt was written: back to the cart, the receipt removed, no order (JS on too)", async () => {
+    const base = await freshTestServices({ demoMode: true });
+    const storage = new WatchedStorage();
+    const svc = { ...base, storage };
+    const { user, ctx, submissionKey, product } = await shopperAtPayment(svc);
+    let open = () => {};
+    storage.hold = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // Sent by the page with JavaScript (the fetcher field): the same redirect, which the router follows.
+    const answering = runRoute(
+      svc,
+      paymentAction,
+      post({ submissionKey, receipt: await jpeg(), [FETCHER_FIELD]: "1" }),
+      user,
+      {},
+      ctx,
+    );
+    try {
+      // The pre-check passed and the receipt is being written when the last pieces go.
+      await until(() => storage.puts === 1);
+      await svc.db.updateTable("product_variants").set({ stock: 0 }).where("product_id", "=", product.id).execute();
+    } finally {
+      open();
+    }
+    const { result, flash } = await answering;
+    const answer = result as unknown as Response;
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe("/cart");
+    expect(flash).toMatchObject({ type: "error", key: "payment.orderFailed", detailKey: "checkout.errors.outOfStock" });
+    expect(storage.puts).toBe(1);
+    expect(storage.files.size).toBe(0);
+    expect(await svc.db.selectFrom("orders").select("id").execute()).toHaveLength(0);
+    // The checkout is kept: once the cart is fixed, the shopper pays with what they typed.
+    expect(getCheckout(ctx)?.submissionKey).toBe(submissionKey);
   });
 
   it("the same form sent 10 times at once: the sends still queued when the order is made answer with it", async () => {
@@ -168,6 +219,36 @@ describe("the payment form under a crowd", () => {
     expect(order.receipt_path).toMatch(new RegExp(`^receipts/${user.id}/.+\\.jpg$`));
     expect(await storage.exists("private", order.receipt_path as string)).toBe(true);
     expect(await variantStock(svc.db, product.id)).toBe(3);
+  });
+
+  it("saves the shopper's session (checkout cleared, the order's message) in the order's own commit", async () => {
+    const base = await freshTestServices({ demoMode: true });
+    const svc = { ...base, storage: new WatchedStorage() };
+    const { user, ctx, submissionKey } = await shopperAtPayment(svc);
+    const session = ctx.get(sessionContext);
+    // A stored session, as a signed-in shopper's is.
+    await commitSession(svc.db, sessionCookie("test-secret-test-secret-test-secret", false), session, {
+      ip: null,
+      userAgent: null,
+    });
+    expect(session.token).not.toBeNull();
+    const { result } = await runRoute(
+      svc,
+      paymentAction,
+      post({ submissionKey, receipt: await jpeg() }),
+      user,
+      {},
+      ctx,
+    );
+    expect((result as Response).status).toBe(302);
+    // Already written: the request's own commit has nothing left to save.
+    expect(session.dirty).toBe(false);
+    const row = await findSessionRecord(svc.db, hashToken(session.token as string));
+    const data = JSON.parse(row?.data ?? "{}");
+    expect(data.checkout).toBeUndefined();
+    expect(data.flash).toMatchObject({ type: "success", key: "payment.orderSubmitted" });
+    const order = await svc.db.selectFrom("orders").select("order_number").executeTakeFirstOrThrow();
+    expect(data.flash.params.number).toBe(order.order_number);
   });
 
   it("leaves no order and takes no stock when the receipt cannot be written", async () => {

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { type Cookie, createContext, createCookie, type RouterContextProvider } from "react-router";
-import { type DB, now } from "#db/connect.server";
+import { type DB, now, relaxedTransaction } from "#db/connect.server";
 import {
   deleteSessionRecord,
   findSessionRecord,
@@ -214,6 +214,30 @@ export async function commitSession(
   });
   session.token = token;
   return cookie.serialize(token, { expires });
+}
+
+/**
+ * Saves a changed session in the caller's transaction (the order it goes with), so that both are
+ * one commit; the request's own commit then has nothing left to write. Only a stored session
+ * keeping its token: a new, emptied or rotated one changes the cookie, which commitSession sets.
+ */
+export async function saveSessionIn(trx: DB, session: Session): Promise<void> {
+  if (!session.dirty || !session.token || session.rotate) return;
+  if (session.userId === null && Object.keys(session.data).length === 0) return;
+  const data = JSON.stringify(session.data);
+  await updateSessionRecord(trx, hashToken(session.token), { userId: session.userId, data, timestamp: now() });
+  session.dirty = false;
+}
+
+/**
+ * Saves a changed session whose change a power cut may lose (a refusal's flash message: the
+ * shopper is shown the reason at once anyway) without waiting for the disk: its own commit with
+ * relaxed durability (relaxedTransaction, decision 074), never half-applied. The request's own
+ * commit then has nothing left to write.
+ */
+export async function saveSessionRelaxed(db: DB, session: Session): Promise<void> {
+  if (!session.dirty || !session.token || session.rotate) return;
+  await relaxedTransaction(db, (trx) => saveSessionIn(trx, session));
 }
 
 /** Issue a new session id (at sign-in, sign-out): the old token stops working. */

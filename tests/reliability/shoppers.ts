@@ -126,14 +126,14 @@ export async function allReadyToPay(
 export type PaymentOutcome =
   /** 302 to /payment-success?order=…: the shopper was told the order is placed. */
   | { kind: "confirmed"; status: number; orderNumber: string }
-  /** 409 with the payment page saying a colour has only N left in stock. */
+  /** 303 back to the cart, whose page then says a colour has only N left in stock (decision 075). */
   | { kind: "outOfStock"; status: number; text: string }
   /** Any other answer (a 5xx among them); `text` is the page's title or the body's start. */
   | { kind: "other"; status: number; text: string }
   /** No answer at all: the connection failed (the server was killed). */
   | { kind: "noAnswer"; error: string };
 
-/** The out-of-stock refusal the payment page shows (checkout.errors.outOfStock). */
+/** The out-of-stock refusal a refused payment leaves on the cart page (checkout.errors.outOfStock). */
 export const OUT_OF_STOCK_TEXT = /has only \d+ left in stock\. Update your cart and try again\./;
 
 /** Posts the payment form (multipart, as without JavaScript) and sorts out the answer. */
@@ -159,8 +159,21 @@ export async function pay(
   if (status === 302 && confirmed?.[1]) {
     return { kind: "confirmed", status, orderNumber: decodeURIComponent(confirmed[1]) };
   }
+  if (status === 303 && /\/cart$/.test(location)) {
+    // The refusal's reason is the flash message the cart page shows next (the same session).
+    let cart: string;
+    try {
+      cart = await (await request.get("/cart", { timeout: options.timeout ?? 60_000 })).text();
+    } catch (error) {
+      // The refusal was answered; the shop went away (a crash test) before its cart page did.
+      const reason = error instanceof Error ? error.message : String(error);
+      return { kind: "outOfStock", status, text: `refused; the cart page did not answer: ${reason}` };
+    }
+    const said = OUT_OF_STOCK_TEXT.exec(cart);
+    if (said) return { kind: "outOfStock", status, text: said[0] };
+    return { kind: "other", status, text: /<title>([^<]*)<\/title>/.exec(cart)?.[1] ?? cart.slice(0, 200) };
+  }
   const text = await response.text().catch(() => "");
-  if (status === 409 && OUT_OF_STOCK_TEXT.test(text)) return { kind: "outOfStock", status, text };
   const title = /<title>([^<]*)<\/title>/.exec(text)?.[1];
   return { kind: "other", status, text: title ?? text.slice(0, 200) };
 }

@@ -7,7 +7,7 @@ import { countryName, resolveCountry } from "~/lib/countries";
 import { localized, variantName } from "~/lib/localize";
 import { countOrderPlaced } from "~/lib/metrics.server";
 import { priceNow } from "~/lib/money";
-import { UserError } from "~/lib/problem";
+import { type Problem, UserError } from "~/lib/problem";
 import { removeFilesQuietly, type Storage } from "~/lib/storage.server";
 import type { Language } from "~/locales";
 import type { CheckoutState } from "~/request/checkout.server";
@@ -77,6 +77,11 @@ export interface PlaceOrderInput {
   ageConfirmation?: AgeConfirmation | null;
   /** The moment of placement (a test's clock): prices in effect then; now by default. */
   at?: Date;
+  /**
+   * Last in the order's transaction, a new order only (not one found by its submission key): what
+   * the caller writes with it (the shopper's session), so that both are one commit.
+   */
+  whenPlaced?: (trx: DB, order: OrderRow) => Promise<void>;
 }
 
 /** The order a payment form made, by the form's one-time key (the same form sent twice finds it). */
@@ -103,6 +108,8 @@ export interface PayForCheckoutInput {
   defaultPaymentWindowHours: number;
   /** PUBLIC_URL: the links of the order's e-mail and of the shop's alert. */
   publicUrl: string;
+  /** Passed on to placeOrder: written in a new order's transaction. */
+  whenPlaced?: PlaceOrderInput["whenPlaced"];
 }
 
 /**
@@ -168,6 +175,7 @@ export async function payForCheckout(
         orderNumber: checkout.orderNumber ?? undefined,
         defaultPaymentWindowHours: input.defaultPaymentWindowHours,
         ageConfirmation: checkout.ageConfirmation,
+        whenPlaced: input.whenPlaced,
       },
     );
     if (placed.duplicate) await removeReceipt();
@@ -176,6 +184,21 @@ export async function payForCheckout(
     await removeReceipt();
     throw orderFailed(error);
   }
+}
+
+/**
+ * The refusals that are about the cart itself, which the shopper fixes on the cart page: a colour
+ * with less stock than the line (sold out meanwhile), a product no longer sold, an empty cart.
+ */
+const CART_REFUSALS = new Set([
+  "checkout.errors.outOfStock",
+  "checkout.errors.unavailable",
+  "checkout.errors.emptyCart",
+]);
+
+/** Whether a refused payment's problem (payment.orderFailed) is about the cart (CART_REFUSALS). */
+export function isCartRefusal(problem: Problem): boolean {
+  return problem.key === "payment.orderFailed" && CART_REFUSALS.has(problem.detailKey ?? "");
 }
 
 /** A refused order as the payment form says it: 409, the reason as its detail. */
@@ -414,6 +437,7 @@ export async function placeOrder(
     const row = await trx.selectFrom("orders").selectAll().where("id", "=", order.id).executeTakeFirstOrThrow();
     await queueOrderReceivedEmail(trx, config, row);
     await recordShopEvent(trx, { type: "order.placed", at: placedAt, publicUrl: config.publicUrl, orderId: order.id });
+    await input.whenPlaced?.(trx, row);
     return { order: row, duplicate: false };
   });
   // Counted once committed; the same form sent again answered with its order is not a new one.

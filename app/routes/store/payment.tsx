@@ -1,5 +1,6 @@
 import { useRef, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, type RouterContextProvider, redirect, useNavigation } from "react-router";
+import type { OrderRow } from "#db/schema";
 import { CartSummary } from "~/components/order-summary";
 import { DiscountCodeForm } from "~/components/store/discount-code-form";
 import { PaymentDetails, withEmailLink } from "~/components/store/payment-details";
@@ -13,7 +14,7 @@ import { FetcherField } from "~/components/ui/fetcher-field";
 import { ProblemAlert } from "~/components/ui/field";
 import { services } from "~/context";
 import { formatDate } from "~/lib/dates";
-import { formAction, succeed } from "~/lib/form-action.server";
+import { formAction, succeed, UserError } from "~/lib/form-action.server";
 import { fpsQrFor } from "~/lib/fps-qr.server";
 import { useTranslation } from "~/lib/i18n";
 import { privatePageMeta } from "~/lib/meta";
@@ -21,7 +22,7 @@ import { formatMoney } from "~/lib/money";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getCurrency } from "~/middleware/currency";
 import { getInstance, getLanguage } from "~/middleware/i18next";
-import { checkoutOrderNumber, payForCheckout } from "~/models/orders/place.server";
+import { checkoutOrderNumber, isCartRefusal, payForCheckout } from "~/models/orders/place.server";
 import { RECEIPT_FORM_LIMIT, RECEIPT_UNREAD } from "~/models/orders/receipts.server";
 import { loadPaymentInstructions } from "~/models/payment-accounts.server";
 import { getShop, paymentWindowHours, shopName, titleWithShop } from "~/models/settings/shop.server";
@@ -30,6 +31,7 @@ import { currentCartId } from "~/request/cart.server";
 import { clearCheckout, getCheckout, saveCheckout } from "~/request/checkout.server";
 import { loadDiscountedCart, takeDiscountAttempt } from "~/request/discount-code.server";
 import { setFlash } from "~/request/flash.server";
+import { getSession, saveSessionIn, saveSessionRelaxed } from "~/request/session.server";
 import { paymentSchema } from "~/schemas/receipt";
 import type { Route } from "./+types/payment";
 
@@ -75,6 +77,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * The payment form: the model decides (payForCheckout: the same form sent twice, the checkout,
  * the shop taking orders, the receipt, the order, its e-mail and the shop's alert, queued with it);
  * a new order clears the checkout. Plain post: on to the success page; with JavaScript: the order number as data.
+ * A cart that cannot be placed: back to the cart with the reason (303 and a flash, either way).
  */
 export const action = formAction(
   {
@@ -86,39 +89,66 @@ export const action = formAction(
   },
   async ({ context, form, value, auth: user }) => {
     const { db, storage, config } = services(context);
-    const { order, duplicate } = await payForCheckout(db, storage, {
-      userId: user.id,
-      cartId: await currentCartId(context),
-      currency: getCurrency(context),
-      locale: getLanguage(context),
-      checkout: getCheckout(context),
-      submissionKey: value.submissionKey,
-      receipt: value.receipt,
-      payLater: value.intent === "later",
-      demoMode: config.demoMode,
-      supportEmail: (await getShop(context)).supportEmail,
-      defaultPaymentWindowHours: config.paymentWindowHours,
-      publicUrl: config.publicUrl,
-    });
-    if (!duplicate) clearCheckout(context);
+    let paid: Awaited<ReturnType<typeof payForCheckout>>;
+    try {
+      paid = await payForCheckout(db, storage, {
+        userId: user.id,
+        cartId: await currentCartId(context),
+        currency: getCurrency(context),
+        locale: getLanguage(context),
+        checkout: getCheckout(context),
+        submissionKey: value.submissionKey,
+        receipt: value.receipt,
+        payLater: value.intent === "later",
+        demoMode: config.demoMode,
+        supportEmail: (await getShop(context)).supportEmail,
+        defaultPaymentWindowHours: config.paymentWindowHours,
+        publicUrl: config.publicUrl,
+        // The checkout cleared and the success message saved with the order: one commit, not two
+        // (docs/decisions/075).
+        whenPlaced: async (trx, order) => {
+          clearCheckout(context);
+          setPaidFlash(context, order);
+          await saveSessionIn(trx, getSession(context));
+        },
+      });
+    } catch (error) {
+      // A cart that cannot be placed (a colour sold out meanwhile, a product withdrawn, an empty
+      // cart) is fixed on the cart page: the shopper goes there, told why (docs/decisions/075).
+      // No receipt of theirs is kept (payForCheckout), so the payment page has nothing to keep.
+      if (!(error instanceof UserError) || !isCartRefusal(error.problem)) throw error;
+      const { key, detailKey, params } = error.problem;
+      setFlash(context, { type: "error", key, detailKey, params });
+      // Only the message changed: its commit need not wait for the disk (30 refusals at once
+      // would otherwise be 30 fsyncs on the event loop).
+      await saveSessionRelaxed(db, getSession(context));
+      return redirect("/cart", { status: 303 });
+    }
+    const { order, duplicate } = paid;
+    // The same form sent again: its order's message again (a new order's is set already).
+    if (duplicate) setPaidFlash(context, order);
     const orderNumber = order.order_number;
     const unpaid = order.receipt_path === null;
-    // Shown on the success page, which JavaScript reaches a moment later too.
-    setFlash(context, {
-      type: "success",
-      key: unpaid ? "payment.placedUnpaid" : "payment.orderSubmitted",
-      detailKey: unpaid ? "payment.placedUnpaidDetail" : "payment.orderSubmittedDetail",
-      params: {
-        number: orderNumber,
-        deadline: order.payment_due_at ? formatDate(order.payment_due_at, getLanguage(context), "dateTime") : "",
-      },
-    });
     return succeed(context, form, {
       redirectTo: `/payment-success?order=${encodeURIComponent(orderNumber)}`,
       payload: { orderNumber, unpaid },
     });
   },
 );
+
+/** The order's message, shown on the success page (which JavaScript reaches a moment later too). */
+function setPaidFlash(context: Readonly<RouterContextProvider>, order: OrderRow): void {
+  const unpaid = order.receipt_path === null;
+  setFlash(context, {
+    type: "success",
+    key: unpaid ? "payment.placedUnpaid" : "payment.orderSubmitted",
+    detailKey: unpaid ? "payment.placedUnpaidDetail" : "payment.orderSubmittedDetail",
+    params: {
+      number: order.order_number,
+      deadline: order.payment_due_at ? formatDate(order.payment_due_at, getLanguage(context), "dateTime") : "",
+    },
+  });
+}
 
 export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

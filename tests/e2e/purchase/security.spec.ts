@@ -242,12 +242,14 @@ test.describe("order security", () => {
       const statuses = responses.map((response) => response.status());
       expect(statuses.filter((status) => status >= 500)).toEqual([]);
       const won = prepared.filter((_, i) => statuses[i] === 302);
-      const lost = prepared.filter((_, i) => statuses[i] === 409);
+      // A loser goes back to the cart (303), which tells them why (decision 075).
+      const lost = prepared.filter((_, i) => statuses[i] === 303);
       expect(won).toHaveLength(stock);
       expect(lost).toHaveLength(5);
       for (const [i, response] of responses.entries()) {
-        if (statuses[i] !== 409) continue;
-        const html = await response.text();
+        if (statuses[i] !== 303) continue;
+        expect(response.headers().location).toMatch(/\/cart$/);
+        const html = await (await prepared[i]?.shopper.request.get("/cart"))?.text();
         expect(html).toContain("Order submission failed");
         expect(html).toMatch(/has only 0 left in stock/);
       }
