@@ -285,6 +285,38 @@ export function withMainDatabase<T>(run: (db: Database.Database) => T): T {
   }
 }
 
+/**
+ * A product of its own in Rifles, written straight into the main server's database (no images,
+ * HK$500), named `${prefix} ${tag}` / `${prefixZh} ${tag}` with a tag no other run shares, with
+ * `colours` ([English, Chinese or null, stock] in order).
+ */
+export function insertRifle(
+  prefix: { en: string; zh: string },
+  colours: Array<[color: string, colorZh: string | null, stock: number]>,
+): { id: number; en: string; zh: string } {
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const name = { en: `${prefix.en} ${tag}`, zh: `${prefix.zh} ${tag}` };
+  return withMainDatabase((db) => {
+    const category = db.prepare("SELECT id FROM categories WHERE slug = 'rifles'").get() as { id: number };
+    const at = new Date().toISOString();
+    const info = db
+      .prepare(
+        `INSERT INTO products (category_id, name_en, name_zh, description_en, description_zh, price_hkd_cents,
+           price_gbp_cents, price_eur_cents, price_usd_cents, created_at, updated_at)
+         VALUES (?, ?, ?, '', '', 50000, 5000, 5900, 6400, ?, ?)`,
+      )
+      .run(category.id, name.en, name.zh, at, at);
+    const id = Number(info.lastInsertRowid);
+    const variant = db.prepare(
+      "INSERT INTO product_variants (product_id, color, color_zh, stock, sort_order) VALUES (?, ?, ?, ?, ?)",
+    );
+    colours.forEach(([color, colorZh, stock], i) => {
+      variant.run(id, color, colorZh, stock, i);
+    });
+    return { id, ...name };
+  });
+}
+
 /** The server of the running owner project ("owner-js" / "owner-no-js"): its own shop per run. */
 export function ownerServer(javaScriptEnabled: boolean): string {
   return javaScriptEnabled ? "owner-js" : "owner-no-js";

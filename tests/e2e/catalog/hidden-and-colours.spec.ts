@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, signInAsAdmin, shopperTest as test, waitForReact, withMainDatabase } from "../fixtures";
+import { expect, insertRifle, signInAsAdmin, shopperTest as test, waitForReact, withMainDatabase } from "../fixtures";
 import { cards, waitForHydration } from "./helpers";
 
 /**
@@ -151,26 +151,10 @@ test.describe("a product whose category goes inactive while it is in a cart", ()
  * colours are one with a Chinese name no translation file knows and one without any.
  */
 function insertColouredProduct(): { id: number; en: string; zh: string } {
-  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-  const name = { en: `Colour Carbine ${tag}`, zh: `顏色長槍 ${tag}` };
-  return withMainDatabase((db) => {
-    const category = db.prepare("SELECT id FROM categories WHERE slug = 'rifles'").get() as { id: number };
-    const at = new Date().toISOString();
-    const info = db
-      .prepare(
-        `INSERT INTO products (category_id, name_en, name_zh, description_en, description_zh, price_hkd_cents,
-           price_gbp_cents, price_eur_cents, price_usd_cents, created_at, updated_at)
-         VALUES (?, ?, ?, '', '', 50000, 5000, 5900, 6400, ?, ?)`,
-      )
-      .run(category.id, name.en, name.zh, at, at);
-    const id = Number(info.lastInsertRowid);
-    const variant = db.prepare(
-      "INSERT INTO product_variants (product_id, color, color_zh, stock, sort_order) VALUES (?, ?, ?, ?, ?)",
-    );
-    variant.run(id, "Sand Storm", "風暴沙", 5, 0);
-    variant.run(id, "Night Shade", null, 3, 1);
-    return { id, ...name };
-  });
+  return insertRifle({ en: "Colour Carbine", zh: "顏色長槍" }, [
+    ["Sand Storm", "風暴沙", 5],
+    ["Night Shade", null, 3],
+  ]);
 }
 
 test.describe("colour names in Chinese", () => {

@@ -5,6 +5,7 @@ import {
   apiCheckout,
   apiSignUp,
   expect,
+  insertRifle,
   mainServerPaths,
   openPage,
   receiptJpeg,
@@ -22,24 +23,7 @@ import {
 
 /** A product of its own (one colour, two left), written straight into the main server's database. */
 function insertScarceProduct(): { id: number; en: string; zh: string } {
-  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-  const name = { en: `Refusal Pistol ${tag}`, zh: `拒絕手槍 ${tag}` };
-  return withMainDatabase((db) => {
-    const category = db.prepare("SELECT id FROM categories WHERE slug = 'rifles'").get() as { id: number };
-    const at = new Date().toISOString();
-    const info = db
-      .prepare(
-        `INSERT INTO products (category_id, name_en, name_zh, description_en, description_zh, price_hkd_cents,
-           price_gbp_cents, price_eur_cents, price_usd_cents, created_at, updated_at)
-         VALUES (?, ?, ?, '', '', 50000, 5000, 5900, 6400, ?, ?)`,
-      )
-      .run(category.id, name.en, name.zh, at, at);
-    const id = Number(info.lastInsertRowid);
-    db.prepare(
-      "INSERT INTO product_variants (product_id, color, color_zh, stock, sort_order) VALUES (?, 'Sand Storm', '風暴沙', 2, 0)",
-    ).run(id);
-    return { id, ...name };
-  });
+  return insertRifle({ en: "Refusal Pistol", zh: "拒絕手槍" }, [["Sand Storm", "風暴沙", 2]]);
 }
 
 const WORDS = {
