@@ -278,9 +278,11 @@ export function servePageCache(svc: Services, cache: PageCache) {
     let view: VisitorView | null = null;
     try {
       const input = requestInput(req, Boolean(svc.config.trustProxy));
-      // One statement for both versions when a session's memo needs its own (decision 077).
-      const versions = await readPageVersions(svc.db, hasSessionCookie(svc.config, input.cookie));
-      const visitor = await readVisitor(svc, input, versions.visitor ?? undefined);
+      // With a session, both versions first in one statement: its memo needs its own (decision
+      // 077). Without one the visitor takes no statement, so a page held through an outage can
+      // still be answered (below).
+      const versions = hasSessionCookie(svc.config, input.cookie) ? await readPageVersions(svc.db, true) : null;
+      const visitor = await readVisitor(svc, input, versions?.visitor ?? undefined);
       // Read once: the request's middleware takes it from here (getLoadContext).
       res.locals.visitor = visitor;
       // A message to show once, or a session to write (renewed, rotated, cleared): React Router answers.
@@ -288,7 +290,7 @@ export function servePageCache(svc: Services, cache: PageCache) {
       key = pageKey(req.originalUrl, visitor);
       view = visitorView(visitor);
       const document = !req.path.endsWith(".data");
-      const version = versions.catalogue;
+      const version = versions?.catalogue ?? (await catalogueVersion(svc.db));
       const entry = cache.find(key, version);
       if (!entry) {
         countPageCache(false);
