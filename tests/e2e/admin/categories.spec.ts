@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, receiptJpeg, receiptTextAsPng, signInAsAdmin, shopperTest as test } from "../fixtures";
+import { expect, receiptJpeg, receiptTextAsPng, signInAsAdmin, shopperTest as test, waitForReact } from "../fixtures";
 
 /**
  * The Category Manager (/admin/categories): create, edit and delete a category, with and
@@ -83,9 +83,11 @@ test.describe("Category Manager", () => {
     await page.goto("/");
     await expect(storeNav(page).getByRole("link", { name: renamed })).toHaveCount(0);
 
-    // Delete, after a confirmation.
+    // Delete, after a confirmation (with JavaScript, once React handles the button: before that it
+    // is the no-JS confirmation page's link).
     await page.goto("/admin/categories");
     if (jsEnabled) {
+      await waitForReact(page);
       page.once("dialog", async (dialog) => {
         expect(dialog.message()).toBe("Are you sure you want to delete this category?");
         await dialog.accept();
@@ -105,6 +107,7 @@ test.describe("Category Manager", () => {
   test("a category products still use cannot be deleted", async ({ page, jsEnabled }) => {
     await signInAsAdmin(page, "admin");
     await page.goto("/admin/categories");
+    if (jsEnabled) await waitForReact(page);
     // The demo catalogue's first category has products.
     const first = page.getByTestId("category-row").filter({ hasNotText: "Products: 0" }).first();
     const name = (await first.getByRole("heading").textContent())?.trim() ?? "";
