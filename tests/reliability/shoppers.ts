@@ -163,7 +163,10 @@ export async function pay(
     // The refusal's reason is the flash message the cart page shows next (the same session).
     let cart: string;
     try {
-      cart = await (await request.get("/cart", { timeout: options.timeout ?? 60_000 })).text();
+      const page = await request.get("/cart", { timeout: options.timeout ?? 60_000 });
+      // A proxy's 502/503: the process that refused went away (a crash test) before the cart page.
+      if (page.status() >= 500) throw new Error(`the cart page answered ${page.status()}`);
+      cart = await page.text();
     } catch (error) {
       // The refusal was answered; the shop went away (a crash test) before its cart page did.
       const reason = error instanceof Error ? error.message : String(error);
