@@ -177,6 +177,9 @@ export async function pay(
     return { kind: "other", status, text: /<title>([^<]*)<\/title>/.exec(cart)?.[1] ?? cart.slice(0, 200) };
   }
   const text = await response.text().catch(() => "");
+  // A refusal a process answers itself with the payment page (a colour sold out while a payment on
+  // another process took it after this one's check): still an out-of-stock refusal.
+  if (status === 409 && OUT_OF_STOCK_TEXT.test(text)) return { kind: "outOfStock", status, text };
   const title = /<title>([^<]*)<\/title>/.exec(text)?.[1];
   return { kind: "other", status, text: title ?? text.slice(0, 200) };
 }
