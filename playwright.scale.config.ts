@@ -91,6 +91,8 @@ export default defineConfig({
     /order-notes-and-sorting/,
     /admin\/messages\./,
     /discount-codes/,
+    // Writes its product into the SQLite file; refusals on PostgreSQL: tests/concurrent-payments.test.ts.
+    /payment-refused/,
     /restricted-items/,
     /admin\/access\./,
     /admin\/accessibility\./,
